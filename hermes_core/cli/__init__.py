@@ -1,0 +1,1 @@
+"""The ``hermes`` command line: one module per command group, imported on demand."""

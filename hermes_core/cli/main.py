@@ -1,0 +1,139 @@
+"""The ``hermes`` command: global options, command groups, and error reporting without tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from hermes_core._version import __version__
+
+# Each group lives in its own module and is imported only when used, so
+# `hermes --help` never pays for YAML, JSON Schema or plugin discovery.
+_COMMAND_GROUPS: dict[str, tuple[str, str]] = {
+    "plugins": ("hermes_core.cli.plugins", "list, inspect, enable, disable and validate plugins"),
+    "config": ("hermes_core.cli.config", "read and change config.yaml"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"hermes: error: {message}\n")
+
+
+def build_parser(plugin_commands: Sequence[object] = ()) -> argparse.ArgumentParser:
+    """The full parser; plugin CLI commands (already registered) are added after the core groups."""
+    import importlib
+
+    parser = _Parser(
+        prog="hermes",
+        description="A plugin host for an AI agent's memory and lifecycle.",
+        epilog="Plugins can add commands of their own; 'hermes plugins list --load' shows them.",
+    )
+    parser.add_argument("--version", action="version", version=f"hermes {__version__}")
+    parser.add_argument("-p", "--profile", metavar="NAME", help="use the profile NAME (its own HERMES_HOME)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and plugin tracing")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module_name, help_text) in _COMMAND_GROUPS.items():
+        group = subparsers.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module_name).add_arguments(group)
+    for command in plugin_commands:
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)  # type: ignore[attr-defined]
+        command.setup_fn(sub)  # type: ignore[attr-defined]
+        if command.handler_fn is not None:  # type: ignore[attr-defined]
+            sub.set_defaults(func=command.handler_fn)  # type: ignore[attr-defined]
+    return parser
+
+
+def _first_command(argv: Sequence[str]) -> str | None:
+    """The first positional word, skipping global options and their values."""
+    skip_next = False
+    for word in argv:
+        if skip_next:
+            skip_next = False
+            continue
+        if word in ("-p", "--profile"):
+            skip_next = True
+            continue
+        if word.startswith("-"):
+            continue
+        return word
+    return None
+
+
+def _apply_profile(argv: Sequence[str]) -> None:
+    """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first."""
+    from hermes_core.config import profile_home
+
+    for index, word in enumerate(argv):
+        value = None
+        if word in ("-p", "--profile") and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--profile="):
+            value = word.split("=", 1)[1]
+        if value is not None:
+            os.environ["HERMES_HOME"] = str(profile_home(value))
+            return
+
+
+def _plugin_cli_commands() -> list[object]:
+    from hermes_core.manager import PluginManager
+
+    manager = PluginManager()
+    manager.load_all()
+    return list(manager.cli_commands.values())
+
+
+def run(argv: Sequence[str]) -> int:
+    """Parse ``argv`` and run the command; return the exit code. Errors propagate."""
+    _apply_profile(argv)
+    if "--debug" in argv:
+        os.environ.setdefault("HERMES_PLUGINS_DEBUG", "1")
+    command = _first_command(argv)
+    plugin_commands: list[object] = []
+    if command is not None and command not in _COMMAND_GROUPS:
+        plugin_commands = _plugin_cli_commands()
+    parser = build_parser(plugin_commands)
+    args = parser.parse_args(list(argv))
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0 if command is None else 2
+    result = func(args)
+    return int(result or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``hermes`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        print("hermes: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away; nothing left to report.
+        return 0
+    except Exception as exc:
+        from hermes_core.errors import HermesError
+
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        if isinstance(exc, HermesError):
+            print(f"hermes: error: {exc}", file=sys.stderr)
+            return 1
+        print(
+            f"hermes: internal error: {type(exc).__name__}: {exc}\n"
+            "  (run the same command with --debug to see the traceback, and report it)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""``hermes plugins``: list, info, enable, disable, validate. Only ``list --load`` imports plugin code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hermes_core.errors import HermesError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    commands = parser.add_subparsers(dest="plugins_command", metavar="SUBCOMMAND")
+    parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+
+    listing = commands.add_parser("list", aliases=["ls"], help="list discovered plugins (imports nothing unless --load)")
+    listing.add_argument("--json", action="store_true", help="print a JSON array sorted by name")
+    listing.add_argument("--load", action="store_true", help="load enabled plugins and show what they registered")
+    listing.set_defaults(func=cmd_list)
+
+    info = commands.add_parser("info", help="show everything known about one plugin")
+    info.add_argument("name", help="plugin key or name")
+    info.add_argument("--json", action="store_true")
+    info.set_defaults(func=cmd_info)
+
+    enable = commands.add_parser("enable", help="add a plugin to plugins.enabled in config.yaml")
+    enable.add_argument("name", help="plugin key or name")
+    enable.set_defaults(func=cmd_enable)
+
+    disable = commands.add_parser("disable", help="add a plugin to plugins.disabled in config.yaml")
+    disable.add_argument("name", help="plugin key or name")
+    disable.set_defaults(func=cmd_disable)
+
+    validate = commands.add_parser("validate", help="check a plugin directory, project or wheel without importing it")
+    validate.add_argument("path", type=Path, help="a plugin directory, a plugin project, or a .whl file")
+    validate.add_argument("--json", action="store_true")
+    validate.set_defaults(func=cmd_validate)
+
+
+def _manager() -> Any:
+    from hermes_core.manager import PluginManager
+
+    return PluginManager()
+
+
+def _print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def _status(entry: dict[str, Any]) -> str:
+    if entry["error"]:
+        return "error"
+    if entry["loaded"]:
+        return "loaded"
+    return "enabled" if entry["enabled"] else "off"
+
+
+def _print_table(rows: list[list[str]], headers: list[str]) -> None:
+    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    for row in [headers, *rows]:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    manager = _manager()
+    if args.load:
+        manager.load_all()
+    entries = manager.list_plugins()
+    if args.json:
+        _print_json(entries)
+        return 0
+    if not entries:
+        print("no plugins found")
+        return 0
+    rows = [[e["name"], e["key"], e["source"], e["kind"], e["version"] or "-", _status(e)] for e in entries]
+    _print_table(rows, ["NAME", "KEY", "SOURCE", "KIND", "VERSION", "STATUS"])
+    notes = []
+    for entry in entries:
+        if entry["error"]:
+            notes.append(f"{entry['key']}: {entry['error']}")
+        elif args.load and entry["loaded"]:
+            notes.append(f"{entry['key']}: hooks {', '.join(entry['hooks']) or '-'}; tools {', '.join(entry['tools']) or '-'}")
+    if notes:
+        print()
+        for note in notes:
+            print(note)
+    for clash in manager.clashes:
+        print(f"warning: {clash}", file=sys.stderr)
+    return 0
+
+
+def _find_record(manager: Any, name: str) -> Any:
+    record = manager.get(name)
+    if record is not None:
+        return record
+    import difflib
+
+    keys = [r.key for r in manager.plugins] + [r.name for r in manager.plugins]
+    close = difflib.get_close_matches(name, keys, n=3)
+    hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
+    raise HermesError(f"no plugin named {name!r}{hint} -> 'hermes plugins list' shows every plugin found")
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    import os
+
+    manager = _manager()
+    record = _find_record(manager, args.name)
+    entry = manager.describe(record)
+    manifest = record.candidate.manifest
+    env_status = []
+    if manifest:
+        from hermes_core.config import read_env_file
+
+        stored = read_env_file(manager.home)
+        for required in manifest.requires_env:
+            present = required.name in os.environ or required.name in stored
+            env_status.append({"name": required.name, "present": present, "secret": required.secret, "description": required.description})
+    entry["requires_env"] = env_status
+    entry["author"] = manifest.author if manifest else ""
+    entry["requires_hermes"] = manifest.requires_hermes if manifest else ""
+    entry["problems"] = [p.as_dict() for p in record.candidate.problems]
+    if args.json:
+        _print_json(entry)
+        return 0
+    width = 16
+    for label in ("name", "key", "version", "description", "author", "source", "kind", "path", "enabled", "reason", "requires_hermes"):
+        value = entry[label]
+        if value in ("", None):
+            continue
+        print(f"{label + ':':<{width}}{value}")
+    print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
+    print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
+    for item in env_status:
+        state = "set" if item["present"] else "MISSING"
+        print(f"{'requires env:':<{width}}{item['name']} ({state})")
+    for problem in record.candidate.problems:
+        print(f"problem: {problem}")
+    for warning in record.warnings:
+        print(f"warning: {warning}")
+    return 0
+
+
+def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: Any) -> list[str]:
+    from hermes_core.config import read_user_config, write_user_config
+
+    data = read_user_config(manager.home)
+    plugins = data.setdefault("plugins", {})
+    if not isinstance(plugins, dict):
+        raise HermesError(f"{manager.home / 'config.yaml'}: 'plugins' must be a mapping -> fix the file")
+    names = {record.key, record.name}
+    current_remove = plugins.get(remove_from) or []
+    plugins[remove_from] = [n for n in current_remove if n not in names]
+    target = list(plugins.get(add_to) or [])
+    if record.key not in target:
+        target.append(record.key)
+    plugins[add_to] = target
+    write_user_config(manager.home, data)
+    return target
+
+
+def cmd_enable(args: argparse.Namespace) -> int:
+    manager = _manager()
+    record = _find_record(manager, args.name)
+    if record.candidate.source == "builtin":
+        print(f"'{record.key}' is a builtin plugin; it is always on")
+        return 0
+    if record.candidate.kind == "exclusive":
+        raise HermesError(
+            f"'{record.key}' is a memory provider; providers are chosen, not enabled -> "
+            f"run 'hermes config set memory.provider {record.name}'"
+        )
+    _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
+    print(f"enabled '{record.key}' ({record.candidate.source}, {record.candidate.path})")
+    if record.candidate.problems:
+        print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {record.key}'", file=sys.stderr)
+    return 0
+
+
+def cmd_disable(args: argparse.Namespace) -> int:
+    manager = _manager()
+    record = _find_record(manager, args.name)
+    if record.candidate.source == "builtin":
+        raise HermesError(f"'{record.key}' is a builtin plugin and cannot be disabled")
+    _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
+    print(f"disabled '{record.key}'")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from hermes_core.validate import validate_path
+
+    reports = validate_path(args.path)
+    failed = any(r.problems for r in reports)
+    if args.json:
+        _print_json([r.as_dict() for r in reports])
+        return 1 if failed else 0
+    for report in reports:
+        if report.problems:
+            print(f"FAIL {report.name} ({report.location})")
+            for problem in report.problems:
+                print(f"  - {problem}")
+        else:
+            print(f"ok   {report.name} {report.version} ({report.kind}) {report.location}")
+        for warning in report.warnings:
+            print(f"  warning: {warning}")
+    return 1 if failed else 0

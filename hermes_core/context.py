@@ -1,0 +1,287 @@
+"""PluginContext: everything ``register(ctx)`` may do, staged until ``register`` returns.
+
+Registrations are collected first and applied only when ``register(ctx)`` has
+returned without an exception, so a plugin that fails half-way leaves nothing
+behind: no half-registered plugin, by construction.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hermes_core import hookspecs
+from hermes_core.context_engine import ContextEngine
+from hermes_core.errors import RegistrationError
+from hermes_core.hooks import check_callback_signature
+from hermes_core.memory.provider import MemoryProvider
+from hermes_core.tools import ToolEntry
+
+if TYPE_CHECKING:
+    from hermes_core.discovery import PluginCandidate
+    from hermes_core.manager import PluginManager
+    from hermes_core.manifest import PluginManifest
+
+logger = logging.getLogger("hermes.plugins")
+
+#: Slash commands the host itself answers; plugins cannot take these names.
+BUILTIN_SLASH_COMMANDS = frozenset(
+    {"help", "new", "reset", "exit", "quit", "title", "compress", "memory", "sessions", "model", "resume", "plugins", "tools"}
+)
+#: ``hermes <name>`` commands of the host; plugins cannot take these names.
+CORE_CLI_COMMANDS = frozenset({"plugins", "config", "sessions", "memory", "chat", "help", "version"})
+_SKILL_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_CLI_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+@dataclass
+class SlashCommand:
+    """An in-session ``/name`` command."""
+
+    name: str
+    handler: Callable[[str], Any]
+    description: str
+    args_hint: str
+    plugin: str
+
+
+@dataclass
+class CliCommand:
+    """A ``hermes <name>`` subcommand (argparse)."""
+
+    name: str
+    help: str
+    setup_fn: Callable[[Any], None]
+    handler_fn: Callable[[Any], Any] | None
+    description: str
+    plugin: str
+
+
+@dataclass
+class Skill:
+    """A read-only skill, resolvable as ``<plugin>:<name>``."""
+
+    name: str
+    path: Path
+    description: str
+    plugin: str
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.plugin}:{self.name}"
+
+
+@dataclass
+class Registrations:
+    """What one plugin registered (or asked to register), in order."""
+
+    tools: list[ToolEntry] = field(default_factory=list)
+    hooks: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+    commands: list[SlashCommand] = field(default_factory=list)
+    cli_commands: list[CliCommand] = field(default_factory=list)
+    skills: list[Skill] = field(default_factory=list)
+    memory_providers: list[MemoryProvider] = field(default_factory=list)
+    context_engines: list[ContextEngine] = field(default_factory=list)
+    middleware: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+    auxiliary_tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class PluginContext:
+    """The object a plugin's ``register(ctx)`` receives."""
+
+    def __init__(self, candidate: PluginCandidate, manager: PluginManager) -> None:
+        self._candidate = candidate
+        self._manager = manager
+        #: What this plugin has asked to register so far (applied after ``register`` returns).
+        self.staged = Registrations()
+
+    # -- who and where --
+
+    @property
+    def manifest(self) -> PluginManifest | None:
+        return self._candidate.manifest
+
+    @property
+    def plugin_id(self) -> str:
+        """The plugin's key, as used by config and the CLI."""
+        return self._candidate.key
+
+    @property
+    def hermes_home(self) -> Path:
+        return self._manager.home
+
+    @property
+    def config(self) -> Any:
+        """The whole merged configuration (read-only)."""
+        return self._manager.config
+
+    def get_config(self, key: str, default: Any = None) -> Any:
+        """Read ``plugins.entries.<plugin_id>.settings.<key>``."""
+        settings = self._manager.config.get(f"plugins.entries.{self.plugin_id}.settings", {}) or {}
+        node: Any = settings
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    @property
+    def logger(self) -> logging.Logger:
+        return logging.getLogger(f"hermes.plugins.{self.plugin_id}")
+
+    # -- registrars --
+
+    def register_tool(
+        self,
+        name: str,
+        toolset: str,
+        schema: dict[str, Any],
+        handler: Callable[..., Any],
+        check_fn: Callable[[], bool] | None = None,
+        requires_env: list[str] | None = None,
+        is_async: bool = False,
+        description: str = "",
+        emoji: str = "",
+        override: bool = False,
+    ) -> None:
+        """Register a tool; ``handler(args: dict, **kwargs) -> str`` (a JSON string).
+
+        :raises RegistrationError: invalid schema, or the name is taken (``override=True``
+            also needs ``plugins.entries.<key>.allow_tool_override: true``).
+        """
+        allowed = bool(self._manager.config.get(f"plugins.entries.{self.plugin_id}.allow_tool_override", False))
+        entry = self._manager.tools.prepare(
+            name,
+            toolset,
+            schema,
+            handler,
+            check_fn=check_fn,
+            requires_env=requires_env,
+            is_async=is_async,
+            description=description,
+            emoji=emoji,
+            override=override,
+            override_allowed=allowed,
+            plugin=self.plugin_id,
+            pending=[t.name for t in self.staged.tools],
+        )
+        self.staged.tools.append(entry)
+
+    def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
+        """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning."""
+        check_callback_signature(hook_name, callback)
+        if hook_name not in hookspecs.HOOK_NAMES and hook_name not in hookspecs.KNOWN_EXTRA_HOOKS:
+            import difflib
+
+            close = difflib.get_close_matches(hook_name, hookspecs.HOOK_NAMES, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            logger.warning(
+                "plugin '%s' registered a callback for unknown hook %r%s; it is kept in case a later "
+                "hermes calls that hook",
+                self.plugin_id,
+                hook_name,
+                hint,
+            )
+        self.staged.hooks.append((hook_name, callback))
+
+    def register_command(self, name: str, handler: Callable[[str], Any], description: str = "", args_hint: str = "") -> None:
+        """Add an in-session slash command ``/name``; ``handler(raw_args) -> str | None``."""
+        normalized = name.lower().strip().lstrip("/").replace(" ", "-")
+        if not normalized:
+            raise RegistrationError(f"slash command name {name!r} is empty")
+        if not callable(handler):
+            raise RegistrationError(f"slash command /{normalized}: the handler must be callable")
+        if normalized in BUILTIN_SLASH_COMMANDS:
+            logger.warning("plugin '%s': /%s is a built-in command; the plugin's version is ignored", self.plugin_id, normalized)
+            return
+        owner = self._manager.commands.get(normalized)
+        if owner is not None or any(c.name == normalized for c in self.staged.commands):
+            who = owner.plugin if owner else self.plugin_id
+            logger.warning("plugin '%s': /%s is already registered by plugin '%s'; ignored", self.plugin_id, normalized, who)
+            return
+        self.staged.commands.append(SlashCommand(normalized, handler, description, args_hint, self.plugin_id))
+
+    def register_cli_command(
+        self,
+        name: str,
+        help: str,
+        setup_fn: Callable[[Any], None],
+        handler_fn: Callable[[Any], Any] | None = None,
+        description: str = "",
+    ) -> None:
+        """Add ``hermes <name>``: ``setup_fn(subparser)`` builds its argparse arguments."""
+        if not _CLI_NAME.match(name):
+            raise RegistrationError(f"CLI command name {name!r} must be lowercase letters, digits and '-'")
+        if name in CORE_CLI_COMMANDS:
+            raise RegistrationError(f"'hermes {name}' is a core command; choose another name")
+        owner = self._manager.cli_commands.get(name)
+        if owner is not None:
+            raise RegistrationError(f"'hermes {name}' is already provided by plugin '{owner.plugin}'")
+        if not callable(setup_fn):
+            raise RegistrationError(f"'hermes {name}': setup_fn must be callable")
+        self.staged.cli_commands.append(CliCommand(name, help, setup_fn, handler_fn, description, self.plugin_id))
+
+    def register_skill(self, name: str, path: Path | str, description: str = "") -> None:
+        """Offer a read-only skill (a SKILL.md file or its directory) as ``<plugin>:<name>``."""
+        if not isinstance(name, str) or not _SKILL_NAME.match(name):
+            raise RegistrationError(f"skill name {name!r} must match [A-Za-z0-9_-]+")
+        skill_path = Path(path)
+        if not skill_path.exists():
+            raise RegistrationError(f"skill {name!r}: {skill_path} does not exist")
+        self.staged.skills.append(Skill(name, skill_path, description, self.plugin_id))
+
+    def register_memory_provider(self, provider: MemoryProvider) -> None:
+        """Offer a memory provider; it runs only when ``memory.provider`` selects its name."""
+        if not isinstance(provider, MemoryProvider):
+            raise RegistrationError(
+                f"register_memory_provider expects a MemoryProvider instance, got {type(provider).__name__} "
+                "-> subclass hermes_core.MemoryProvider"
+            )
+        self.staged.memory_providers.append(provider)
+
+    def register_context_engine(self, engine: ContextEngine) -> None:
+        """Offer a context engine; it replaces the built-in one when ``context.engine`` selects it."""
+        if not isinstance(engine, ContextEngine):
+            raise RegistrationError(
+                f"register_context_engine expects a ContextEngine instance, got {type(engine).__name__} "
+                "-> subclass hermes_core.ContextEngine"
+            )
+        self.staged.context_engines.append(engine)
+
+    def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
+        """Add middleware of ``kind`` (e.g. ``llm_request``); kinds the host does not use are kept."""
+        if not callable(callback):
+            raise RegistrationError(f"middleware {kind!r}: the callback must be callable")
+        self.staged.middleware.append((kind, callback))
+
+    def register_auxiliary_task(
+        self,
+        key: str,
+        *,
+        display_name: str,
+        description: str,
+        defaults: dict[str, Any] | None = None,
+    ) -> None:
+        """Declare an ``auxiliary.<key>`` model task with default settings."""
+        if key in self._manager.auxiliary_tasks or key in self.staged.auxiliary_tasks:
+            raise RegistrationError(f"auxiliary task {key!r} is already declared")
+        settings = {"provider": "auto", "model": "", "base_url": "", "api_key": "", "timeout": 60, "extra_body": {}}
+        settings.update(defaults or {})
+        self.staged.auxiliary_tasks[key] = {"display_name": display_name, "description": description, "defaults": settings}
+
+    # -- using the host --
+
+    def dispatch_tool(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        """Run any registered tool, as the agent would; returns its result string."""
+        return self._manager.tools.dispatch(tool_name, args, **kwargs)
+
+    def inject_message(self, content: str, role: str = "user") -> bool:
+        """Queue a message into the running session; ``False`` when no session accepts one."""
+        sink = self._manager.message_sink
+        if sink is None:
+            return False
+        return bool(sink(content, role))

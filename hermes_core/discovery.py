@@ -1,0 +1,404 @@
+"""Find plugins in their sources, read their manifests, check their files; never import them.
+
+Sources, in discovery order (a later source overrides an earlier one on the same
+key, and the clash is reported; builtins can never be overridden):
+
+1. builtin   entry points of this distribution pointing into ``hermes_plugins_builtin``
+2. bundled   ``plugins/<name>/`` and ``plugins/<category>/<name>/`` shipped in the wheel
+3. user      ``$HERMES_HOME/plugins/<name>/`` (and one category level)
+4. project   ``./.hermes/plugins/<name>/``, only with ``HERMES_ENABLE_PROJECT_PLUGINS=1``
+5. entrypoint  groups ``hermes_agent.plugins`` and ``hermes_agent.memory_providers``
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hermes_core.manifest import (
+    PluginManifest,
+    PluginProblem,
+    build_manifest,
+    find_manifest_file,
+    read_manifest_text,
+)
+from hermes_core.tracing import debug_enabled, trace
+
+ENTRY_POINT_GROUP = "hermes_agent.plugins"
+MEMORY_ENTRY_POINT_GROUP = "hermes_agent.memory_providers"
+DISTRIBUTION_NAME = "hermes-host"
+BUILTIN_PACKAGE = "hermes_plugins_builtin"
+BUNDLED_PACKAGE = "hermes_bundled_plugins"
+SOURCES: tuple[str, ...] = ("builtin", "bundled", "user", "project", "entrypoint")
+
+# Trees a plugin may carry that are not plugin code; walking them would only cost time.
+_SKIPPED_DIRS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"})
+
+
+@dataclass(frozen=True)
+class EntryPointRef:
+    """Where an entry-point plugin comes from, without loading it."""
+
+    group: str
+    name: str
+    value: str
+    distribution: str
+    version: str
+
+    @property
+    def module(self) -> str:
+        return self.value.partition(":")[0].strip()
+
+    @property
+    def attr(self) -> str:
+        return self.value.partition(":")[2].strip()
+
+
+@dataclass
+class PluginCandidate:
+    """One plugin as discovery found it: its manifest, its problems, where it lives."""
+
+    key: str
+    name: str
+    source: str
+    #: The plugin directory, or ``module[:attr]`` for a package without a directory manifest.
+    path: str
+    manifest: PluginManifest | None
+    problems: list[PluginProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    #: Set for directory plugins.
+    directory: Path | None = None
+    #: Set for entry-point (and builtin) plugins.
+    entry_point: EntryPointRef | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.manifest.kind if self.manifest else "standalone"
+
+    @property
+    def version(self) -> str:
+        if self.manifest and self.manifest.version:
+            return self.manifest.version
+        return self.entry_point.version if self.entry_point else ""
+
+
+@dataclass
+class DiscoveryResult:
+    """The winning candidates in discovery order, and every clash between them."""
+
+    candidates: list[PluginCandidate]
+    clashes: list[str] = field(default_factory=list)
+
+
+# --- locations ---------------------------------------------------------------
+
+
+def bundled_plugins_root(env: Mapping[str, str] | None = None) -> Path | None:
+    """Return the directory of bundled plugins, from the wheel or from a source checkout."""
+    env = os.environ if env is None else env
+    override = env.get("HERMES_BUNDLED_PLUGINS")
+    if override:
+        return Path(override).expanduser()
+    import importlib.util
+
+    # find_spec on a top-level name locates the package without running its code.
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    checkout = Path(__file__).resolve().parent.parent / "plugins"
+    return checkout if checkout.is_dir() else None
+
+
+def user_plugins_root(home: Path) -> Path:
+    return home / "plugins"
+
+
+def project_plugins_root(cwd: Path) -> Path:
+    return cwd / ".hermes" / "plugins"
+
+
+def locate_module_dir(module: str) -> Path | None:
+    """Return the directory of package ``module`` without importing it (``None`` for plain modules).
+
+    Only the top-level name is resolved through the import system, which finds a
+    package without executing it; the rest of the dotted path is joined on disk.
+    """
+    import importlib.util
+
+    top, _, rest = module.partition(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for base in spec.submodule_search_locations:
+        candidate = Path(base, *rest.split(".")) if rest else Path(base)
+        if (candidate / "__init__.py").is_file():
+            return candidate
+    return None
+
+
+# --- path safety ---------------------------------------------------------------
+
+
+def check_path_safety(root: Path, *, check_owner: bool) -> list[tuple[str, str]]:
+    """Return (cause, fix) pairs for files escaping ``root`` or an unsafe directory.
+
+    :param check_owner: also refuse a world-writable directory or one owned by another
+        user; applies to directories users and projects control, not to the wheel.
+    """
+    found: list[tuple[str, str]] = []
+    try:
+        real_root = root.resolve(strict=True)
+    except OSError as exc:
+        return [(f"the plugin directory cannot be resolved ({exc.strerror})", "remove the broken link or directory")]
+    if check_owner:
+        info = real_root.stat()
+        if info.st_mode & stat.S_IWOTH:
+            found.append(
+                (
+                    f"the directory {real_root} is world-writable, so any user could change the code hermes runs",
+                    f"run 'chmod o-w {real_root}'",
+                )
+            )
+        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+            found.append(
+                (
+                    f"the directory {real_root} is owned by uid {info.st_uid}, not by the user running hermes (uid {os.geteuid()})",
+                    f"run 'chown -R {os.geteuid()} {real_root}' if you trust it, or remove it",
+                )
+            )
+    for dirpath, dirnames, filenames in os.walk(real_root):
+        dirnames[:] = [d for d in dirnames if d not in _SKIPPED_DIRS]
+        for entry in (*dirnames, *filenames):
+            full = Path(dirpath, entry)
+            if not full.is_symlink():
+                continue
+            target = full.resolve()
+            if target != real_root and real_root not in target.parents:
+                found.append(
+                    (
+                        f"{full.relative_to(real_root)} is a symlink to {target}, outside the plugin directory",
+                        "copy the file into the plugin instead of linking it",
+                    )
+                )
+    return found
+
+
+# --- scanning ------------------------------------------------------------------
+
+
+def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
+    """Yield (directory, category) for plugin directories up to one category level deep."""
+    try:
+        children = sorted(root.iterdir())
+    except OSError:
+        return
+    for child in children:
+        if child.name.startswith((".", "_")) or not child.is_dir():
+            continue
+        if find_manifest_file(child) or (child / "__init__.py").is_file():
+            yield child, None
+            continue
+        try:
+            grandchildren = sorted(child.iterdir())
+        except OSError:
+            continue
+        for grandchild in grandchildren:
+            if grandchild.name.startswith((".", "_")) or not grandchild.is_dir():
+                continue
+            if find_manifest_file(grandchild) or (grandchild / "__init__.py").is_file():
+                yield grandchild, child.name
+
+
+def _read_init_text(directory: Path) -> str:
+    try:
+        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
+            return handle.read(8192)
+    except OSError:
+        return ""
+
+
+def read_directory_plugin(
+    directory: Path,
+    *,
+    source: str,
+    running_version: str,
+    category: str | None = None,
+) -> PluginCandidate:
+    """Read one directory plugin: manifest, ``__init__.py`` presence, path safety."""
+    dir_name = directory.name
+    manifest_file = find_manifest_file(directory)
+    init_text = _read_init_text(directory)
+    display_path = str(manifest_file or directory)
+    if manifest_file is None:
+        problem = PluginProblem(
+            dir_name,
+            source,
+            str(directory),
+            "",
+            "there is no plugin.yaml in the plugin directory",
+            "add a plugin.yaml with at least 'name: " + dir_name + "' (see 'hermes plugins new')",
+        )
+        return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
+
+    text = manifest_file.read_text(encoding="utf-8", errors="replace")
+    report = read_manifest_text(
+        text,
+        default_name=dir_name,
+        source=source,
+        path=display_path,
+        key=None,
+        init_text=init_text,
+        running_version=running_version,
+    )
+    name = report.manifest.name if report.manifest else dir_name
+    key = name if category is None else f"{category}/{dir_name}"
+    if report.manifest:
+        report.manifest.key = key
+        report.manifest.path = str(directory)
+    problems = list(report.problems)
+    if not (directory / "__init__.py").is_file():
+        problems.append(
+            PluginProblem(name, source, str(directory), "", "there is no __init__.py", "add an __init__.py that defines register(ctx)")
+        )
+    for cause, fix in check_path_safety(directory, check_owner=source in {"user", "project"}):
+        problems.append(PluginProblem(name, source, str(directory), "", cause, fix))
+    return PluginCandidate(key, name, source, str(directory), report.manifest, problems, list(report.warnings), directory=directory)
+
+
+def _scan_directory_source(root: Path | None, source: str, running_version: str) -> list[PluginCandidate]:
+    if root is None or not root.is_dir():
+        if debug_enabled():
+            trace(f"discover: no {source} plugin directory at {root}")
+        return []
+    found = [
+        read_directory_plugin(directory, source=source, running_version=running_version, category=category)
+        for directory, category in _iter_plugin_dirs(root)
+    ]
+    if debug_enabled():
+        trace(f"discover: {len(found)} {source} plugin(s) in {root}")
+    return found
+
+
+def _iter_entry_points(env: Mapping[str, str]) -> Iterator[EntryPointRef]:
+    import importlib_metadata  # deferred: scanning distributions is only needed here
+
+    seen: set[tuple[str, str]] = set()
+    for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
+        for ep in importlib_metadata.entry_points(group=group):
+            dist = ep.dist
+            dist_name = dist.metadata["Name"] if dist is not None else ""
+            marker = (group, ep.name)
+            if marker in seen:
+                continue
+            seen.add(marker)
+            yield EntryPointRef(group, ep.name, ep.value, dist_name or "", dist.version if dist is not None else "")
+
+
+def _normalize_dist(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str) -> PluginCandidate:
+    """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
+    builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
+    source = "builtin" if builtin else "entrypoint"
+    directory = locate_module_dir(ref.module)
+    forced_kind = "exclusive" if ref.group == MEMORY_ENTRY_POINT_GROUP else None
+    manifest_file = find_manifest_file(directory) if directory else None
+    if manifest_file is not None:
+        assert directory is not None
+        report = read_manifest_text(
+            manifest_file.read_text(encoding="utf-8", errors="replace"),
+            default_name=ref.name,
+            source=source,
+            path=str(manifest_file),
+            key=ref.name,
+            init_text=_read_init_text(directory),
+            running_version=running_version,
+        )
+        manifest, problems, warnings = report.manifest, list(report.problems), list(report.warnings)
+        if manifest is not None:
+            manifest.path = str(directory)
+            if forced_kind:
+                manifest.kind = forced_kind
+            if not manifest.version:
+                manifest.version = ref.version
+    else:
+        data = {"name": ref.name, "version": ref.version}
+        if forced_kind:
+            data["kind"] = forced_kind
+        manifest = build_manifest(
+            data, name=ref.name, source=source, path=ref.value, key=ref.name, init_text=""
+        )
+        problems, warnings = [], []
+    return PluginCandidate(
+        key=ref.name,
+        name=manifest.name if manifest else ref.name,
+        source=source,
+        path=str(directory) if directory else ref.value,
+        manifest=manifest,
+        problems=problems,
+        warnings=warnings,
+        directory=None,
+        entry_point=ref,
+    )
+
+
+def discover_plugins(
+    home: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    running_version: str,
+) -> DiscoveryResult:
+    """Find every plugin in every source; return the winners in discovery order."""
+    env = os.environ if env is None else env
+    cwd = Path.cwd() if cwd is None else cwd
+    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version) for ref in _iter_entry_points(env)]
+    builtins = [c for c in entry_point_candidates if c.source == "builtin"]
+    externals = [c for c in entry_point_candidates if c.source != "builtin"]
+
+    ordered: list[PluginCandidate] = list(builtins)
+    ordered += _scan_directory_source(bundled_plugins_root(env), "bundled", running_version)
+    ordered += _scan_directory_source(user_plugins_root(home), "user", running_version)
+    project_enabled = env.get("HERMES_ENABLE_PROJECT_PLUGINS", "").strip().lower() in {"1", "true", "yes", "on"}
+    if project_enabled:
+        ordered += _scan_directory_source(project_plugins_root(cwd), "project", running_version)
+    elif debug_enabled():
+        trace("discover: project plugins skipped (set HERMES_ENABLE_PROJECT_PLUGINS=1 to scan ./.hermes/plugins)")
+    ordered += externals
+    return resolve_clashes(ordered)
+
+
+def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
+    """Keep one candidate per key: a later source wins, except over a builtin. Report each clash."""
+    winners: dict[str, PluginCandidate] = {}
+    clashes: list[str] = []
+    for candidate in ordered:
+        previous = winners.get(candidate.key)
+        if previous is None:
+            winners[candidate.key] = candidate
+            continue
+        if previous.source == "builtin":
+            message = (
+                f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) is ignored: the key is taken by "
+                f"the builtin plugin -> rename it in its plugin.yaml"
+            )
+            previous.warnings.append(message)
+        else:
+            message = (
+                f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) overrides the {previous.source} "
+                f"plugin of the same key at {previous.path}"
+            )
+            candidate.warnings.append(message)
+            winners[candidate.key] = candidate
+        clashes.append(message)
+        if debug_enabled():
+            trace(f"discover: clash: {message}")
+    return DiscoveryResult(list(winners.values()), clashes)

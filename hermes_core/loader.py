@@ -1,0 +1,162 @@
+"""Import one discovered plugin and run its ``register(ctx)``; undo everything if any step fails."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import inspect
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+from hermes_core import hookspecs
+from hermes_core.context import PluginContext, Registrations
+from hermes_core.errors import PluginLoadError
+from hermes_core.hooks import unknown_hookimpls, wrapper_hookimpls
+from hermes_core.memory.provider import MemoryProvider
+
+if TYPE_CHECKING:
+    from hermes_core.discovery import PluginCandidate
+    from hermes_core.manager import PluginManager
+
+#: Directory plugins import as ``hermes_plugins.<slug>`` under this synthetic package.
+NAMESPACE_PACKAGE = "hermes_plugins"
+
+
+def module_slug(key: str) -> str:
+    """``image_gen/open-ai`` -> ``image_gen__open_ai``: a valid module name for a plugin key."""
+    return key.replace("/", "__").replace("-", "_").replace(".", "_")
+
+
+def _ensure_namespace_package() -> None:
+    if NAMESPACE_PACKAGE not in sys.modules:
+        package = types.ModuleType(NAMESPACE_PACKAGE)
+        package.__path__ = []  # a package with no files; children are added one by one
+        package.__package__ = NAMESPACE_PACKAGE
+        sys.modules[NAMESPACE_PACKAGE] = package
+
+
+def _forget_modules(name: str) -> None:
+    for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        del sys.modules[loaded]
+
+
+def import_directory_plugin(candidate: PluginCandidate) -> types.ModuleType:
+    """Import a directory plugin as ``hermes_plugins.<slug>`` so relative imports work."""
+    assert candidate.directory is not None
+    _ensure_namespace_package()
+    name = f"{NAMESPACE_PACKAGE}.{module_slug(candidate.key)}"
+    _forget_modules(name)  # a reload after a fix must not see the broken module
+    init_file = candidate.directory / "__init__.py"
+    spec = importlib.util.spec_from_file_location(name, init_file, submodule_search_locations=[str(candidate.directory)])
+    if spec is None or spec.loader is None:
+        raise PluginLoadError(f"cannot create an import spec for {init_file}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        _forget_modules(name)
+        raise
+    return module
+
+
+def import_entry_point_plugin(candidate: PluginCandidate) -> tuple[types.ModuleType, Any]:
+    """Import the module an entry point names; return it and the object after ``:``, if any."""
+    assert candidate.entry_point is not None
+    module = importlib.import_module(candidate.entry_point.module)
+    target: Any = module
+    for part in filter(None, candidate.entry_point.attr.split(".")):
+        target = getattr(target, part)
+    return module, target
+
+
+def _find_register(module: types.ModuleType, target: Any) -> Any:
+    if target is not module and callable(target):
+        return target
+    return getattr(target, "register", None)
+
+
+def _has_hookimpls(module: types.ModuleType) -> bool:
+    marker = f"{hookspecs.PROJECT_NAME}_impl"
+    return any(hasattr(getattr(module, attr, None), marker) for attr in dir(module))
+
+
+def _fallback_provider(module: types.ModuleType) -> MemoryProvider | None:
+    """The reference host's fallback for memory plugins without ``register``: the first provider class."""
+    for value in vars(module).values():
+        if inspect.isclass(value) and issubclass(value, MemoryProvider) and not inspect.isabstract(value):
+            try:
+                return value()
+            except TypeError:
+                continue
+    return None
+
+
+def _describe_unknown_hooks(names: list[str]) -> str:
+    parts = []
+    for name in names:
+        close = difflib.get_close_matches(name, hookspecs.HOOK_NAMES, n=1)
+        parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return (
+        f"@hookimpl function(s) {', '.join(parts)} match no hermes hook -> rename them to one of "
+        f"{', '.join(hookspecs.HOOK_NAMES)}, or use ctx.register_hook for hooks of other hosts"
+    )
+
+
+def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[types.ModuleType, Registrations]:
+    """Import ``candidate`` and collect its registrations; nothing is applied yet.
+
+    :raises PluginLoadError: with the cause worded for the user; the original
+        exception is chained for ``--debug``.
+    """
+    module_name = ""
+    try:
+        if candidate.directory is not None:
+            module = import_directory_plugin(candidate)
+            module_name, target = module.__name__, module
+        else:
+            module, target = import_entry_point_plugin(candidate)
+    except PluginLoadError:
+        raise
+    except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise PluginLoadError(f"import failed: {type(exc).__name__}: {exc}") from exc
+
+    try:
+        wrappers = wrapper_hookimpls(module, manager.hooks.pm)
+        if wrappers:
+            raise PluginLoadError(
+                f"@hookimpl wrappers are not supported ({', '.join(wrappers)}) -> use plain @hookimpl functions"
+            )
+        unknown = unknown_hookimpls(module, manager.hooks.pm)
+        if unknown:
+            raise PluginLoadError(_describe_unknown_hooks(unknown))
+        register = _find_register(module, target)
+        context = PluginContext(candidate, manager)
+        if register is None:
+            provider = _fallback_provider(module) if candidate.kind == "exclusive" else None
+            if provider is not None:
+                context.register_memory_provider(provider)
+            elif not _has_hookimpls(module):
+                raise PluginLoadError("the module has no register(ctx) function and no @hookimpl functions -> add def register(ctx): ...")
+        else:
+            try:
+                register(context)
+            except PluginLoadError:
+                raise
+            except Exception as exc:
+                raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
+        return module, context.staged
+    except BaseException:
+        if module_name:
+            _forget_modules(module_name)
+        raise
+
+
+def forget_plugin_module(module: types.ModuleType | None) -> None:
+    """Drop a directory plugin's modules from ``sys.modules`` (entry-point packages stay)."""
+    if module is not None and module.__name__.startswith(NAMESPACE_PACKAGE + "."):
+        _forget_modules(module.__name__)

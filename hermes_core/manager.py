@@ -1,0 +1,367 @@
+"""PluginManager: discover -> validate -> policy -> load -> list, for every source alike."""
+
+from __future__ import annotations
+
+import logging
+import os
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hermes_core._version import __version__
+from hermes_core.config import Config, env_flag, get_hermes_home, load_config
+from hermes_core.context import CliCommand, Registrations, SlashCommand, Skill
+from hermes_core.context_engine import ContextEngine
+from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
+from hermes_core.errors import PluginLoadError
+from hermes_core.hooks import CallbackHolder, HookDispatcher
+from hermes_core.loader import forget_plugin_module, load_plugin
+from hermes_core.memory.provider import MemoryProvider
+from hermes_core.policy import decide
+from hermes_core.tools import ToolEntry, ToolRegistry
+from hermes_core.tracing import debug_enabled, trace
+
+logger = logging.getLogger("hermes.plugins")
+
+BUILTIN_MEMORY_PROVIDER = "builtin"
+
+
+@dataclass
+class PluginRecord:
+    """A discovered plugin and everything the host decided and did about it."""
+
+    candidate: PluginCandidate
+    enabled: bool
+    reason: str
+    loaded: bool = False
+    error: str | None = None
+    registrations: Registrations = field(default_factory=Registrations)
+    module: types.ModuleType | None = None
+    #: Tools this plugin's registrations replaced, to put back when it unloads.
+    replaced_tools: dict[str, ToolEntry] = field(default_factory=dict)
+    holders: list[CallbackHolder] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.candidate.key
+
+    @property
+    def name(self) -> str:
+        return self.candidate.name
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.candidate.warnings
+
+
+class PluginManager:
+    """Finds, checks, loads and lists plugins; owns the hook relay and the registries.
+
+    :param home: ``$HERMES_HOME`` to use (default: from the environment).
+    :param config: a loaded configuration (default: read from ``home``).
+    :param env: environment mapping to read flags from (default: ``os.environ``).
+    :param cwd: directory whose ``.hermes/plugins`` is the project source.
+    :param strict: re-raise plugin failures (default: ``HERMES_STRICT_PLUGINS``).
+    """
+
+    def __init__(
+        self,
+        home: Path | None = None,
+        *,
+        config: Config | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+        strict: bool | None = None,
+    ) -> None:
+        self.env: Mapping[str, str] = os.environ if env is None else env
+        self.home = get_hermes_home(self.env) if home is None else Path(home)
+        self.config = load_config(self.home, env=self.env) if config is None else config
+        self.cwd = cwd
+        self.strict = env_flag("HERMES_STRICT_PLUGINS", self.env) if strict is None else strict
+        self.hooks = HookDispatcher(strict=self.strict, timeout=_timeout_setting(self.config))
+        self.tools = ToolRegistry()
+        self.commands: dict[str, SlashCommand] = {}
+        self.cli_commands: dict[str, CliCommand] = {}
+        self.skills: dict[str, Skill] = {}
+        self.memory_providers: dict[str, MemoryProvider] = {}
+        self.context_engines: dict[str, ContextEngine] = {}
+        self.middleware: dict[str, list[Callable[..., Any]]] = {}
+        self.auxiliary_tasks: dict[str, dict[str, Any]] = {}
+        #: A runtime sets this to accept ``ctx.inject_message``; ``None`` means no session.
+        self.message_sink: Callable[[str, str], bool] | None = None
+        self._records: dict[str, PluginRecord] = {}
+        self._discovery: DiscoveryResult | None = None
+
+    # -- discovery and policy (no plugin code runs) --
+
+    def discover(self, *, force: bool = False) -> list[PluginRecord]:
+        """Find every plugin and decide which may load; imports nothing. Idempotent."""
+        if self._discovery is not None and not force:
+            return self.plugins
+        if force:
+            for key in [k for k, r in self._records.items() if r.loaded]:
+                self.unload(key)
+        self._discovery = discover_plugins(self.home, env=self.env, cwd=self.cwd, running_version=__version__)
+        self._records = {}
+        for candidate in self._discovery.candidates:
+            decision = decide(candidate, self.config, self.env)
+            record = PluginRecord(candidate, decision.enabled, decision.reason)
+            if candidate.problems:
+                record.error = "; ".join(str(p) for p in candidate.problems)
+            self._records[candidate.key] = record
+            if debug_enabled():
+                state = "enabled" if decision.enabled else "skipped"
+                trace(f"policy: {candidate.source} plugin '{candidate.key}' {state}: {decision.reason}")
+        self._resolve_memory_selection()
+        return self.plugins
+
+    def _resolve_memory_selection(self) -> None:
+        """Keep one external memory provider plugin: the last source wins, the others are told why."""
+        chosen = [r for r in self._records.values() if r.enabled and r.candidate.kind == "exclusive" and r.candidate.source != "builtin"]
+        for loser in chosen[:-1]:
+            loser.enabled = False
+            loser.reason = (
+                f"memory provider '{loser.name}' is shadowed by '{chosen[-1].key}' ({chosen[-1].candidate.source}); "
+                "only one external memory provider runs (memory.provider)"
+            )
+
+    @property
+    def plugins(self) -> list[PluginRecord]:
+        """Every discovered plugin, in discovery order."""
+        return list(self._records.values())
+
+    @property
+    def clashes(self) -> list[str]:
+        return list(self._discovery.clashes) if self._discovery else []
+
+    def get(self, key_or_name: str) -> PluginRecord | None:
+        """The record whose key (or, failing that, name) is ``key_or_name``."""
+        self.discover()
+        if key_or_name in self._records:
+            return self._records[key_or_name]
+        by_name = [r for r in self._records.values() if r.name == key_or_name]
+        return by_name[0] if len(by_name) == 1 else None
+
+    # -- loading --
+
+    def load_all(self) -> list[PluginRecord]:
+        """Discover, then load every enabled plugin in discovery order; failures are recorded."""
+        self.discover()
+        for record in self.plugins:
+            if record.enabled and not record.loaded and record.error is None:
+                self.load(record.key)
+        return self.plugins
+
+    def load(self, key: str) -> PluginRecord:
+        """Load one plugin (even if policy would skip it); a failure is recorded, or raised when strict."""
+        record = self.get(key)
+        if record is None:
+            raise PluginLoadError(f"no plugin with key {key!r}")
+        if record.loaded:
+            return record
+        if record.candidate.problems:
+            record.error = "; ".join(str(p) for p in record.candidate.problems)
+            if self.strict:
+                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}): {record.error}")
+            return record
+        try:
+            module, staged = load_plugin(record.candidate, self)
+            self._commit(record, module, staged)
+        except Exception as exc:
+            record.error = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}"
+            record.loaded = False
+            logger.warning(
+                "plugin '%s' (%s, %s) failed to load: %s -> it was skipped; disable it with 'hermes plugins disable %s'",
+                record.key,
+                record.candidate.source,
+                record.candidate.path,
+                record.error,
+                record.key,
+                exc_info=exc if debug_enabled() else None,
+            )
+            if self.strict:
+                raise
+            return record
+        if debug_enabled():
+            trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in record.registrations.tools)}")
+        return record
+
+    def _commit(self, record: PluginRecord, module: types.ModuleType, staged: Registrations) -> None:
+        """Apply staged registrations; the only step that can still fail (pluggy's checks) runs first."""
+        key = record.key
+        holders: list[CallbackHolder] = []
+        try:
+            if _has_own_hookimpls(module, self.hooks.pm):
+                self.hooks.pm.register(module, name=key)
+            for index, (hook_name, callback) in enumerate(staged.hooks):
+                holder = CallbackHolder(hook_name, callback, key)
+                self.hooks.pm.register(holder, name=f"{key}::{hook_name}::{index}")
+                holders.append(holder)
+        except Exception as exc:
+            for holder in holders:
+                self.hooks.pm.unregister(holder)
+            if self.hooks.pm.get_plugin(key) is not None:
+                self.hooks.pm.unregister(name=key)
+            forget_plugin_module(module)
+            raise PluginLoadError(f"hook registration failed: {exc}") from exc
+        for entry in staged.tools:
+            replaced = self.tools.add(entry)
+            if replaced is not None:
+                record.replaced_tools[entry.name] = replaced
+        for command in staged.commands:
+            self.commands[command.name] = command
+        for cli_command in staged.cli_commands:
+            self.cli_commands[cli_command.name] = cli_command
+        for skill in staged.skills:
+            self.skills[skill.qualified_name] = skill
+        for kind, callback in staged.middleware:
+            self.middleware.setdefault(kind, []).append(callback)
+        self.auxiliary_tasks.update(staged.auxiliary_tasks)
+        kept_providers = [p for p in staged.memory_providers if self._accept_memory_provider(p, record)]
+        staged.memory_providers[:] = kept_providers
+        kept_engines = [e for e in staged.context_engines if self._accept_context_engine(e, record)]
+        staged.context_engines[:] = kept_engines
+        record.registrations = staged
+        record.module = module
+        record.holders = holders
+        record.loaded = True
+        record.error = None
+
+    def _accept_memory_provider(self, provider: MemoryProvider, record: PluginRecord) -> bool:
+        name = provider.name
+        if name in self.memory_providers:
+            logger.warning("plugin '%s': memory provider %r is already registered; the second one is ignored", record.key, name)
+            return False
+        externals = [n for n in self.memory_providers if n != BUILTIN_MEMORY_PROVIDER]
+        if name != BUILTIN_MEMORY_PROVIDER and externals:
+            logger.warning(
+                "plugin '%s': memory provider %r rejected: provider %r is already active and only one external memory "
+                "provider runs at a time -> choose one with memory.provider",
+                record.key,
+                name,
+                externals[0],
+            )
+            return False
+        self.memory_providers[name] = provider
+        return True
+
+    def _accept_context_engine(self, engine: ContextEngine, record: PluginRecord) -> bool:
+        if self.context_engines:
+            existing = next(iter(self.context_engines))
+            logger.warning(
+                "plugin '%s': context engine %r ignored: %r is already registered and only one replaces the built-in",
+                record.key,
+                engine.name,
+                existing,
+            )
+            return False
+        self.context_engines[engine.name] = engine
+        return True
+
+    def unload(self, key: str) -> None:
+        """Remove everything plugin ``key`` registered and forget its modules."""
+        record = self._records.get(key)
+        if record is None or not record.loaded:
+            return
+        staged = record.registrations
+        for holder in record.holders:
+            self.hooks.pm.unregister(holder)
+        if self.hooks.pm.get_plugin(key) is not None:
+            self.hooks.pm.unregister(name=key)
+        for entry in staged.tools:
+            if self.tools.get_entry(entry.name) is entry:
+                self.tools.remove(entry.name, restore=record.replaced_tools.get(entry.name))
+        for command in staged.commands:
+            self.commands.pop(command.name, None)
+        for cli_command in staged.cli_commands:
+            self.cli_commands.pop(cli_command.name, None)
+        for skill in staged.skills:
+            self.skills.pop(skill.qualified_name, None)
+        for kind, callback in staged.middleware:
+            if callback in self.middleware.get(kind, []):
+                self.middleware[kind].remove(callback)
+        for task in staged.auxiliary_tasks:
+            self.auxiliary_tasks.pop(task, None)
+        for provider in staged.memory_providers:
+            self.memory_providers.pop(provider.name, None)
+        for engine in staged.context_engines:
+            self.context_engines.pop(engine.name, None)
+        forget_plugin_module(record.module)
+        record.registrations = Registrations()
+        record.holders = []
+        record.replaced_tools = {}
+        record.module = None
+        record.loaded = False
+
+    # -- what is active --
+
+    def active_memory_provider(self) -> MemoryProvider | None:
+        """The external provider ``memory.provider`` selects, if it registered."""
+        selection = self.config.get("memory.provider", "")
+        if not selection:
+            return None
+        return self.memory_providers.get(selection)
+
+    def active_context_engine(self) -> ContextEngine | None:
+        """The plugin engine ``context.engine`` selects, if one registered under that name."""
+        return self.context_engines.get(self.config.get("context.engine", ""))
+
+    def hooks_of(self, record: PluginRecord) -> list[str]:
+        return self.hooks.hooks_of(record.key)
+
+    # -- listing --
+
+    def describe(self, record: PluginRecord) -> dict[str, Any]:
+        """The JSON-ready description of one plugin (stable keys)."""
+        candidate = record.candidate
+        manifest = candidate.manifest
+        if record.loaded:
+            hooks = self.hooks_of(record)
+            tools = sorted(t.name for t in record.registrations.tools)
+        else:
+            declared = set(manifest.provides_hooks) | set(_str_list(manifest.raw.get("hooks"))) if manifest else set()
+            hooks = sorted(declared)
+            tools = sorted(manifest.provides_tools) if manifest else []
+        return {
+            "name": record.name,
+            "key": record.key,
+            "version": candidate.version,
+            "description": manifest.description if manifest else "",
+            "source": candidate.source,
+            "kind": candidate.kind,
+            "path": candidate.path,
+            "enabled": record.enabled,
+            "loaded": record.loaded,
+            "reason": record.reason,
+            "error": record.error,
+            "hooks": hooks,
+            "tools": tools,
+            "commands": sorted(c.name for c in record.registrations.commands),
+            "cli_commands": sorted(c.name for c in record.registrations.cli_commands),
+            "memory_providers": sorted(p.name for p in record.registrations.memory_providers),
+            "warnings": list(record.warnings),
+        }
+
+    def list_plugins(self) -> list[dict[str, Any]]:
+        """Every plugin described, sorted by name then key."""
+        self.discover()
+        return sorted((self.describe(r) for r in self.plugins), key=lambda d: (d["name"], d["key"]))
+
+
+def _str_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _timeout_setting(config: Config) -> float:
+    value = config.get("plugins.hook_callback_timeout", 30)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        logger.warning("plugins.hook_callback_timeout must be a number of seconds, got %r; using 30", value)
+        return 30.0
+
+
+def _has_own_hookimpls(module: types.ModuleType, pm: Any) -> bool:
+    return any(pm.parse_hookimpl_opts(module, attr) for attr in dir(module))

@@ -1,0 +1,327 @@
+"""plugin.yaml: read it, check it against the JSON Schema, report every problem at once.
+
+Nothing here imports plugin code. ``__init__.py`` is only read as text, for the
+kind auto-detection that manifests without ``kind`` rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+MANIFEST_FILE_NAMES: tuple[str, ...] = ("plugin.yaml", "plugin.yml")
+SUPPORTED_MANIFEST_VERSION = 2
+PLUGIN_KINDS: tuple[str, ...] = ("standalone", "backend", "exclusive", "platform", "model-provider")
+SCHEMA_PATH = Path(__file__).with_name("schemas") / "plugin.schema.json"
+
+# How much of __init__.py the kind auto-detection reads, as the reference host does.
+_KIND_SCAN_CHARS = 8192
+
+
+@dataclass(frozen=True)
+class PluginProblem:
+    """One problem with one plugin (manifest, files or load), worded so the user can act on it."""
+
+    plugin: str
+    source: str
+    path: str
+    field: str
+    cause: str
+    fix: str
+
+    def __str__(self) -> str:
+        where = f"'{self.field}'" if self.field else "plugin.yaml"
+        return f"plugin '{self.plugin}' ({self.source}, {self.path}): {where}: {self.cause} -> {self.fix}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "plugin": self.plugin,
+            "source": self.source,
+            "path": self.path,
+            "field": self.field,
+            "cause": self.cause,
+            "fix": self.fix,
+        }
+
+
+#: Kept for readers of the reference host's vocabulary.
+ManifestProblem = PluginProblem
+
+
+@dataclass(frozen=True)
+class RequiredEnv:
+    """An environment variable a plugin needs (``requires_env``) or can use (``optional_env``)."""
+
+    name: str
+    description: str = ""
+    url: str = ""
+    secret: bool = False
+
+
+@dataclass
+class PluginManifest:
+    """What a plugin says about itself in plugin.yaml, plus where it was found."""
+
+    name: str
+    version: str = ""
+    description: str = ""
+    author: str = ""
+    kind: str = "standalone"
+    #: ``True`` when ``kind`` was not written but derived from ``__init__.py``.
+    kind_detected: bool = False
+    requires_env: list[RequiredEnv] = field(default_factory=list)
+    optional_env: list[RequiredEnv] = field(default_factory=list)
+    provides_tools: list[str] = field(default_factory=list)
+    provides_hooks: list[str] = field(default_factory=list)
+    provides_cli_commands: list[str] = field(default_factory=list)
+    requires_hermes: str = ""
+    manifest_version: int = 1
+    #: The manifest as written, including keys this host does not interpret.
+    raw: dict[str, Any] = field(default_factory=dict)
+    #: builtin | bundled | user | project | entrypoint
+    source: str = ""
+    #: The plugin directory, or the entry point's ``module`` for package plugins.
+    path: str = ""
+    #: The identifier used by config and the CLI: the name, or ``<category>/<name>``.
+    key: str = ""
+
+
+@dataclass
+class ManifestReport:
+    """The outcome of reading one manifest: the manifest if usable, and everything found."""
+
+    manifest: PluginManifest | None
+    problems: list[PluginProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.manifest is not None and not self.problems
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    # Deferred: jsonschema costs ~80 ms to import, which `hermes --help` must not pay.
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+@lru_cache(maxsize=1)
+def known_manifest_keys() -> frozenset[str]:
+    """Top-level keys the schema describes; anything else draws a warning."""
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return frozenset(schema["properties"])
+
+
+def find_manifest_file(plugin_dir: Path) -> Path | None:
+    """Return ``plugin.yaml`` (or the ``plugin.yml`` fallback) in ``plugin_dir``, if any."""
+    for file_name in MANIFEST_FILE_NAMES:
+        candidate = plugin_dir / file_name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def detect_kind(init_text: str) -> str | None:
+    """Derive ``kind`` from the start of ``__init__.py`` for manifests that omit it.
+
+    Memory providers written for the reference host often leave ``kind`` out and are
+    recognised by what their code mentions; declare ``kind: standalone`` to opt out.
+    """
+    head = init_text[:_KIND_SCAN_CHARS]
+    if "register_memory_provider" in head or "MemoryProvider" in head:
+        return "exclusive"
+    if "register_provider" in head and "ProviderProfile" in head:
+        return "model-provider"
+    return None
+
+
+def _field_of(error: Any) -> str:
+    parts = [str(p) for p in error.absolute_path]
+    if error.validator == "required":
+        # "'x' is a required property": the missing key is the field to name.
+        missing = error.message.split("'")[1] if "'" in error.message else ""
+        parts.append(missing)
+    return ".".join(p for p in parts if p)
+
+
+def _fix_for(error: Any, field_name: str) -> str:
+    validator = error.validator
+    if validator == "enum":
+        choices = ", ".join(repr(c) for c in error.validator_value)
+        return f"set '{field_name}' to one of {choices}"
+    if validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return f"make '{field_name}' a{'n' if str(expected)[0] in 'aeiou' else ''} {expected}"
+    if validator == "required":
+        return f"add '{field_name}' to plugin.yaml"
+    if validator == "pattern":
+        return f"rename '{field_name}' using letters, digits, '_', '.' and '-' (must match {error.validator_value})"
+    if validator == "oneOf":
+        return f"write '{field_name}' as a string or as a mapping with a 'name' key"
+    if validator in {"minimum", "minLength"}:
+        return f"give '{field_name}' a larger value"
+    return f"correct '{field_name or 'the manifest'}' in plugin.yaml"
+
+
+def _env_list(value: Any) -> list[RequiredEnv]:
+    entries: list[RequiredEnv] = []
+    for item in value or []:
+        if isinstance(item, str):
+            entries.append(RequiredEnv(name=item))
+        elif isinstance(item, dict) and isinstance(item.get("name"), str):
+            entries.append(
+                RequiredEnv(
+                    name=item["name"],
+                    description=str(item.get("description", "")),
+                    url=str(item.get("url", "")),
+                    secret=bool(item.get("secret", False)),
+                )
+            )
+    return entries
+
+
+def _str_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def check_requires_hermes(spec: str, running_version: str) -> str | None:
+    """Return why ``running_version`` does not satisfy ``spec``, or ``None`` if it does."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # deferred: ~20 ms import
+    from packaging.version import Version
+
+    try:
+        specifiers = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return f"{spec!r} is not a version specifier (write e.g. '>=0.1,<1')"
+    if specifiers.contains(Version(running_version), prereleases=True):
+        return None
+    return f"needs hermes {spec}, this is hermes {running_version}"
+
+
+def validate_manifest_data(
+    data: Any,
+    *,
+    plugin: str,
+    source: str,
+    path: str,
+    running_version: str,
+) -> tuple[list[PluginProblem], list[str]]:
+    """Check parsed manifest ``data``; return (problems, warnings). Never raises."""
+
+    def problem(field_name: str, cause: str, fix: str) -> PluginProblem:
+        return PluginProblem(plugin, source, path, field_name, cause, fix)
+
+    if not isinstance(data, dict):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        return [problem("", f"the top level must be a mapping of keys, but it is {kind}", "start the file with 'name: <plugin name>'")], []
+
+    problems: list[PluginProblem] = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        field_name = _field_of(error)
+        problems.append(problem(field_name, error.message, _fix_for(error, field_name)))
+
+    warnings: list[str] = []
+    unknown = sorted(set(data) - known_manifest_keys())
+    if unknown:
+        warnings.append(
+            f"plugin '{plugin}' ({source}, {path}): unknown key(s) {', '.join(map(repr, unknown))} in plugin.yaml are ignored"
+        )
+    manifest_version = data.get("manifest_version", 1)
+    if isinstance(manifest_version, int) and manifest_version > SUPPORTED_MANIFEST_VERSION:
+        warnings.append(
+            f"plugin '{plugin}' ({source}, {path}): manifest_version {manifest_version} is newer than "
+            f"{SUPPORTED_MANIFEST_VERSION}, the newest this hermes knows; loading it anyway"
+        )
+    requires = data.get("requires_hermes")
+    if isinstance(requires, str) and requires.strip():
+        why = check_requires_hermes(requires, running_version)
+        if why:
+            problems.append(
+                problem(
+                    "requires_hermes",
+                    why,
+                    "upgrade hermes, or install a version of the plugin made for this one",
+                )
+            )
+    return problems, warnings
+
+
+def _parse_yaml(text: str) -> Any:
+    import yaml  # deferred: see config._read_yaml_mapping
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def build_manifest(data: dict[str, Any], *, name: str, source: str, path: str, key: str, init_text: str) -> PluginManifest:
+    """Turn checked manifest ``data`` into a :class:`PluginManifest`."""
+    kind = data.get("kind")
+    detected = False
+    if kind is None:
+        guessed = detect_kind(init_text)
+        kind, detected = (guessed, True) if guessed else ("standalone", False)
+    version = data.get("version", "")
+    return PluginManifest(
+        name=name,
+        version="" if version is None else str(version),
+        description=str(data.get("description") or ""),
+        author=str(data.get("author") or ""),
+        kind=str(kind),
+        kind_detected=detected,
+        requires_env=_env_list(data.get("requires_env")),
+        optional_env=_env_list(data.get("optional_env")),
+        provides_tools=_str_list(data.get("provides_tools")),
+        provides_hooks=_str_list(data.get("provides_hooks")),
+        provides_cli_commands=_str_list(data.get("provides_cli_commands")),
+        requires_hermes=str(data.get("requires_hermes") or ""),
+        manifest_version=data.get("manifest_version", 1) if isinstance(data.get("manifest_version", 1), int) else 1,
+        raw=data,
+        source=source,
+        path=path,
+        key=key,
+    )
+
+
+def read_manifest_text(
+    text: str,
+    *,
+    default_name: str,
+    source: str,
+    path: str,
+    key: str | None,
+    init_text: str,
+    running_version: str,
+) -> ManifestReport:
+    """Parse and check the text of a plugin.yaml. ``key`` defaults to the manifest's name."""
+    import yaml
+
+    try:
+        data = _parse_yaml(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        cause = f"invalid YAML{where}: {getattr(exc, 'problem', None) or exc}"
+        return ManifestReport(None, [PluginProblem(default_name, source, path, "", cause, "fix the YAML syntax of plugin.yaml")])
+
+    name = default_name
+    if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
+        name = data["name"].strip()
+    problems, warnings = validate_manifest_data(data, plugin=name, source=source, path=path, running_version=running_version)
+    if not isinstance(data, dict):
+        return ManifestReport(None, problems, warnings)
+    if "name" not in data:
+        warnings.append(f"plugin '{name}' ({source}, {path}): plugin.yaml has no 'name'; using {name!r}")
+    manifest = build_manifest(data, name=name, source=source, path=path, key=key or name, init_text=init_text)
+    if manifest.kind_detected:
+        warnings.append(
+            f"plugin '{name}' ({source}, {path}): no 'kind' in plugin.yaml; treated as kind "
+            f"'{manifest.kind}' because __init__.py mentions a memory/model provider "
+            "(write 'kind: standalone' to load it as a general plugin)"
+        )
+    return ManifestReport(manifest, problems, warnings)

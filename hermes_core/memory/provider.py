@@ -1,0 +1,86 @@
+"""MemoryProvider: the contract every memory backend implements (built-in or external)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+
+class MemoryProvider(ABC):
+    """A memory backend. The built-in one is named ``"builtin"``; at most one external runs beside it.
+
+    Only :attr:`name`, :meth:`is_available`, :meth:`initialize` and
+    :meth:`get_tool_schemas` are required; every other method has a safe default.
+    """
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """A short identifier, e.g. ``"honcho"``; selected by ``memory.provider``."""
+
+    @abstractmethod
+    def is_available(self) -> bool:
+        """Whether credentials and dependencies are present. Must not touch the network."""
+
+    @abstractmethod
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        """Prepare for ``session_id``; kwargs include ``hermes_home`` and ``platform``."""
+
+    @abstractmethod
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        """OpenAI function schemas ``{name, description, parameters}``; ``[]`` for context only."""
+
+    def system_prompt_block(self) -> str:
+        """Static text for the system prompt; ``""`` for none."""
+        return ""
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        """Recalled context for ``query``; must be fast (return what a background fetch cached)."""
+        return ""
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        """Warm the cache for the next turn, after this one finished."""
+
+    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "") -> None:
+        """Persist a completed turn; must not block (``messages=`` is passed if accepted)."""
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        """Run one of this provider's tools; return a JSON string."""
+        raise NotImplementedError(f"memory provider {self.name!r} has no tool {tool_name!r}")
+
+    def shutdown(self) -> None:
+        """Flush queues and close connections."""
+
+    def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
+        """A user turn begins."""
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """A real session boundary: exit, /reset, gateway expiry."""
+
+    def on_session_switch(
+        self,
+        new_session_id: str,
+        *,
+        parent_session_id: str = "",
+        reset: bool = False,
+        rewound: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """The agent moved to another session (resume, new, compression)."""
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        """Messages are about to be compressed; returned text joins the summary prompt."""
+        return ""
+
+    def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
+        """A sub-agent of this agent finished ``task`` with ``result``."""
+
+    def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
+        """The built-in memory changed; mirror it if useful."""
+
+    def get_config_schema(self) -> list[dict[str, Any]]:
+        """Fields ``{key, description, secret, required, default, choices, url, env_var}`` for setup."""
+        return []
+
+    def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
+        """Write non-secret settings to the provider's own file under ``hermes_home``."""

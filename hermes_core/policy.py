@@ -1,0 +1,67 @@
+"""Which discovered plugins may load: builtins, safe mode, enable/disable lists, selections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.discovery import PluginCandidate
+
+
+@dataclass(frozen=True)
+class PolicyDecision:
+    """Whether a plugin is enabled, and the reason shown to the user."""
+
+    enabled: bool
+    reason: str
+
+
+def _as_name_set(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Iterable):
+        return {str(v) for v in value if v is not None}
+    return set()
+
+
+def matches(candidate: PluginCandidate, names: set[str]) -> bool:
+    """Whether ``names`` mentions the plugin by key or by bare name."""
+    return candidate.key in names or candidate.name in names
+
+
+def selected_by(candidate: PluginCandidate, selection: Any) -> bool:
+    """Whether a selection such as ``memory.provider: honcho`` names this plugin."""
+    if not isinstance(selection, str) or not selection:
+        return False
+    return selection in {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1]}
+
+
+def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> PolicyDecision:
+    """Apply the load policy to one plugin; the first rule that matches decides."""
+    if candidate.source == "builtin":
+        disabled = _as_name_set(config.get("plugins.disabled", []))
+        if matches(candidate, disabled):
+            return PolicyDecision(True, "builtin (always on; the plugins.disabled entry naming it is ignored)")
+        return PolicyDecision(True, "builtin (always on)")
+    if env.get("HERMES_SAFE_MODE", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return PolicyDecision(False, "HERMES_SAFE_MODE=1: no plugin is loaded (builtins only)")
+    if matches(candidate, _as_name_set(config.get("plugins.disabled", []))):
+        return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {candidate.key}' to turn it on")
+    kind = candidate.kind
+    if kind == "exclusive":
+        if selected_by(candidate, config.get("memory.provider", "")):
+            return PolicyDecision(True, "memory provider selected by memory.provider")
+        return PolicyDecision(
+            False,
+            f"memory provider, not selected -> run 'hermes config set memory.provider {candidate.name}' to use it",
+        )
+    if kind == "model-provider":
+        return PolicyDecision(False, "model-provider plugins are listed but not run by this host")
+    if candidate.source == "bundled" and kind in {"backend", "platform"}:
+        return PolicyDecision(True, f"bundled {kind} (on by default)")
+    if selected_by(candidate, config.get("context.engine", "")):
+        return PolicyDecision(True, "context engine selected by context.engine")
+    if matches(candidate, _as_name_set(config.get("plugins.enabled", []))):
+        return PolicyDecision(True, "enabled in config (plugins.enabled)")
+    return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {candidate.key}' to turn it on")

@@ -1,0 +1,176 @@
+"""``hermes plugins validate``: the discovery checks, run on a directory, a project or a wheel."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from hermes_core._version import __version__
+from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
+from hermes_core.errors import HermesError
+from hermes_core.manifest import MANIFEST_FILE_NAMES, PluginProblem, read_manifest_text
+
+SOURCE_LABEL = "path"
+_PROJECT_SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox"}
+_REGISTER_PATTERN = re.compile(r"^\s*(async\s+)?def\s+register\s*\(|hookimpl", re.MULTILINE)
+
+
+@dataclass
+class ValidationReport:
+    """The result of validating one plugin found at the given path."""
+
+    name: str
+    location: str
+    version: str = ""
+    kind: str = ""
+    problems: list[PluginProblem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "location": self.location,
+            "version": self.version,
+            "kind": self.kind,
+            "ok": not self.problems,
+            "problems": [p.as_dict() for p in self.problems],
+            "warnings": list(self.warnings),
+        }
+
+
+def _entry_point_warning(init_text: str, name: str) -> list[str]:
+    if _REGISTER_PATTERN.search(init_text):
+        return []
+    return [f"plugin '{name}': __init__.py defines neither register(ctx) nor @hookimpl functions, so it would do nothing"]
+
+
+def validate_directory(directory: Path) -> ValidationReport:
+    candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
+    report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
+    init_file = directory / "__init__.py"
+    if init_file.is_file():
+        report.warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name)
+    return report
+
+
+def _unsafe_member(name: str) -> bool:
+    path = PurePosixPath(name)
+    return path.is_absolute() or ".." in path.parts or name.startswith("\\") or ":" in path.parts[0]
+
+
+def validate_wheel(wheel: Path) -> list[ValidationReport]:
+    """Validate every plugin a wheel declares through the hermes entry-point groups."""
+    try:
+        archive = zipfile.ZipFile(wheel)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise HermesError(f"{wheel}: not a readable wheel ({exc}) -> build it again with 'python -m build'") from exc
+    with archive:
+        names = set(archive.namelist())
+        unsafe = sorted(n for n in names if _unsafe_member(n))
+        entry_files = [n for n in names if n.endswith(".dist-info/entry_points.txt") and n.count("/") == 1]
+        parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        if entry_files:
+            parser.read_string(archive.read(entry_files[0]).decode("utf-8"))
+        reports: list[ValidationReport] = []
+        for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
+            if not parser.has_section(group):
+                continue
+            for ep_name, value in parser.items(group):
+                reports.append(_validate_wheel_entry_point(archive, names, wheel, group, ep_name, value.strip()))
+        if not reports:
+            reports.append(
+                ValidationReport(
+                    wheel.name,
+                    str(wheel),
+                    problems=[
+                        PluginProblem(
+                            wheel.name,
+                            SOURCE_LABEL,
+                            str(wheel),
+                            "entry-points",
+                            f"the wheel declares no entry point in '{ENTRY_POINT_GROUP}' or '{MEMORY_ENTRY_POINT_GROUP}'",
+                            f"add [project.entry-points.\"{ENTRY_POINT_GROUP}\"] <name> = \"<package>\" to pyproject.toml",
+                        )
+                    ],
+                )
+            )
+        if unsafe:
+            reports[0].problems.append(
+                PluginProblem(reports[0].name, SOURCE_LABEL, str(wheel), "", f"archive members escape the install root: {', '.join(unsafe[:5])}", "rebuild the wheel from a clean tree")
+            )
+    return reports
+
+
+def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel: Path, group: str, ep_name: str, value: str) -> ValidationReport:
+    module = value.partition(":")[0].strip()
+    package_dir = module.replace(".", "/")
+    location = f"{wheel.name}!{package_dir}"
+    init_name = f"{package_dir}/__init__.py"
+    if init_name not in names and f"{package_dir}.py" not in names:
+        problem = PluginProblem(ep_name, SOURCE_LABEL, location, "entry-points", f"entry point {ep_name} = {value} names module {module!r}, which the wheel does not contain", "fix the entry point or include the package in the wheel")
+        return ValidationReport(ep_name, location, problems=[problem])
+    init_text = archive.read(init_name).decode("utf-8", "replace") if init_name in names else archive.read(f"{package_dir}.py").decode("utf-8", "replace")
+    manifest_name = next((f"{package_dir}/{m}" for m in MANIFEST_FILE_NAMES if f"{package_dir}/{m}" in names), None)
+    if manifest_name is None:
+        report = ValidationReport(ep_name, location, kind="exclusive" if group == MEMORY_ENTRY_POINT_GROUP else "standalone")
+        report.warnings.append(f"plugin '{ep_name}': no plugin.yaml next to {module}; name and version come from the package metadata (ship plugin.yaml as package data to declare hooks, tools and requirements)")
+    else:
+        manifest_report = read_manifest_text(
+            archive.read(manifest_name).decode("utf-8", "replace"),
+            default_name=ep_name,
+            source=SOURCE_LABEL,
+            path=f"{wheel.name}!{manifest_name}",
+            key=ep_name,
+            init_text=init_text,
+            running_version=__version__,
+        )
+        manifest = manifest_report.manifest
+        report = ValidationReport(
+            manifest.name if manifest else ep_name,
+            location,
+            manifest.version if manifest else "",
+            manifest.kind if manifest else "",
+            list(manifest_report.problems),
+            list(manifest_report.warnings),
+        )
+    if group == ENTRY_POINT_GROUP and ":" not in value:
+        report.warnings += _entry_point_warning(init_text, report.name)
+    return report
+
+
+def _find_manifests(root: Path, depth: int = 4) -> list[Path]:
+    found: list[Path] = []
+    if depth < 0:
+        return found
+    try:
+        children = sorted(root.iterdir())
+    except OSError:
+        return found
+    if any((root / m).is_file() for m in MANIFEST_FILE_NAMES):
+        return [root]
+    for child in children:
+        if child.is_dir() and child.name not in _PROJECT_SKIP and not child.name.startswith("."):
+            found += _find_manifests(child, depth - 1)
+    return found
+
+
+def validate_path(path: Path) -> list[ValidationReport]:
+    """Validate whatever ``path`` is: a plugin directory, a project holding plugins, or a wheel."""
+    path = path.expanduser()
+    if not path.exists():
+        raise HermesError(f"{path} does not exist -> give a plugin directory, a project directory or a .whl file")
+    if path.is_file():
+        if path.suffix == ".whl":
+            return validate_wheel(path)
+        if path.name in MANIFEST_FILE_NAMES:
+            return [validate_directory(path.parent)]
+        raise HermesError(f"{path} is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml")
+    directories = _find_manifests(path)
+    if not directories:
+        raise HermesError(f"no plugin.yaml found in {path} (searched 4 levels deep) -> run 'hermes plugins new' to start one")
+    return [validate_directory(directory) for directory in directories]
