@@ -1,0 +1,211 @@
+"""Hook dispatch: isolation, kwargs filtering, return semantics, order, timeouts, strict mode."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+
+from hermes_core.errors import HookCallbackTimeout
+
+RECORDING_PLUGIN = """
+CALLS = []
+
+def register(ctx):
+    def narrow(tool_name, args):
+        CALLS.append(("narrow", tool_name, dict(args)))
+
+    def wide(**kwargs):
+        CALLS.append(("wide", sorted(kwargs)))
+
+    ctx.register_hook("post_tool_call", narrow)
+    ctx.register_hook("post_tool_call", wide)
+"""
+
+
+def _module(manager, key):
+    return manager.get(key).module
+
+
+def test_callback_receives_only_the_kwargs_it_declares(make_plugin, plugin_manager):
+    make_plugin("rec", RECORDING_PLUGIN)
+    manager = plugin_manager(enabled=["rec"])
+    manager.hooks.notify("post_tool_call", tool_name="terminal", args={"cmd": "ls"}, result="{}", task_id="t1", duration_ms=1.0)
+    calls = _module(manager, "rec").CALLS
+    assert calls[0] == ("narrow", "terminal", {"cmd": "ls"})
+    assert calls[1] == ("wide", ["args", "duration_ms", "result", "task_id", "telemetry_schema_version", "tool_name"])
+
+
+def test_a_raising_callback_is_logged_once_and_the_call_goes_on(make_plugin, plugin_manager, caplog):
+    make_plugin("boom", "def register(ctx):\n    ctx.register_hook('on_session_start', lambda **kw: 1 / 0)\n")
+    make_plugin("after", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('on_session_start', lambda session_id, **kw: SEEN.append(session_id))\n")
+    manager = plugin_manager(enabled=["boom", "after"], strict=False)
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins"):
+        for session in ("s1", "s2", "s3"):
+            manager.hooks.notify("on_session_start", session_id=session, model="m", platform="cli")
+    assert _module(manager, "after").SEEN == ["s1", "s2", "s3"]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "ZeroDivisionError" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "plugin 'boom'" in warnings[0].getMessage() and "on_session_start" in warnings[0].getMessage()
+
+
+def test_strict_mode_reraises_the_callback_error(make_plugin, plugin_manager):
+    make_plugin("boom", "def register(ctx):\n    ctx.register_hook('on_session_start', lambda **kw: 1 / 0)\n")
+    manager = plugin_manager(enabled=["boom"], strict=True)
+    with pytest.raises(ZeroDivisionError):
+        manager.hooks.notify("on_session_start", session_id="s", model="m", platform="cli")
+
+
+@pytest.mark.parametrize(
+    "directive, expected",
+    [
+        ({"action": "block", "message": "no rm"}, "no rm"),
+        ({"decision": "block", "reason": "policy says no"}, "policy says no"),
+    ],
+)
+def test_pre_tool_call_block_directive_wins(make_plugin, plugin_manager, directive, expected):
+    make_plugin("guard", f"def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {directive!r})\n")
+    make_plugin("later", "CALLED = []\ndef register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: CALLED.append(1))\n")
+    manager = plugin_manager(enabled=["guard", "later"])
+    decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+    assert decision is not None and decision.message == expected and decision.plugin == "guard"
+    assert _module(manager, "later").CALLED == []  # the first block stops the call
+
+
+def test_pre_tool_call_lets_the_tool_run_when_nobody_blocks(make_plugin, plugin_manager):
+    make_plugin("observer", "def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {'action': 'allow'})\n")
+    manager = plugin_manager(enabled=["observer"])
+    assert manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t") is None
+
+
+def test_pre_tool_call_fails_closed_when_a_callback_raises(make_plugin, plugin_manager):
+    make_plugin("broken", "def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {}['missing'])\n")
+    manager = plugin_manager(enabled=["broken"], strict=False)
+    decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+    assert decision is not None and "KeyError" in decision.message and decision.plugin == "broken"
+
+
+def test_pre_llm_call_collects_every_context_in_order(make_plugin, plugin_manager):
+    make_plugin("a_first", "def register(ctx):\n    ctx.register_hook('pre_llm_call', lambda **kw: 'alpha')\n")
+    make_plugin("b_second", "def register(ctx):\n    ctx.register_hook('pre_llm_call', lambda **kw: {'context': 'beta'})\n")
+    make_plugin("c_none", "def register(ctx):\n    ctx.register_hook('pre_llm_call', lambda **kw: None)\n")
+    manager = plugin_manager(enabled=["a_first", "b_second", "c_none"])
+    assert manager.hooks.pre_llm_call(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True, model="m", platform="cli") == "alpha\n\nbeta"
+
+
+def test_transform_first_string_replaces(make_plugin, plugin_manager):
+    make_plugin("a_none", "def register(ctx):\n    ctx.register_hook('transform_tool_result', lambda **kw: None)\n")
+    make_plugin("b_upper", "def register(ctx):\n    ctx.register_hook('transform_tool_result', lambda result, **kw: result.upper())\n")
+    make_plugin("c_other", "def register(ctx):\n    ctx.register_hook('transform_tool_result', lambda **kw: 'ignored')\n")
+    manager = plugin_manager(enabled=["a_none", "b_upper", "c_other"])
+    assert manager.hooks.transform("transform_tool_result", tool_name="x", arguments={}, result="ok", task_id="t") == "OK"
+    assert plugin_manager(enabled=["a_none"]).hooks.transform("transform_terminal_output", command="ls", output="o", exit_code=0, cwd="/", task_id="t") is None
+
+
+def test_order_is_discovery_order_with_tryfirst_and_trylast(make_plugin, plugin_manager):
+    template = """
+from hermes_core import hookimpl
+ORDER = __import__('builtins').__dict__.setdefault('_hermes_test_order', [])
+
+@hookimpl{opts}
+def on_session_reset(session_id, platform):
+    ORDER.append({name!r})
+"""
+    for name, opts in [("p1", "(trylast=True)"), ("p2", ""), ("p3", "(tryfirst=True)"), ("p4", ""), ("p5", "(trylast=True)")]:
+        make_plugin(name, template.format(opts=opts, name=name))
+    import builtins
+
+    builtins.__dict__["_hermes_test_order"] = []
+    try:
+        manager = plugin_manager(enabled=["p1", "p2", "p3", "p4", "p5"])
+        manager.hooks.notify("on_session_reset", session_id="s", platform="cli")
+        assert builtins.__dict__["_hermes_test_order"] == ["p3", "p2", "p4", "p1", "p5"]
+    finally:
+        del builtins.__dict__["_hermes_test_order"]
+
+
+HANGING_PLUGIN = """
+import threading
+RELEASE = threading.Event()
+CALLS = []
+
+def register(ctx):
+    def hang(**kwargs):
+        CALLS.append(1)
+        RELEASE.wait()
+        return {"action": "allow"}
+    ctx.register_hook("{hook}", hang)
+"""
+
+
+def _hanging(make_plugin, plugin_manager, hook, strict=False, extra=()):
+    make_plugin("hang", HANGING_PLUGIN.replace("{hook}", hook))
+    manager = plugin_manager(enabled=["hang", *extra], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=strict)
+    return manager, _module(manager, "hang")
+
+
+def test_a_hanging_callback_is_bounded_by_the_timeout(make_plugin, plugin_manager, caplog):
+    make_plugin("z_after", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append(1))\n")
+    manager, hang = _hanging(make_plugin, plugin_manager, "post_tool_call", extra=["z_after"])
+    try:
+        with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+            outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+        assert [o.timed_out for o in outcomes] == [True, False]
+        assert _module(manager, "z_after").SEEN == [1]  # the call went on past the hung callback
+        assert "timed out after 0.2 s" in caplog.text
+        # Suppressed afterwards: the next call skips it instead of waiting again.
+        outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+        assert [o.plugin for o in outcomes] == ["z_after"] and hang.CALLS == [1]
+    finally:
+        hang.RELEASE.set()
+
+
+def test_a_timed_out_pre_tool_call_blocks(make_plugin, plugin_manager):
+    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call")
+    try:
+        decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+        assert decision is not None and "did not answer pre_tool_call within 0.2 s" in decision.message
+    finally:
+        hang.RELEASE.set()
+
+
+def test_strict_mode_raises_on_timeout(make_plugin, plugin_manager):
+    manager, hang = _hanging(make_plugin, plugin_manager, "post_llm_call", strict=True)
+    try:
+        with pytest.raises(HookCallbackTimeout):
+            manager.hooks.notify("post_llm_call", session_id="s", user_message="u", assistant_response="a", conversation_history=[], model="m", platform="cli")
+    finally:
+        hang.RELEASE.set()
+
+
+def test_guarded_callbacks_see_the_callers_context_variables(make_plugin, plugin_manager):
+    make_plugin(
+        "ctxvar",
+        """
+import contextvars
+REQUEST = contextvars.ContextVar("request", default="none")
+SEEN = []
+def register(ctx):
+    ctx.register_hook("pre_llm_call", lambda **kw: SEEN.append(REQUEST.get()))
+""",
+    )
+    manager = plugin_manager(enabled=["ctxvar"])
+    module = _module(manager, "ctxvar")
+    module.REQUEST.set("req-42")
+    manager.hooks.pre_llm_call(session_id="s", user_message="u", conversation_history=[], is_first_turn=True, model="m", platform="cli")
+    assert module.SEEN == ["req-42"]
+    assert manager.hooks.timeout == 30  # the default guard was on
+
+
+def test_async_callbacks_are_awaited(make_plugin, plugin_manager):
+    make_plugin("asyncp", "async def ctx_cb(**kw):\n    return 'from async'\ndef register(ctx):\n    ctx.register_hook('pre_llm_call', ctx_cb)\n")
+    manager = plugin_manager(enabled=["asyncp"])
+    assert manager.hooks.pre_llm_call(session_id="s", user_message="u", conversation_history=[], is_first_turn=False, model="m", platform="cli") == "from async"
+
+
+def test_timeout_zero_runs_callbacks_inline(make_plugin, plugin_manager):
+    make_plugin("thread", "import threading\nSEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append(threading.get_ident()))\n")
+    manager = plugin_manager(enabled=["thread"], config={"plugins": {"hook_callback_timeout": 0}})
+    manager.hooks.notify("post_tool_call", tool_name="x", args={}, result="", task_id="t", duration_ms=0)
+    assert _module(manager, "thread").SEEN == [threading.get_ident()]
