@@ -19,3 +19,11 @@ def _no_package_index(monkeypatch):
     monkeypatch.setenv("PIP_FIND_LINKS", "")
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
     monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+
+
+def pytest_configure(config):
+    # tests/venv_support.py is imported by name from the packaging tests.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))

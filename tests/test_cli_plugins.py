@@ -1,0 +1,142 @@
+"""`hermes plugins`: list/info/enable/disable/validate never import; --load does; no tracebacks."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+IMPORT_MARKER = "import pathlib, os\npathlib.Path(os.environ['HERMES_HOME'], 'IMPORTED').touch()\n"
+JSON_KEYS = {"name", "key", "version", "source", "kind", "path", "enabled", "loaded", "error", "hooks", "tools"}
+
+
+@pytest.fixture
+def marker_plugin(make_plugin):
+    return make_plugin(
+        "marker",
+        IMPORT_MARKER + "def register(ctx):\n    ctx.register_hook('on_session_start', lambda **kw: None)\n",
+        manifest={"name": "marker", "version": "1.0", "provides_hooks": ["on_session_start", "pre_tool_call"]},
+    )
+
+
+def test_management_commands_never_import_plugin_code(marker_plugin, run_hermes, hermes_home):
+    for argv in (
+        ("plugins", "list"),
+        ("plugins", "list", "--json"),
+        ("plugins", "info", "marker"),
+        ("plugins", "enable", "marker"),
+        ("plugins", "list"),
+        ("plugins", "disable", "marker"),
+        ("plugins", "validate", str(marker_plugin)),
+    ):
+        result = run_hermes(*argv)
+        assert result.exit_code == 0, (argv, result.stderr)
+        assert not (hermes_home / "IMPORTED").exists(), argv
+
+
+def test_list_json_shape_and_sorting(make_plugin, run_hermes):
+    make_plugin("zeta", "def register(ctx): pass\n")
+    make_plugin("alpha", "def register(ctx): pass\n")
+    entries = run_hermes("plugins", "list", "--json").json()
+    names = [e["name"] for e in entries]
+    assert names == sorted(names) and {"alpha", "zeta"} <= set(names)
+    for entry in entries:
+        assert JSON_KEYS <= set(entry)
+        assert entry["hooks"] == sorted(entry["hooks"]) and entry["tools"] == sorted(entry["tools"])
+        assert entry["source"] in {"builtin", "bundled", "user", "project", "entrypoint"}
+    alpha = next(e for e in entries if e["name"] == "alpha")
+    assert alpha["enabled"] is False and alpha["loaded"] is False and alpha["error"] is None
+
+
+def test_list_without_load_shows_declared_hooks_and_with_load_what_registered(marker_plugin, run_hermes, hermes_home):
+    declared = next(e for e in run_hermes("plugins", "list", "--json").json() if e["name"] == "marker")
+    assert declared["hooks"] == ["on_session_start", "pre_tool_call"]
+    run_hermes("plugins", "enable", "marker")
+    loaded = next(e for e in run_hermes("plugins", "list", "--json", "--load").json() if e["name"] == "marker")
+    assert loaded["loaded"] is True and loaded["hooks"] == ["on_session_start"]
+    assert (hermes_home / "IMPORTED").exists()
+
+
+def test_list_load_reports_a_failing_plugin_in_error(make_plugin, run_hermes):
+    make_plugin("crashy", "raise ImportError('needs pyowm')\n")
+    run_hermes("plugins", "enable", "crashy")
+    result = run_hermes("plugins", "list", "--json", "--load")
+    entry = next(e for e in result.json() if e["name"] == "crashy")
+    assert entry["loaded"] is False and "needs pyowm" in entry["error"]
+    assert "Traceback" not in result.stderr
+    table = run_hermes("plugins", "list", "--load")
+    assert "crashy" in table.stdout and "needs pyowm" in table.stdout and "error" in table.stdout
+
+
+def test_enable_and_disable_edit_config(make_plugin, run_hermes, hermes_home):
+    import yaml
+
+    make_plugin("toggle", "def register(ctx): pass\n")
+    assert run_hermes("plugins", "enable", "toggle").exit_code == 0
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]["enabled"] == ["toggle"]
+    assert run_hermes("plugins", "disable", "toggle").exit_code == 0
+    plugins = yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]
+    assert plugins["disabled"] == ["toggle"] and plugins["enabled"] == []
+    unknown = run_hermes("plugins", "enable", "togle")
+    assert unknown.exit_code == 1 and "did you mean 'toggle'" in unknown.stderr
+
+
+def test_enable_refuses_memory_providers_with_the_fix(make_plugin, run_hermes):
+    make_plugin("memp", "def register(ctx): pass\n", manifest={"name": "memp", "kind": "exclusive"})
+    result = run_hermes("plugins", "enable", "memp")
+    assert result.exit_code == 1 and "hermes config set memory.provider memp" in result.stderr
+
+
+def test_info_shows_problems_and_env(make_plugin, run_hermes, monkeypatch):
+    make_plugin("needy", "def register(ctx): pass\n", manifest={"name": "needy", "kind": "weird", "requires_env": ["NEEDY_TOKEN"]})
+    info = run_hermes("plugins", "info", "needy", "--json").json()
+    assert info["requires_env"] == [{"name": "NEEDY_TOKEN", "present": False, "secret": False, "description": ""}]
+    assert info["problems"][0]["field"] == "kind" and "fix" in info["problems"][0]
+    monkeypatch.setenv("NEEDY_TOKEN", "x")
+    text = run_hermes("plugins", "info", "needy").stdout
+    assert "NEEDY_TOKEN (set)" in text and "problem: plugin 'needy'" in text
+
+
+def test_validate_reports_every_problem_and_exits_nonzero(tmp_path, run_hermes):
+    plugin = tmp_path / "bad"
+    plugin.mkdir()
+    (plugin / "plugin.yaml").write_text("name: bad\nkind: memory\nprovides_hooks: yes\n")
+    (plugin / "__init__.py").write_text("X = 1\n")
+    result = run_hermes("plugins", "validate", str(plugin))
+    assert result.exit_code == 1
+    assert "'kind'" in result.stdout and "'provides_hooks'" in result.stdout
+    assert "neither register(ctx) nor @hookimpl" in result.stdout
+    data = run_hermes("plugins", "validate", str(plugin), "--json").json()
+    assert data[0]["ok"] is False and len(data[0]["problems"]) == 2
+    missing = run_hermes("plugins", "validate", str(tmp_path / "nothing"))
+    assert missing.exit_code == 1 and "does not exist" in missing.stderr
+
+
+def test_a_broken_config_never_shows_a_traceback(run_hermes, hermes_home):
+    (hermes_home / "config.yaml").write_text("plugins: {enabled: [\n")
+    result = run_hermes("plugins", "list")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("hermes: error: ") and "invalid YAML" in result.stderr
+    assert "Traceback" not in result.stderr
+    debug = run_hermes("--debug", "plugins", "list")
+    assert "Traceback" in debug.stderr
+
+
+def test_debug_tracing_shows_discovery_and_hook_calls(make_plugin, plugin_manager, capsys, monkeypatch):
+    make_plugin("traced", "def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {'action': 'block', 'message': 'no'})\n")
+    monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")
+    manager = plugin_manager(enabled=["traced"])
+    manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+    err = capsys.readouterr().err
+    assert "policy: user plugin 'traced' enabled" in err
+    assert "load: plugin 'traced' loaded" in err
+    assert "hook pre_tool_call: plugin 'traced'" in err and "-> block" in err
+
+
+def test_help_and_version(run_hermes):
+    from hermes_core import __version__
+
+    assert run_hermes("--version").stdout.strip() == f"hermes {__version__}"
+    help_text = run_hermes("--help").stdout
+    assert "plugins" in help_text and "config" in help_text
+    assert run_hermes().exit_code == 0

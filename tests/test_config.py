@@ -1,0 +1,68 @@
+"""Layered config, ${VAR} expansion, .env secrets, profiles and `hermes config`."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+
+from hermes_core.config import get_env_value, load_config, profile_home, read_env_file, save_env_value
+from hermes_core.errors import ConfigError
+
+
+def test_layers_defaults_file_env_expansion_and_overrides(hermes_home, monkeypatch):
+    (hermes_home / "config.yaml").write_text(
+        "plugins:\n  enabled: [a]\nmemory:\n  provider: ${MEM_CHOICE}\nauxiliary:\n  url: ${MISSING_VAR:-http://local}\n"
+    )
+    monkeypatch.setenv("MEM_CHOICE", "mem0")
+    config = load_config(overrides={"context.engine": "squash"})
+    assert config.get("plugins.enabled") == ["a"]
+    assert config.get("plugins.hook_callback_timeout") == 30  # default kept beside the file's keys
+    assert config.get("memory.provider") == "mem0"
+    assert config.get("auxiliary.url") == "http://local"
+    assert config.get("context.engine") == "squash"
+    assert config.get("no.such.key", "fallback") == "fallback"
+
+
+def test_a_broken_config_file_is_a_clear_error(hermes_home):
+    (hermes_home / "config.yaml").write_text("plugins: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"config.yaml: invalid YAML at line \d+"):
+        load_config()
+    (hermes_home / "config.yaml").write_text("- a list\n")
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        load_config()
+
+
+def test_env_file_is_written_0600_and_read_back(hermes_home):
+    save_env_value(hermes_home, "API_TOKEN", "s3cr3t value")
+    save_env_value(hermes_home, "OTHER", "plain")
+    save_env_value(hermes_home, "API_TOKEN", "rotated")
+    path = hermes_home / ".env"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert read_env_file(hermes_home) == {"API_TOKEN": "rotated", "OTHER": "plain"}
+    assert get_env_value("OTHER") == "plain"
+    with pytest.raises(ConfigError):
+        save_env_value(hermes_home, "BAD NAME", "x")
+
+
+def test_profiles_map_to_their_own_home(hermes_home, run_hermes):
+    assert profile_home("work") == hermes_home / "profiles" / "work"
+    with pytest.raises(ConfigError):
+        profile_home("../escape")
+    assert run_hermes("-p", "work", "config", "set", "memory.provider", "honcho").exit_code == 0
+    assert (hermes_home / "profiles" / "work" / "config.yaml").is_file()
+    assert not (hermes_home / "config.yaml").exists()
+
+
+def test_config_cli_get_set_unset_show(hermes_home, run_hermes, monkeypatch):
+    assert run_hermes("config", "set", "plugins.hook_callback_timeout", "5").exit_code == 0
+    assert run_hermes("config", "set", "plugins.enabled", "[a, b]").exit_code == 0
+    assert run_hermes("config", "get", "plugins.hook_callback_timeout").stdout == "5\n"
+    assert run_hermes("config", "get", "plugins.enabled", "--json").json() == ["a", "b"]
+    shown = run_hermes("config", "show", "--json").json()
+    assert shown["plugins"]["hook_callback_timeout"] == 5 and shown["memory"] == {"provider": ""}
+    assert run_hermes("config", "unset", "plugins.enabled").exit_code == 0
+    assert run_hermes("config", "get", "plugins.enabled", "--json").json() == []
+    missing = run_hermes("config", "get", "nope.key")
+    assert missing.exit_code == 1 and "'nope.key' is not set" in missing.stderr and "Traceback" not in missing.stderr
+    assert run_hermes("config", "path").stdout.strip() == str(hermes_home / "config.yaml")

@@ -1,0 +1,78 @@
+"""Real wheels in throwaway venvs: entry-point plugins, bundled plugins from a non-editable install."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from venv_support import FIXTURE_PLUGINS, REPO_ROOT, ThrowawayVenv, build_wheel
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def wheels(tmp_path_factory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("wheels")
+    return {"hermes": build_wheel(REPO_ROOT, out), "weather": build_wheel(FIXTURE_PLUGINS / "weather", out)}
+
+
+@pytest.fixture(scope="session")
+def venv(tmp_path_factory, wheels) -> ThrowawayVenv:
+    env = ThrowawayVenv(tmp_path_factory.mktemp("venv") / "env")
+    env.install(wheels["hermes"], wheels["weather"])
+    return env
+
+
+def test_the_wheel_ships_bundled_plugins_and_the_schema(wheels):
+    import zipfile
+
+    names = zipfile.ZipFile(wheels["hermes"]).namelist()
+    assert "hermes_core/schemas/plugin.schema.json" in names
+    assert "hermes_core/py.typed" in names
+    assert "hermes_bundled_plugins/observability/hook_log/plugin.yaml" in names
+    assert "hermes_bundled_plugins/observability/hook_log/__init__.py" in names
+    assert not [n for n in names if "__pycache__" in n]
+
+
+def test_an_installed_wheel_plugin_is_discovered_by_entry_point_and_loads(venv, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("plugins:\n  enabled: [weather]\n")
+    entries = {e["key"]: e for e in venv.hermes_json("plugins", "list", "--load", cwd=tmp_path, home=home)}
+    weather = entries["weather"]
+    assert weather["source"] == "entrypoint" and weather["version"] == "0.3.1"
+    assert weather["loaded"] is True and weather["error"] is None
+    assert weather["hooks"] == ["on_session_start", "pre_llm_call"] and weather["tools"] == ["weather_now"]
+    assert Path(weather["path"]).parent == venv.site_packages
+
+
+def test_bundled_plugins_are_found_from_a_non_editable_install(venv, tmp_path):
+    home = tmp_path / "home2"
+    home.mkdir()
+    entries = {e["key"]: e for e in venv.hermes_json("plugins", "list", cwd=tmp_path, home=home)}
+    hook_log = entries["observability/hook_log"]
+    assert hook_log["source"] == "bundled"
+    assert Path(hook_log["path"]).is_relative_to(venv.site_packages / "hermes_bundled_plugins")
+
+
+def test_validate_accepts_the_built_wheel(venv, wheels, tmp_path):
+    result = venv.hermes("plugins", "validate", str(wheels["weather"]), cwd=tmp_path, home=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok   weather 0.3.1 (standalone)" in result.stdout
+
+
+def test_validate_rejects_a_wheel_without_hermes_entry_points(wheels, tmp_path, run_hermes):
+    import zipfile
+
+    broken = tmp_path / "broken-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(broken, "w") as archive:
+        archive.writestr("broken/__init__.py", "")
+        archive.writestr("broken-0.1.dist-info/METADATA", "Name: broken\n")
+    result = run_hermes("plugins", "validate", str(broken))
+    assert result.exit_code == 1 and "declares no entry point" in result.stdout
+
+
+def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
+    result = venv.run("-c", "import importlib_metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
+    assert result.stdout.strip() == "['hermes_core.testing']"
