@@ -125,14 +125,15 @@ class Config(Mapping[str, Any]):
 
 
 def _read_yaml_mapping(path: Path) -> dict[str, Any]:
-    import yaml  # deferred: keeps `hermes --help` from paying for the YAML parser
-
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
+    if not text.strip():
+        return {}
+    import yaml  # deferred: keeps `hermes --help` from paying for the YAML parser
     try:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:

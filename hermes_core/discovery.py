@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hermes_core.manifest import (
+    ManifestReport,
     PluginManifest,
     PluginProblem,
     build_manifest,
     find_manifest_file,
     read_manifest_text,
 )
+from hermes_core.manifest_cache import ManifestCache, default_cache, manifest_digest
 from hermes_core.tracing import debug_enabled, trace
 
 ENTRY_POINT_GROUP = "hermes_agent.plugins"
@@ -223,12 +225,44 @@ def _read_init_text(directory: Path) -> str:
         return ""
 
 
+def _read_manifest(
+    text: str,
+    *,
+    default_name: str,
+    source: str,
+    path: str,
+    key: str | None,
+    init_text: str,
+    running_version: str,
+    cache: ManifestCache | None,
+) -> ManifestReport:
+    """``read_manifest_text`` through the validation cache, when one is given."""
+    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version) if cache is not None else ""
+    if cache is not None:
+        cached = cache.get(digest)
+        if cached is not None:
+            return cached
+    report = read_manifest_text(
+        text,
+        default_name=default_name,
+        source=source,
+        path=path,
+        key=key,
+        init_text=init_text,
+        running_version=running_version,
+    )
+    if cache is not None:
+        cache.put(digest, report)
+    return report
+
+
 def read_directory_plugin(
     directory: Path,
     *,
     source: str,
     running_version: str,
     category: str | None = None,
+    cache: ManifestCache | None = None,
 ) -> PluginCandidate:
     """Read one directory plugin: manifest, ``__init__.py`` presence, path safety."""
     dir_name = directory.name
@@ -247,7 +281,7 @@ def read_directory_plugin(
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
 
     text = manifest_file.read_text(encoding="utf-8", errors="replace")
-    report = read_manifest_text(
+    report = _read_manifest(
         text,
         default_name=dir_name,
         source=source,
@@ -255,6 +289,7 @@ def read_directory_plugin(
         key=None,
         init_text=init_text,
         running_version=running_version,
+        cache=cache,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"
@@ -271,13 +306,13 @@ def read_directory_plugin(
     return PluginCandidate(key, name, source, str(directory), report.manifest, problems, list(report.warnings), directory=directory)
 
 
-def _scan_directory_source(root: Path | None, source: str, running_version: str) -> list[PluginCandidate]:
+def _scan_directory_source(root: Path | None, source: str, running_version: str, cache: ManifestCache | None) -> list[PluginCandidate]:
     if root is None or not root.is_dir():
         if debug_enabled():
             trace(f"discover: no {source} plugin directory at {root}")
         return []
     found = [
-        read_directory_plugin(directory, source=source, running_version=running_version, category=category)
+        read_directory_plugin(directory, source=source, running_version=running_version, category=category, cache=cache)
         for directory, category in _iter_plugin_dirs(root)
     ]
     if debug_enabled():
@@ -304,7 +339,7 @@ def _normalize_dist(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str) -> PluginCandidate:
+def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
     """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
     builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
     source = "builtin" if builtin else "entrypoint"
@@ -313,7 +348,7 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str) -> Plug
     manifest_file = find_manifest_file(directory) if directory else None
     if manifest_file is not None:
         assert directory is not None
-        report = read_manifest_text(
+        report = _read_manifest(
             manifest_file.read_text(encoding="utf-8", errors="replace"),
             default_name=ref.name,
             source=source,
@@ -321,6 +356,7 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str) -> Plug
             key=ref.name,
             init_text=_read_init_text(directory),
             running_version=running_version,
+            cache=cache,
         )
         manifest, problems, warnings = report.manifest, list(report.problems), list(report.warnings)
         if manifest is not None:
@@ -356,23 +392,30 @@ def discover_plugins(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     running_version: str,
+    use_cache: bool = True,
 ) -> DiscoveryResult:
-    """Find every plugin in every source; return the winners in discovery order."""
+    """Find every plugin in every source; return the winners in discovery order.
+
+    :param use_cache: reuse validation results of unchanged manifests (see ``manifest_cache``).
+    """
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version) for ref in _iter_entry_points(env)]
+    cache = default_cache(home) if use_cache else None
+    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points(env)]
     builtins = [c for c in entry_point_candidates if c.source == "builtin"]
     externals = [c for c in entry_point_candidates if c.source != "builtin"]
 
     ordered: list[PluginCandidate] = list(builtins)
-    ordered += _scan_directory_source(bundled_plugins_root(env), "bundled", running_version)
-    ordered += _scan_directory_source(user_plugins_root(home), "user", running_version)
+    ordered += _scan_directory_source(bundled_plugins_root(env), "bundled", running_version, cache)
+    ordered += _scan_directory_source(user_plugins_root(home), "user", running_version, cache)
     project_enabled = env.get("HERMES_ENABLE_PROJECT_PLUGINS", "").strip().lower() in {"1", "true", "yes", "on"}
     if project_enabled:
-        ordered += _scan_directory_source(project_plugins_root(cwd), "project", running_version)
+        ordered += _scan_directory_source(project_plugins_root(cwd), "project", running_version, cache)
     elif debug_enabled():
         trace("discover: project plugins skipped (set HERMES_ENABLE_PROJECT_PLUGINS=1 to scan ./.hermes/plugins)")
     ordered += externals
+    if cache is not None:
+        cache.save()
     return resolve_clashes(ordered)
 
 

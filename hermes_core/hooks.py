@@ -51,6 +51,15 @@ def callback_argnames(function: Callable[..., Any]) -> tuple[str, ...] | None:
     return tuple(names)
 
 
+def accepts_positional(function: Callable[..., Any]) -> bool:
+    """Whether every named parameter of ``function`` can be given by position."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
+
+
 def required_argnames(function: Callable[..., Any]) -> tuple[str, ...]:
     """Parameters of ``function`` without a default (which a call must supply)."""
     try:
@@ -166,23 +175,28 @@ class HookCallback:
     function: Callable[..., Any]
     #: Keyword names the callback accepts; ``None`` means all (``**kwargs``).
     argnames: tuple[str, ...] | None
+    #: Whether ``argnames`` can be passed by position, in order (the cheaper call).
+    positional: bool = False
     suppressed_until: float = 0.0
     abandoned_workers: int = 0
 
-    def invoke(self, kwargs: dict[str, Any]) -> Any:
-        names = self.argnames
-        if names is None:
-            result = self.function(**kwargs)
-        else:
-            result = self.function(**{k: kwargs[k] for k in names if k in kwargs})
-        if inspect.isawaitable(result):
-            result = resolve_awaitable(result)
-        return result
+
+class _TimedOut:
+    """Marks a callback that overran the timeout, in place of an exception."""
+
+    def __repr__(self) -> str:
+        return "TIMED_OUT"
+
+
+TIMED_OUT = _TimedOut()
+
+#: ``failures`` maps the index of a callback in the call to its exception (or TIMED_OUT).
+Failures = dict[int, "BaseException | _TimedOut"]
 
 
 @dataclass
 class HookOutcome:
-    """What one callback did during one hook call."""
+    """What one callback did during one hook call (built for monitors and :meth:`HookDispatcher.call`)."""
 
     callback: HookCallback
     value: Any = None
@@ -209,7 +223,7 @@ class BlockDecision:
 
 def block_message(value: Any) -> str | None:
     """The message of a block directive (either accepted shape), or ``None`` if ``value`` is not one."""
-    if not isinstance(value, dict):
+    if value.__class__ is not dict:
         return None
     if value.get("action") == "block":
         return str(value.get("message") or "blocked by a plugin")
@@ -227,7 +241,64 @@ def context_text(value: Any) -> str | None:
     return None
 
 
+def _is_block(value: Any) -> bool:
+    return block_message(value) is not None
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
 Monitor = tuple[Callable[[str, dict[str, Any]], None], Callable[[str, dict[str, Any], list[HookOutcome]], None]]
+
+
+def run_callbacks(
+    callbacks: tuple[HookCallback, ...] | list[HookCallback],
+    kwargs: dict[str, Any],
+    stop_on: Callable[[Any], bool] | None,
+    stop_on_failure: bool,
+    durations: list[float] | None = None,
+) -> tuple[list[Any], Failures | None]:
+    """Call ``callbacks`` in order, each isolated; return their values and failures.
+
+    This is the hot loop: the success path allocates nothing per callback
+    beyond what the call itself needs.
+    """
+    values: list[Any] = []
+    failures: Failures | None = None
+    for index, callback in enumerate(callbacks):
+        names = callback.argnames
+        started = time.perf_counter() if durations is not None else 0.0
+        try:
+            if names is None:
+                value = callback.function(**kwargs)
+            elif callback.positional:
+                try:
+                    args = [kwargs[k] for k in names]
+                except KeyError:  # an optional argument the caller did not pass
+                    value = callback.function(**{k: kwargs[k] for k in names if k in kwargs})
+                else:
+                    value = callback.function(*args)
+            else:
+                value = callback.function(**{k: kwargs[k] for k in names if k in kwargs})
+            if value is not None and value.__class__ not in (str, dict) and inspect.isawaitable(value):
+                value = resolve_awaitable(value)
+        except Exception as exc:  # isolation: one plugin must not break the others
+            if durations is not None:
+                durations.append((time.perf_counter() - started) * 1000)
+            if failures is None:
+                failures = {}
+            failures[index] = exc
+            values.append(None)
+            if stop_on_failure:
+                break
+            continue
+        if durations is not None:
+            durations.append((time.perf_counter() - started) * 1000)
+        values.append(value)
+        if stop_on is not None and stop_on(value):
+            break
+    return values, failures
 
 
 class HookDispatcher:
@@ -238,6 +309,8 @@ class HookDispatcher:
         #: Re-raise callback errors instead of logging them (``HERMES_STRICT_PLUGINS=1``).
         self.strict = strict
         self.timeout = min(max(float(timeout), 0.0), MAX_HOOK_CALLBACK_TIMEOUT)
+        #: ``HERMES_PLUGINS_DEBUG`` is read once: checking the environment per call costs more than the call.
+        self.trace = debug_enabled()
         self._callbacks: dict[str, tuple[HookCallback, ...]] = {}
         self._known: dict[int, HookCallback] = {}
         self._logged_failures: set[tuple[str, str, str, str]] = set()
@@ -250,12 +323,12 @@ class HookDispatcher:
         self._callbacks = {}
 
     def _callback_for(self, impl: Any, hook_name: str) -> HookCallback:
-        existing = self._known.get(id(impl))
-        if existing is not None and existing.function is _impl_function(impl):
-            return existing
         function = _impl_function(impl)
+        existing = self._known.get(id(impl))
+        if existing is not None and existing.function is function:
+            return existing
         plugin_key = impl.plugin.hermes_plugin_key if isinstance(impl.plugin, CallbackHolder) else impl.plugin_name
-        callback = HookCallback(plugin_key, hook_name, function, callback_argnames(function))
+        callback = HookCallback(plugin_key, hook_name, function, callback_argnames(function), accepts_positional(function))
         self._known[id(impl)] = callback
         return callback
 
@@ -304,103 +377,132 @@ class HookDispatcher:
 
     # -- calling --
 
-    def call(
+    def _dispatch(
         self,
         hook_name: str,
         kwargs: dict[str, Any],
-        stop_when: Callable[[HookOutcome], bool] | None = None,
-    ) -> list[HookOutcome]:
-        """Call every callback of ``hook_name``; return one outcome per callback that ran."""
+        stop_on: Callable[[Any], bool] | None = None,
+        stop_on_failure: bool = False,
+    ) -> tuple[tuple[HookCallback, ...] | list[HookCallback], list[Any], Failures | None]:
+        """Run the callbacks of ``hook_name``; return those called, their values and their failures."""
         callbacks = self._callbacks.get(hook_name)
         if callbacks is None:
             callbacks = self.callbacks(hook_name)
-        if not callbacks and not self._monitors:
-            return []
+        monitors = self._monitors
+        if not callbacks and not monitors:
+            return (), [], None
         kwargs.setdefault("telemetry_schema_version", hookspecs.TELEMETRY_SCHEMA_VERSION)
-        for before, _ in self._monitors:
+        for before, _ in monitors:
             before(hook_name, kwargs)
-        now = time.monotonic()
-        active = [c for c in callbacks if c.suppressed_until <= now] if self._guard.any_suppressed else list(callbacks)
-        if self.timeout > 0 and hook_name in hookspecs.GUARDED_HOOKS and active:
-            outcomes = self._guard.run(active, kwargs, self.timeout, stop_when)
+        if self._guard.any_suppressed:
+            now = time.monotonic()
+            callbacks = [c for c in callbacks if c.suppressed_until <= now]
+        durations: list[float] | None = [] if (self.trace or monitors) else None
+        if self.timeout > 0 and callbacks and hook_name in hookspecs.GUARDED_HOOKS:
+            values, failures = self._guard.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
         else:
-            outcomes = _run_inline(active, kwargs, stop_when)
-        for outcome in outcomes:
-            if outcome.failed:
-                self._report_failure(outcome)
-        if debug_enabled():
-            for outcome in outcomes:
-                trace(f"hook {hook_name}: plugin '{outcome.plugin}' {outcome.duration_ms:.3f} ms -> {_result_kind(outcome)}")
-        for _, after in self._monitors:
-            after(hook_name, kwargs, outcomes)
-        return outcomes
+            values, failures = run_callbacks(callbacks, kwargs, stop_on, stop_on_failure, durations)
+        called = callbacks[: len(values)]
+        if failures:
+            for index, failure in failures.items():
+                self._report_failure(called[index], failure)
+        if durations is not None:
+            outcomes = _outcomes(called, values, failures, durations)
+            if self.trace:
+                for outcome in outcomes:
+                    trace(f"hook {hook_name}: plugin '{outcome.plugin}' {outcome.duration_ms:.3f} ms -> {_result_kind(outcome)}")
+            for _, after in monitors:
+                after(hook_name, kwargs, outcomes)
+        return called, values, failures
 
-    def _report_failure(self, outcome: HookOutcome) -> None:
-        callback = outcome.callback
-        if outcome.timed_out:
+    def call(self, hook_name: str, kwargs: dict[str, Any]) -> list[HookOutcome]:
+        """Call every callback of ``hook_name``; return one outcome per callback that ran."""
+        called, values, failures = self._dispatch(hook_name, kwargs)
+        return _outcomes(called, values, failures, None)
+
+    def _report_failure(self, callback: HookCallback, failure: BaseException | _TimedOut) -> None:
+        if isinstance(failure, _TimedOut):
             cause = f"timed out after {self.timeout:g} s (plugins.hook_callback_timeout); skipped for {TIMEOUT_SUPPRESSION_SECONDS:g} s"
             signature = (callback.plugin, callback.hook, "timeout", "")
         else:
-            error = outcome.error
-            cause = f"{type(error).__name__}: {error}"
-            signature = (callback.plugin, callback.hook, type(error).__name__, str(error))
+            cause = f"{type(failure).__name__}: {failure}"
+            signature = (callback.plugin, callback.hook, type(failure).__name__, str(failure))
         if self.strict:
-            if outcome.timed_out:
+            if isinstance(failure, _TimedOut):
                 raise HookCallbackTimeout(f"plugin '{callback.plugin}' hook '{callback.hook}' {cause}")
-            raise outcome.error  # type: ignore[misc]
+            raise failure
         message = f"plugin '{callback.plugin}' hook '{callback.hook}' failed: {cause}"
         if signature in self._logged_failures:
             logger.debug(message)
         else:
             self._logged_failures.add(signature)
-            logger.warning(message, exc_info=outcome.error if debug_enabled() else None)
+            exc_info = failure if (self.trace and isinstance(failure, BaseException)) else None
+            logger.warning(message, exc_info=exc_info)
 
     def invoke(self, hook_name: str, **kwargs: Any) -> list[Any]:
         """Call a hook for its side effects; return the non-``None`` results in order."""
-        return [o.value for o in self.call(hook_name, kwargs) if not o.failed and o.value is not None]
+        _, values, failures = self._dispatch(hook_name, kwargs)
+        return [v for i, v in enumerate(values) if v is not None and not (failures and i in failures)]
 
     def notify(self, hook_name: str, **kwargs: Any) -> None:
         """Call an observer hook; results are ignored."""
-        self.call(hook_name, kwargs)
+        self._dispatch(hook_name, kwargs)
 
     def pre_tool_call(self, **kwargs: Any) -> BlockDecision | None:
         """Return the first block directive, or ``None`` to let the tool run.
 
         Fails closed: a callback that raises or times out blocks the tool.
         """
-        def blocks(outcome: HookOutcome) -> bool:
-            return outcome.failed or block_message(outcome.value) is not None
-
-        for outcome in self.call("pre_tool_call", kwargs, stop_when=blocks):
-            if outcome.timed_out:
+        called, values, failures = self._dispatch("pre_tool_call", kwargs, _is_block, True)
+        if failures:
+            index, failure = next(iter(failures.items()))
+            plugin = called[index].plugin
+            if isinstance(failure, _TimedOut):
                 return BlockDecision(
-                    f"blocked: plugin '{outcome.plugin}' did not answer pre_tool_call within {self.timeout:g} s, so the tool was not run",
-                    outcome.plugin,
+                    f"blocked: plugin '{plugin}' did not answer pre_tool_call within {self.timeout:g} s, so the tool was not run",
+                    plugin,
                 )
-            if outcome.error is not None:
-                return BlockDecision(
-                    f"blocked: plugin '{outcome.plugin}' pre_tool_call failed ({type(outcome.error).__name__}: {outcome.error}), so the tool was not run",
-                    outcome.plugin,
-                )
-            message = block_message(outcome.value)
+            return BlockDecision(
+                f"blocked: plugin '{plugin}' pre_tool_call failed ({type(failure).__name__}: {failure}), so the tool was not run",
+                plugin,
+            )
+        if values:
+            message = block_message(values[-1])
             if message is not None:
-                return BlockDecision(message, outcome.plugin)
+                return BlockDecision(message, called[len(values) - 1].plugin)
         return None
 
     def pre_llm_call(self, **kwargs: Any) -> str:
         """Every callback's context, in order, joined by a blank line ("" when none)."""
-        parts = [text for o in self.call("pre_llm_call", kwargs) if not o.failed and (text := context_text(o.value))]
+        _, values, failures = self._dispatch("pre_llm_call", kwargs)
+        parts = [text for i, v in enumerate(values) if not (failures and i in failures) and (text := context_text(v))]
         return "\n\n".join(parts)
 
     def transform(self, hook_name: str, **kwargs: Any) -> str | None:
         """The first string a ``transform_*`` callback returned, or ``None`` to keep the original."""
-        def replaces(outcome: HookOutcome) -> bool:
-            return not outcome.failed and isinstance(outcome.value, str)
-
-        for outcome in self.call(hook_name, kwargs, stop_when=replaces):
-            if replaces(outcome):
-                return outcome.value
+        _, values, _ = self._dispatch(hook_name, kwargs, _is_str)
+        if values and isinstance(values[-1], str):
+            return values[-1]
         return None
+
+
+def _outcomes(
+    called: tuple[HookCallback, ...] | list[HookCallback],
+    values: list[Any],
+    failures: Failures | None,
+    durations: list[float] | None,
+) -> list[HookOutcome]:
+    outcomes = []
+    for index, callback in enumerate(called):
+        failure = failures.get(index) if failures else None
+        duration = durations[index] if durations and index < len(durations) else 0.0
+        if isinstance(failure, _TimedOut):
+            outcomes.append(HookOutcome(callback, timed_out=True, duration_ms=duration))
+        elif failure is not None:
+            outcomes.append(HookOutcome(callback, error=failure, duration_ms=duration))
+        else:
+            outcomes.append(HookOutcome(callback, values[index], duration_ms=duration))
+    return outcomes
 
 
 def _impl_function(impl: Any) -> Callable[..., Any]:
@@ -420,44 +522,34 @@ def _result_kind(outcome: HookOutcome) -> str:
     return type(value).__name__
 
 
-def _run_one(callback: HookCallback, kwargs: dict[str, Any]) -> HookOutcome:
-    started = time.perf_counter()
-    try:
-        value = callback.invoke(kwargs)
-    except Exception as exc:  # isolation: one plugin must not break the others
-        return HookOutcome(callback, error=exc, duration_ms=(time.perf_counter() - started) * 1000)
-    return HookOutcome(callback, value, duration_ms=(time.perf_counter() - started) * 1000)
-
-
-def _run_inline(
-    callbacks: Iterable[HookCallback],
-    kwargs: dict[str, Any],
-    stop_when: Callable[[HookOutcome], bool] | None,
-) -> list[HookOutcome]:
-    outcomes = []
-    for callback in callbacks:
-        outcome = _run_one(callback, kwargs)
-        outcomes.append(outcome)
-        if stop_when is not None and stop_when(outcome):
-            break
-    return outcomes
-
-
 # --- timeouts ----------------------------------------------------------------------------
 
 
 class _Job:
     """Callbacks handed to a worker thread, with the progress the caller watches."""
 
-    __slots__ = ("callbacks", "kwargs", "stop_when", "index", "started", "outcomes", "done", "lock", "abandoned", "finished")
+    __slots__ = (
+        "callbacks", "kwargs", "stop_on", "stop_on_failure", "durations",
+        "index", "started", "values", "failures", "done", "lock", "abandoned", "finished",
+    )
 
-    def __init__(self, callbacks: list[HookCallback], kwargs: dict[str, Any], stop_when: Callable[[HookOutcome], bool] | None) -> None:
+    def __init__(
+        self,
+        callbacks: list[HookCallback] | tuple[HookCallback, ...],
+        kwargs: dict[str, Any],
+        stop_on: Callable[[Any], bool] | None,
+        stop_on_failure: bool,
+        durations: list[float] | None,
+    ) -> None:
         self.callbacks = callbacks
         self.kwargs = kwargs
-        self.stop_when = stop_when
+        self.stop_on = stop_on
+        self.stop_on_failure = stop_on_failure
+        self.durations = durations
         self.index = -1
         self.started = 0.0
-        self.outcomes: list[HookOutcome] = []
+        self.values: list[Any] = []
+        self.failures: Failures = {}
         self.done = threading.Lock()
         self.done.acquire()
         self.lock = threading.Lock()
@@ -503,12 +595,19 @@ class _Worker:
                         return
                     job.index = index
                     job.started = time.monotonic()
-                outcome = _run_one(callback, job.kwargs)
+                durations: list[float] | None = [] if job.durations is not None else None
+                values, failures = run_callbacks((callback,), job.kwargs, None, False, durations)
                 with job.lock:
                     if job.abandoned:
                         return
-                    job.outcomes.append(outcome)
-                if job.stop_when is not None and job.stop_when(outcome):
+                    job.values.append(values[0])
+                    if durations is not None and job.durations is not None:
+                        job.durations.extend(durations)
+                    if failures:
+                        job.failures[index] = failures[0]
+                if failures and job.stop_on_failure:
+                    break
+                if not failures and job.stop_on is not None and job.stop_on(values[0]):
                     break
         finally:
             with job.lock:
@@ -533,35 +632,45 @@ class _GuardedRunner:
 
     def run(
         self,
-        callbacks: list[HookCallback],
+        callbacks: list[HookCallback] | tuple[HookCallback, ...],
         kwargs: dict[str, Any],
         timeout: float,
-        stop_when: Callable[[HookOutcome], bool] | None,
-    ) -> list[HookOutcome]:
-        outcomes: list[HookOutcome] = []
+        stop_on: Callable[[Any], bool] | None,
+        stop_on_failure: bool,
+        durations: list[float] | None,
+    ) -> tuple[list[Any], Failures | None]:
+        values: list[Any] = []
+        failures: Failures = {}
+        offset = 0
         remaining = callbacks
         while remaining:
-            job = _Job(remaining, kwargs, stop_when)
+            job = _Job(remaining, kwargs, stop_on, stop_on_failure, durations)
             self._worker().submit(job)
-            hung = self._wait(job, timeout)
-            outcomes.extend(job.outcomes)
-            if hung is None:
-                return outcomes
+            hung_index = self._wait(job, timeout)
+            with job.lock:
+                values.extend(job.values)
+                failures.update({offset + i: f for i, f in job.failures.items()})
+            if hung_index is None:
+                break
+            hung = remaining[hung_index]
             hung.suppressed_until = time.monotonic() + TIMEOUT_SUPPRESSION_SECONDS
             hung.abandoned_workers += 1
             if hung.abandoned_workers >= MAX_ABANDONED_WORKERS_PER_CALLBACK:
                 hung.suppressed_until = float("inf")
             self.any_suppressed = True
-            timeout_outcome = HookOutcome(hung, timed_out=True, duration_ms=timeout * 1000)
-            outcomes.append(timeout_outcome)
-            if stop_when is not None and stop_when(timeout_outcome):
-                return outcomes
-            remaining = remaining[remaining.index(hung) + 1 :]
-        return outcomes
+            failures[offset + hung_index] = TIMED_OUT
+            values.append(None)
+            if durations is not None:
+                durations.append(timeout * 1000)
+            if stop_on_failure:
+                break
+            offset += hung_index + 1
+            remaining = remaining[hung_index + 1 :]
+        return values, failures or None
 
     @staticmethod
-    def _wait(job: _Job, timeout: float) -> HookCallback | None:
-        """Wait for ``job``; return the callback that overran, after abandoning the job."""
+    def _wait(job: _Job, timeout: float) -> int | None:
+        """Wait for ``job``; return the index of the callback that overran, after abandoning the job."""
         while True:
             with job.lock:
                 if job.finished:
@@ -575,4 +684,4 @@ class _GuardedRunner:
                     return None
                 if job.index == index and index >= 0 and time.monotonic() - job.started >= timeout:
                     job.abandoned = True
-                    return job.callbacks[index]
+                    return index

@@ -10,18 +10,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from functools import cached_property
+from typing import TYPE_CHECKING
+
 from hermes_core._version import __version__
 from hermes_core.config import Config, env_flag, get_hermes_home, load_config
-from hermes_core.context import CliCommand, Registrations, SlashCommand, Skill
-from hermes_core.context_engine import ContextEngine
 from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
 from hermes_core.errors import PluginLoadError
-from hermes_core.hooks import CallbackHolder, HookDispatcher
-from hermes_core.loader import forget_plugin_module, load_plugin
-from hermes_core.memory.provider import MemoryProvider
 from hermes_core.policy import decide
 from hermes_core.tools import ToolEntry, ToolRegistry
 from hermes_core.tracing import debug_enabled, trace
+
+if TYPE_CHECKING:
+    # Listing plugins never needs these; they load with the first plugin (see `hooks`, `load`).
+    from hermes_core.context import CliCommand, Registrations, SlashCommand, Skill
+    from hermes_core.context_engine import ContextEngine
+    from hermes_core.hooks import CallbackHolder, HookDispatcher
+    from hermes_core.memory.provider import MemoryProvider
 
 logger = logging.getLogger("hermes.plugins")
 
@@ -37,7 +42,8 @@ class PluginRecord:
     reason: str
     loaded: bool = False
     error: str | None = None
-    registrations: Registrations = field(default_factory=Registrations)
+    #: What the plugin registered; ``None`` until it has loaded.
+    registrations: Registrations | None = None
     module: types.ModuleType | None = None
     #: Tools this plugin's registrations replaced, to put back when it unloads.
     replaced_tools: dict[str, ToolEntry] = field(default_factory=dict)
@@ -80,7 +86,6 @@ class PluginManager:
         self.config = load_config(self.home, env=self.env) if config is None else config
         self.cwd = cwd
         self.strict = env_flag("HERMES_STRICT_PLUGINS", self.env) if strict is None else strict
-        self.hooks = HookDispatcher(strict=self.strict, timeout=_timeout_setting(self.config))
         self.tools = ToolRegistry()
         self.commands: dict[str, SlashCommand] = {}
         self.cli_commands: dict[str, CliCommand] = {}
@@ -93,6 +98,13 @@ class PluginManager:
         self.message_sink: Callable[[str, str], bool] | None = None
         self._records: dict[str, PluginRecord] = {}
         self._discovery: DiscoveryResult | None = None
+
+    @cached_property
+    def hooks(self) -> HookDispatcher:
+        """The hook relay and dispatcher (created on first use: listing plugins needs no pluggy)."""
+        from hermes_core.hooks import HookDispatcher
+
+        return HookDispatcher(strict=self.strict, timeout=_timeout_setting(self.config))
 
     # -- discovery and policy (no plugin code runs) --
 
@@ -166,6 +178,8 @@ class PluginManager:
             if self.strict:
                 raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}): {record.error}")
             return record
+        from hermes_core.loader import load_plugin
+
         try:
             module, staged = load_plugin(record.candidate, self)
             self._commit(record, module, staged)
@@ -185,11 +199,14 @@ class PluginManager:
                 raise
             return record
         if debug_enabled():
-            trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in record.registrations.tools)}")
+            trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in staged.tools)}")
         return record
 
     def _commit(self, record: PluginRecord, module: types.ModuleType, staged: Registrations) -> None:
         """Apply staged registrations; the only step that can still fail (pluggy's checks) runs first."""
+        from hermes_core.hooks import CallbackHolder
+        from hermes_core.loader import forget_plugin_module
+
         key = record.key
         holders: list[CallbackHolder] = []
         try:
@@ -262,8 +279,11 @@ class PluginManager:
 
     def unload(self, key: str) -> None:
         """Remove everything plugin ``key`` registered and forget its modules."""
+        from hermes_core.context import Registrations
+        from hermes_core.loader import forget_plugin_module
+
         record = self._records.get(key)
-        if record is None or not record.loaded:
+        if record is None or not record.loaded or record.registrations is None:
             return
         staged = record.registrations
         for holder in record.holders:
@@ -289,7 +309,7 @@ class PluginManager:
         for engine in staged.context_engines:
             self.context_engines.pop(engine.name, None)
         forget_plugin_module(record.module)
-        record.registrations = Registrations()
+        record.registrations = None
         record.holders = []
         record.replaced_tools = {}
         record.module = None
@@ -309,6 +329,8 @@ class PluginManager:
         return self.context_engines.get(self.config.get("context.engine", ""))
 
     def hooks_of(self, record: PluginRecord) -> list[str]:
+        if not record.loaded:
+            return []
         return self.hooks.hooks_of(record.key)
 
     # -- listing --
@@ -317,9 +339,10 @@ class PluginManager:
         """The JSON-ready description of one plugin (stable keys)."""
         candidate = record.candidate
         manifest = candidate.manifest
-        if record.loaded:
+        registrations = record.registrations
+        if record.loaded and registrations is not None:
             hooks = self.hooks_of(record)
-            tools = sorted(t.name for t in record.registrations.tools)
+            tools = sorted(t.name for t in registrations.tools)
         else:
             declared = set(manifest.provides_hooks) | set(_str_list(manifest.raw.get("hooks"))) if manifest else set()
             hooks = sorted(declared)
@@ -338,9 +361,9 @@ class PluginManager:
             "error": record.error,
             "hooks": hooks,
             "tools": tools,
-            "commands": sorted(c.name for c in record.registrations.commands),
-            "cli_commands": sorted(c.name for c in record.registrations.cli_commands),
-            "memory_providers": sorted(p.name for p in record.registrations.memory_providers),
+            "commands": sorted(c.name for c in registrations.commands) if registrations else [],
+            "cli_commands": sorted(c.name for c in registrations.cli_commands) if registrations else [],
+            "memory_providers": sorted(p.name for p in registrations.memory_providers) if registrations else [],
             "warnings": list(record.warnings),
         }
 

@@ -185,3 +185,24 @@ def test_requires_hermes_mismatch_is_skipped_before_import(make_plugin, plugin_m
     record = _keys(manager)["future"]
     assert not record.loaded and "needs hermes >=99" in record.error
     assert not (manager.home / "IMPORTED_future").exists()
+
+
+def test_the_validation_cache_never_hides_a_changed_manifest(make_plugin, plugin_manager, hermes_home):
+    directory = make_plugin("cached", "def register(ctx): pass\n", manifest={"name": "cached", "kind": "standalone"})
+    assert _keys(plugin_manager(load=False))["cached"].error is None
+    assert (hermes_home / "cache" / "plugin-manifests.json").is_file()
+    (directory / "plugin.yaml").write_text("name: cached\nkind: sideways\n")
+    assert "'kind'" in _keys(plugin_manager(load=False))["cached"].error
+    (directory / "plugin.yaml").write_text("name: cached\n")
+    (directory / "__init__.py").write_text("from hermes_core import MemoryProvider\n")
+    assert _keys(plugin_manager(load=False))["cached"].candidate.kind == "exclusive"  # kind detection re-ran
+
+
+def test_the_config_parse_cache_follows_edits(hermes_home):
+    from hermes_core.config import load_config
+
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: one\n")
+    assert load_config().get("memory.provider") == "one"
+    assert (hermes_home / "cache" / "config.yaml.json").is_file()
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: two\n")
+    assert load_config().get("memory.provider") == "two"
