@@ -133,7 +133,11 @@ def _read_yaml_mapping(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
     if not text.strip():
         return {}
+    cached = _cached_parse(path, text)
+    if cached is not None:
+        return cached
     import yaml  # deferred: keeps `hermes --help` from paying for the YAML parser
+
     try:
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
@@ -150,7 +154,55 @@ def _read_yaml_mapping(path: Path) -> dict[str, Any]:
             f"{path}: the top level must be a mapping of keys, got {type(data).__name__} -> "
             "start the file with keys such as 'plugins:'"
         )
+    _store_parse(path, text, data)
     return data
+
+
+# Importing the YAML parser costs ~20 ms, more than the rest of `hermes plugins list`;
+# the parse of an unchanged config.yaml is kept as JSON in $HERMES_HOME/cache, keyed
+# by a digest of the text, and only used while that digest matches.
+def parse_cache_enabled() -> bool:
+    """``HERMES_NO_PARSE_CACHE=1`` makes every run parse and validate from scratch."""
+    return os.environ.get("HERMES_NO_PARSE_CACHE", "").strip().lower() not in {"1", "true", "yes", "on"}
+
+
+def _parse_cache_file(path: Path) -> Path:
+    return path.parent / "cache" / f"{path.name}.json"
+
+
+def _text_digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _cached_parse(path: Path, text: str) -> dict[str, Any] | None:
+    import json
+
+    if not parse_cache_enabled():
+        return None
+    try:
+        entry = json.loads(_parse_cache_file(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(entry, dict) or entry.get("sha1") != _text_digest(text) or not isinstance(entry.get("data"), dict):
+        return None
+    return entry["data"]
+
+
+def _store_parse(path: Path, text: str, data: dict[str, Any]) -> None:
+    import json
+
+    if not parse_cache_enabled():
+        return
+    try:
+        encoded = json.dumps({"sha1": _text_digest(text), "data": data})
+    except (TypeError, ValueError):
+        return  # dates and other YAML-only types: parse every time
+    try:
+        atomic_write_text(_parse_cache_file(path), encoded, mode=0o600)
+    except OSError:
+        pass  # a read-only home only costs speed
 
 
 def set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
