@@ -364,6 +364,7 @@ class PluginManager:
             "commands": sorted(c.name for c in registrations.commands) if registrations else [],
             "cli_commands": sorted(c.name for c in registrations.cli_commands) if registrations else [],
             "memory_providers": sorted(p.name for p in registrations.memory_providers) if registrations else [],
+            "middleware": sorted({kind for kind, _ in registrations.middleware}) if registrations else [],
             "warnings": list(record.warnings),
         }
 
