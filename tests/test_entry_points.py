@@ -1,0 +1,83 @@
+"""Entry-point plugins found on sys.path (installed layout): general and memory-provider groups."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def site_dir(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    yield site
+    for name in [m for m in sys.modules if m.startswith("ep_fixture_")]:
+        del sys.modules[name]
+
+
+def install(site: Path, package: str, entry_points: str, code: str, manifest: str | None = None) -> None:
+    """Lay out a package and its dist-info as pip would, without pip."""
+    (site / package).mkdir()
+    (site / package / "__init__.py").write_text(textwrap.dedent(code))
+    if manifest is not None:
+        (site / package / "plugin.yaml").write_text(textwrap.dedent(manifest))
+    dist = site / f"{package}-2.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package}\nVersion: 2.0\n")
+    (dist / "entry_points.txt").write_text(textwrap.dedent(entry_points))
+
+
+def test_an_entry_point_without_plugin_yaml_gets_a_synthesized_manifest(site_dir, plugin_manager):
+    install(site_dir, "ep_fixture_plain", "[hermes_agent.plugins]\nplain = ep_fixture_plain\n", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'plain')\n")
+    manager = plugin_manager(enabled=["plain"])
+    record = manager.get("plain")
+    assert record.candidate.source == "entrypoint" and record.candidate.version == "2.0"
+    assert record.loaded and manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["plain"]
+
+
+def test_a_shipped_plugin_yaml_is_validated_before_import(site_dir, plugin_manager):
+    install(
+        site_dir,
+        "ep_fixture_bad",
+        "[hermes_agent.plugins]\nbad = ep_fixture_bad\n",
+        "raise RuntimeError('must not be imported')\n",
+        manifest="name: bad\nkind: nonsense\n",
+    )
+    record = plugin_manager(enabled=["bad"], strict=False).get("bad")
+    assert not record.loaded and "'kind'" in record.error and "must not be imported" not in record.error
+
+
+def test_memory_provider_entry_points_accept_a_register_function(site_dir, plugin_manager):
+    install(
+        site_dir,
+        "ep_fixture_mem",
+        "[hermes_agent.memory_providers]\nvault = ep_fixture_mem:register\n",
+        """
+        from hermes_core import MemoryProvider
+
+        class Vault(MemoryProvider):
+            name = "vault"
+            def is_available(self): return True
+            def initialize(self, session_id, **kw): pass
+            def get_tool_schemas(self): return []
+
+        def register(ctx):
+            ctx.register_memory_provider(Vault())
+        """,
+    )
+    idle = plugin_manager()
+    assert idle.get("vault").candidate.kind == "exclusive" and not idle.get("vault").loaded
+    manager = plugin_manager(config={"memory": {"provider": "vault"}})
+    assert manager.get("vault").loaded and manager.active_memory_provider().name == "vault"
+
+
+def test_a_builtin_key_cannot_be_taken_over(make_plugin, plugin_manager):
+    make_plugin("prompt_caching", "raise RuntimeError('impostor')\n")
+    manager = plugin_manager(enabled=["prompt_caching"])
+    record = manager.get("prompt_caching")
+    assert record.candidate.source == "builtin" and record.loaded
+    assert any("key is taken by the builtin" in clash for clash in manager.clashes)
