@@ -29,8 +29,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
         # Per-plugin settings: ``plugins.entries.<key>.{settings, allow_tool_override}``.
         "entries": {},
     },
-    "memory": {"provider": ""},
+    "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
     "context": {"engine": "compressor"},
+    "prompt_caching": {"enabled": True, "cache_ttl": "5m"},
 }
 
 CONFIG_FILE_NAME = "config.yaml"
@@ -78,7 +79,8 @@ def expand_env_vars(value: Any, env: Mapping[str, str]) -> Any:
     if isinstance(value, str):
         if "${" not in value:
             return value
-        return _VAR_PATTERN.sub(lambda m: env.get(m.group(1), m.group(2) or ""), value)
+        # As in a shell, ${VAR:-default} also applies the default when VAR is set but empty.
+        return _VAR_PATTERN.sub(lambda m: env.get(m.group(1)) or (m.group(2) or ""), value)
     if isinstance(value, dict):
         return {k: expand_env_vars(v, env) for k, v in value.items()}
     if isinstance(value, list):
@@ -249,7 +251,8 @@ def load_config(
     home = get_hermes_home(env) if home is None else home
     path = home / CONFIG_FILE_NAME
     merged = deep_merge(DEFAULT_CONFIG, _read_yaml_mapping(path))
-    merged = expand_env_vars(merged, env)
+    # ${VAR} may name a secret kept in $HERMES_HOME/.env; the process environment wins.
+    merged = expand_env_vars(merged, {**read_env_file(home), **env} if "${" in repr(merged) else env)
     for key, value in (overrides or {}).items():
         set_dotted(merged, key, value)
     return Config(merged, path)

@@ -121,8 +121,7 @@ class PluginContext:
 
     def get_config(self, key: str, default: Any = None) -> Any:
         """Read ``plugins.entries.<plugin_id>.settings.<key>``."""
-        settings = self._manager.config.get(f"plugins.entries.{self.plugin_id}.settings", {}) or {}
-        node: Any = settings
+        node: Any = self._manager.plugin_entry(self.plugin_id).get("settings") or {}
         for part in key.split("."):
             if not isinstance(node, dict) or part not in node:
                 return default
@@ -153,7 +152,7 @@ class PluginContext:
         :raises RegistrationError: invalid schema, or the name is taken (``override=True``
             also needs ``plugins.entries.<key>.allow_tool_override: true``).
         """
-        allowed = bool(self._manager.config.get(f"plugins.entries.{self.plugin_id}.allow_tool_override", False))
+        allowed = bool(self._manager.plugin_entry(self.plugin_id).get("allow_tool_override", False))
         entry = self._manager.tools.prepare(
             name,
             toolset,

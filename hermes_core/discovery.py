@@ -440,6 +440,7 @@ def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
                 f"plugin of the same key at {previous.path}"
             )
             candidate.warnings.append(message)
+            del winners[candidate.key]  # the winner takes its own place in discovery order
             winners[candidate.key] = candidate
         clashes.append(message)
         if debug_enabled():

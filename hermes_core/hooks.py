@@ -223,7 +223,7 @@ class BlockDecision:
 
 def block_message(value: Any) -> str | None:
     """The message of a block directive (either accepted shape), or ``None`` if ``value`` is not one."""
-    if value.__class__ is not dict:
+    if not isinstance(value, dict):
         return None
     if value.get("action") == "block":
         return str(value.get("message") or "blocked by a plugin")
@@ -281,7 +281,7 @@ def run_callbacks(
                     value = callback.function(*args)
             else:
                 value = callback.function(**{k: kwargs[k] for k in names if k in kwargs})
-            if value is not None and value.__class__ not in (str, dict) and inspect.isawaitable(value):
+            if value is not None and value.__class__ is not str and value.__class__ is not dict and inspect.isawaitable(value):
                 value = resolve_awaitable(value)
         except Exception as exc:  # isolation: one plugin must not break the others
             if durations is not None:
@@ -383,26 +383,42 @@ class HookDispatcher:
         kwargs: dict[str, Any],
         stop_on: Callable[[Any], bool] | None = None,
         stop_on_failure: bool = False,
-    ) -> tuple[tuple[HookCallback, ...] | list[HookCallback], list[Any], Failures | None]:
-        """Run the callbacks of ``hook_name``; return those called, their values and their failures."""
+        timed: bool = False,
+    ) -> tuple[tuple[HookCallback, ...] | list[HookCallback], list[Any], Failures | None, list[float] | None]:
+        """Run the callbacks of ``hook_name``; return those called, their values, failures and
+        (when ``timed``, tracing or monitored) durations in ms."""
         callbacks = self._callbacks.get(hook_name)
         if callbacks is None:
             callbacks = self.callbacks(hook_name)
         monitors = self._monitors
         if not callbacks and not monitors:
-            return (), [], None
+            return (), [], None, None
         kwargs.setdefault("telemetry_schema_version", hookspecs.TELEMETRY_SCHEMA_VERSION)
         for before, _ in monitors:
             before(hook_name, kwargs)
+        closed: HookCallback | None = None
         if self._guard.any_suppressed:
             now = time.monotonic()
-            callbacks = [c for c in callbacks if c.suppressed_until <= now]
-        durations: list[float] | None = [] if (self.trace or monitors) else None
+            if hook_name in hookspecs.FAIL_CLOSED_HOOKS:
+                # A policy hook that timed out keeps failing closed while it is suppressed:
+                # skipping it would let tools run without the check.
+                first = next((i for i, c in enumerate(callbacks) if c.suppressed_until > now), None)
+                if first is not None:
+                    closed, callbacks = callbacks[first], callbacks[:first]
+            else:
+                callbacks = [c for c in callbacks if c.suppressed_until <= now]
+        durations: list[float] | None = [] if (timed or self.trace or monitors) else None
         if self.timeout > 0 and callbacks and hook_name in hookspecs.GUARDED_HOOKS:
             values, failures = self._guard.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
         else:
             values, failures = run_callbacks(callbacks, kwargs, stop_on, stop_on_failure, durations)
         called = callbacks[: len(values)]
+        if closed is not None and len(values) == len(callbacks) and not failures and not (values and stop_on and stop_on(values[-1])):
+            called = [*called, closed]
+            values = [*values, None]
+            failures = {len(values) - 1: TIMED_OUT}
+            if durations is not None:
+                durations.append(0.0)
         if failures:
             for index, failure in failures.items():
                 self._report_failure(called[index], failure)
@@ -413,12 +429,12 @@ class HookDispatcher:
                     trace(f"hook {hook_name}: plugin '{outcome.plugin}' {outcome.duration_ms:.3f} ms -> {_result_kind(outcome)}")
             for _, after in monitors:
                 after(hook_name, kwargs, outcomes)
-        return called, values, failures
+        return called, values, failures, durations
 
     def call(self, hook_name: str, kwargs: dict[str, Any]) -> list[HookOutcome]:
         """Call every callback of ``hook_name``; return one outcome per callback that ran."""
-        called, values, failures = self._dispatch(hook_name, kwargs)
-        return _outcomes(called, values, failures, None)
+        called, values, failures, durations = self._dispatch(hook_name, kwargs, timed=True)
+        return _outcomes(called, values, failures, durations)
 
     def _report_failure(self, callback: HookCallback, failure: BaseException | _TimedOut) -> None:
         if isinstance(failure, _TimedOut):
@@ -441,7 +457,7 @@ class HookDispatcher:
 
     def invoke(self, hook_name: str, **kwargs: Any) -> list[Any]:
         """Call a hook for its side effects; return the non-``None`` results in order."""
-        _, values, failures = self._dispatch(hook_name, kwargs)
+        _, values, failures, _ = self._dispatch(hook_name, kwargs)
         return [v for i, v in enumerate(values) if v is not None and not (failures and i in failures)]
 
     def notify(self, hook_name: str, **kwargs: Any) -> None:
@@ -453,7 +469,7 @@ class HookDispatcher:
 
         Fails closed: a callback that raises or times out blocks the tool.
         """
-        called, values, failures = self._dispatch("pre_tool_call", kwargs, _is_block, True)
+        called, values, failures, _ = self._dispatch("pre_tool_call", kwargs, _is_block, True)
         if failures:
             index, failure = next(iter(failures.items()))
             plugin = called[index].plugin
@@ -474,13 +490,13 @@ class HookDispatcher:
 
     def pre_llm_call(self, **kwargs: Any) -> str:
         """Every callback's context, in order, joined by a blank line ("" when none)."""
-        _, values, failures = self._dispatch("pre_llm_call", kwargs)
+        _, values, failures, _ = self._dispatch("pre_llm_call", kwargs)
         parts = [text for i, v in enumerate(values) if not (failures and i in failures) and (text := context_text(v))]
         return "\n\n".join(parts)
 
     def transform(self, hook_name: str, **kwargs: Any) -> str | None:
         """The first string a ``transform_*`` callback returned, or ``None`` to keep the original."""
-        _, values, _ = self._dispatch(hook_name, kwargs, _is_str)
+        _, values, _, _ = self._dispatch(hook_name, kwargs, _is_str)
         if values and isinstance(values[-1], str):
             return values[-1]
         return None

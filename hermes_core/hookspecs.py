@@ -3,8 +3,9 @@
 Every hook is called with keyword arguments only. A callback receives just the
 keyword arguments it declares, or all of them when it takes ``**kwargs``, so a
 hook can gain arguments in later releases without breaking older plugins.
-Every hook also receives ``telemetry_schema_version`` (``"hermes.observer.v1"``)
-when the callback asks for it.
+Every call also carries ``telemetry_schema_version`` (``"hermes.observer.v1"``):
+``**kwargs`` callbacks receive it, and a ``ctx.register_hook`` callback may name it
+(an ``@hookimpl`` function must give it a default, as pluggy checks names against the spec).
 
 Return values are ignored unless a hook's docstring says otherwise. A callback
 that raises is logged once (plugin, hook, cause) and the call goes on with the

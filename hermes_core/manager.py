@@ -162,7 +162,7 @@ class PluginManager:
         """Discover, then load every enabled plugin in discovery order; failures are recorded."""
         self.discover()
         for record in self.plugins:
-            if record.enabled and not record.loaded and record.error is None:
+            if record.enabled and not record.loaded and (record.error is None or self.strict):
                 self.load(record.key)
         return self.plugins
 
@@ -196,7 +196,7 @@ class PluginManager:
                 exc_info=exc if debug_enabled() else None,
             )
             if self.strict:
-                raise
+                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}, {record.candidate.path}) failed to load: {record.error}") from exc
             return record
         if debug_enabled():
             trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in staged.tools)}")
@@ -316,6 +316,12 @@ class PluginManager:
         record.loaded = False
 
     # -- what is active --
+
+    def plugin_entry(self, key: str) -> dict[str, Any]:
+        """``plugins.entries.<key>`` (looked up by key, which may itself contain dots)."""
+        entries = self.config.get("plugins.entries", {}) or {}
+        entry = entries.get(key) if isinstance(entries, dict) else None
+        return entry if isinstance(entry, dict) else {}
 
     def active_memory_provider(self) -> MemoryProvider | None:
         """The external provider ``memory.provider`` selects, if it registered."""

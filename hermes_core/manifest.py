@@ -33,8 +33,8 @@ class PluginProblem:
     fix: str
 
     def __str__(self) -> str:
-        where = f"'{self.field}'" if self.field else "plugin.yaml"
-        return f"plugin '{self.plugin}' ({self.source}, {self.path}): {where}: {self.cause} -> {self.fix}"
+        where = f"'{self.field}': " if self.field else ""
+        return f"plugin '{self.plugin}' ({self.source}, {self.path}): {where}{self.cause} -> {self.fix}"
 
     def as_dict(self) -> dict[str, str]:
         return {
@@ -220,7 +220,7 @@ def validate_manifest_data(
 
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
-        return [problem("", f"the top level must be a mapping of keys, but it is {kind}", "start the file with 'name: <plugin name>'")], []
+        return [problem("", f"the top level of plugin.yaml must be a mapping of keys, but it is {kind}", "start the file with 'name: <plugin name>'")], []
 
     problems: list[PluginProblem] = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
@@ -306,7 +306,7 @@ def read_manifest_text(
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        cause = f"invalid YAML{where}: {getattr(exc, 'problem', None) or exc}"
+        cause = f"plugin.yaml is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}"
         return ManifestReport(None, [PluginProblem(default_name, source, path, "", cause, "fix the YAML syntax of plugin.yaml")])
 
     name = default_name

@@ -140,3 +140,21 @@ def test_help_and_version(run_hermes):
     help_text = run_hermes("--help").stdout
     assert "plugins" in help_text and "config" in help_text
     assert run_hermes().exit_code == 0
+
+
+def test_a_plugin_commands_own_p_option_is_not_taken_as_a_profile(make_plugin, plugin_manager, run_hermes):
+    make_plugin("pflag", "def setup(p):\n    p.add_argument('-p', dest='port')\ndef run(args):\n    print('port', args.port)\ndef register(ctx):\n    ctx.register_cli_command('serve', 'serve', setup, run)\n")
+    plugin_manager(enabled=["pflag"])
+    result = run_hermes("serve", "-p", "8080")
+    assert result.exit_code == 0 and result.stdout == "port 8080\n"
+
+
+def test_strict_mode_names_the_plugin(make_plugin, plugin_manager):
+    from hermes_core.errors import PluginLoadError
+
+    make_plugin("strictly", "import not_a_module_anywhere\n")
+    with pytest.raises(PluginLoadError, match=r"plugin 'strictly' \(user, .*\) failed to load: import failed: ModuleNotFoundError"):
+        plugin_manager(enabled=["strictly"], strict=True)
+    make_plugin("badmani", "def register(ctx): pass\n", manifest={"name": "badmani", "kind": "odd"})
+    with pytest.raises(PluginLoadError, match="badmani"):
+        plugin_manager(enabled=["badmani"], strict=True)

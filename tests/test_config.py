@@ -60,9 +60,21 @@ def test_config_cli_get_set_unset_show(hermes_home, run_hermes, monkeypatch):
     assert run_hermes("config", "get", "plugins.hook_callback_timeout").stdout == "5\n"
     assert run_hermes("config", "get", "plugins.enabled", "--json").json() == ["a", "b"]
     shown = run_hermes("config", "show", "--json").json()
-    assert shown["plugins"]["hook_callback_timeout"] == 5 and shown["memory"] == {"provider": ""}
+    assert shown["plugins"]["hook_callback_timeout"] == 5 and shown["memory"]["provider"] == ""
     assert run_hermes("config", "unset", "plugins.enabled").exit_code == 0
     assert run_hermes("config", "get", "plugins.enabled", "--json").json() == []
     missing = run_hermes("config", "get", "nope.key")
     assert missing.exit_code == 1 and "'nope.key' is not set" in missing.stderr and "Traceback" not in missing.stderr
     assert run_hermes("config", "path").stdout.strip() == str(hermes_home / "config.yaml")
+
+
+def test_env_file_values_expand_in_config_and_empty_vars_take_defaults(hermes_home, monkeypatch):
+    from hermes_core.config import save_env_value
+
+    save_env_value(hermes_home, "VAULT_URL", "https://vault.invalid")
+    monkeypatch.setenv("EMPTY_VAR", "")
+    (hermes_home / "config.yaml").write_text("memory:\n  url: ${VAULT_URL}\n  mode: ${EMPTY_VAR:-fallback}\n")
+    config = load_config()
+    assert config.get("memory.url") == "https://vault.invalid" and config.get("memory.mode") == "fallback"
+    monkeypatch.setenv("VAULT_URL", "https://env.invalid")
+    assert load_config().get("memory.url") == "https://env.invalid"

@@ -209,3 +209,25 @@ def test_timeout_zero_runs_callbacks_inline(make_plugin, plugin_manager):
     manager = plugin_manager(enabled=["thread"], config={"plugins": {"hook_callback_timeout": 0}})
     manager.hooks.notify("post_tool_call", tool_name="x", args={}, result="", task_id="t", duration_ms=0)
     assert _module(manager, "thread").SEEN == [threading.get_ident()]
+
+
+def test_a_suppressed_pre_tool_call_keeps_failing_closed(make_plugin, plugin_manager):
+    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call")
+    try:
+        first = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+        second = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+        assert first is not None and second is not None and second.plugin == "hang"
+        assert hang.CALLS == [1]  # the hung callback was not called again, yet the tool stays blocked
+    finally:
+        hang.RELEASE.set()
+
+
+def test_dict_subclasses_count_as_block_directives(make_plugin, plugin_manager):
+    make_plugin("ordered", "from collections import OrderedDict\ndef register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: OrderedDict(action='block', message='ordered no'))\n")
+    assert plugin_manager(enabled=["ordered"]).hooks.pre_tool_call(tool_name="x", args={}, task_id="t").message == "ordered no"
+
+
+def test_call_reports_durations(make_plugin, plugin_manager):
+    make_plugin("timed", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: sum(range(20000)))\n")
+    (outcome,) = plugin_manager(enabled=["timed"]).hooks.call("on_session_reset", {"session_id": "s", "platform": "cli"})
+    assert outcome.duration_ms > 0 and outcome.value == sum(range(20000))

@@ -79,7 +79,7 @@ def test_every_problem_is_reported_at_once_with_plugin_source_path_field_cause_a
 def test_malformed_yaml_names_the_line():
     report = _read("name: x\nkind: [unclosed\n")
     assert report.manifest is None
-    assert "invalid YAML at line" in report.problems[0].cause
+    assert "plugin.yaml is not valid YAML at line" in report.problems[0].cause
 
 
 def test_a_non_mapping_manifest_is_a_problem():

@@ -30,7 +30,7 @@ def build_parser(plugin_commands: Sequence[object] = ()) -> argparse.ArgumentPar
     parser = _Parser(
         prog="hermes",
         description="A plugin host for an AI agent's memory and lifecycle.",
-        epilog="Plugins can add commands of their own; 'hermes plugins list --load' shows them.",
+        epilog="Plugins can add commands of their own; 'hermes plugins list --load' shows which.",
     )
     parser.add_argument("--version", action="version", version=f"hermes {__version__}")
     parser.add_argument("-p", "--profile", metavar="NAME", help="use the profile NAME (its own HERMES_HOME)")
@@ -67,12 +67,19 @@ def _apply_profile(argv: Sequence[str]) -> None:
     """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first."""
     from hermes_core.config import profile_home
 
+    # Only global options count: a plugin command may have a -p of its own after its name.
+    skip_next = False
     for index, word in enumerate(argv):
+        if skip_next:
+            skip_next = False
+            continue
         value = None
         if word in ("-p", "--profile") and index + 1 < len(argv):
             value = argv[index + 1]
         elif word.startswith("--profile="):
             value = word.split("=", 1)[1]
+        elif not word.startswith("-"):
+            return
         if value is not None:
             os.environ["HERMES_HOME"] = str(profile_home(value))
             return
@@ -90,7 +97,7 @@ def run(argv: Sequence[str]) -> int:
     """Parse ``argv`` and run the command; return the exit code. Errors propagate."""
     _apply_profile(argv)
     if "--debug" in argv:
-        os.environ.setdefault("HERMES_PLUGINS_DEBUG", "1")
+        os.environ["HERMES_PLUGINS_DEBUG"] = "1"
     command = _first_command(argv)
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:

@@ -82,7 +82,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         if entry["error"]:
             notes.append(f"{entry['key']}: {entry['error']}")
         elif args.load and entry["loaded"]:
-            notes.append(f"{entry['key']}: hooks {', '.join(entry['hooks']) or '-'}; tools {', '.join(entry['tools']) or '-'}")
+            parts = [f"hooks {', '.join(entry['hooks']) or '-'}", f"tools {', '.join(entry['tools']) or '-'}"]
+            if entry["cli_commands"]:
+                parts.append(f"commands {', '.join('hermes ' + c for c in entry['cli_commands'])}")
+            notes.append(f"{entry['key']}: " + "; ".join(parts))
     if notes:
         print()
         for note in notes:
@@ -98,7 +101,7 @@ def _find_record(manager: Any, name: str) -> Any:
         return record
     import difflib
 
-    keys = [r.key for r in manager.plugins] + [r.name for r in manager.plugins]
+    keys = list(dict.fromkeys([r.key for r in manager.plugins] + [r.name for r in manager.plugins]))
     close = difflib.get_close_matches(name, keys, n=3)
     hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
     raise HermesError(f"no plugin named {name!r}{hint} -> 'hermes plugins list' shows every plugin found")
@@ -131,6 +134,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         value = entry[label]
         if value in ("", None):
             continue
+        if isinstance(value, bool):
+            value = "true" if value else "false"
         print(f"{label + ':':<{width}}{value}")
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")

@@ -1,9 +1,60 @@
-"""MemoryProvider: the contract every memory backend implements (built-in or external)."""
+"""MemoryProvider: the contract every memory backend implements (built-in or external).
+
+Besides the base class, this module exports the helper names newer providers
+import, so a provider written against a recent host also loads here.
+"""
 
 from __future__ import annotations
 
+import contextvars
+import re
+import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+#: Version of the ``on_pre_compress`` checkpoint contract; providers declaring 2 accept
+#: ``require_checkpoint=`` and may refuse compression until their checkpoint is safe.
+PRE_COMPRESS_CHECKPOINT_API_VERSION = 2
+#: The glyph status lines use to show that recalled memory was used.
+INDICATOR_GLYPH = "◈"
+#: Prompts too small to be worth a recall round-trip ("ok", "thanks", "/new").
+TRIVIAL_PROMPT_RE = re.compile(
+    r"^\s*(?:/\S*|ok(?:ay)?|k|yes|no|y|n|thanks?(?: you)?|thx|ty|sure|cool|great|nice|done|continue|go on|next|hi|hello|hey)[\s.!?]*$",
+    re.IGNORECASE,
+)
+
+
+def is_trivial_prompt(text: str) -> bool:
+    """Whether ``text`` carries nothing to recall memory for."""
+    return not text or not text.strip() or bool(TRIVIAL_PROMPT_RE.match(text))
+
+
+@dataclass(frozen=True)
+class RecallStatus:
+    """What a provider recalled for the current turn, for status displays."""
+
+    provider_label: str
+    count: int
+    glyph: str = INDICATOR_GLYPH
+
+
+def ctx_bound(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``function`` so it runs with the context variables of the moment of wrapping."""
+    context = contextvars.copy_context()
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return context.run(function, *args, **kwargs)
+
+    return run
+
+
+def spawn_context_thread(target: Callable[..., Any], *args: Any, name: str = "memory-provider", **kwargs: Any) -> threading.Thread:
+    """Start a daemon thread that sees the caller's context variables."""
+    thread = threading.Thread(target=ctx_bound(target), args=args, kwargs=kwargs, name=name, daemon=True)
+    thread.start()
+    return thread
 
 
 class MemoryProvider(ABC):
@@ -77,6 +128,14 @@ class MemoryProvider(ABC):
 
     def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
         """The built-in memory changed; mirror it if useful."""
+
+    def recall_status(self) -> RecallStatus | None:
+        """What the last prefetch recalled, if the provider tracks it."""
+        return None
+
+    def unavailable_reason(self) -> str:
+        """Why :meth:`is_available` is false, worded for the user; ``""`` when it is available."""
+        return ""
 
     def get_config_schema(self) -> list[dict[str, Any]]:
         """Fields ``{key, description, secret, required, default, choices, url, env_var}`` for setup."""

@@ -1,0 +1,398 @@
+"""MemoryManager: the built-in provider plus at most one external one, every call isolated.
+
+Turn-time calls (``prefetch_all``) are bounded by a timeout so a slow provider
+cannot stall a turn; writes (``sync_all``, ``queue_prefetch_all``) run in order on
+one background worker, with ``flush`` as a barrier and a bounded drain at shutdown.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
+
+if TYPE_CHECKING:
+    from hermes_core.hooks import HookDispatcher
+    from hermes_core.manager import PluginManager
+
+logger = logging.getLogger("hermes.memory")
+
+BUILTIN_PROVIDER_NAME = "builtin"
+#: Tools the agent handles itself; an external provider may not claim these names.
+RESERVED_TOOL_NAMES = frozenset({"memory", "session_search", "todo", "clarify", "delegate_task"})
+DEFAULT_PREFETCH_TIMEOUT = 8.0
+DEFAULT_DRAIN_TIMEOUT = 5.0
+
+
+def _tool_name(schema: Any) -> str | None:
+    if isinstance(schema, dict) and schema.get("type") == "function" and isinstance(schema.get("function"), dict):
+        schema = schema["function"]
+    name = schema.get("name") if isinstance(schema, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def _accepts(function: Callable[..., Any], name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def _positional_count(function: Callable[..., Any]) -> int:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+        return 99
+    return sum(1 for p in parameters if p.kind in kinds)
+
+
+class _OrderedWorker:
+    """One daemon thread that runs submitted jobs in submission order."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def flush(self, timeout: float | None) -> bool:
+        """Wait until every job submitted so far has run; ``False`` on timeout."""
+        done = threading.Event()
+        self._jobs.put(done.set)
+        return done.wait(timeout)
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            job()  # jobs isolate their own errors
+
+
+class MemoryManager:
+    """Fans memory calls out to the built-in provider and the selected external one.
+
+    :param hooks: dispatcher used to fire the ``on_memory_write`` hook (optional).
+    :param prefetch_timeout: seconds ``prefetch_all`` waits for all providers together.
+    :param drain_timeout: seconds ``shutdown_all`` waits for queued writes.
+    """
+
+    def __init__(
+        self,
+        *,
+        hooks: HookDispatcher | None = None,
+        prefetch_timeout: float = DEFAULT_PREFETCH_TIMEOUT,
+        drain_timeout: float = DEFAULT_DRAIN_TIMEOUT,
+    ) -> None:
+        self.hooks = hooks
+        self.prefetch_timeout = prefetch_timeout
+        self.drain_timeout = drain_timeout
+        self._providers: list[MemoryProvider] = []
+        self._tool_owner: dict[str, MemoryProvider] = {}
+        self._tool_schemas: list[dict[str, Any]] = []
+        self._worker: _OrderedWorker | None = None
+        self._worker_lock = threading.Lock()
+        self._prefetching: set[str] = set()
+        self._logged: set[tuple[str, str, str]] = set()
+        self._session_id = ""
+
+    # -- providers --
+
+    @classmethod
+    def from_plugins(cls, plugins: PluginManager, **options: Any) -> MemoryManager:
+        """The built-in provider and the one ``memory.provider`` selects, from loaded plugins."""
+        manager = cls(hooks=plugins.hooks, **options)
+        builtin = plugins.memory_providers.get(BUILTIN_PROVIDER_NAME)
+        if builtin is not None:
+            manager.add_provider(builtin)
+        selection = plugins.config.get("memory.provider", "") or ""
+        if selection:
+            external = plugins.memory_providers.get(selection)
+            if external is None:
+                logger.warning(
+                    "memory.provider is %r but no loaded plugin provides it -> run 'hermes memory status' "
+                    "to see the providers found, or 'hermes config set memory.provider \"\"' for built-in only",
+                    selection,
+                )
+            else:
+                manager.add_provider(external)
+        return manager
+
+    @property
+    def providers(self) -> list[MemoryProvider]:
+        return list(self._providers)
+
+    @property
+    def external(self) -> MemoryProvider | None:
+        return next((p for p in self._providers if p.name != BUILTIN_PROVIDER_NAME), None)
+
+    def add_provider(self, provider: MemoryProvider) -> bool:
+        """Add a provider; the built-in always goes first, a second external one is rejected."""
+        if any(p is provider for p in self._providers):
+            return True
+        if provider.name == BUILTIN_PROVIDER_NAME:
+            if any(p.name == BUILTIN_PROVIDER_NAME for p in self._providers):
+                logger.warning("a second built-in memory provider was offered and ignored")
+                return False
+            self._providers.insert(0, provider)
+            listener = getattr(provider, "add_write_listener", None)
+            if callable(listener):
+                listener(self._builtin_wrote)
+        else:
+            current = self.external
+            if current is not None:
+                logger.warning(
+                    "memory provider %r rejected: %r is already active and only one external memory provider "
+                    "runs at a time -> choose one with memory.provider",
+                    provider.name,
+                    current.name,
+                )
+                return False
+            self._providers.append(provider)
+        self._rebuild_tools()
+        return True
+
+    def _rebuild_tools(self) -> None:
+        self._tool_owner = {}
+        self._tool_schemas = []
+        for provider in self._providers:
+            schemas = self._call(provider, "get_tool_schemas", default=[]) or []
+            for schema in schemas:
+                name = _tool_name(schema)
+                if name is None:
+                    logger.warning("memory provider %r offered a tool schema without a name; ignored", provider.name)
+                    continue
+                if name in RESERVED_TOOL_NAMES and provider.name != BUILTIN_PROVIDER_NAME:
+                    logger.warning("memory provider %r may not define tool %r (a core tool name); ignored", provider.name, name)
+                    continue
+                owner = self._tool_owner.get(name)
+                if owner is not None:
+                    logger.warning("tool %r of memory provider %r ignored: %r already provides it", name, provider.name, owner.name)
+                    continue
+                self._tool_owner[name] = provider
+                self._tool_schemas.append(schema)
+
+    # -- isolation --
+
+    def _call(self, provider: MemoryProvider, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
+        try:
+            return getattr(provider, method)(*args, **kwargs)
+        except Exception as exc:  # a provider must never break the turn
+            self._log_failure(provider, method, exc)
+            return default
+
+    def _log_failure(self, provider: MemoryProvider, method: str, exc: BaseException) -> None:
+        signature = (provider.name, method, type(exc).__name__)
+        message = f"memory provider {provider.name!r} failed in {method}: {type(exc).__name__}: {exc}"
+        if signature in self._logged:
+            logger.debug(message)
+        else:
+            self._logged.add(signature)
+            logger.warning(message)
+
+    # -- session lifecycle --
+
+    def initialize_all(self, session_id: str, **kwargs: Any) -> None:
+        """Call ``initialize`` on every provider; ``hermes_home`` is added when missing."""
+        self._session_id = session_id
+        if "hermes_home" not in kwargs:
+            from hermes_core.config import get_hermes_home
+
+            kwargs["hermes_home"] = str(get_hermes_home())
+        kwargs.setdefault("platform", "cli")
+        for provider in self._providers:
+            self._call(provider, "initialize", session_id, **kwargs)
+        self._rebuild_tools()
+
+    def build_system_prompt(self) -> str:
+        """Every provider's ``system_prompt_block()``, built-in first, joined by blank lines."""
+        return "\n\n".join(self.system_prompt_blocks())
+
+    def system_prompt_blocks(self) -> list[str]:
+        blocks = []
+        for provider in self._providers:
+            block = self._call(provider, "system_prompt_block", default="")
+            if isinstance(block, str) and block.strip():
+                blocks.append(block.strip())
+        return blocks
+
+    def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
+        for provider in self._providers:
+            self._call(provider, "on_turn_start", turn_number, message, **kwargs)
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        for provider in self._providers:
+            self._call(provider, "on_session_end", messages)
+
+    def on_session_switch(
+        self,
+        new_session_id: str,
+        *,
+        parent_session_id: str = "",
+        reset: bool = False,
+        rewound: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self._session_id = new_session_id
+        extra = dict(kwargs, parent_session_id=parent_session_id, reset=reset)
+        if rewound:  # older providers do not know the flag; pass it only when it means something
+            extra["rewound"] = True
+        for provider in self._providers:
+            self._call(provider, "on_session_switch", new_session_id, **extra)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        parts = [self._call(p, "on_pre_compress", messages, default="") for p in self._providers]
+        return "\n\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+
+    def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
+        for provider in self._providers:
+            self._call(provider, "on_delegation", task, result, child_session_id=child_session_id, **kwargs)
+
+    # -- turn-time recall --
+
+    def prefetch_all(self, query: str, *, session_id: str = "") -> str:
+        """Recalled context from every provider, joined by blank lines; bounded by ``prefetch_timeout``.
+
+        A provider still busy with an earlier prefetch is skipped rather than piled up.
+        """
+        if is_trivial_prompt(query):
+            return ""
+        session_id = session_id or self._session_id
+        results: dict[str, str] = {}
+        threads: list[tuple[MemoryProvider, threading.Thread]] = []
+        lock = threading.Lock()
+        for provider in self._providers:
+            if type(provider).prefetch is MemoryProvider.prefetch:
+                continue  # the default returns nothing; skip the thread
+            with lock:
+                if provider.name in self._prefetching:
+                    logger.debug("memory provider %r is still busy with an earlier prefetch; skipped", provider.name)
+                    continue
+                self._prefetching.add(provider.name)
+
+            def fetch(p: MemoryProvider = provider) -> None:
+                try:
+                    value = self._call(p, "prefetch", query, session_id=session_id, default="")
+                    if isinstance(value, str) and value.strip():
+                        with lock:
+                            results[p.name] = value.strip()
+                finally:
+                    with lock:
+                        self._prefetching.discard(p.name)
+
+            thread = threading.Thread(target=fetch, name=f"mem-prefetch-{provider.name}", daemon=True)
+            thread.start()
+            threads.append((provider, thread))
+        deadline = time.monotonic() + self.prefetch_timeout
+        for provider, thread in threads:
+            thread.join(max(deadline - time.monotonic(), 0.0))
+            if thread.is_alive():
+                self._log_failure(provider, "prefetch", TimeoutError(f"no answer within {self.prefetch_timeout:g} s; turn continued without it"))
+        with lock:
+            return "\n\n".join(results[p.name] for p, _ in threads if p.name in results)
+
+    # -- background writes --
+
+    def _background(self) -> _OrderedWorker:
+        with self._worker_lock:
+            if self._worker is None:
+                self._worker = _OrderedWorker("mem-sync")
+            return self._worker
+
+    def sync_all(self, user_content: str, assistant_content: str, *, session_id: str = "", messages: list[dict[str, Any]] | None = None) -> None:
+        """Hand the finished turn to every provider, in order, off the turn's thread."""
+        session_id = session_id or self._session_id
+        for provider in self._providers:
+            kwargs: dict[str, Any] = {"session_id": session_id}
+            if messages is not None and _accepts(provider.sync_turn, "messages"):
+                kwargs["messages"] = messages
+            self._background().submit(lambda p=provider, kw=kwargs: self._call(p, "sync_turn", user_content, assistant_content, **kw))
+
+    def queue_prefetch_all(self, query: str, *, session_id: str = "") -> None:
+        """Let providers warm their cache for the next turn, in order, off the turn's thread."""
+        session_id = session_id or self._session_id
+        for provider in self._providers:
+            self._background().submit(lambda p=provider: self._call(p, "queue_prefetch", query, session_id=session_id))
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait for every queued write; ``False`` if ``timeout`` passed first."""
+        worker = self._worker
+        return True if worker is None else worker.flush(timeout)
+
+    def shutdown_all(self) -> None:
+        """Drain queued writes (bounded by ``drain_timeout``), then shut providers down, last first."""
+        if not self.flush(self.drain_timeout):
+            logger.warning("memory writes still queued after %g s at shutdown; they are abandoned", self.drain_timeout)
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+        for provider in reversed(self._providers):
+            self._call(provider, "shutdown")
+
+    # -- tools --
+
+    def get_all_tool_schemas(self) -> list[dict[str, Any]]:
+        return list(self._tool_schemas)
+
+    def get_all_tool_names(self) -> list[str]:
+        return list(self._tool_owner)
+
+    def has_tool(self, name: str) -> bool:
+        return name in self._tool_owner
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        """Route a tool call to the provider that owns ``name``; errors become JSON, never exceptions."""
+        provider = self._tool_owner.get(name)
+        if provider is None:
+            return json.dumps({"error": f"no memory provider handles tool {name!r}"})
+        try:
+            result = provider.handle_tool_call(name, args, **kwargs)
+        except Exception as exc:
+            self._log_failure(provider, "handle_tool_call", exc)
+            return json.dumps({"error": f"memory tool {name!r} failed: {type(exc).__name__}: {exc}"})
+        return result if isinstance(result, str) else json.dumps(result, default=str)
+
+    # -- writes to the built-in memory --
+
+    def _builtin_wrote(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
+        self.on_memory_write(action, target, content, metadata)
+
+    def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
+        """Mirror a built-in memory write to the external provider and fire the ``on_memory_write`` hook."""
+        metadata = dict(metadata or {})
+        for provider in self._providers:
+            if provider.name == BUILTIN_PROVIDER_NAME:
+                continue
+            method = provider.on_memory_write
+            # Providers written for older hosts take metadata by keyword, by position, or not at all.
+            if _accepts(method, "metadata"):
+                self._call(provider, "on_memory_write", action, target, content, metadata=metadata)
+            elif _positional_count(method) >= 4:
+                self._call(provider, "on_memory_write", action, target, content, metadata)
+            else:
+                self._call(provider, "on_memory_write", action, target, content)
+        if self.hooks is not None:
+            self.hooks.notify(
+                "on_memory_write",
+                action=action,
+                target=target,
+                content=content,
+                session_id=metadata.get("session_id", self._session_id),
+                metadata=metadata,
+            )
