@@ -5,6 +5,7 @@
 - ``plugin_manager``: builds a :class:`~hermes_core.manager.PluginManager` for that home.
 - ``hook_recorder``: records every hook call a manager makes.
 - ``run_hermes``: runs the ``hermes`` CLI in-process and captures its output.
+- :class:`MemoryProviderContract`: subclass it to run the memory-provider contract kit.
 
 Importing this module stays cheap: it is loaded by every pytest run of anyone who
 has hermes installed, so the host itself is imported inside the fixtures.
@@ -21,6 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from hermes_core.memory.contract import MemoryProviderContract
+
+__all__ = ["CliResult", "HookCall", "HookRecorder", "MemoryProviderContract"]
 
 if TYPE_CHECKING:
     from hermes_core.hooks import HookOutcome

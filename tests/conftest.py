@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_home(hermes_home):
