@@ -14,6 +14,7 @@ from hermes_core._version import __version__
 _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
     "plugins": ("hermes_core.cli.plugins", "list, inspect, enable, disable and validate plugins"),
     "config": ("hermes_core.cli.config", "read and change config.yaml"),
+    "memory": ("hermes_core.cli.memory", "show and edit built-in memory; choose and set up a memory provider"),
 }
 
 
