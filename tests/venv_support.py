@@ -4,25 +4,36 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_PLUGINS = Path(__file__).resolve().parent / "fixtures" / "plugins"
 
 
+_NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".bench", ".pytest_cache", ".hypothesis")
+
+
 def build_wheel(project: Path, out_dir: Path) -> Path:
-    """Build ``project`` into ``out_dir`` with the running environment's setuptools (no download)."""
+    """Build ``project`` into ``out_dir`` with the running environment's setuptools (no download).
+
+    The build runs on a copy, so setuptools' build/ and egg-info never land in the source tree.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
+    source = Path(tempfile.mkdtemp(prefix="hermes-build-")) / project.name
+    shutil.copytree(project, source, ignore=_NOT_SOURCES)
     before = set(out_dir.glob("*.whl"))
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out_dir), str(project)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out_dir), str(source)],
         check=True,
         capture_output=True,
         text=True,
     )
+    shutil.rmtree(source.parent, ignore_errors=True)
     (wheel,) = set(out_dir.glob("*.whl")) - before
     return wheel
 
