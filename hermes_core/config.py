@@ -28,6 +28,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
         "hook_callback_timeout": 30,
         # Per-plugin settings: ``plugins.entries.<key>.{settings, allow_tool_override}``.
         "entries": {},
+        # Import aliases (agent.memory_provider, tools.registry, ...) for plugins written for Hermes Agent.
+        "compat": False,
     },
     "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
     "context": {"engine": "compressor"},

@@ -161,6 +161,10 @@ class PluginManager:
     def load_all(self) -> list[PluginRecord]:
         """Discover, then load every enabled plugin in discovery order; failures are recorded."""
         self.discover()
+        if self.config.get("plugins.compat", False):
+            from hermes_core.compat import enable as enable_compat_aliases
+
+            enable_compat_aliases()
         for record in self.plugins:
             if record.enabled and not record.loaded and (record.error is None or self.strict):
                 self.load(record.key)
