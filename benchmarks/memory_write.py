@@ -1,0 +1,144 @@
+"""Built-in memory: latency of one write (lock + re-read + temp file + fsync + os.replace) and the scanner's rates.
+
+Run: python benchmarks/memory_write.py [--writes N] [--dir PATH] [--json]
+
+Latency, per write, over N writes on a MEMORY.md kept at about 70% of its 2,200-char limit:
+- tool call: ``BuiltinMemoryProvider.handle_tool_call("memory", replace ...)``, the whole public path
+  (argument checks, injection scan, lock, re-read, atomic write with fsync of file and directory,
+  the JSON answer);
+- write path only: the same file update without the tool around it (lock, re-read, atomic write).
+The goal is p50 <= 2 ms for the tool call. fsync cost depends entirely on the disk under --dir
+(default: a temporary directory), so the filesystem is printed with the figures.
+
+Scanner, from tests/builtin/memory/injection_corpus.json: the share of attacks blocked and the
+share of benign notes wrongly blocked (false positives), with any misses listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from hermes_plugins_builtin.memory import BuiltinMemoryProvider, scan
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "injection_corpus.json"
+FILL_ENTRIES = 14
+
+
+def _percentiles(samples_ms: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_ms)
+    return {
+        "p50_ms": statistics.median(ordered),
+        "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        "mean_ms": statistics.fmean(ordered),
+        "max_ms": ordered[-1],
+    }
+
+
+def _filesystem(path: Path) -> str:
+    """The filesystem type under ``path`` from /proc/mounts (Linux), else 'unknown'."""
+    try:
+        mounts = [line.split() for line in Path("/proc/mounts").read_text().splitlines()]
+    except OSError:
+        return "unknown"
+    resolved, best = str(path.resolve()), ("", "unknown")
+    for fields in mounts:
+        point = fields[1]
+        if (resolved == point or resolved.startswith(point.rstrip("/") + "/")) and len(point) > len(best[0]):
+            best = (point, fields[2])
+    return best[1]
+
+
+def measure_writes(home: Path, writes: int) -> dict[str, Any]:
+    provider = BuiltinMemoryProvider(home)
+    provider.initialize("bench", platform="cli")
+    for i in range(FILL_ENTRIES):
+        note = f"fact {i:02d}: the staging cluster runs Postgres 15 behind pgbouncer; schema migrations run in CI"
+        provider.handle_tool_call("memory", {"action": "add", "content": note})
+    size = provider.live_state("memory")["usage"]
+
+    tool_ms: list[float] = []
+    for i in range(writes):
+        note = f"fact {i % FILL_ENTRIES:02d}: revision {i:05d} of the note on the deploy pipeline and its canary stage"
+        args = {"action": "replace", "old_text": f"fact {i % FILL_ENTRIES:02d}:", "content": note}
+        start = time.perf_counter()
+        answer = provider.handle_tool_call("memory", args)
+        tool_ms.append((time.perf_counter() - start) * 1000)
+        if '"success": true' not in answer:
+            raise SystemExit(f"write {i} failed: {answer}")
+
+    file = provider._files["memory"]  # the store behind the tool, to time the write path alone
+    path_ms: list[float] = []
+    for _ in range(writes):
+        start = time.perf_counter()
+        file.update(lambda entries: (entries, None))
+        path_ms.append((time.perf_counter() - start) * 1000)
+    return {"file_usage": size, "tool_call": _percentiles(tool_ms), "write_path": _percentiles(path_ms)}
+
+
+def measure_scanner() -> dict[str, Any]:
+    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
+    missed = [a["text"] for a in corpus["attacks"] if scan(a["text"]) is None]
+    false_positives = [b["text"] for b in corpus["benign"] if scan(b["text"]) is not None]
+    attacks, benign = len(corpus["attacks"]), len(corpus["benign"])
+    return {
+        "attacks": attacks,
+        "blocked": attacks - len(missed),
+        "block_rate": (attacks - len(missed)) / attacks,
+        "benign": benign,
+        "false_positives": len(false_positives),
+        "false_positive_rate": len(false_positives) / benign,
+        "missed": missed,
+        "wrongly_blocked": false_positives,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--writes", type=int, default=2000)
+    parser.add_argument("--dir", type=Path, default=None, help="where to put the memory files (default: a temp dir)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="hermes-memory-bench-") as tmp:
+        home = Path(tmp)
+        writes = measure_writes(home, args.writes)
+        filesystem = _filesystem(home)
+    result = {
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "system": platform.platform(), "filesystem": filesystem},
+        "writes": args.writes,
+        **writes,
+        "scanner": measure_scanner(),
+    }
+    if args.json:
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    machine = result["machine"]
+    print(f"python {machine['python']}, {machine['cpus']} CPUs, {machine['system']}, memory files on {filesystem}")
+    print(f"{args.writes} writes, MEMORY.md at {writes['file_usage']}")
+    for label, key in (("tool call (public API)", "tool_call"), ("write path only", "write_path")):
+        figures = writes[key]
+        print(f"  {label:<24} p50 {figures['p50_ms']:.3f} ms   p99 {figures['p99_ms']:.3f} ms   mean {figures['mean_ms']:.3f} ms   max {figures['max_ms']:.3f} ms")
+    goal = "met" if writes["tool_call"]["p50_ms"] <= 2.0 else "MISSED"
+    print(f"  goal p50 <= 2 ms: {goal}")
+    scanner = result["scanner"]
+    print(f"scanner: {scanner['blocked']}/{scanner['attacks']} attacks blocked ({scanner['block_rate']:.1%}), "
+          f"{scanner['false_positives']}/{scanner['benign']} benign notes blocked ({scanner['false_positive_rate']:.1%} false positives)")
+    for text in scanner["missed"]:
+        print(f"  missed attack: {text!r}")
+    for text in scanner["wrongly_blocked"]:
+        print(f"  false positive: {text!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

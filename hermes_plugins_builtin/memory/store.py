@@ -1,0 +1,64 @@
+"""One memory file on disk: lock-free reads, and read-modify-write under an exclusive lock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from filelock import FileLock, Timeout
+
+from .atomic import atomic_write, remove_stale_temps
+from .entries import join_entries, parse_entries
+from .operations import EditError
+
+T = TypeVar("T")
+
+#: How long a write waits for another process's write before giving up with an error.
+LOCK_TIMEOUT = 10.0
+# filelock polls a held lock; its default 50 ms would idle most of the time between writes that take ~1 ms.
+_LOCK_POLL_INTERVAL = 0.0005
+
+
+class MemoryFile:
+    """``MEMORY.md`` or ``USER.md``: entries read from it, edits applied under ``<name>.lock``."""
+
+    def __init__(self, path: Path, lock_timeout: float = LOCK_TIMEOUT) -> None:
+        self.path = path
+        #: A separate file: the data file is replaced on every write, so it cannot carry the lock itself.
+        self.lock_path = path.with_name(path.name + ".lock")
+        self._file_lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=_LOCK_POLL_INTERVAL)
+        # Threads of one process queue here first, so they do not poll the file lock against each other.
+        self._thread_lock = threading.Lock()
+
+    def read(self) -> list[str]:
+        """The entries on disk. No lock needed: writes replace the file whole, so a read sees one version."""
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        return parse_entries(text)
+
+    def update(self, change: Callable[[list[str]], tuple[list[str] | None, T]]) -> T:
+        """Run ``change(current_entries)`` under the lock; write the entries it returns (``None``: no write).
+
+        The entries are read again after the lock is taken, so an edit made by another
+        process since this one last looked is never lost.
+        """
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._thread_lock:
+            try:
+                self._file_lock.acquire()
+            except Timeout:
+                raise EditError(
+                    f"{self.path.name} is locked by another process (waited {self._file_lock.timeout:g} s); try again"
+                ) from None
+            try:
+                remove_stale_temps(self.path)
+                new_entries, result = change(self.read())
+                if new_entries is not None:
+                    atomic_write(self.path, join_entries(new_entries))
+                return result
+            finally:
+                self._file_lock.release()

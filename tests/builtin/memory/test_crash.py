@@ -1,0 +1,160 @@
+"""SIGKILL of a writer mid-write, 100 times: the file always parses and holds a state some write committed.
+
+Four kill points rotate. Three are pinned inside the write itself by parking the child
+process at that point (it waits for a signal, so no timing is involved): half-way through
+writing the temp file, just before its fsync, and just after ``os.replace`` while the lock is
+still held. The fourth kills a free-running writer after a random number of completed writes.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import re
+import signal
+import stat
+from pathlib import Path
+
+import pytest
+
+from hermes_plugins_builtin.memory import BuiltinMemoryProvider
+from hermes_plugins_builtin.memory.entries import parse_entries
+
+RUNS = 100
+WINDOW = 5
+# Large records, so a good share of each write is spent writing and syncing the file.
+BODY = "abcdefghij" * 300
+RECORD = re.compile(r"^record (\d{6}) (?:abcdefghij){300}$")
+MODES = ("torn_temp", "before_fsync", "after_replace", "free_running")
+
+
+def record(index: int) -> str:
+    return f"record {index:06d} {BODY}"
+
+
+def expected_state(last: int) -> set[str]:
+    """The entries after operation ``last``: a sliding window of the newest ``WINDOW`` records."""
+    return {record(k) for k in range(max(0, last - WINDOW + 1), last + 1)}
+
+
+def _is_memory_file(fd: int) -> bool:
+    return stat.S_ISREG(os.fstat(fd).st_mode)
+
+
+def _writer(home: str, start: int, mode: str, park_at: int, progress: int) -> None:
+    """Child process: run operations ``start, start+1, ...``; park where ``mode`` says, report each success."""
+    current = {"op": -1}
+    real_write, real_fsync, real_replace = os.write, os.fsync, os.replace
+
+    def park() -> None:
+        real_write(progress, b"P")
+        while True:
+            signal.pause()  # until the parent's SIGKILL
+
+    def write(fd: int, data: bytes) -> int:
+        if mode == "torn_temp" and current["op"] == park_at and _is_memory_file(fd):
+            real_write(fd, bytes(data[: len(data) // 2]))
+            park()
+        return real_write(fd, data)
+
+    def fsync(fd: int) -> None:
+        if mode == "before_fsync" and current["op"] == park_at and _is_memory_file(fd):
+            park()
+        real_fsync(fd)
+
+    def replace(src: str, dst: str) -> None:
+        real_replace(src, dst)
+        if mode == "after_replace" and current["op"] == park_at:
+            park()
+
+    os.write, os.fsync, os.replace = write, fsync, replace  # this child only
+    provider = BuiltinMemoryProvider(Path(home), memory_char_limit=1_000_000)
+    for op in range(start, start + 10_000):
+        current["op"] = op
+        if op < WINDOW:
+            args = {"action": "add", "content": record(op)}
+        else:
+            args = {"action": "replace", "old_text": f"record {op - WINDOW:06d} ", "content": record(op)}
+        answer = json.loads(provider.handle_tool_call("memory", args))
+        if not answer.get("success"):
+            real_write(progress, b"E")
+            os._exit(1)
+        real_write(progress, b"d")
+    os._exit(0)
+
+
+def _read_state(path: Path) -> int:
+    """Parse the file strictly; return the newest operation it reflects (-1 for none)."""
+    if not path.exists():
+        return -1
+    entries = parse_entries(path.read_bytes().decode("utf-8"))  # strict: a torn file would fail here
+    indexes = []
+    for entry in entries:
+        match = RECORD.match(entry)
+        assert match, f"malformed entry: {entry[:60]!r}..."
+        indexes.append(int(match.group(1)))
+    last = max(indexes, default=-1)
+    assert set(entries) == expected_state(last), f"entries are not the state after operation {last}"
+    return last
+
+
+def _temps(path: Path) -> list[str]:
+    return [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("seed", [20261122])
+def test_sigkill_mid_write_never_leaves_an_unparseable_file(hermes_home, seed):
+    rng = random.Random(seed)
+    context = multiprocessing.get_context("fork")
+    path = hermes_home / "memories" / "MEMORY.md"
+    last = -1
+    for run in range(RUNS):
+        mode = MODES[run % len(MODES)]
+        start = last + 1
+        park_at = start + rng.randint(0, 3)
+        read_end, write_end = os.pipe()
+        child = context.Process(target=_writer, args=(str(hermes_home), start, mode, park_at, write_end))
+        child.start()
+        os.close(write_end)
+        try:
+            if mode == "free_running":
+                wanted = rng.randint(1, 4)
+                got = b""
+                while got.count(b"d") < wanted:
+                    chunk = os.read(read_end, 1)
+                    assert chunk and chunk != b"E", f"run {run}: the writer failed or died early"
+                    got += chunk
+            else:
+                got = b""
+                while not got.endswith(b"P"):
+                    chunk = os.read(read_end, 1)
+                    assert chunk and chunk != b"E", f"run {run}: the writer failed or died before parking"
+                    got += chunk
+            os.kill(child.pid, signal.SIGKILL)
+            child.join()
+        finally:
+            os.close(read_end)
+        assert child.exitcode == -signal.SIGKILL
+
+        newest = _read_state(path)
+        completed = got.count(b"d")
+        if mode in ("torn_temp", "before_fsync"):
+            # Killed inside operation park_at, before its rename: the file is exactly the previous state.
+            assert newest == park_at - 1, (run, mode)
+            assert _temps(path), "the kill should have left the half-written temp file behind"
+        elif mode == "after_replace":
+            assert newest == park_at, (run, mode)
+        else:
+            assert newest >= start + completed - 1, (run, mode)
+        last = newest
+
+    # The next write through the API takes the lock the dead writers held, cleans up their temps, and continues.
+    provider = BuiltinMemoryProvider(hermes_home, memory_char_limit=1_000_000)
+    answer = json.loads(
+        provider.handle_tool_call("memory", {"action": "replace", "old_text": f"record {last - WINDOW + 1:06d} ", "content": record(last + 1)})
+    )
+    assert answer["success"] is True
+    assert _read_state(path) == last + 1
+    assert _temps(path) == []
