@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     validate.add_argument("--json", action="store_true")
     validate.set_defaults(func=cmd_validate)
 
+    from hermes_core.cli.plugins_distribution import add_distribution_commands
+
+    add_distribution_commands(commands)
+
 
 def _manager() -> Any:
     from hermes_core.manager import PluginManager
@@ -69,14 +73,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.load:
         manager.load_all()
     entries = manager.list_plugins()
+    installs: dict[str, Any] = {}
+    if (manager.home / "plugins.lock").is_file():  # only then is the lock reader worth importing
+        from hermes_core.distribution.lockfile import install_info
+
+        installs = install_info(manager.home)
+    for entry in entries:
+        entry["install"] = installs.get(entry["key"])
     if args.json:
         _print_json(entries)
         return 0
     if not entries:
         print("no plugins found")
         return 0
-    rows = [[e["name"], e["key"], e["source"], e["kind"], e["version"] or "-", _status(e)] for e in entries]
-    _print_table(rows, ["NAME", "KEY", "SOURCE", "KIND", "VERSION", "STATUS"])
+    rows = [[e["name"], e["key"], e["source"], e["kind"], e["version"] or "-", _status(e), _installed_from(e["install"])] for e in entries]
+    _print_table(rows, ["NAME", "KEY", "SOURCE", "KIND", "VERSION", "STATUS", "INSTALLED FROM"])
     notes = []
     for entry in entries:
         if entry["error"]:
@@ -93,6 +104,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     for clash in manager.clashes:
         print(f"warning: {clash}", file=sys.stderr)
     return 0
+
+
+def _installed_from(install: dict[str, str] | None) -> str:
+    """``index ==0.3.1``, ``git @1a2b3c4``: how ``hermes plugins install`` got it, from plugins.lock."""
+    if not install:
+        return "-"
+    return f"{install['source']} {install['pinned']}".strip()
 
 
 def _find_record(manager: Any, name: str) -> Any:

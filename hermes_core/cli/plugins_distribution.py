@@ -1,0 +1,153 @@
+"""``hermes plugins install/update/remove/doctor/new``: argument parsing here, the work in hermes_core.distribution."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hermes_core.errors import HermesError
+
+# argparse only at import time: `hermes plugins list` builds these parsers too and must stay fast.
+
+
+def _add_pip_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("pip options (passed through)")
+    group.add_argument("--index-url", metavar="URL", default="", help="package index to use instead of pip's default")
+    group.add_argument("--find-links", metavar="DIR", action="append", default=[], help="also look for packages in DIR (repeatable)")
+    group.add_argument("--no-index", action="store_true", help="use no index, only --find-links locations")
+    group.add_argument("--no-build-isolation", action="store_true", help="build local projects with the packages already installed")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only results and errors, not pip's and git's output")
+
+
+def add_distribution_commands(commands: Any) -> None:
+    """Add the distribution subcommands to the ``hermes plugins`` subparsers ``commands``."""
+    install = commands.add_parser("install", help="install a plugin from an index, a path, a wheel or a git repository")
+    install.add_argument("spec", nargs="?", help="name[==version], ./path, file.whl, sdist, git URL, owner/repo; '#subdir' selects a subdirectory")
+    install.add_argument("-r", "--requirements", metavar="FILE", type=Path, help="install every SPEC listed in FILE, or restore a plugins.lock")
+    install.add_argument("--enable", action=argparse.BooleanOptionalAction, default=None, help="turn the plugin on after installing (default: ask on a terminal)")
+    install.add_argument("--force", action="store_true", help="replace an installed plugin of the same name")
+    install.add_argument("--env", metavar="KEY=VALUE", action="append", default=[], help="store a variable in $HERMES_HOME/.env (repeatable)")
+    install.add_argument("--ref", default="", help="git branch, tag or commit to install")
+    install.add_argument("--no-input", action="store_true", help="never prompt; missing variables are reported, not asked for")
+    _add_pip_options(install)
+    install.set_defaults(func=cmd_install)
+
+    update = commands.add_parser("update", help="update an installed plugin (pip -U, git pull --ff-only), keeping the old one on failure")
+    update.add_argument("name", nargs="?", help="plugin key, name or distribution")
+    update.add_argument("--all", action="store_true", help="update every plugin recorded in plugins.lock")
+    update.add_argument("--no-input", action="store_true", help="never prompt for missing variables")
+    _add_pip_options(update)
+    update.set_defaults(func=cmd_update)
+
+    remove = commands.add_parser("remove", aliases=["rm", "uninstall"], help="uninstall a plugin and drop its config and lock entries")
+    remove.add_argument("name", help="plugin key, name or distribution")
+    remove.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
+    remove.set_defaults(func=cmd_remove)
+
+    doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(func=cmd_doctor)
+
+    new = commands.add_parser("new", help="start a plugin project from the bundled template")
+    new.add_argument("name", help="the plugin name, e.g. rm_guard (the project becomes hermes-rm-guard)")
+    new.add_argument("--kind", choices=["hooks", "tools", "memory-provider", "context-engine"], default="hooks", help="what the plugin provides (default: hooks)")
+    new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
+    new.add_argument("--description", help="one line saying what the plugin does")
+    new.add_argument("--author", help="author name")
+    new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing")
+    new.set_defaults(func=cmd_new)
+
+
+def _home() -> Path:
+    from hermes_core.config import get_hermes_home
+
+    return get_hermes_home()
+
+
+def _installer(args: argparse.Namespace, *, env: list[str] | None = None, enable: bool | None = None, force: bool = False) -> Any:
+    from hermes_core.distribution.console import Console
+    from hermes_core.distribution.installer import InstallOptions, Installer
+    from hermes_core.distribution.pip_runner import PipOptions
+    from hermes_core.distribution.postinstall import parse_env_assignments
+
+    pip = PipOptions(args.index_url, tuple(args.find_links), args.no_index, args.no_build_isolation)
+    options = InstallOptions(force=force, enable=enable, env=parse_env_assignments(env or []), pip=pip, interactive=not args.no_input)
+    return Installer(_home(), Console(quiet=args.quiet), options)
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    if bool(args.spec) == bool(args.requirements):
+        raise HermesError("give exactly one SPEC or -r FILE -> e.g. 'hermes plugins install hermes-weather' or 'hermes plugins install -r ~/.hermes/plugins.lock'")
+    installer = _installer(args, env=args.env, enable=args.enable, force=args.force)
+    if args.requirements:
+        if args.ref:
+            raise HermesError("--ref applies to a single git SPEC, not to -r -> pin commits inside the file instead")
+        installer.install_from_file(args.requirements)
+    else:
+        installer.install(args.spec, ref=args.ref)
+    return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    from hermes_core.distribution import maintenance
+
+    if bool(args.name) == bool(args.all):
+        raise HermesError("give a plugin NAME or --all -> e.g. 'hermes plugins update weather'")
+    installer = _installer(args)
+    if args.all:
+        maintenance.update_all(installer)
+    else:
+        maintenance.update(installer, args.name)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from hermes_core.distribution import maintenance
+    from hermes_core.distribution.console import Console
+    from hermes_core.distribution.installer import Installer
+
+    maintenance.remove(Installer(_home(), Console(quiet=args.quiet)), args.name)
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from hermes_core.distribution.doctor import examine
+
+    results, clashes = examine(_home())
+    failing = [r for r in results if not r.ok]
+    if args.json:
+        json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 1 if failing else 0
+    for health in results:
+        state = "ok  " if health.ok else "FAIL"
+        print(f"{state} {health.key} ({health.source}{'' if health.enabled else ', off'})")
+        for finding in health.findings:
+            print(f"     - {finding.check}: {finding.cause}")
+            print(f"       fix: {finding.fix}")
+    for clash in clashes:
+        print(f"warning: {clash}", file=sys.stderr)
+    problems = sum(len(r.findings) for r in failing)
+    if failing:
+        print(f"\n{problems} problem(s) in {len(failing)} of {len(results)} plugin(s)")
+        return 1
+    print(f"\nall {len(results)} plugin(s) are healthy")
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from hermes_core.distribution.template import create_project
+
+    extra = {key: value for key, value in (("description", args.description), ("author_name", args.author)) if value}
+    project = create_project(args.name, args.kind, args.output_dir, no_input=args.no_input, extra=extra)
+    package = next((project / "src").iterdir())
+    print(f"created {project} ({args.kind} plugin)")
+    print("next:")
+    print(f"  cd {project}")
+    print("  python -m pip install -e '.[test]'      # into the environment hermes runs in")
+    print(f"  hermes plugins validate src/{package.name}")
+    print("  python -m pytest")
+    return 0

@@ -1,0 +1,135 @@
+"""The checks an install must pass: plugin names that stay inside the plugins dir, and valid manifests.
+
+Manifests are checked by :func:`hermes_core.validate.validate_path`, the validator of
+``hermes plugins validate``, so an install accepts exactly what validation accepts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hermes_core._version import __version__
+from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
+from hermes_core.distribution.distributions import InstalledDist, module_exists, module_location
+from hermes_core.distribution.errors import InstallError
+from hermes_core.manifest import PluginProblem, RequiredEnv, find_manifest_file
+from hermes_core.validate import ValidationReport, validate_path
+
+_NAME_FIX = "set 'name' in plugin.yaml to a plain name of letters, digits, '_', '.' and '-'"
+
+
+@dataclass
+class PluginInfo:
+    """One plugin an install provides, as its manifest describes it."""
+
+    key: str
+    name: str
+    kind: str
+    version: str
+    requires_env: list[RequiredEnv] = field(default_factory=list)
+    #: The plugin's own directory (a directory plugin, or the package of an entry point).
+    directory: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
+    """``plugins_root/name``, refusing names and links that would land anywhere else."""
+    if (
+        not name
+        or name in {".", ".."}
+        or any(sep in name for sep in ("/", "\\", "\0"))
+        or name.startswith(".")
+        or os.path.isabs(name)
+    ):
+        raise InstallError(subject, f"the plugin name {name!r} is not a plain directory name (no '..', path separators or leading '.')", _NAME_FIX)
+    root = plugins_root.resolve()
+    target = root / name
+    resolved = target.resolve()
+    if resolved.parent != root:
+        raise InstallError(subject, f"{target} resolves to {resolved}, outside the plugins directory {root}", f"remove the link {target}")
+    return target
+
+
+def raise_for_problems(subject: str, problems: list[PluginProblem], where: Path | str) -> None:
+    """One error for every manifest problem found: the first in full, the rest counted."""
+    if not problems:
+        return
+    first = problems[0]
+    field_name = f"'{first.field}': " if first.field else ""
+    more = f" ({len(problems) - 1} more problem(s): run 'hermes plugins validate {where}' to see all)" if len(problems) > 1 else ""
+    raise InstallError(subject, f"plugin '{first.plugin}' is invalid: {field_name}{first.cause}{more}", first.fix)
+
+
+def validate_source(path: Path, subject: str, *, required: bool) -> list[ValidationReport]:
+    """Validate a directory, project or wheel before anything is installed from it.
+
+    :param required: a directory plugin must have a manifest; a package may ship none.
+    """
+    from hermes_core.errors import HermesError
+
+    try:
+        reports = validate_path(path)
+    except HermesError as exc:
+        # validate_path's only error for an existing path is "no plugin.yaml found".
+        if required:
+            raise InstallError(subject, str(exc).split(" -> ")[0], "add a plugin.yaml (see 'hermes plugins new')") from exc
+        return []
+    raise_for_problems(subject, [p for r in reports for p in r.problems], path)
+    return reports
+
+
+def read_directory_info(directory: Path, subject: str) -> PluginInfo:
+    """Validate a directory plugin and describe it."""
+    validate_source(directory, subject, required=True)
+    candidate = read_directory_plugin(directory, source="user", running_version=__version__)
+    manifest = candidate.manifest
+    return PluginInfo(
+        key=candidate.name,
+        name=candidate.name,
+        kind=candidate.kind,
+        version=candidate.version,
+        requires_env=list(manifest.requires_env) if manifest else [],
+        directory=directory,
+        warnings=list(candidate.warnings),
+    )
+
+
+def describe_package(dist: InstalledDist, site: list[Path], subject: str) -> list[PluginInfo]:
+    """Validate every hermes entry point of an installed distribution and describe its plugins."""
+    if not dist.plugins:
+        raise InstallError(
+            subject,
+            f"the distribution '{dist.name}' declares no hermes plugin (no entry point in 'hermes_agent.plugins' or 'hermes_agent.memory_providers')",
+            "install hermes plugins only; if the project is yours, add [project.entry-points.\"hermes_agent.plugins\"] to its pyproject.toml",
+        )
+    infos: list[PluginInfo] = []
+    for ep in dist.plugins:
+        if not module_exists(ep.module, site):
+            raise InstallError(
+                subject,
+                f"the entry point {ep.name} = {ep.value} of '{dist.name}' names the module '{ep.module}', which was not installed",
+                "fix the entry point or include the package in the distribution",
+            )
+        forced = "exclusive" if ep.group == MEMORY_ENTRY_POINT_GROUP else None
+        directory = module_location(ep.module, site)
+        if directory is None or find_manifest_file(directory) is None:
+            warning = f"plugin '{ep.name}': no plugin.yaml in {ep.module}; hooks and tools show only after it loads"
+            infos.append(PluginInfo(ep.name, ep.name, forced or "standalone", dist.version, directory=directory, warnings=[warning]))
+            continue
+        reports = validate_source(directory, subject, required=True)
+        candidate = read_directory_plugin(directory, source="entrypoint", running_version=__version__)
+        manifest = candidate.manifest
+        infos.append(
+            PluginInfo(
+                key=ep.name,
+                name=candidate.name,
+                kind=forced or candidate.kind,
+                version=candidate.version or dist.version,
+                requires_env=list(manifest.requires_env) if manifest else [],
+                directory=directory,
+                warnings=[w for r in reports for w in r.warnings],
+            )
+        )
+    return infos

@@ -1,0 +1,167 @@
+"""``hermes plugins doctor``: every plugin's health, checked without importing any, each problem with its fix."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hermes_core.discovery import check_path_safety
+from hermes_core.manifest import PluginProblem
+
+#: The checks, in the order they are reported.
+CHECKS: tuple[str, ...] = ("manifest", "requires_hermes", "dependencies", "requires_env", "path_safety", "lock")
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    cause: str
+    fix: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"check": self.check, "cause": self.cause, "fix": self.fix}
+
+
+@dataclass
+class PluginHealth:
+    key: str
+    source: str
+    path: str
+    enabled: bool
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "source": self.source,
+            "path": self.path,
+            "enabled": self.enabled,
+            "ok": self.ok,
+            "problems": [f.as_dict() for f in self.findings],
+        }
+
+
+def _requirement_problem(requirement_text: str, owner: str) -> Finding | None:
+    """Whether one requirement (``name>=1; marker``) is installed in a matching version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        requirement = Requirement(requirement_text)
+    except InvalidRequirement:
+        return Finding("dependencies", f"{owner} declares the invalid requirement {requirement_text!r}", "correct it in the plugin's metadata")
+    if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+        return None
+    try:
+        installed = version(requirement.name)
+    except PackageNotFoundError:
+        return Finding("dependencies", f"{owner} needs '{requirement}', which is not installed", f"run 'pip install \"{requirement}\"' in hermes' environment, or 'hermes plugins update'")
+    if requirement.specifier and not requirement.specifier.contains(installed, prereleases=True):
+        return Finding("dependencies", f"{owner} needs '{requirement}', but {requirement.name} {installed} is installed", f"run 'pip install \"{requirement}\"' in hermes' environment")
+    return None
+
+
+def _dependency_findings(candidate: Any) -> list[Finding]:
+    import importlib.util
+
+    findings: list[Finding] = []
+    manifest = candidate.manifest
+    declared: list[str] = []
+    if manifest is not None:
+        for key in ("python_dependencies", "pip_dependencies"):
+            value = manifest.raw.get(key)
+            if isinstance(value, list):
+                declared += [str(v) for v in value if isinstance(v, str)]
+    ref = candidate.entry_point
+    if ref is not None and candidate.source != "builtin":
+        top = ref.module.split(".")[0]
+        if importlib.util.find_spec(top) is None:
+            findings.append(Finding("dependencies", f"the module '{ref.module}' of entry point {ref.name} = {ref.value} cannot be found", f"reinstall it: 'hermes plugins install --force {ref.distribution}'"))
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        try:
+            declared += list(distribution(ref.distribution).requires or [])
+        except PackageNotFoundError:
+            pass
+    for requirement in declared:
+        finding = _requirement_problem(requirement, f"'{candidate.key}'")
+        if finding is not None:
+            findings.append(finding)
+    return findings
+
+
+def _env_findings(candidate: Any, stored: dict[str, str], home: Path) -> list[Finding]:
+    manifest = candidate.manifest
+    findings = []
+    for required in manifest.requires_env if manifest else []:
+        if required.name not in os.environ and required.name not in stored:
+            where = f" ({required.url})" if required.url else ""
+            findings.append(Finding("requires_env", f"{required.name} is not set{where}", f"add {required.name}=... to {home / '.env'}, or export it"))
+    return findings
+
+
+def _split_problems(candidate: Any, safety: list[tuple[str, str]]) -> list[Finding]:
+    safety_causes = {cause for cause, _ in safety}
+    findings = []
+    for problem in candidate.problems:
+        assert isinstance(problem, PluginProblem)
+        if problem.cause in safety_causes:
+            continue  # reported once, under path_safety
+        check = "requires_hermes" if problem.field == "requires_hermes" else "manifest"
+        where = f"'{problem.field}': " if problem.field else ""
+        findings.append(Finding(check, f"{where}{problem.cause}", problem.fix))
+    return findings
+
+
+def examine(home: Path) -> tuple[list[PluginHealth], list[str]]:
+    """Check every discovered plugin and every lock entry; return their health and discovery clashes."""
+    from hermes_core.config import read_env_file
+    from hermes_core.distribution.lockfile import lock_path, read_lock
+    from hermes_core.manager import PluginManager
+
+    manager = PluginManager(home)
+    records = manager.discover()
+    stored = read_env_file(home)
+    results: list[PluginHealth] = []
+    for record in records:
+        candidate = record.candidate
+        health = PluginHealth(candidate.key, candidate.source, candidate.path, record.enabled)
+        safety = check_path_safety(candidate.directory, check_owner=candidate.source in {"user", "project"}) if candidate.directory else []
+        health.findings += _split_problems(candidate, safety)
+        health.findings += _dependency_findings(candidate)
+        if record.enabled:
+            health.findings += _env_findings(candidate, stored, home)
+        health.findings += [Finding("path_safety", cause, fix) for cause, fix in safety]
+        results.append(health)
+    found = {r.key for r in results}
+    lock_file = lock_path(home)
+    for entry in read_lock(lock_file).values():
+        for key in entry.plugins or [entry.key]:
+            if key in found:
+                continue
+            results.append(
+                PluginHealth(
+                    key,
+                    entry.source,
+                    entry.location or entry.spec,
+                    False,
+                    [
+                        Finding(
+                            "lock",
+                            f"{lock_file.name} records '{key}' ({entry.spec} {entry.pinned()}) but it is not installed; hermes or its environment was probably reinstalled",
+                            f"run 'hermes plugins install -r {lock_file}' to restore every recorded plugin",
+                        )
+                    ],
+                )
+            )
+    order = {check: index for index, check in enumerate(CHECKS)}
+    for health in results:
+        health.findings.sort(key=lambda f: order[f.check])
+    return sorted(results, key=lambda h: h.key), manager.clashes

@@ -1,0 +1,178 @@
+"""SPEC parsing for ``hermes plugins install``: requirement, wheel, archive, project, directory or git URL."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from hermes_core.distribution.errors import SpecError
+
+SpecKind = Literal["requirement", "wheel", "archive", "project", "directory", "git"]
+
+ARCHIVE_SUFFIXES: tuple[str, ...] = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
+PROJECT_FILES: tuple[str, ...] = ("pyproject.toml", "setup.py", "setup.cfg")
+DIRECTORY_PLUGIN_FILES: tuple[str, ...] = ("plugin.yaml", "plugin.yml", "__init__.py")
+GITHUB_SHORTHAND_URL = "https://github.com/{owner}/{repo}.git"
+
+_URL_PREFIXES = ("https://", "http://", "ssh://", "git://", "file://", "git+")
+_SCP_LIKE = re.compile(r"^[A-Za-z0-9_.-]+@[A-Za-z0-9_.-]+:[^/\\]")
+_SHORTHAND = re.compile(r"^(?P<owner>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/(?P<repo>[A-Za-z0-9_.-]{1,100})$")
+
+
+@dataclass(frozen=True)
+class PluginSpec:
+    """What the user asked to install, resolved to one kind of source.
+
+    ``location`` is an absolute path for local kinds, the clone URL for ``git`` and the
+    PEP 508 requirement for ``requirement``.
+    """
+
+    text: str
+    kind: SpecKind
+    location: str
+    subdir: str = ""
+    ref: str = ""
+    #: The canonical distribution name, when known before anything is fetched.
+    distribution: str = ""
+
+    @property
+    def source(self) -> str:
+        """Where it comes from, as recorded in plugins.lock: ``index``, ``path`` or ``git``."""
+        if self.kind == "requirement":
+            return "index"
+        return "git" if self.kind == "git" else "path"
+
+    def with_ref(self, ref: str) -> PluginSpec:
+        return replace(self, ref=ref)
+
+
+def canonical_name(name: str) -> str:
+    """PEP 503 normalisation: ``Hermes_Weather`` -> ``hermes-weather``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _split_subdir(text: str) -> tuple[str, str]:
+    if "#" not in text:
+        return text, ""
+    base, _, fragment = text.rpartition("#")
+    # pip's spelling (#subdirectory=path) is accepted beside the short one (#path).
+    subdir = fragment.split("=", 1)[1] if fragment.startswith("subdirectory=") else fragment
+    return base, check_subdir(subdir, text)
+
+
+def check_subdir(subdir: str, text: str) -> str:
+    """Return ``subdir`` if it is a plain relative path inside the repository or directory."""
+    subdir = subdir.strip().rstrip("/")
+    path = PurePosixPath(subdir)
+    if not subdir or path.is_absolute() or ".." in path.parts or "\\" in subdir:
+        raise SpecError(
+            f"{text!r}: the subdirectory after '#' must be a relative path inside the source, without '..' "
+            "-> write it like 'owner/repo#plugins/my_plugin'"
+        )
+    return subdir
+
+
+def _local_kind(path: Path, text: str) -> SpecKind:
+    if path.is_file():
+        name = path.name.lower()
+        if name.endswith(".whl"):
+            return "wheel"
+        if name.endswith(ARCHIVE_SUFFIXES):
+            return "archive"
+        raise SpecError(f"{text!r} is a file but not a wheel (.whl) or an archive ({', '.join(ARCHIVE_SUFFIXES)}) -> give a wheel, an sdist, or a directory")
+    if any((path / f).is_file() for f in PROJECT_FILES):
+        return "project"
+    if any((path / f).is_file() for f in DIRECTORY_PLUGIN_FILES):
+        return "directory"
+    raise SpecError(
+        f"{text!r} is a directory with neither a Python project (pyproject.toml, setup.py) nor a plugin "
+        "(plugin.yaml, __init__.py) -> point at the plugin's own directory, or add '#subdir'"
+    )
+
+
+def _looks_like_path(text: str, resolved: Path) -> bool:
+    """Explicit paths, and relative ones with a separator that exist; a bare word is a package name."""
+    if text.startswith(("/", "./", "../", "~")) or text in {".", ".."}:
+        return True
+    if text.lower().endswith((".whl", *ARCHIVE_SUFFIXES)):
+        return True
+    return os.sep in text and resolved.exists()
+
+
+def parse_spec(text: str, *, cwd: Path | None = None, ref: str = "") -> PluginSpec:
+    """Classify ``text``; a local path is resolved against ``cwd``. Raises :class:`SpecError`."""
+    original = text
+    text = text.strip()
+    if not text:
+        raise SpecError("an empty SPEC was given -> give a package name, a path, or a git URL")
+    cwd = Path.cwd() if cwd is None else cwd
+
+    if text.startswith(_URL_PREFIXES) or _SCP_LIKE.match(text):
+        base, subdir = _split_subdir(text)
+        if base.startswith("git+"):
+            base = base[4:]
+        if base.startswith("file://"):
+            local = Path(base[len("file://"):])
+            # A file:// URL to a wheel or archive is a local file, not a repository.
+            if local.is_file():
+                return _local_spec(local, original, subdir, ref)
+        return PluginSpec(original, "git", base, subdir, ref)
+
+    base, subdir = _split_subdir(text)
+    candidate = Path(os.path.expanduser(base))
+    if not candidate.is_absolute():
+        candidate = cwd / candidate
+    if _looks_like_path(base, candidate):
+        if not candidate.exists():
+            raise SpecError(f"{original!r}: no such file or directory ({candidate}) -> check the path")
+        return _local_spec(candidate, original, subdir, ref)
+
+    shorthand = _SHORTHAND.match(base)
+    if shorthand:
+        url = GITHUB_SHORTHAND_URL.format(owner=shorthand["owner"], repo=shorthand["repo"].removesuffix(".git"))
+        return PluginSpec(original, "git", url, subdir, ref)
+
+    if subdir:
+        raise SpecError(f"{original!r}: '#subdir' only applies to git URLs and local paths -> remove it")
+    from packaging.requirements import InvalidRequirement, Requirement  # deferred: ~20 ms import
+
+    try:
+        requirement = Requirement(text)
+    except InvalidRequirement as exc:
+        raise SpecError(
+            f"{original!r} is not a package requirement, an existing path, or a git URL ({exc}) -> "
+            "give e.g. 'hermes-weather', 'hermes-weather>=1.2', './my_plugin', 'owner/repo' or 'https://host/repo.git'"
+        ) from exc
+    if ref:
+        raise SpecError(f"{original!r}: --ref applies to git sources only -> pin a version instead, e.g. '{requirement.name}==1.2'")
+    return PluginSpec(original, "requirement", str(requirement), distribution=canonical_name(requirement.name))
+
+
+def _local_spec(path: Path, text: str, subdir: str, ref: str) -> PluginSpec:
+    if ref:
+        raise SpecError(f"{text!r}: --ref applies to git sources only -> check out the revision in that directory")
+    path = path.resolve()
+    if subdir:
+        if not path.is_dir():
+            raise SpecError(f"{text!r}: '#subdir' needs a directory, and {path} is a file -> remove '#{subdir}'")
+        path = path / subdir
+        if not path.exists():
+            raise SpecError(f"{text!r}: {path} does not exist -> check the subdirectory after '#'")
+    kind = _local_kind(path, text)
+    distribution = ""
+    if kind == "wheel":
+        distribution = canonical_name(path.name.split("-", 1)[0])
+    return PluginSpec(text, kind, str(path), "", "", distribution)
+
+
+def spec_from_lines(text: str) -> list[str]:
+    """The SPECs of a plain ``-r`` file: one a line; blank lines and ``#`` comments are skipped."""
+    specs = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            specs.append(stripped)
+    return specs

@@ -1,0 +1,1 @@
+"""The cookiecutter template behind ``hermes plugins new`` (data only; nothing here is imported)."""

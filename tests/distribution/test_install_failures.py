@@ -1,0 +1,141 @@
+"""Every way an install fails ends in one clear message, a non-zero exit, and nothing changed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+
+import pytest
+
+from distribution_support import package_project, tree_state, write_files
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def lived_in_home(home):
+    """A $HERMES_HOME with config, secrets and a lock already in it, as a user's would be."""
+    (home / "config.yaml").write_text("plugins:\n  enabled: [something]\nmemory:\n  provider: ''\n")
+    (home / ".env").write_text("EXISTING=1\n")
+    os.chmod(home / ".env", 0o600)
+    lock = {"lock_version": 1, "plugins": {"old": {"spec": "hermes-old", "source": "index", "layout": "package", "distribution": "hermes-old", "version": "1.0", "plugins": ["old"]}}}
+    (home / "plugins.lock").write_text(json.dumps(lock))
+    return home
+
+
+def failing_install(venv, home, cwd, *argv, **kwargs):
+    """Run an install that must fail; check the venv and home did not change and return stderr."""
+    before = (tree_state(venv.root), tree_state(home))
+    result = venv.hermes_run("plugins", "install", *argv, home=home, cwd=cwd, **kwargs)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("hermes: error:")]
+    assert len(errors) == 1, result.stderr
+    assert result.stderr.rstrip().endswith(errors[0])  # the message is the last thing printed
+    assert (tree_state(venv.root), tree_state(home)) == before
+    return errors[0]
+
+
+@pytest.mark.parametrize("retries", ["0", "1"])
+def test_an_unreachable_index_is_a_network_failure(venv, lived_in_home, tmp_path, retries):
+    # The index URL points at a port where nothing listens (see ISOLATED_PIP). pip reports
+    # refused connections only when it retries; without retries hermes probes the index itself.
+    message = failing_install(venv, lived_in_home, tmp_path, "hermes-greeter", extra_env={"PIP_RETRIES": retries})
+    assert "cannot install 'hermes-greeter': pip could not reach the package index http://127.0.0.1:9/simple (network failure)" in message
+    assert "-> check the network connection" in message and message.endswith("Nothing was changed.")
+
+
+def test_a_missing_package_names_where_it_was_looked_for(venv, lived_in_home, wheels, tmp_path):
+    message = failing_install(venv, lived_in_home, tmp_path, "hermes-nonexistent>=2", "--no-index", "--find-links", str(wheels.index))
+    assert f"no package matching 'hermes-nonexistent>=2' was found on the local package directories ({wheels.index})" in message
+    assert "-> check the name and the version constraint" in message
+
+
+def test_a_version_that_does_not_exist_lists_the_available_ones(venv, lived_in_home, wheels, tmp_path):
+    message = failing_install(venv, lived_in_home, tmp_path, "hermes-greeter==9.9", "--no-index", "--find-links", str(wheels.index))
+    assert "no package matching 'hermes-greeter==9.9'" in message and "available: 1.0.0, 1.1.0" in message
+
+
+def test_a_dependency_conflict_is_explained(venv, lived_in_home, wheels, tmp_path):
+    message = failing_install(venv, lived_in_home, tmp_path, "hermes-conflict", "--no-index", "--find-links", str(wheels.index))
+    assert "pip found no set of versions that satisfies every requirement (a dependency conflict)" in message
+    assert "hermes-conflict 1.0 depends on depx==1.0" in message and "depy 1.0 depends on depx==2.0" in message
+
+
+def test_a_bad_manifest_rolls_back_the_package_and_the_dependency_it_upgraded(venv, lived_in_home, wheels, tmp_path):
+    # depx 1.0 is installed; the broken plugin needs depx 2.0, so pip upgrades it before
+    # hermes finds the manifest invalid. The rollback must bring depx 1.0 back, file for file.
+    seeded = venv.run("-m", "pip", "install", "--no-index", "--find-links", str(wheels.index), "depx==1.0", cwd=tmp_path)
+    assert seeded.returncode == 0, seeded.stderr
+    message = failing_install(venv, lived_in_home, tmp_path, "hermes-broken", "--no-index", "--find-links", str(wheels.index))
+    assert "cannot install 'hermes-broken': plugin 'broken' is invalid: 'kind': 'nonsense' is not one of" in message
+    assert "-> set 'kind' to one of 'standalone'" in message
+    assert [p.name for p in venv.site_packages.glob("depx-*.dist-info")] == ["depx-1.0.dist-info"]
+
+
+def test_a_bad_manifest_in_a_wheel_is_refused_before_pip_runs(venv, lived_in_home, wheels, tmp_path):
+    message = failing_install(venv, lived_in_home, tmp_path, str(wheels.wheel("hermes_broken")))
+    assert "plugin 'broken' is invalid: 'kind'" in message
+
+
+def test_a_distribution_without_a_plugin_is_uninstalled_again(venv, lived_in_home, wheels, tmp_path):
+    message = failing_install(venv, lived_in_home, tmp_path, "plain-library", "--no-index", "--find-links", str(wheels.index))
+    assert "the distribution 'plain-library' declares no hermes plugin" in message
+
+
+def test_a_bad_directory_plugin_leaves_no_plugins_directory_behind(venv, lived_in_home, tmp_path):
+    plugin = write_files(tmp_path / "bad", {"plugin.yaml": "name: bad\nrequires_hermes: '>=99'\n", "__init__.py": "def register(ctx):\n    pass\n"})
+    message = failing_install(venv, lived_in_home, tmp_path, str(plugin))
+    assert "plugin 'bad' is invalid: 'requires_hermes': needs hermes >=99, this is hermes" in message
+    assert not (lived_in_home / "plugins").exists()
+
+
+def test_a_name_that_escapes_the_plugins_directory_is_refused(venv, lived_in_home, tmp_path):
+    plugin = write_files(tmp_path / "sneaky", {"plugin.yaml": "name: ../../escaped\n", "__init__.py": ""})
+    message = failing_install(venv, lived_in_home, tmp_path, str(plugin))
+    assert "the plugin name '../../escaped' is not a plain directory name" in message
+    assert not (tmp_path / "escaped").exists()
+
+
+def test_a_link_in_the_plugins_directory_pointing_elsewhere_is_not_followed(venv, lived_in_home, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (lived_in_home / "plugins").mkdir()
+    (lived_in_home / "plugins" / "linked").symlink_to(outside)
+    plugin = write_files(tmp_path / "linked", {"plugin.yaml": "name: linked\n", "__init__.py": ""})
+    message = failing_install(venv, lived_in_home, tmp_path, str(plugin), "--force")
+    assert f"resolves to {outside}, outside the plugins directory" in message
+    assert list(outside.iterdir()) == []
+
+
+def _tar(path, members):
+    with tarfile.open(path, "w:gz") as archive:
+        for member, data in members:
+            archive.addfile(member, io.BytesIO(data) if data is not None else None)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "member", "cause"),
+    [
+        ("traversal", ("../../evil.py", tarfile.REGTYPE, ""), "'../../evil.py' points outside the archive root"),
+        ("link", ("pkg/passwd", tarfile.SYMTYPE, "/etc/passwd"), "'pkg/passwd' is a symlink to '/etc/passwd', outside the archive root"),
+    ],
+)
+def test_an_archive_with_members_escaping_its_root_is_refused(venv, lived_in_home, tmp_path, name, member, cause):
+    project = package_project(tmp_path / "project", "hermes-sneaky", "1.0", entry_point="sneaky", manifest="name: sneaky\n")
+    members = []
+    for file in sorted(p for p in project.rglob("*") if p.is_file()):
+        data = file.read_bytes()
+        info = tarfile.TarInfo(f"hermes-sneaky-1.0/{file.relative_to(project)}")
+        info.size = len(data)
+        members.append((info, data))
+    bad = tarfile.TarInfo(member[0])
+    bad.type, bad.linkname = member[1], member[2]
+    members.append((bad, b"" if member[1] == tarfile.REGTYPE else None))
+    archive = _tar(tmp_path / f"hermes-sneaky-{name}.tar.gz", members)
+    message = failing_install(venv, lived_in_home, tmp_path, str(archive))
+    assert f"the archive is unsafe: {cause}" in message
+    assert not (tmp_path.parent / "evil.py").exists()

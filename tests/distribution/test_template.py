@@ -1,0 +1,88 @@
+"""The plugin template, from the installed wheel: every kind generates, installs, passes its own tests, loads."""
+
+from __future__ import annotations
+
+import pytest
+
+from distribution_support import PluginVenv
+
+pytestmark = pytest.mark.slow
+
+COMMON_FILES = {
+    ".github/workflows/publish.yml",
+    ".github/workflows/test.yml",
+    ".gitignore",
+    "README.md",
+    "pyproject.toml",
+    "src/{module}/__init__.py",
+    "src/{module}/plugin.yaml",
+    "tests/test_{name}.py",
+}
+
+KINDS = {
+    # kind: (extra files, what `list --json --load` shows, the setting that turns it on, entry-point group)
+    "hooks": (set(), {"hooks": ["on_session_start", "pre_tool_call"], "tools": []}, "plugins.enabled", "hermes_agent.plugins"),
+    "tools": (set(), {"hooks": [], "tools": ["{name}_word_count"]}, "plugins.enabled", "hermes_agent.plugins"),
+    "memory-provider": ({"src/{module}/provider.py"}, {"memory_providers": ["{name}"], "hooks": []}, "memory.provider", "hermes_agent.memory_providers"),
+    "context-engine": ({"src/{module}/engine.py"}, {"hooks": [], "tools": []}, "plugins.enabled", "hermes_agent.plugins"),
+}
+
+
+@pytest.fixture(scope="module")
+def template_venv(prepared_venv, tmp_path_factory) -> PluginVenv:
+    """One venv for every kind: each project is a distinct distribution."""
+    return PluginVenv.clone_of(prepared_venv, tmp_path_factory.mktemp("template") / "venv")
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_generates_installs_passes_its_own_tests_and_loads(kind, template_venv, tmp_path):
+    name = f"demo_{kind.replace('-', '_')}"
+    module = f"hermes_{name}"
+    home = tmp_path / "home"
+    home.mkdir()
+    # `new` runs from the venv's non-editable install: the template comes out of the wheel.
+    assert (template_venv.site_packages / "hermes_plugin_template" / "cookiecutter.json").is_file()
+    created = template_venv.hermes_run("plugins", "new", name, "--kind", kind, "--no-input", "--description", "A test plugin.", home=home, cwd=tmp_path)
+    assert created.returncode == 0, created.stdout + created.stderr
+    project = tmp_path / f"hermes-{name.replace('_', '-')}"
+    extra, shown, setting, group = KINDS[kind]
+    generated = {str(p.relative_to(project)) for p in project.rglob("*") if p.is_file()}
+    assert generated == {f.format(module=module, name=name) for f in COMMON_FILES | extra}
+    pyproject = (project / "pyproject.toml").read_text()
+    assert f'[project.entry-points."{group}"]\n{name} = "{module}"' in pyproject
+    assert 'description = "A test plugin."' in pyproject
+
+    validated = template_venv.hermes_run("plugins", "validate", str(project / "src" / module), home=home, cwd=tmp_path)
+    assert validated.returncode == 0 and validated.stdout.startswith(f"ok   {name} 0.1.0"), validated.stdout
+    installed = template_venv.hermes_run("plugins", "install", str(project), "--enable", "--no-build-isolation", "--no-index", home=home, cwd=tmp_path)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    own_tests = template_venv.pytest(project / "tests", cwd=project)
+    assert own_tests.returncode == 0, own_tests.stdout + own_tests.stderr
+    assert " passed" in own_tests.stdout and "failed" not in own_tests.stdout
+    if kind == "memory-provider":  # the contract kit runs as part of the project's suite
+        assert own_tests.stdout.count("::TestProviderContract::") >= 5, own_tests.stdout
+
+    entry = template_venv.listing(home, tmp_path)[name]
+    assert entry["loaded"] is True and entry["error"] is None
+    assert entry["source"] == "entrypoint" and entry["install"]["source"] == "path"
+    for field, value in shown.items():
+        assert entry[field] == [v.format(name=name) for v in value], field
+    config = (home / "config.yaml").read_text()
+    assert (f"provider: {name}" if setting == "memory.provider" else f"- {name}") in config
+
+
+def test_new_refuses_a_name_that_cannot_be_a_plugin_key(run_hermes, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run_hermes("plugins", "new", "9lives", "--no-input", "-o", str(out))
+    assert result.exit_code == 1
+    assert "'9lives' cannot be a plugin name: it must start with a letter" in result.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_new_refuses_to_overwrite_an_existing_project(run_hermes, tmp_path):
+    (tmp_path / "hermes-taken").mkdir()
+    result = run_hermes("plugins", "new", "taken", "--no-input", "-o", str(tmp_path))
+    assert result.exit_code == 1 and "hermes-taken already exists" in result.stderr
+    assert list((tmp_path / "hermes-taken").iterdir()) == []
