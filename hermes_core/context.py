@@ -88,6 +88,7 @@ class Registrations:
     context_engines: list[ContextEngine] = field(default_factory=list)
     middleware: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
     auxiliary_tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    session_stores: list[Callable[[Path], Any]] = field(default_factory=list)
 
 
 class PluginContext:
@@ -250,6 +251,17 @@ class PluginContext:
                 "-> subclass hermes_core.ContextEngine"
             )
         self.staged.context_engines.append(engine)
+
+    def register_session_store(self, factory: Callable[[Path], Any]) -> None:
+        """Offer the store sessions and messages are kept in: ``factory(hermes_home) -> store``.
+
+        One store serves the host; the built-in ``state`` plugin provides it.
+        """
+        if not callable(factory):
+            raise RegistrationError("register_session_store expects a callable factory(hermes_home)")
+        if self._manager.session_store_factory is not None or self.staged.session_stores:
+            raise RegistrationError("a session store is already registered; only one serves the host")
+        self.staged.session_stores.append(factory)
 
     def register_middleware(self, kind: str, callback: Callable[..., Any]) -> None:
         """Add middleware of ``kind`` (e.g. ``llm_request``); kinds the host does not use are kept."""

@@ -92,8 +92,11 @@ class PluginManager:
         self.skills: dict[str, Skill] = {}
         self.memory_providers: dict[str, MemoryProvider] = {}
         self.context_engines: dict[str, ContextEngine] = {}
+        self._engine_owners: dict[str, str] = {}
         self.middleware: dict[str, list[Callable[..., Any]]] = {}
         self.auxiliary_tasks: dict[str, dict[str, Any]] = {}
+        #: ``factory(hermes_home) -> store`` registered by the plugin that keeps sessions (the builtin ``state``).
+        self.session_store_factory: Callable[[Path], Any] | None = None
         #: A runtime sets this to accept ``ctx.inject_message``; ``None`` means no session.
         self.message_sink: Callable[[str, str], bool] | None = None
         self._records: dict[str, PluginRecord] = {}
@@ -240,6 +243,8 @@ class PluginManager:
         for kind, callback in staged.middleware:
             self.middleware.setdefault(kind, []).append(callback)
         self.auxiliary_tasks.update(staged.auxiliary_tasks)
+        if staged.session_stores:
+            self.session_store_factory = staged.session_stores[0]
         kept_providers = [p for p in staged.memory_providers if self._accept_memory_provider(p, record)]
         staged.memory_providers[:] = kept_providers
         kept_engines = [e for e in staged.context_engines if self._accept_context_engine(e, record)]
@@ -269,16 +274,22 @@ class PluginManager:
         return True
 
     def _accept_context_engine(self, engine: ContextEngine, record: PluginRecord) -> bool:
-        if self.context_engines:
-            existing = next(iter(self.context_engines))
-            logger.warning(
-                "plugin '%s': context engine %r ignored: %r is already registered and only one replaces the built-in",
-                record.key,
-                engine.name,
-                existing,
-            )
+        """Builtin engines always register; of the others only the first, since one replaces the built-in."""
+        if engine.name in self.context_engines:
+            logger.warning("plugin '%s': context engine %r is already registered; ignored", record.key, engine.name)
             return False
+        if record.candidate.source != "builtin":
+            existing = next((name for name, owner in self._engine_owners.items() if owner != "builtin"), None)
+            if existing is not None:
+                logger.warning(
+                    "plugin '%s': context engine %r ignored: %r is already registered and only one replaces the built-in",
+                    record.key,
+                    engine.name,
+                    existing,
+                )
+                return False
         self.context_engines[engine.name] = engine
+        self._engine_owners[engine.name] = record.candidate.source
         return True
 
     def unload(self, key: str) -> None:
@@ -308,10 +319,13 @@ class PluginManager:
                 self.middleware[kind].remove(callback)
         for task in staged.auxiliary_tasks:
             self.auxiliary_tasks.pop(task, None)
+        if staged.session_stores and self.session_store_factory is staged.session_stores[0]:
+            self.session_store_factory = None
         for provider in staged.memory_providers:
             self.memory_providers.pop(provider.name, None)
         for engine in staged.context_engines:
             self.context_engines.pop(engine.name, None)
+            self._engine_owners.pop(engine.name, None)
         forget_plugin_module(record.module)
         record.registrations = None
         record.holders = []
