@@ -12,7 +12,7 @@ from hermes_core._version import __version__
 # Each group lives in its own module and is imported only when used, so
 # `hermes --help` never pays for YAML, JSON Schema or plugin discovery.
 _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
-    "plugins": ("hermes_core.cli.plugins", "list, inspect, enable, disable and validate plugins"),
+    "plugins": ("hermes_core.cli.plugins", "list, install, update, remove, check and create plugins"),
     "config": ("hermes_core.cli.config", "read and change config.yaml"),
     "memory": ("hermes_core.cli.memory", "show and edit built-in memory; choose and set up a memory provider"),
 }
