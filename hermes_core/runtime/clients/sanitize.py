@@ -1,0 +1,44 @@
+"""Copies of request and response payloads that are safe to hand to plugin hooks: no secrets."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REDACTED = "[REDACTED]"
+
+# Keys whose values are credentials wherever they appear (extra_body, headers, provider options).
+# Matched on the whole key, so counters such as max_tokens or input_tokens stay visible.
+_SECRET_KEY = re.compile(
+    r"(?:.*[_-])?(?:api[_-]?key|apikey|secret|password|passwd|authorization|auth[_-]?token|access[_-]?token"
+    r"|refresh[_-]?token|bearer|session[_-]?token|client[_-]?secret|private[_-]?key)",
+    re.IGNORECASE,
+)
+# Credentials pasted into text: provider keys (sk-..., sk-ant-...) and bearer headers.
+_SECRET_TEXT = re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|Bearer\s+[A-Za-z0-9._~+/=-]{16,})")
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: (REDACTED if isinstance(key, str) and _SECRET_KEY.fullmatch(key) and value_ else _scrub(value_))
+            for key, value_ in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [_scrub(item) for item in value]
+    if isinstance(value, str) and ("sk-" in value or "Bearer" in value):
+        return _SECRET_TEXT.sub(REDACTED, value)
+    return value
+
+
+def sanitize_request(body: Any) -> Any:
+    """A deep copy of ``body`` with credential-like keys and key-shaped strings replaced by ``[REDACTED]``.
+
+    The original is never modified. Meant for the ``request`` kwarg of ``pre_api_request``.
+    """
+    return _scrub(body)
+
+
+def sanitize_response(body: Any) -> Any:
+    """The same cleaning for a provider's response (``post_api_request``'s ``response``)."""
+    return _scrub(body)
