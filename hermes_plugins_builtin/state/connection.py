@@ -1,0 +1,143 @@
+"""Opening state.db (private file modes, pragmas) and the retrying write transaction."""
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Callable, Iterator, TypeVar
+
+from .errors import StoreBusyError
+
+T = TypeVar("T")
+SIDECAR_SUFFIXES = ("-wal", "-shm")
+
+# SQLite's own busy handler waits for the lock first; the application-level retry
+# only covers what it gives up on (a long holder, a checkpoint, WAL recovery).
+BUSY_TIMEOUT_MS = 2_000
+WRITE_ATTEMPTS = 12
+RETRY_SLEEP_S = (0.005, 0.050)
+
+
+def create_private_file(path: Path) -> None:
+    """Create *path* empty with mode 0600 if it does not exist yet (SQLite copies the
+    main file's mode to its -wal/-shm sidecars)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def restrict_modes(path: Path) -> None:
+    """chmod 0600 the database and whichever sidecars exist (older files may be wider)."""
+    for candidate in (path, *(Path(str(path) + s) for s in SIDECAR_SUFFIXES)):
+        try:
+            if candidate.stat().st_mode & 0o777 != 0o600:
+                os.chmod(candidate, 0o600)
+        except FileNotFoundError:
+            continue
+
+
+def open_raw(path: Path) -> sqlite3.Connection:
+    """A connection that has not written anything yet (safe before the version check)."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def configure(conn: sqlite3.Connection, *, durable: bool) -> None:
+    """Pragmas for a store connection; WAL is the only one that touches the file."""
+    mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    if mode.lower() != "wal":
+        with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+    # NORMAL in WAL mode: a commit is atomic and survives a process crash; only an
+    # OS crash or power loss can lose the last commits (never corrupts). FULL adds
+    # an fsync per commit.
+    conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA cache_size = -16000")
+    # reads go straight to the OS page cache instead of through read() calls
+    conn.execute("PRAGMA mmap_size = 268435456")
+    # Debian builds enable secure_delete; FAST still scrubs deleted cells but does not
+    # rewrite whole freed pages, which FTS segment merges produce constantly.
+    conn.execute("PRAGMA secure_delete = FAST")
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _backoff(attempt: int) -> None:
+    lo, hi = RETRY_SLEEP_S
+    time.sleep(random.uniform(lo, hi) * min(attempt + 1, 4))
+
+
+def with_retry(action: Callable[[], T], attempts: int | None = None) -> T:
+    """Run *action* again (after a jittered sleep) while SQLite reports busy."""
+    attempts = WRITE_ATTEMPTS if attempts is None else attempts
+    for attempt in range(attempts):
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            if attempt == attempts - 1:
+                raise StoreBusyError(f"state.db stayed locked after {attempts} attempts: {exc}") from exc
+            _backoff(attempt)
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE (bounded jittered retry), COMMIT on success, ROLLBACK on error.
+
+    Taking the write lock up front means no statement inside can fail with
+    "database is locked" half-way, so the body never needs its own retry.
+    """
+    with_retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    try:
+        with_retry(lambda: conn.execute("COMMIT"))
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+@contextlib.contextmanager
+def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One consistent snapshot for several SELECTs (WAL readers never wait for writers)."""
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
+def try_write_transaction(conn: sqlite3.Connection, wait_ms: int = 50) -> bool:
+    """BEGIN IMMEDIATE if the lock is free within *wait_ms*; False (and no transaction) if not."""
+    conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return True
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            return False
+        raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

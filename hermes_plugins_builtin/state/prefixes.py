@@ -1,0 +1,71 @@
+"""Prefix queries: ASCII ``word*`` becomes the OR of the indexed words it matches.
+
+FTS5 answers a native prefix query by merging the doclists of every matching
+word into one, and then again for BM25's IDF pass; for ``deploy*`` over 100k
+messages that is most of the query's cost. The OR of a handful of words skips
+both merges. The words come from an fts5vocab view of the word index, and a
+prefix that matches more than MAX_PREFIX_EXPANSION words keeps the native form.
+
+Expansions are cached per connection, keyed by ``indexed_upto``: the index only
+gains words when rows are indexed, which always moves that mark (deletes can only
+remove words, and a removed word in the OR simply matches nothing).
+"""
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+
+from .query import Group, Term
+
+MAX_PREFIX_EXPANSION = 16
+_CACHE_SIZE = 256
+
+
+def is_prefix(term: Term) -> bool:
+    """True for a ``word*`` term."""
+    return term.word_expr is not None and term.word_expr.endswith("*")
+
+
+class PrefixExpander:
+    """Rewrites prefix terms for one connection, remembering recent expansions."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._cache: dict[str, tuple[int, str | None]] = {}
+        self._vocab_ready = False
+
+    def expand(self, groups: tuple[Group, ...], indexed_upto: int) -> tuple[Group, ...]:
+        """The groups with every expandable prefix term rewritten."""
+        if not any(is_prefix(t) and t.text.isascii() for g in groups for t in g.terms):
+            return groups
+        out = []
+        for group in groups:
+            terms = []
+            for term in group.terms:
+                if is_prefix(term) and term.text.isascii():
+                    expr = self._expression(term.text.lower(), indexed_upto)  # ASCII folds to lowercase
+                    if expr is not None:
+                        term = dataclasses.replace(term, word_expr=expr)
+                terms.append(term)
+            out.append(Group(tuple(terms)))
+        return tuple(out)
+
+    def _expression(self, body: str, indexed_upto: int) -> str | None:
+        cached = self._cache.get(body)
+        if cached is not None and cached[0] == indexed_upto:
+            return cached[1]
+        if not self._vocab_ready:
+            self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms "
+                               "USING fts5vocab(main, messages_fts, 'row')")
+            self._vocab_ready = True
+        upper = body[:-1] + chr(ord(body[-1]) + 1)
+        words = [r[0] for r in self._conn.execute(
+            "SELECT term FROM temp.messages_fts_terms WHERE term >= ? AND term < ? LIMIT ?",
+            (body, upper, MAX_PREFIX_EXPANSION + 1))]
+        expr = None
+        if 0 < len(words) <= MAX_PREFIX_EXPANSION:
+            expr = "(" + " OR ".join('"' + w.replace('"', '""') + '"' for w in words) + ")"
+        if len(self._cache) >= _CACHE_SIZE:
+            self._cache.clear()
+        self._cache[body] = (indexed_upto, expr)
+        return expr

@@ -1,0 +1,118 @@
+"""Row shapes: how messages and sessions are encoded into columns and decoded back."""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .grams import needs_grams
+
+SESSION_COLUMNS = (
+    "id", "source", "user_id", "model", "model_config", "system_prompt", "parent_session_id",
+    "started_at", "ended_at", "end_reason", "message_count", "tool_call_count",
+    "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
+    "billing_provider", "billing_base_url", "billing_mode", "estimated_cost_usd", "actual_cost_usd",
+    "cost_status", "cost_source", "pricing_version", "title", "api_call_count",
+)
+SESSION_FIELDS_SQL = ", ".join("s." + c for c in SESSION_COLUMNS)  # for "FROM sessions s"
+
+MESSAGE_COLUMNS = (
+    "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name", "timestamp",
+    "token_count", "finish_reason", "reasoning", "reasoning_content", "reasoning_details",
+    "codex_reasoning_items", "codex_message_items",
+)
+# columns holding JSON documents: given as Python objects, returned decoded
+JSON_MESSAGE_COLUMNS = ("tool_calls", "reasoning_details", "codex_reasoning_items", "codex_message_items")
+MESSAGE_FIELDS = tuple(c for c in MESSAGE_COLUMNS if c != "session_id")
+INSERT_MESSAGE_SQL = (f"INSERT INTO messages ({', '.join(MESSAGE_COLUMNS)}) "
+                      f"VALUES ({', '.join('?' * len(MESSAGE_COLUMNS))})")
+
+
+def _json_or_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _text(value: Any) -> str | None:
+    # content is text; structured content (a list of parts) is kept as its JSON
+    if value is None or isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class EncodedMessage:
+    """One message ready for INSERT, with what the write path needs to know about it."""
+
+    values: tuple[Any, ...]
+    tool_call_count: int
+    may_have_grams: bool
+
+
+def encode_message(session_id: str, message: Mapping[str, Any]) -> EncodedMessage:
+    """Map an OpenAI-style message dict (plus our extra fields) onto the messages columns."""
+    role = message.get("role")
+    if not isinstance(role, str) or not role:
+        raise ValueError("a message needs a non-empty 'role'")
+    tool_calls = message.get("tool_calls")
+    row: dict[str, Any] = {
+        "session_id": session_id,
+        "role": role,
+        "content": _text(message.get("content")),
+        "tool_call_id": message.get("tool_call_id"),
+        "tool_calls": _json_or_text(tool_calls) if tool_calls else None,
+        "tool_name": message.get("tool_name") or (message.get("name") if role == "tool" else None),
+        "timestamp": float(message.get("timestamp") or time.time()),
+        "token_count": message.get("token_count"),
+        "finish_reason": message.get("finish_reason"),
+        "reasoning": message.get("reasoning"),
+        "reasoning_content": message.get("reasoning_content"),
+        "reasoning_details": _json_or_text(message.get("reasoning_details")),
+        "codex_reasoning_items": _json_or_text(message.get("codex_reasoning_items")),
+        "codex_message_items": _json_or_text(message.get("codex_message_items")),
+    }
+    calls = len(tool_calls) if isinstance(tool_calls, (list, tuple)) else (1 if tool_calls else 0)
+    grams = any(needs_grams(row[k]) for k in ("content", "tool_name", "tool_calls"))
+    return EncodedMessage(tuple(row[c] for c in MESSAGE_COLUMNS), calls, grams)
+
+
+def _decode_json(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # written by something else: hand back what is there
+
+
+def decode_message(row: tuple[Any, ...]) -> dict[str, Any]:
+    """(id, *MESSAGE_FIELDS) -> message dict; None-valued optional fields are omitted."""
+    out: dict[str, Any] = {"id": row[0]}
+    for name, value in zip(MESSAGE_FIELDS, row[1:]):
+        if value is None and name not in ("content",):
+            continue
+        out[name] = _decode_json(value) if name in JSON_MESSAGE_COLUMNS else value
+    return out
+
+
+def decode_session(row: tuple[Any, ...]) -> dict[str, Any]:
+    """SESSION_COLUMNS row -> dict (model_config decoded from JSON)."""
+    out = dict(zip(SESSION_COLUMNS, row))
+    out["model_config"] = _decode_json(out["model_config"])
+    return out
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """Counts and sizes, as `hermes sessions stats` shows them."""
+
+    schema_version: int
+    sessions: int
+    messages: int
+    messages_by_role: dict[str, int]
+    db_bytes: int
+    wal_bytes: int
+    messages_awaiting_index: int = 0
+    object_bytes: dict[str, int] = field(default_factory=dict)  # table / index / FTS index -> bytes

@@ -1,0 +1,189 @@
+"""Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
+
+Ranking is FTS5's BM25. For very common queries it is computed over the newest
+``rank_window`` matching messages only (default 1,000): BM25 costs about a
+microsecond per matching row, so an unbounded rank over 25k matches would take
+tens of milliseconds, while among that many matches recency is the better
+tie-breaker for session recall anyway. ``rank_window=None`` ranks every match.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .pending import PERSISTENT, TAIL, IndexTables
+from .prefixes import PrefixExpander, is_prefix
+from .query import Group, QueryPlan, Term, ascii_lower
+
+DEFAULT_RANK_WINDOW = 500
+SNIPPET_CHARS = 160
+MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One matching message."""
+
+    message_id: int
+    session_id: str
+    role: str
+    snippet: str
+    rank: float          # FTS5 bm25(): lower (more negative) is a better match
+    timestamp: float
+    source: str
+    session_title: str | None
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Row filters applied inside the ranked window."""
+
+    roles: tuple[str, ...] = ()
+    exclude_session_ids: tuple[str, ...] = ()
+
+
+_LITERAL_SQL = "instr(lower(m.search_text), ?)"
+
+
+def _and(exprs: Iterable[str]) -> str:
+    return " AND ".join(f"({e})" for e in exprs)
+
+
+def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
+                 tables: IndexTables = PERSISTENT) -> tuple[str, list[object]]:
+    """SQL returning (id, score) for one group, best first."""
+    positives, negatives = group.positives, group.negatives
+    word_terms = [t for t in positives if t.word_expr]
+    gram_terms = [t for t in positives if t.gram_exprs]
+    where: list[str] = []
+    params: list[object] = []
+    if word_terms:
+        table = tables.word
+        match = _and(t.word_expr for t in word_terms)  # type: ignore[misc]
+        # exact negated words go into the FTS expression; odd ones become literal checks
+        for t in negatives:
+            if t.word_expr and t.literal is None:
+                match = f"({match}) NOT ({t.word_expr})"
+        if gram_terms:
+            where.append(f"m.id IN (SELECT rowid FROM {tables.grams} WHERE {tables.grams} MATCH ?)")
+            params.append(_and(e for t in gram_terms for e in t.gram_exprs))
+    else:
+        table = tables.grams
+        match = _and(e for t in gram_terms for e in t.gram_exprs)
+        for t in negatives:
+            if t.word_expr and t.literal is None:
+                where.append(f"m.id NOT IN (SELECT rowid FROM {tables.word} WHERE {tables.word} MATCH ?)")
+                params.append(t.word_expr)
+    for t in positives:
+        if t.literal is not None:
+            where.append(f"{_LITERAL_SQL} > 0")
+            params.append(t.literal)
+    for t in negatives:
+        if t.word_expr and t.literal is None:
+            continue  # exact words: already excluded through an index above
+        # odd text and gram runs: excluded when the row literally contains them
+        where.append(f"{_LITERAL_SQL} = 0")
+        params.append(t.literal if t.literal is not None else ascii_lower(t.text))
+    if filters.roles:
+        where.append(f"m.role IN ({','.join('?' * len(filters.roles))})")
+        params.extend(filters.roles)
+    if filters.exclude_session_ids:
+        where.append(f"m.session_id NOT IN ({','.join('?' * len(filters.exclude_session_ids))})")
+        params.extend(filters.exclude_session_ids)
+    # the gram and tail indexes are maintained by the store, not by triggers:
+    # joining messages also drops entries whose row was deleted behind its back
+    join = bool(where) or table != PERSISTENT.word
+    base = (f"SELECT {table}.rowid AS id, bm25({table}) AS score FROM {table}"
+            + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
+            + f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where))
+    all_params: list[object] = [match, *params]
+    if window:
+        sql = (f"SELECT id, score FROM ({base} ORDER BY {table}.rowid DESC LIMIT ?) "
+               f"ORDER BY score, id DESC LIMIT ?")
+        all_params += [window, limit]
+    else:
+        sql = f"{base} ORDER BY score, id DESC LIMIT ?"
+        all_params.append(limit)
+    return sql, all_params
+
+
+def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters, *, limit: int,
+               rank_window: int | None, include_tail: bool, expander: PrefixExpander,
+               indexed_upto: int) -> list[SearchHit]:
+    """Execute *plan* (caller holds a read transaction); groups run separately, merged by rank.
+
+    The persistent indexes hold rows up to *indexed_upto*; with *include_tail* the
+    TEMP tail tables (rows above it) are searched as well.
+    """
+    if plan.empty or limit <= 0:
+        return []
+    best: dict[int, float] = {}
+    window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
+    sources = [(PERSISTENT, window)] + ([(TAIL, None)] if include_tail else [])
+    for tables, window in sources:
+        groups = expander.expand(plan.groups, indexed_upto) if tables is PERSISTENT else plan.groups
+        for group in groups:
+            sql, params = _group_query(group, filters, window, limit, tables)
+            for message_id, score in conn.execute(sql, params):
+                if message_id not in best or score < best[message_id]:
+                    best[message_id] = score
+    top = sorted(best.items(), key=lambda kv: (kv[1], -kv[0]))[:limit]
+    if not top:
+        return []
+    ids = [mid for mid, _ in top]
+    rows = {row[0]: row for row in conn.execute(
+        "SELECT m.id, m.session_id, m.role, m.timestamp, m.search_text, s.source, s.title "
+        f"FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id IN ({','.join('?' * len(ids))})",
+        ids)}
+    pattern = highlight_pattern(plan)
+    hits = []
+    for mid, score in top:
+        row = rows.get(mid)
+        if row is None:
+            continue
+        hits.append(SearchHit(message_id=mid, session_id=row[1], role=row[2], timestamp=row[3],
+                              snippet=make_snippet(row[4] or "", pattern), rank=score,
+                              source=row[5], session_title=row[6]))
+    return hits
+
+
+def _term_regex(term: Term) -> str:
+    if term.gram_exprs or term.literal is not None:
+        return re.escape(term.text)
+    words = re.findall(r"[^\W_]+", term.text)
+    body = r"[\W_]+".join(re.escape(w) for w in words)
+    prefix = is_prefix(term)
+    return r"(?<![^\W_])" + body + (r"[^\W_]*" if prefix else r"(?![^\W_])")
+
+
+def highlight_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
+    """One case-insensitive regex matching every positive term of the plan."""
+    parts = [_term_regex(t) for g in plan.groups for t in g.positives if t.text]
+    if not parts:
+        return None
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+
+
+def make_snippet(text: str, pattern: re.Pattern[str] | None, width: int = SNIPPET_CHARS) -> str:
+    """About *width* characters around the first match, matches marked, '...' where cut."""
+    text = " ".join(text.split())
+    first = pattern.search(text) if pattern else None
+    if first is None:
+        return text[:width] + ("..." if len(text) > width else "")
+    # a quarter of the window before the match, the rest after it
+    start = max(0, first.start() - width // 4)
+    end = min(len(text), max(start + width, first.end()))
+    start = max(0, min(start, end - width))
+    window = text[start:end]
+    marked = pattern.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}", window) if pattern else window
+    return ("..." if start > 0 else "") + marked + ("..." if end < len(text) else "")
+
+
+def normalise_roles(role_filter: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Accept "user,assistant", ["user"], or None."""
+    if role_filter is None:
+        return ()
+    items = role_filter.split(",") if isinstance(role_filter, str) else list(role_filter)
+    return tuple(sorted({r.strip() for r in items if r and r.strip()}))

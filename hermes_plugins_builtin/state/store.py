@@ -1,0 +1,407 @@
+"""SessionStore: sessions, messages, counters, titles, lineage and search over state.db."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from . import indexing, lineage, maintenance
+from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
+                         try_write_transaction, with_retry, write_transaction)
+from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, TitleInUseError
+from .listing import list_sessions_rich
+from .pending import PendingTail
+from .prefixes import PrefixExpander
+from .query import parse
+from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_FIELDS_SQL, StoreStats, decode_message,
+                      decode_session, encode_message)
+from .schema import SCHEMA_VERSION, check_not_too_new, migrate
+from .search import DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, normalise_roles, run_search
+
+_COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+             "reasoning_tokens", "api_call_count")
+_COSTS = ("estimated_cost_usd", "actual_cost_usd")
+_LABELS = ("model", "billing_provider", "billing_base_url", "billing_mode", "cost_status",
+           "cost_source", "pricing_version")
+_SELECT_SESSION = f"SELECT {SESSION_FIELDS_SQL} FROM sessions s"
+
+
+class SessionStore:
+    """The SQLite session store behind ``$HERMES_HOME/state.db``.
+
+    One instance owns one connection and may be shared between threads. Several
+    processes may open the same file: writes serialise on SQLite's write lock
+    (``BEGIN IMMEDIATE`` with bounded, jittered retry) and readers never block.
+    ``durable=True`` fsyncs every commit (see docs/sessions.md for the trade-off).
+    """
+
+    def __init__(self, db_path: str | Path, *, durable: bool = False,
+                 rank_window: int | None = DEFAULT_RANK_WINDOW) -> None:
+        self.path = Path(db_path)
+        self.rank_window = rank_window
+        self._lock = threading.RLock()
+        create_private_file(self.path)
+        self._conn = open_raw(self.path)
+        self._tail = PendingTail(self._conn)
+        self._prefixes = PrefixExpander(self._conn)
+        self._closed = False
+        try:
+            # refuse a newer schema before anything (even the WAL switch) writes
+            try:
+                with_retry(lambda: check_not_too_new(self._conn, str(self.path)))
+            except sqlite3.DatabaseError as exc:  # "file is not a database" and friends
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
+                raise NotAStateDatabaseError(f"{self.path} cannot be opened as a session store: {exc}") from exc
+            configure(self._conn, durable=durable)
+            restrict_modes(self.path)
+            self._bring_up_to_date()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # -- lifecycle -----------------------------------------------------------
+    def _bring_up_to_date(self) -> None:
+        if check_not_too_new(self._conn, str(self.path)) < SCHEMA_VERSION:
+            with write_transaction(self._conn) as conn:
+                migrate(conn, str(self.path))
+        if not indexing.grams_format_current(self._conn):
+            # the gram rules or Python's Unicode tables changed: old tokens would no
+            # longer match what a delete recomputes, so rebuild from the rows
+            with write_transaction(self._conn) as conn:
+                if not indexing.grams_format_current(conn):
+                    indexing.rebuild(conn)
+        if self._waiting() >= indexing.BATCH_ROWS:
+            self.flush_search_index()
+
+    def close(self) -> None:
+        """Index the rows still waiting if the lock is free, then close the connection.
+
+        (The last connection to close also folds the WAL back into the file.)
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if self._waiting() and try_write_transaction(self._conn):
+                    try:
+                        indexing.index_pending(self._conn)
+                        self._conn.execute("COMMIT")
+                    except BaseException:
+                        self._conn.execute("ROLLBACK")
+                        raise
+            finally:
+                self._conn.close()
+
+    def __enter__(self) -> "SessionStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return check_not_too_new(self._conn, str(self.path))
+
+    # -- sessions ------------------------------------------------------------
+    def create_session(self, session_id: str | None = None, source: str = "cli", *,
+                       model: str | None = None, model_config: Mapping[str, Any] | None = None,
+                       system_prompt: str | None = None, user_id: str | None = None,
+                       parent_session_id: str | None = None, title: str | None = None,
+                       started_at: float | None = None) -> str:
+        """Create a session and return its id (a new UUID when none is given)."""
+        sid = session_id or str(uuid.uuid4())
+        config = json.dumps(dict(model_config), ensure_ascii=False) if model_config is not None else None
+        with self._lock, write_transaction(self._conn) as conn:
+            if parent_session_id is not None and not self._exists(parent_session_id):
+                raise SessionNotFoundError(parent_session_id)
+            if conn.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone():
+                raise SessionExistsError(f"a session with id {sid!r} already exists")
+            if title is not None and self._title_taken(title, sid):
+                raise TitleInUseError(f"title {title!r} is already used by another session")
+            conn.execute(
+                "INSERT INTO sessions (id, source, user_id, model, model_config, system_prompt, "
+                "parent_session_id, started_at, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, source, user_id, model, config, system_prompt, parent_session_id,
+                 time.time() if started_at is None else started_at, _clean_title(title)))
+        return sid
+
+    def end_session(self, session_id: str, reason: str = "user", *, ended_at: float | None = None) -> None:
+        """Mark a session ended now (or at *ended_at*) with *reason*, e.g. 'compression'."""
+        with self._lock, write_transaction(self._conn) as conn:
+            cur = conn.execute("UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ?",
+                               (time.time() if ended_at is None else ended_at, reason, session_id))
+            if cur.rowcount == 0:
+                raise SessionNotFoundError(session_id)
+
+    def get_session(self, session_id: str) -> dict[str, Any] | None:
+        """Every column of one session, or None."""
+        with self._lock:
+            row = self._conn.execute(f"{_SELECT_SESSION} WHERE s.id = ?", (session_id,)).fetchone()
+        return decode_session(row) if row else None
+
+    def get_session_by_title(self, title: str) -> dict[str, Any] | None:
+        """The session carrying exactly *title*, or None."""
+        with self._lock:
+            row = self._conn.execute(f"{_SELECT_SESSION} WHERE s.title = ?", (title,)).fetchone()
+        return decode_session(row) if row else None
+
+    def update_token_counts(self, session_id: str, *, absolute: bool = False,
+                            input_tokens: int | None = None, output_tokens: int | None = None,
+                            cache_read_tokens: int | None = None, cache_write_tokens: int | None = None,
+                            reasoning_tokens: int | None = None, api_call_count: int | None = None,
+                            estimated_cost_usd: float | None = None, actual_cost_usd: float | None = None,
+                            model: str | None = None, billing_provider: str | None = None,
+                            billing_base_url: str | None = None, billing_mode: str | None = None,
+                            cost_status: str | None = None, cost_source: str | None = None,
+                            pricing_version: str | None = None) -> None:
+        """Add to (or with ``absolute=True`` set) token/cost counters; None leaves a field alone."""
+        given = dict(locals())
+        sets: list[str] = []
+        params: list[Any] = []
+        for name in _COUNTERS + _COSTS:
+            if given[name] is None:
+                continue
+            sets.append(f"{name} = ?" if absolute else f"{name} = coalesce({name}, 0) + ?")
+            params.append(given[name])
+        for name in _LABELS:
+            if given[name] is not None:
+                sets.append(f"{name} = ?")
+                params.append(given[name])
+        with self._lock, write_transaction(self._conn) as conn:
+            if not sets:
+                if not self._exists(session_id):
+                    raise SessionNotFoundError(session_id)
+                return
+            cur = conn.execute(f"UPDATE sessions SET {', '.join(sets)} WHERE id = ?", (*params, session_id))
+            if cur.rowcount == 0:
+                raise SessionNotFoundError(session_id)
+
+    def set_title(self, session_id: str, title: str | None, *, auto_number: bool = False) -> str | None:
+        """Set (or clear with None/blank) a unique title; returns the title stored.
+
+        With ``auto_number`` a taken title becomes the next free one along its
+        lineage ("My Session" -> "My Session #2"); without it a taken title raises
+        TitleInUseError.
+        """
+        clean = _clean_title(title)
+        with self._lock, write_transaction(self._conn) as conn:
+            if not self._exists(session_id):
+                raise SessionNotFoundError(session_id)
+            if clean is not None and self._title_taken(clean, session_id):
+                if not auto_number:
+                    raise TitleInUseError(f"title {clean!r} is already used by another session")
+                clean = lineage.next_title_in_lineage(conn, clean)
+            conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (clean, session_id))
+        return clean
+
+    def next_title_in_lineage(self, title: str) -> str:
+        """The title a continuation of a session titled *title* should get."""
+        with self._lock:
+            return lineage.next_title_in_lineage(self._conn, title)
+
+    # -- messages ------------------------------------------------------------
+    def append_message(self, session_id: str, role: str, content: str | None = None, *,
+                       tool_calls: Sequence[Mapping[str, Any]] | str | None = None,
+                       tool_call_id: str | None = None, tool_name: str | None = None,
+                       finish_reason: str | None = None, token_count: int | None = None,
+                       reasoning: str | None = None, reasoning_content: str | None = None,
+                       reasoning_details: Any = None, codex_reasoning_items: Any = None,
+                       codex_message_items: Any = None, timestamp: float | None = None) -> int:
+        """Append one message (one transaction) and return its id."""
+        message = {k: v for k, v in locals().items() if k not in ("self", "session_id")}
+        return self.append_messages(session_id, [message])[0]
+
+    def append_messages(self, session_id: str, messages: Iterable[Mapping[str, Any]]) -> list[int]:
+        """Append several messages to one session in a single transaction; returns their ids."""
+        encoded = [encode_message(session_id, m) for m in messages]
+        if not encoded:
+            return []
+        with self._lock, write_transaction(self._conn) as conn:
+            cur = conn.execute(
+                "UPDATE sessions SET message_count = message_count + ?, "
+                "tool_call_count = tool_call_count + ? WHERE id = ?",
+                (len(encoded), sum(e.tool_call_count for e in encoded), session_id))
+            if cur.rowcount == 0:
+                raise SessionNotFoundError(session_id)
+            ids = [_insert(conn, e.values) for e in encoded]
+            if ids[-1] - indexing.indexed_upto(conn) >= indexing.BATCH_ROWS:
+                indexing.index_pending(conn)
+        return ids
+
+    def get_messages(self, session_id: str) -> list[dict[str, Any]]:
+        """All messages of a session in append order, JSON columns decoded."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT id, {', '.join(MESSAGE_FIELDS)} FROM messages WHERE session_id = ? "
+                "ORDER BY timestamp, id", (session_id,)).fetchall()
+        return [decode_message(r) for r in rows]
+
+    def message_count(self, session_id: str | None = None) -> int:
+        """Number of messages in one session, or in the whole store."""
+        with self._lock:
+            if session_id is None:
+                return int(self._conn.execute("SELECT count(*) FROM messages").fetchone()[0])
+            return int(self._conn.execute("SELECT count(*) FROM messages WHERE session_id = ?",
+                                          (session_id,)).fetchone()[0])
+
+    # -- lineage -------------------------------------------------------------
+    def get_parent(self, session_id: str) -> str | None:
+        """The parent session id (compression or delegation), if any."""
+        session = self.get_session(session_id)
+        return session["parent_session_id"] if session else None
+
+    def get_children(self, session_id: str) -> list[dict[str, Any]]:
+        """Child sessions, oldest first, each with ``kind`` 'continuation' or 'delegation'."""
+        parent = self.get_session(session_id)
+        if parent is None:
+            return []
+        with self._lock:
+            rows = self._conn.execute(f"{_SELECT_SESSION} WHERE s.parent_session_id = ? "
+                                      "ORDER BY s.started_at, s.id", (session_id,)).fetchall()
+        children = [decode_session(r) for r in rows]
+        for child in children:
+            child["kind"] = "continuation" if lineage.is_continuation(parent, child) else "delegation"
+        return children
+
+    def get_compression_tip(self, session_id: str) -> str:
+        """The newest session of the compression chain through *session_id* (<= 100 hops)."""
+        with self._lock:
+            return lineage.compression_tip(self._conn, session_id)
+
+    def get_compression_chain(self, session_id: str) -> list[str]:
+        """Ids of the whole compression chain through *session_id*, oldest first."""
+        with self._lock:
+            return lineage.compression_chain(self._conn, session_id)
+
+    def lineage_ids(self, session_id: str) -> set[str]:
+        """The session's whole tree (root ancestor plus all descendants)."""
+        with self._lock:
+            return lineage.lineage_ids(self._conn, session_id)
+
+    def list_sessions_rich(self, *, limit: int = 20, offset: int = 0, source: str | None = None,
+                           project_compression: bool = True) -> list[dict[str, Any]]:
+        """Sessions, most recently active first, one entry per compression chain by default.
+
+        Each entry is the chain's tip with extra keys: ``chain`` (ids oldest first),
+        ``chain_message_count``, ``last_active``, ``preview`` (first user message of
+        the chain) and ``kind`` ('root', 'continuation' or 'delegation').
+        """
+        with self._lock:
+            return list_sessions_rich(self._conn, limit=limit, offset=offset, source=source,
+                                      project_compression=project_compression)
+
+    # -- search --------------------------------------------------------------
+    def search(self, query: str, *, role_filter: str | Sequence[str] | None = None,
+               exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
+               limit: int = 20) -> list[SearchHit]:
+        """Full-text search; any string is safe (see query.py for the syntax).
+
+        Returns hits best first (BM25), each with session id, message id, role,
+        snippet, rank and timestamp. ``exclude_lineage_of`` drops the whole session
+        tree of the given session (the conversation the caller is in).
+        """
+        plan = parse(query)
+        if plan.empty:
+            return []
+        excluded = set(exclude_session_ids or ())
+        with self._lock, read_transaction(self._conn) as conn:
+            if exclude_lineage_of:
+                excluded |= lineage.lineage_ids(conn, exclude_lineage_of)
+            filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
+            upto = indexing.indexed_upto(conn)
+            tail = self._tail.refresh(upto)
+            return run_search(conn, plan, filters, limit=max(0, min(int(limit), 1000)),
+                              rank_window=self.rank_window, include_tail=tail, expander=self._prefixes,
+                              indexed_upto=upto)
+
+    # -- maintenance ---------------------------------------------------------
+    def delete_session(self, session_id: str) -> bool:
+        """Delete a session and its messages; children keep living with no parent."""
+        with self._lock, write_transaction(self._conn) as conn:
+            return maintenance.delete_session_rows(conn, session_id)
+
+    def prune_sessions(self, older_than_s: float, *, now: float | None = None) -> int:
+        """Delete sessions whose last activity is older than *older_than_s* seconds.
+
+        Each session goes in its own short transaction, so concurrent writers are
+        never held up for long. Returns the number deleted.
+        """
+        cutoff = (time.time() if now is None else now) - older_than_s
+        with self._lock:
+            ids = [r[0] for r in self._conn.execute(
+                "SELECT s.id FROM sessions s WHERE max(s.started_at, coalesce(s.ended_at, 0), "
+                "coalesce((SELECT max(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0)) < ?",
+                (cutoff,))]
+        return sum(1 for sid in ids if self.delete_session(sid))
+
+    def rebuild_search_index(self, progress: indexing.ProgressCallback | None = None) -> int:
+        """Rebuild both search indexes from the messages table (one transaction).
+
+        *progress* is called as progress(rows_done, rows_total). Returns rows indexed.
+        """
+        with self._lock, write_transaction(self._conn) as conn:
+            return indexing.rebuild(conn, progress)
+
+    def flush_search_index(self, progress: indexing.ProgressCallback | None = None) -> int:
+        """Index every row still waiting for its batch now; returns how many."""
+        with self._lock, write_transaction(self._conn) as conn:
+            return indexing.index_pending(conn, progress)
+
+    def stats(self) -> StoreStats:
+        """Counts, file sizes and bytes per table / index."""
+        with self._lock:
+            return maintenance.collect_stats(self._conn, str(self.path), self.schema_version)
+
+    def check_integrity(self) -> list[str]:
+        """Problems found by SQLite's and FTS5's checks and by the index bookkeeping ([] when healthy).
+
+        Runs under the write lock so that the rows and both indexes hold still while compared.
+        """
+        with self._lock, write_transaction(self._conn) as conn:
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+            problems += indexing.bookkeeping_problems(conn)
+            # the word index is also compared with the rows it was built from, which
+            # is only meaningful when no row is waiting for its batch
+            content_check = 1 if self._waiting() == 0 else 0
+            for table, rank in (("messages_fts", content_check), ("messages_grams", 0)):
+                try:
+                    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', ?)", (rank,))
+                except sqlite3.DatabaseError as exc:
+                    problems.append(f"{table}: {exc}")
+            return problems
+
+    # -- helpers -------------------------------------------------------------
+    def _waiting(self) -> int:
+        row = self._conn.execute("SELECT count(*) FROM messages WHERE id > ?",
+                                 (indexing.indexed_upto(self._conn),)).fetchone()
+        return int(row[0])
+
+    def _exists(self, session_id: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+
+    def _title_taken(self, title: str, session_id: str) -> bool:
+        row = self._conn.execute("SELECT id FROM sessions WHERE title = ?", (_clean_title(title),)).fetchone()
+        return row is not None and row[0] != session_id
+
+
+def _insert(conn: sqlite3.Connection, values: tuple[Any, ...]) -> int:
+    try:
+        return conn.execute(INSERT_MESSAGE_SQL, values).lastrowid  # type: ignore[return-value]
+    except UnicodeEncodeError:
+        # lone surrogates (from a bad decode upstream) cannot be stored as UTF-8
+        fixed = tuple(v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else v for v in values)
+        return conn.execute(INSERT_MESSAGE_SQL, fixed).lastrowid  # type: ignore[return-value]
+
+
+def _clean_title(title: str | None) -> str | None:
+    if title is None:
+        return None
+    clean = " ".join(title.split())
+    return clean or None

@@ -1,0 +1,64 @@
+"""Helpers for the session-store tests, including code run in spawned child processes."""
+from __future__ import annotations
+
+import json
+import traceback
+from typing import Any
+
+from hermes_plugins_builtin.state import SessionStore
+
+
+def tool_call(name: str, arguments: str, call_id: str = "call_1") -> dict:
+    """One OpenAI-style tool call."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def append_worker(db_path: str, worker: int, n_messages: int, sessions: int, barrier: Any, results: Any) -> None:
+    """Open its own store, wait for every worker, append, report per-session successes."""
+    try:
+        store = SessionStore(db_path)
+        sids = [store.create_session(f"w{worker}-s{k}", "cli") for k in range(sessions)]
+        barrier.wait(timeout=120)
+        ok: dict[str, int] = {}
+        errors: list[str] = []
+        for i in range(n_messages):
+            sid = sids[i % sessions]
+            text = f"worker {worker} message {i} payload-{worker}-{i} 数据库 部署"
+            try:
+                if i % 7 == 0:
+                    store.append_message(sid, "assistant", None, tool_calls=[{
+                        "id": f"c{i}", "type": "function",
+                        "function": {"name": "terminal", "arguments": json.dumps({"command": text})}}])
+                else:
+                    store.append_message(sid, "user" if i % 2 else "assistant", text)
+                ok[sid] = ok.get(sid, 0) + 1
+            except Exception as exc:  # recorded, the test asserts there are none
+                errors.append(f"{type(exc).__name__}: {exc}")
+        store.close()
+        results.put({"worker": worker, "ok": ok, "errors": errors})
+    except Exception:
+        results.put({"worker": worker, "ok": {}, "errors": [traceback.format_exc()]})
+
+
+def killed_mid_batch_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
+    """Commit one full batch, then start a second and block inside its transaction.
+
+    The parent SIGKILLs this process once it reports that the second batch's
+    INSERTs are under way, so the kill lands inside an open write transaction.
+    """
+    store = SessionStore(db_path)
+    sid = store.create_session("victim", "cli")
+    messages = [{"role": "user", "content": f"committed row {i} 数据库"} for i in range(batch)]
+    store.append_messages(sid, messages)
+    inserts = 0
+
+    def on_statement(sql: str) -> None:
+        nonlocal inserts
+        if sql.startswith("INSERT INTO messages ("):
+            inserts += 1
+            if inserts == batch // 2:
+                conn_pipe.send("inside")
+                conn_pipe.recv()  # never answered: the parent kills us here
+
+    store._conn.set_trace_callback(on_statement)
+    store.append_messages(sid, [{"role": "user", "content": f"doomed row {i}"} for i in range(batch)])

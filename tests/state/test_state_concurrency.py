@@ -1,0 +1,80 @@
+"""Several writer processes on one file: nothing lost, no lock errors; SIGKILL keeps it intact."""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sqlite3
+
+import pytest
+
+from hermes_plugins_builtin.state import SessionStore, StoreBusyError
+from hermes_plugins_builtin.state import connection
+
+import state_support
+
+SPAWN = mp.get_context("spawn")
+
+
+def test_eight_writer_processes_lose_nothing(db_path):
+    workers, per_worker, sessions = 8, 2000, 4
+    SessionStore(db_path).close()  # create the schema once, up front
+    barrier, results = SPAWN.Barrier(workers), SPAWN.Queue()
+    procs = [SPAWN.Process(target=state_support.append_worker,
+                           args=(str(db_path), w, per_worker, sessions, barrier, results)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    reports = [results.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    assert [r["errors"] for r in reports] == [[]] * workers
+    with SessionStore(db_path) as store:
+        assert store.message_count() == workers * per_worker
+        for report in reports:
+            for sid, ok in report["ok"].items():
+                assert len(store.get_messages(sid)) == ok
+                assert store.get_session(sid)["message_count"] == ok
+        # every row is searchable, whichever process indexed it
+        assert len(store.search("payload-3-1999")) == 1
+        assert len(store.search("部署", limit=1000)) == 1000
+        assert store.check_integrity() == []
+
+
+def test_sigkill_inside_a_write_transaction_leaves_a_sound_file(db_path):
+    batch = 400
+    parent_end, child_end = SPAWN.Pipe()
+    proc = SPAWN.Process(target=state_support.killed_mid_batch_worker, args=(str(db_path), batch, child_end))
+    proc.start()
+    assert parent_end.poll(120), "worker never reached its second batch"
+    assert parent_end.recv() == "inside"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join(timeout=60)
+    assert proc.exitcode == -signal.SIGKILL
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with SessionStore(db_path) as store:
+        # the committed batch is whole, the interrupted one left nothing behind
+        assert store.message_count("victim") == batch
+        assert store.get_session("victim")["message_count"] == batch
+        assert store.search("doomed") == []
+        assert len(store.search("committed 数据库", limit=1000)) == batch
+        assert store.check_integrity() == []
+
+
+def test_a_held_lock_surfaces_as_store_busy_after_bounded_retries(db_path, monkeypatch):
+    monkeypatch.setattr(connection, "WRITE_ATTEMPTS", 3)
+    monkeypatch.setattr(connection, "RETRY_SLEEP_S", (0.001, 0.002))
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        store._conn.execute("PRAGMA busy_timeout = 10")  # keep the test quick
+        blocker = sqlite3.connect(db_path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(StoreBusyError, match="locked after 3 attempts"):
+                store.append_message("s", "user", "blocked")
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        store.append_message("s", "user", "now it goes through")
+        assert store.message_count() == 1

@@ -1,0 +1,88 @@
+"""Lineage: compression continuation vs delegation by timestamps, tips, trees, the rich list."""
+from __future__ import annotations
+
+
+def chain(store, n, *, start=1000.0, title=None):
+    """A compression chain of n sessions: each ends with 'compression', the next starts after."""
+    ids = []
+    t = start
+    for i in range(n):
+        sid = f"part{i}"
+        store.create_session(sid, "cli", parent_session_id=ids[-1] if ids else None, started_at=t,
+                             title=title if i == 0 else None)
+        store.append_message(sid, "user", f"turn in part {i}")
+        if i < n - 1:
+            store.end_session(sid, "compression", ended_at=t + 10)
+        ids.append(sid)
+        t += 20
+    return ids
+
+
+def test_tip_walks_continuations_but_not_delegations(store):
+    ids = chain(store, 3)
+    # a sub-agent started by part1 while it was still running is a delegation child
+    store.create_session("subagent", "cli", parent_session_id="part1", started_at=1025.0)
+    assert store.get_compression_tip("part0") == "part2"
+    assert store.get_compression_tip("part1") == "part2"
+    assert store.get_compression_tip("part2") == "part2"
+    assert store.get_compression_chain("part1") == ids
+    kinds = {c["id"]: c["kind"] for c in store.get_children("part1")}
+    assert kinds == {"part2": "continuation", "subagent": "delegation"}
+    assert store.get_parent("part2") == "part1" and store.get_parent("part0") is None
+
+
+def test_child_started_before_parent_ended_is_a_delegation(store):
+    store.create_session("p", "cli", started_at=0.0)
+    store.create_session("early", "cli", parent_session_id="p", started_at=5.0)
+    store.end_session("p", "compression", ended_at=10.0)
+    assert store.get_compression_tip("p") == "p"
+    store.create_session("late", "cli", parent_session_id="p", started_at=10.0)
+    assert store.get_compression_tip("p") == "late"
+
+
+def test_parent_ended_for_another_reason_has_no_continuation(store):
+    store.create_session("p", "cli", started_at=0.0)
+    store.end_session("p", "user", ended_at=1.0)
+    store.create_session("c", "cli", parent_session_id="p", started_at=2.0)
+    assert store.get_compression_tip("p") == "p"
+    assert store.get_children("p")[0]["kind"] == "delegation"
+
+
+def test_tip_walk_stops_after_100_hops(store):
+    chain(store, 105)
+    assert store.get_compression_tip("part0") == "part100"
+    assert store.get_compression_tip("part100") == "part104"
+
+
+def test_lineage_is_the_whole_tree(store):
+    chain(store, 3)
+    store.create_session("sub", "cli", parent_session_id="part0", started_at=1005.0)
+    store.create_session("subsub", "cli", parent_session_id="sub", started_at=1006.0)
+    store.create_session("stranger", "cli", started_at=1007.0)
+    expected = {"part0", "part1", "part2", "sub", "subsub"}
+    assert store.lineage_ids("part2") == expected
+    assert store.lineage_ids("subsub") == expected
+    assert store.lineage_ids("stranger") == {"stranger"}
+
+
+def test_rich_list_projects_a_compression_chain_onto_its_tip(store):
+    chain(store, 3, title="Deploy work")
+    store.set_title("part2", "Deploy work", auto_number=True)
+    store.create_session("other", "telegram", started_at=5000.0)
+    store.append_message("other", "user", "x " * 100)
+    store.create_session("sub", "cli", parent_session_id="part1", started_at=1025.0)
+    listed = store.list_sessions_rich()
+    by_id = {e["id"]: e for e in listed}
+    assert set(by_id) == {"part2", "other", "sub"}
+    tip = by_id["part2"]
+    assert tip["chain"] == ["part0", "part1", "part2"]
+    assert tip["chain_message_count"] == 3
+    assert tip["preview"] == "turn in part 0"
+    assert tip["kind"] == "continuation" and tip["title"] == "Deploy work #2"
+    assert by_id["sub"]["kind"] == "delegation" and by_id["other"]["kind"] == "root"
+    assert by_id["other"]["preview"].endswith("...")
+    assert listed[0]["id"] == "other"  # most recent activity first
+    assert [e["id"] for e in store.list_sessions_rich(source="telegram")] == ["other"]
+    raw = store.list_sessions_rich(project_compression=False, limit=100)
+    assert {e["id"] for e in raw} == {"part0", "part1", "part2", "other", "sub"}
+    assert len(store.list_sessions_rich(limit=1, offset=1)) == 1

@@ -1,0 +1,177 @@
+"""Schema layout, pragmas, file modes, migrations from every earlier version, refusal of newer ones."""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hermes_plugins_builtin.state import (SCHEMA_VERSION, NotAStateDatabaseError, SchemaTooNewError,
+                                          SessionStore)
+from hermes_plugins_builtin.state import schema
+
+SEED_SESSION_COLUMNS = {
+    "id", "source", "user_id", "model", "model_config", "system_prompt", "parent_session_id",
+    "started_at", "ended_at", "end_reason", "message_count", "tool_call_count", "input_tokens",
+    "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "billing_provider",
+    "billing_base_url", "billing_mode", "estimated_cost_usd", "actual_cost_usd", "cost_status",
+    "cost_source", "pricing_version", "title", "api_call_count",
+}
+SEED_MESSAGE_COLUMNS = {
+    "id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name", "timestamp",
+    "token_count", "finish_reason", "reasoning", "reasoning_content", "reasoning_details",
+    "codex_reasoning_items", "codex_message_items",
+}
+
+
+def columns(path: Path, table: str) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {r[1] for r in conn.execute(f"PRAGMA table_xinfo({table})")}
+
+
+def build_old_database(path: Path, version: int) -> None:
+    """A database exactly as an earlier release of this store left it, with some rows."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    schema.migrate(conn, str(path), target=version)
+    conn.execute("INSERT INTO sessions (id, source, started_at, title) VALUES ('old', 'cli', 1000.0, 'Old one')")
+    conn.execute("INSERT INTO messages (session_id, role, content, timestamp) "
+                 "VALUES ('old', 'user', 'legacy quillwort text 数据库服务器', 1001.0)")
+    conn.execute("INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES "
+                 "('old', 'assistant', NULL, '[{\"id\":\"c1\",\"type\":\"function\",\"function\":"
+                 "{\"name\":\"terminal\",\"arguments\":\"{\\\"command\\\": \\\"kubectl rollout\\\"}\"}}]', NULL, 1002.0)")
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def test_fresh_database_has_every_seed_column_and_current_version(store, db_path):
+    assert columns(db_path, "sessions") >= SEED_SESSION_COLUMNS
+    assert columns(db_path, "messages") >= SEED_MESSAGE_COLUMNS
+    with sqlite3.connect(db_path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"sessions", "messages", "state_meta", "schema_version", "messages_fts", "messages_grams"} <= tables
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    assert store.schema_version == SCHEMA_VERSION == 3
+
+
+def test_wal_foreign_keys_and_private_file_modes(store, db_path):
+    conn = store._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    store.create_session("s", "cli")
+    store.append_message("s", "user", "hello")
+    for suffix in ("", "-wal", "-shm"):
+        assert os.stat(str(db_path) + suffix).st_mode & 0o777 == 0o600, suffix
+
+
+def test_existing_world_readable_file_is_tightened(db_path):
+    SessionStore(db_path).close()
+    os.chmod(db_path, 0o644)
+    with SessionStore(db_path):
+        assert os.stat(db_path).st_mode & 0o777 == 0o600
+
+
+def test_title_is_unique_only_when_set(store):
+    store.create_session("a", "cli")
+    store.create_session("b", "cli")  # two NULL titles are fine
+    with pytest.raises(sqlite3.IntegrityError):
+        store._conn.execute("UPDATE sessions SET title = 'x' WHERE id IN ('a', 'b')")
+
+
+@pytest.mark.parametrize("old_version", range(1, SCHEMA_VERSION))
+def test_migrates_forward_from_every_earlier_version(db_path, old_version):
+    build_old_database(db_path, old_version)
+    assert "search_text" not in columns(db_path, "messages")
+    with SessionStore(db_path) as store:
+        assert store.schema_version == SCHEMA_VERSION
+        assert store.get_session("old")["title"] == "Old one"
+        assert store.get_session("old")["cache_read_tokens"] == 0
+        assert [m["content"] for m in store.get_messages("old")] == ["legacy quillwort text 数据库服务器", None]
+        # old rows are in both indexes: words, tool-call arguments, and CJK substrings
+        assert [h.session_id for h in store.search("quillwort")] == ["old"]
+        assert len(store.search("kubectl")) == 1
+        assert len(store.search("服务")) == 1
+        assert store.check_integrity() == []
+    assert columns(db_path, "messages") >= SEED_MESSAGE_COLUMNS
+
+
+def test_reopening_is_idempotent(db_path):
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        store.append_message("s", "user", "first words")
+    for _ in range(2):
+        with SessionStore(db_path) as store:
+            assert store.schema_version == SCHEMA_VERSION
+            assert store.message_count() == 1
+            assert len(store.search("words")) == 1
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 1
+
+
+def test_failed_migration_leaves_the_old_version_intact(db_path, monkeypatch):
+    build_old_database(db_path, 2)
+
+    original = schema.MIGRATIONS[3]
+
+    def broken(conn):
+        original(conn)  # do all of the work, then fail before the commit
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setitem(schema.MIGRATIONS, 3, broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        SessionStore(db_path)
+    assert "reasoning" not in columns(db_path, "messages")
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == 2
+    monkeypatch.undo()
+    with SessionStore(db_path) as store:  # and a later, working run still migrates it
+        assert store.schema_version == SCHEMA_VERSION
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_newer_schema_is_refused_and_left_untouched(db_path):
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 5,))
+    before = _digest(db_path)
+    with pytest.raises(SchemaTooNewError) as info:
+        SessionStore(db_path)
+    assert f"version {SCHEMA_VERSION + 5}" in str(info.value) and "not modified" in str(info.value)
+    assert info.value.found == SCHEMA_VERSION + 5
+    assert _digest(db_path) == before
+
+
+def test_newer_rollback_journal_database_is_not_switched_to_wal(db_path):
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        conn.execute("INSERT INTO schema_version VALUES (99)")
+    before = _digest(db_path)
+    with pytest.raises(SchemaTooNewError):
+        SessionStore(db_path)
+    assert _digest(db_path) == before
+    assert not Path(str(db_path) + "-wal").exists()
+
+
+def test_foreign_sqlite_database_is_refused(db_path):
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE something_else (x)")
+    with pytest.raises(NotAStateDatabaseError):
+        SessionStore(db_path)
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_kept(db_path):
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"these are my notes, not a database" * 200)
+    before = _digest(db_path)
+    with pytest.raises(NotAStateDatabaseError, match="cannot be opened"):
+        SessionStore(db_path)
+    assert _digest(db_path) == before

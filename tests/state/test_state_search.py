@@ -1,0 +1,228 @@
+"""Search: word and gram indexes, tool calls, literal special strings, operators, filters, ranking."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hermes_plugins_builtin.state import SessionStore
+from hermes_plugins_builtin.state.indexing import BATCH_ROWS
+
+from state_support import tool_call
+
+# the benchmark's planted strings: each must be found by typing it
+SPECIAL = [
+    "C++ (pointer arithmetic)", "error: file not found", "path/to/file.py:42", "the user's config* glob",
+    "run it with -verbose", "{json: true}", "NEAR(deploy server)", "100%_done",
+]
+SPECIAL_QUERIES = [
+    "C++ (pointer", "error: file not found", "path/to/file.py:42", "user's config*", "-verbose",
+    "{json: true}", "NEAR(deploy server)", "100%_done",
+]
+
+
+def ids(hits):
+    return {h.message_id for h in hits}
+
+
+def texts(store, hits):
+    by_id = {}
+    for h in hits:
+        msg = next(m for m in store.get_messages(h.session_id) if m["id"] == h.message_id)
+        by_id[h.message_id] = (msg.get("content") or "") + json.dumps(msg.get("tool_calls") or "")
+    return by_id
+
+
+@pytest.fixture
+def corpus(store):
+    store.create_session("s1", "cli")
+    store.create_session("s2", "telegram")
+    m = {
+        "deploy": store.append_message("s1", "user", "Please deploy the server to production tonight."),
+        "deployed": store.append_message("s1", "assistant", "The deployment finished; everything deployed."),
+        "tool": store.append_message("s1", "assistant", None, tool_calls=[tool_call(
+            "terminal", json.dumps({"command": "kubectl rollout status\ndeploy/web", "timeout": 60}))]),
+        "result": store.append_message("s1", "tool", "pods ready", tool_name="web_extract", tool_call_id="call_1"),
+        "cjk": store.append_message("s2", "user", "数据库服务器部署完成，没有错误。"),
+        "cjk_args": store.append_message("s2", "assistant", None, tool_calls=[tool_call(
+            "web_search", json.dumps({"query": "负载均衡 配置"}))]),  # escaped as \\uXXXX
+        "mixed": store.append_message("s2", "assistant", "用python写脚本 and a cache_timeout knob"),
+        "dashes": store.append_message("s2", "user", "see foo-bar.baz for the unterminated string"),
+        "spaced": store.append_message("s2", "user", "foo bar baz are placeholder words"),
+        "quill": store.append_message("s1", "user", "quillwort quillwort quillwort in a short line"),
+        "quill_long": store.append_message("s2", "user", "one quillwort among many other words " * 8),
+    }
+    for i, text in enumerate(SPECIAL):
+        m[f"special{i}"] = store.append_message("s2", "user", f"before {text} after")
+    return m
+
+
+@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
+def test_finds_words_tool_names_and_tool_arguments(store, corpus, flush):
+    if flush:
+        store.flush_search_index()
+    assert store.stats().messages_awaiting_index == (0 if flush else len(corpus))
+    # "deploy" is also in the tool-call arguments ("...status\ndeploy/web") and in NEAR(deploy server)
+    assert ids(store.search("deploy")) == {corpus["deploy"], corpus["tool"], corpus["special6"]}
+    assert ids(store.search("kubectl")) == {corpus["tool"]}
+    assert ids(store.search("rollout")) == {corpus["tool"]}
+    assert ids(store.search("terminal")) == {corpus["tool"]}
+    assert ids(store.search("web_extract")) == {corpus["result"]}
+    assert corpus["tool"] in ids(store.search("deploy*"))  # "\ndeploy/web" in the arguments
+
+
+@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
+def test_cjk_substrings_of_any_length(store, corpus, flush):
+    if flush:
+        store.flush_search_index()
+    assert ids(store.search("数据库")) == {corpus["cjk"]}
+    assert ids(store.search("部署")) == {corpus["cjk"]}
+    assert ids(store.search("器部")) == {corpus["cjk"]}   # across word boundaries inside a run
+    assert ids(store.search("库")) == {corpus["cjk"]}
+    assert ids(store.search("错误。")) == {corpus["cjk"]}
+    assert ids(store.search("负载均衡")) == {corpus["cjk_args"]}  # \\u-escaped tool arguments
+    assert ids(store.search("python写")) == {corpus["mixed"]}
+    assert ids(store.search("完成，没")) == {corpus["cjk"]}
+    assert store.search("库服务器部署失败") == []
+
+
+def test_two_char_cjk_is_served_by_the_gram_index(store, corpus):
+    store.flush_search_index()
+    plans = []
+    store._conn.set_trace_callback(lambda sql: plans.append(sql))
+    store.search("部署")
+    store._conn.set_trace_callback(None)
+    ranked = next(sql for sql in plans if "bm25(" in sql)
+    # the trace shows the statement with its parameters filled in
+    steps = [r[3] for r in store._conn.execute("EXPLAIN QUERY PLAN " + ranked)]
+    assert any(s.startswith("SCAN messages_grams VIRTUAL TABLE INDEX") for s in steps), steps
+    assert "SEARCH m USING INTEGER PRIMARY KEY (rowid=?)" in steps
+    # no plain table scan anywhere: every SCAN is of the FTS index or of the ranked window
+    assert all("VIRTUAL TABLE" in s or "subquery" in s for s in steps if s.startswith("SCAN")), steps
+
+
+@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
+def test_every_planted_special_string_is_found(store, corpus, flush):
+    if flush:
+        store.flush_search_index()
+    for i, query in enumerate(SPECIAL_QUERIES):
+        assert ids(store.search(query)) == {corpus[f"special{i}"]}, query
+
+
+def test_special_strings_match_literally_not_by_their_words(store, corpus):
+    assert ids(store.search("foo-bar.baz")) == {corpus["dashes"]}
+    assert ids(store.search("foo bar baz")) == {corpus["dashes"], corpus["spaced"]}
+    assert ids(store.search("cache_timeout")) == {corpus["mixed"]}
+    assert store.search("cache-timeout") == []
+    assert ids(store.search('foo-bar.baz "unterminated')) == {corpus["dashes"]}
+
+
+@pytest.mark.parametrize("query", ["", "   ", "***", "AND OR NOT", "NOT", '"', '""', "(", ")", "NEAR(", "-",
+                                   ":", "%", "_", "*", "^", "x" * 3000, "a " * 100, "\x00", "'", "{}", "C++"])
+def test_hostile_queries_return_nothing_or_literal_matches(store, corpus, query):
+    hits = store.search(query)
+    assert isinstance(hits, list)
+    if query in ("C++", "NEAR("):  # typed text that really occurs: found literally
+        assert ids(hits) == {corpus["special0" if query == "C++" else "special6"]}
+    else:
+        assert hits == []
+
+
+def test_boolean_operators_prefix_and_phrases(store, corpus):
+    assert ids(store.search("quillwort OR kubectl")) == {corpus["quill"], corpus["quill_long"], corpus["tool"]}
+    assert ids(store.search("deploy AND server")) == {corpus["deploy"], corpus["special6"]}
+    assert ids(store.search("deploy server production")) == {corpus["deploy"]}
+    assert store.search("deployment AND kubectl") == []
+    assert ids(store.search("deploy* NOT kubectl")) == {corpus["deploy"], corpus["deployed"], corpus["special6"]}
+    assert ids(store.search("quillwort NOT many")) == {corpus["quill"]}
+    assert ids(store.search("数据库 NOT 错误")) == set()
+    assert ids(store.search("foo NOT foo-bar.baz")) == {corpus["spaced"]}
+    assert ids(store.search('"server to production"')) == {corpus["deploy"]}
+    assert store.search('"production to server"') == []
+    assert ids(store.search("Deployment")) == {corpus["deployed"]}  # case-insensitive
+    assert ids(store.search("production AND")) == {corpus["deploy"]}   # dangling operator dropped
+
+
+def test_bm25_orders_hits_and_snippets_mark_matches(store, corpus):
+    hits = store.search("quillwort")
+    assert [h.message_id for h in hits] == [corpus["quill"], corpus["quill_long"]]
+    assert hits[0].rank < hits[1].rank
+    assert ">>>quillwort<<<" in hits[0].snippet
+    assert hits[0].session_id == "s1" and hits[0].role == "user" and hits[0].timestamp > 0
+    assert hits[0].source == "cli"
+    long_hit = hits[1]
+    assert long_hit.snippet.endswith("...") and len(long_hit.snippet) < 200
+    assert ">>>部署<<<" in store.search("部署")[0].snippet
+
+
+def test_role_filter_and_session_exclusion(store, corpus):
+    both = ids(store.search("deploy*"))
+    assert corpus["deploy"] in both and corpus["deployed"] in both
+    assert ids(store.search("deploy*", role_filter="user")) == {corpus["deploy"], corpus["special6"]}
+    assert ids(store.search("deploy*", role_filter=["assistant"])) >= {corpus["deployed"], corpus["tool"]}
+    assert ids(store.search("quillwort", exclude_session_ids=["s1"])) == {corpus["quill_long"]}
+    assert store.search("quillwort", limit=1)[0].message_id == corpus["quill"]
+
+
+def test_lineage_exclusion_drops_the_callers_conversation(store):
+    store.create_session("root", "cli", started_at=0.0)
+    store.append_message("root", "user", "tangerine plans")
+    store.end_session("root", "compression", ended_at=1.0)
+    store.create_session("tip", "cli", parent_session_id="root", started_at=2.0)
+    store.append_message("tip", "user", "tangerine again")
+    store.create_session("elsewhere", "cli", started_at=3.0)
+    store.append_message("elsewhere", "user", "tangerine elsewhere")
+    hits = store.search("tangerine", exclude_lineage_of="tip")
+    assert {h.session_id for h in hits} == {"elsewhere"}
+
+
+def test_rows_waiting_for_their_batch_are_found_until_and_after_indexing(store):
+    store.create_session("s", "cli")
+    for i in range(BATCH_ROWS * 3 + 5):
+        store.append_message("s", "user", f"row{i} common 日志{i % 3}")
+        assert len(store.search(f"row{i}")) == 1
+    assert 0 < store.stats().messages_awaiting_index < BATCH_ROWS
+    assert len(store.search("common", limit=1000)) == BATCH_ROWS * 3 + 5
+    assert len(store.search("日志1", limit=1000)) == (BATCH_ROWS * 3 + 5 + 1) // 3
+
+
+def test_deleted_messages_leave_both_indexes(store, corpus):
+    store.flush_search_index()
+    store.create_session("s3", "cli")
+    store.append_message("s3", "user", "数据库 in another session")
+    assert store.delete_session("s2")
+    assert store.search("数据库")[0].session_id == "s3"
+    assert store.search("foo-bar.baz") == [] and store.search("负载均衡") == []
+    assert store.check_integrity() == []
+
+
+def test_unbounded_rank_window_ranks_every_match(db_path):
+    with SessionStore(db_path, rank_window=None) as store:
+        store.create_session("s", "cli")
+        store.append_message("s", "user", "needle needle needle")
+        store.append_messages("s", [{"role": "user", "content": "needle " + "hay " * 40}] * 40)
+        store.flush_search_index()
+        assert store.search("needle", limit=1)[0].message_id == 1
+    with SessionStore(db_path, rank_window=10) as store:
+        # with a window of 10 only the newest matches compete, so the best one is not seen
+        assert store.search("needle", limit=1)[0].message_id != 1
+
+
+def test_prefix_search_sees_words_indexed_after_an_earlier_search(store):
+    store.create_session("s", "cli")
+    store.append_messages("s", [{"role": "user", "content": "zetaone"}] * BATCH_ROWS)
+    assert store.stats().messages_awaiting_index == 0
+    assert len(store.search("zeta*", limit=100)) == BATCH_ROWS
+    store.append_messages("s", [{"role": "user", "content": "zetatwo"}] * BATCH_ROWS)  # new word, indexed
+    assert store.stats().messages_awaiting_index == 0
+    assert len(store.search("zeta*", limit=100)) == 2 * BATCH_ROWS
+    assert len(store.search("zetat*", limit=100)) == BATCH_ROWS
+
+
+def test_prefix_matching_many_words_still_finds_them_all(store):
+    store.create_session("s", "cli")
+    store.append_messages("s", [{"role": "user", "content": f"pfx{i:03d}word"} for i in range(40)])
+    store.flush_search_index()
+    assert len(store.search("pfx*", limit=100)) == 40     # 40 distinct words: native prefix query
+    assert len(store.search("pfx00*", limit=100)) == 10   # 10 words: expanded to an OR
+    assert store.search("pfx*", limit=5)[0].snippet.startswith(">>>pfx")
