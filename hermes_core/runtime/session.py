@@ -1,0 +1,395 @@
+"""AgentSession: the turn loop an integrator drives, with every hook at its documented point.
+
+One turn: on_turn_start -> prefetch_all -> fenced recall and pre_llm_call context on the API
+copy of the user message -> [pre_api_request -> model -> post_api_request -> per tool call:
+pre_tool_call -> tool -> transform_tool_result -> post_tool_call]* -> post_llm_call -> store
+-> sync_all -> queue_prefetch_all -> compression check -> on_session_end.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.memory.fence import api_user_message, build_memory_context_block, sanitize_context
+from hermes_core.runtime.system_prompt import collect_inputs
+from hermes_core.runtime.tool_calls import ToolCallOutcome, ToolRunner
+
+if TYPE_CHECKING:
+    from hermes_core.context_engine import ContextEngine
+    from hermes_core.manager import PluginManager
+    from hermes_core.memory.manager import MemoryManager
+
+DEFAULT_MAX_TOOL_ROUNDS = 25
+
+
+@dataclass
+class TurnResult:
+    """What one user turn produced."""
+
+    text: str
+    session_id: str
+    #: The messages this turn added to the conversation, as stored.
+    messages: list[dict[str, Any]]
+    tool_calls: list[ToolCallOutcome] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=dict)
+    #: Set when the turn ended with a compression that moved the conversation to a new session.
+    compressed_into: str | None = None
+
+
+def _approx_tokens(messages: list[dict[str, Any]]) -> int:
+    return sum(len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages) // 4
+
+
+def _call_with_supported(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call ``function`` with the keyword arguments it declares (engines written for older hosts take fewer)."""
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return function(*args, **kwargs)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return function(*args, **kwargs)
+    return function(*args, **{k: v for k, v in kwargs.items() if k in parameters})
+
+
+class AgentSession:
+    """A conversation with a model, its tools, memory and plugins, kept in a session store.
+
+    :param plugins: a loaded :class:`~hermes_core.manager.PluginManager` (hooks, tools).
+    :param client: a model client with ``complete(messages, tools=..., ...)``.
+    :param store: where sessions and messages are kept (the ``state`` builtin's store).
+    :param memory: the memory manager (built-in + external provider); optional.
+    :param context_engine: decides about compression; optional.
+    """
+
+    def __init__(
+        self,
+        *,
+        plugins: PluginManager,
+        client: Any,
+        store: Any,
+        memory: MemoryManager | None = None,
+        context_engine: ContextEngine | None = None,
+        model: str = "",
+        platform: str = "cli",
+        system_message: str = "",
+        cwd: Path | None = None,
+        task_id: str | None = None,
+        max_tool_rounds: int = DEFAULT_MAX_TOOL_ROUNDS,
+        agent_context: str = "primary",
+    ) -> None:
+        self.plugins = plugins
+        self.hooks = plugins.hooks
+        self.client = client
+        self.store = store
+        self.memory = memory
+        self.context_engine = context_engine
+        self.model = model or getattr(client, "model", "")
+        self.platform = platform
+        self.system_message = system_message
+        self.cwd = cwd
+        self.task_id = task_id or uuid.uuid4().hex[:12]
+        self.max_tool_rounds = max_tool_rounds
+        self.agent_context = agent_context
+        self.tools = ToolRunner(hooks=self.hooks, registry=plugins.tools, memory=memory)
+        self.session_id = ""
+        self.system_prompt = ""
+        self.history: list[dict[str, Any]] = []
+        self._started_hook_due = False
+        self._turns = 0
+
+    # -- starting, resuming, ending --
+
+    def start(self, *, title: str | None = None, parent_session_id: str | None = None, system_prompt: str | None = None) -> str:
+        """Create a new session; the system prompt is built now, once, and stored with it."""
+        session_id = str(uuid.uuid4())
+        if self.memory is not None:
+            self.memory.initialize_all(session_id, platform=self.platform, agent_context=self.agent_context, parent_session_id=parent_session_id or "")
+        prompt = system_prompt if system_prompt is not None else self._build_prompt()
+        self.store.create_session(
+            session_id, self.platform, model=self.model, system_prompt=prompt, parent_session_id=parent_session_id, title=title
+        )
+        self.session_id, self.system_prompt, self.history = session_id, prompt, []
+        self._started_hook_due = True
+        if self.context_engine is not None:
+            _call_with_supported(self.context_engine.on_session_start, session_id, platform=self.platform, model=self.model)
+        return session_id
+
+    def resume(self, session_id: str) -> str:
+        """Continue a stored session (at the tip of its compression chain) with its stored prompt."""
+        tip = self.store.get_compression_tip(session_id)
+        row = self.store.get_session(tip)
+        if row is None:
+            from hermes_core.errors import HermesError
+
+            raise HermesError(f"no session {session_id!r} in the store -> 'hermes sessions list' shows the ids")
+        self.session_id, self.system_prompt = tip, row.get("system_prompt") or ""
+        self.history = [self._wire(m) for m in self.store.get_messages(tip)]
+        if self.memory is not None:
+            self.memory.initialize_all(tip, platform=self.platform, agent_context=self.agent_context)
+        self._started_hook_due = False
+        return tip
+
+    def _build_prompt(self) -> str:
+        inputs = collect_inputs(home=self.plugins.home, memory=self.memory, caller_system=self.system_message, cwd=self.cwd, platform=self.platform)
+        return inputs.render()
+
+    @staticmethod
+    def _wire(message: dict[str, Any]) -> dict[str, Any]:
+        """A stored message in chat-completions form (store-only columns dropped)."""
+        wire = {"role": message["role"], "content": message.get("content")}
+        if message.get("tool_calls"):
+            wire["tool_calls"] = message["tool_calls"]
+        if message.get("tool_call_id"):
+            wire["tool_call_id"] = message["tool_call_id"]
+        if message.get("tool_name"):
+            wire["tool_name"] = message["tool_name"]
+        return wire
+
+    def finalize(self) -> None:
+        """Close the session for good (``/new``, exit): on_session_finalize, provider end, shutdown."""
+        if self.memory is not None:
+            self.memory.on_session_end(list(self.history))
+        if self.context_engine is not None and self.session_id:
+            _call_with_supported(self.context_engine.on_session_end, self.session_id, list(self.history))
+        if self.session_id:
+            self.store.end_session(self.session_id, "user")
+        self.hooks.notify("on_session_finalize", session_id=self.session_id or None, platform=self.platform)
+        if self.memory is not None:
+            self.memory.flush(5)
+
+    def reset(self) -> str:
+        """Finalize this session and start a fresh one (finalize -> swap -> reset -> start on first turn)."""
+        old = self.session_id
+        self.finalize()
+        new = self.start()
+        if self.memory is not None:
+            self.memory.on_session_switch(new, parent_session_id=old, reset=True)
+        if self.context_engine is not None:
+            self.context_engine.on_session_reset()
+        self.hooks.notify("on_session_reset", session_id=new, platform=self.platform)
+        return new
+
+    # -- the turn --
+
+    def run_turn(self, user_text: str, *, stream: bool = False, on_text: Any = None) -> TurnResult:
+        """Run one user turn to its final answer; tools run as the model asks."""
+        if not self.session_id:
+            self.start()
+        turn_id = uuid.uuid4().hex[:12]
+        self._turns += 1
+        is_first = self._started_hook_due
+        if is_first:
+            self.hooks.notify("on_session_start", session_id=self.session_id, model=self.model, platform=self.platform)
+            self._started_hook_due = False
+        text = sanitize_context(user_text)  # a pasted fence must not reach the store or the model as data
+        user_message = {"role": "user", "content": text}
+        completed = False
+        try:
+            result = self._turn(user_message, text, turn_id, is_first, stream, on_text)
+            completed = True
+            return result
+        finally:
+            self.hooks.notify("on_session_end", session_id=self.session_id, completed=completed, interrupted=False, model=self.model, platform=self.platform)
+
+    def _turn(self, user_message: dict[str, Any], text: str, turn_id: str, is_first: bool, stream: bool, on_text: Any) -> TurnResult:
+        recalled = ""
+        if self.memory is not None:
+            self.memory.on_turn_start(self._turns, text, model=self.model, platform=self.platform)
+            recalled = self.memory.prefetch_all(text, session_id=self.session_id)
+        plugin_context = self.hooks.pre_llm_call(
+            session_id=self.session_id,
+            user_message=text,
+            conversation_history=copy.deepcopy(self.history),
+            is_first_turn=is_first,
+            model=self.model,
+            platform=self.platform,
+            turn_id=turn_id,
+        )
+        request = [{"role": "system", "content": self.system_prompt}, *self.history, api_user_message(user_message, build_memory_context_block(recalled), plugin_context)]
+        added: list[dict[str, Any]] = [user_message]
+        outcomes: list[ToolCallOutcome] = []
+        usage_total: dict[str, int] = {}
+        final_text = ""
+        for round_number in range(1, self.max_tool_rounds + 1):
+            response = self._call_model(request, turn_id, round_number, stream, on_text)
+            for key, value in (response.usage or {}).items():
+                if isinstance(value, int):
+                    usage_total[key] = usage_total.get(key, 0) + value
+            assistant: dict[str, Any] = {"role": "assistant", "content": response.text or None, "finish_reason": response.finish_reason}
+            if response.tool_calls:
+                assistant["tool_calls"] = response.tool_calls
+            added.append(assistant)
+            request.append({k: v for k, v in assistant.items() if k != "finish_reason"})
+            final_text = response.text or ""
+            if not response.tool_calls:
+                break
+            for call in response.tool_calls:
+                outcome = self.tools.run(call, task_id=self.task_id, session_id=self.session_id, turn_id=turn_id)
+                outcomes.append(outcome)
+                added.append(outcome.as_message())
+                request.append(outcome.as_message())
+        self.hooks.notify(
+            "post_llm_call",
+            session_id=self.session_id,
+            user_message=text,
+            assistant_response=final_text,
+            conversation_history=copy.deepcopy([*self.history, *added]),
+            model=self.model,
+            platform=self.platform,
+            turn_id=turn_id,
+        )
+        self.store.append_messages(self.session_id, added)
+        self.history.extend(self._wire(m) for m in added)
+        if self.memory is not None:
+            self.memory.sync_all(text, final_text, session_id=self.session_id, messages=copy.deepcopy(self.history))
+            self.memory.queue_prefetch_all(text, session_id=self.session_id)
+        result = TurnResult(final_text, self.session_id, added, outcomes, usage_total)
+        if self.context_engine is not None and self._should_compress(usage_total):
+            result.compressed_into = self.compress()
+        return result
+
+    def _call_model(self, request: list[dict[str, Any]], turn_id: str, round_number: int, stream: bool, on_text: Any) -> Any:
+        api_request_id = uuid.uuid4().hex[:12]
+        tools = self.tools.definitions()
+        identity = {
+            "session_id": self.session_id,
+            "task_id": self.task_id,
+            "turn_id": turn_id,
+            "api_request_id": api_request_id,
+            "platform": self.platform,
+            "model": self.model,
+            "provider": getattr(self.client, "provider", ""),
+            "base_url": getattr(self.client, "base_url", ""),
+            "api_call_count": round_number,
+        }
+        self.hooks.notify(
+            "pre_api_request",
+            **identity,
+            message_count=len(request),
+            tool_count=len(tools),
+            approx_input_tokens=_approx_tokens(request),
+            request={"method": "POST", "body": {"model": self.model, "messages": copy.deepcopy(request), "tools": tools}},
+        )
+        started = time.monotonic()
+        response = self.client.complete(request, tools=tools or None, stream=stream, on_text=on_text)
+        self.hooks.notify(
+            "post_api_request",
+            **identity,
+            api_duration=time.monotonic() - started,
+            finish_reason=response.finish_reason,
+            usage=dict(response.usage or {}),
+            response=dict(getattr(response, "raw", None) or {"text": response.text, "tool_calls": response.tool_calls}),
+        )
+        usage = response.usage or {}
+        self.store.update_token_counts(
+            self.session_id,
+            input_tokens=usage.get("input_tokens"),
+            output_tokens=usage.get("output_tokens"),
+            cache_read_tokens=usage.get("cache_read_tokens"),
+            cache_write_tokens=usage.get("cache_write_tokens"),
+            reasoning_tokens=usage.get("reasoning_tokens"),
+            api_call_count=1,
+            estimated_cost_usd=self._estimate_cost(usage),
+        )
+        if self.context_engine is not None:
+            self.context_engine.update_from_response(dict(usage, prompt_tokens=usage.get("input_tokens", 0)))
+        return response
+
+    def _estimate_cost(self, usage: dict[str, Any]) -> float | None:
+        """Cost from ``model.pricing`` (USD per million tokens), when configured."""
+        pricing = self.plugins.config.get("model.pricing", None)
+        if not isinstance(pricing, dict) or not usage:
+            return None
+        rates = {"input_tokens": "input", "output_tokens": "output", "cache_read_tokens": "cache_read", "cache_write_tokens": "cache_write"}
+        total = 0.0
+        for usage_key, price_key in rates.items():
+            price = pricing.get(price_key)
+            if isinstance(price, (int, float)) and isinstance(usage.get(usage_key), int):
+                total += usage[usage_key] * price / 1_000_000
+        return round(total, 8)
+
+    # -- compression --
+
+    def _should_compress(self, usage: dict[str, int]) -> bool:
+        engine = self.context_engine
+        assert engine is not None
+        prompt_tokens = usage.get("input_tokens") or _approx_tokens(self.history)
+        try:
+            return bool(engine.should_compress(prompt_tokens))
+        except Exception:
+            return False
+
+    def compress(self, *, focus_topic: str | None = None) -> str:
+        """Compress the conversation into a new session linked to this one; return its id."""
+        engine = self.context_engine
+        if engine is None:
+            from hermes_core.errors import HermesError
+
+            raise HermesError("no context engine is active -> set context.engine (the built-in is 'compressor')")
+        memory_context = self.memory.on_pre_compress(list(self.history)) if self.memory is not None else ""
+        compressed = _call_with_supported(
+            engine.compress, list(self.history), current_tokens=_approx_tokens(self.history), focus_topic=focus_topic, force=True, memory_context=memory_context
+        )
+        old = self.session_id
+        old_row = self.store.get_session(old) or {}
+        self.store.end_session(old, "compression")
+        title = self.store.next_title_in_lineage(old_row["title"]) if old_row.get("title") else None
+        new = str(uuid.uuid4())
+        self.store.create_session(new, self.platform, model=self.model, system_prompt=self.system_prompt, parent_session_id=old, title=title)
+        self.store.append_messages(new, compressed)
+        self.session_id, self.history = new, [self._wire(m) for m in compressed]
+        if self.memory is not None:
+            self.memory.on_session_switch(new, parent_session_id=old, reason="compression")
+        return new
+
+    # -- sub-agents --
+
+    def spawn_subagent(self, goal: str, *, role: str = "worker", client: Any = None) -> TurnResult:
+        """Run ``goal`` in a child session that reuses this session's prompt byte for byte.
+
+        ``subagent_stop`` fires on this (the parent's) thread when the child is done.
+        """
+        child = AgentSession(
+            plugins=self.plugins,
+            client=client or self.client,
+            store=self.store,
+            memory=self.memory,
+            model=self.model,
+            platform=self.platform,
+            task_id=uuid.uuid4().hex[:12],
+            max_tool_rounds=self.max_tool_rounds,
+            agent_context="subagent",
+        )
+        child.session_id = str(uuid.uuid4())
+        child.system_prompt = self.system_prompt
+        self.store.create_session(child.session_id, "subagent", model=self.model, system_prompt=self.system_prompt, parent_session_id=self.session_id)
+        started = time.monotonic()
+        status, summary, outcomes = "completed", "", []
+        try:
+            result = child._turn({"role": "user", "content": goal}, goal, uuid.uuid4().hex[:12], True, False, None)
+            summary, outcomes = result.text, result.tool_calls
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        except Exception as exc:
+            status, summary = "error", f"{type(exc).__name__}: {exc}"
+        finally:
+            self.store.end_session(child.session_id, "delegation_" + status)
+            self.hooks.notify(
+                "subagent_stop",
+                parent_session_id=self.session_id,
+                child_role=role,
+                child_summary=summary,
+                child_status=status,
+                tool_call_history=[o.history_entry() for o in outcomes],
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
+            if self.memory is not None:
+                self.memory.on_delegation(goal, summary, child_session_id=child.session_id)
+        return TurnResult(summary, child.session_id, [], outcomes)

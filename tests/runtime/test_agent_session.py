@@ -1,0 +1,226 @@
+"""AgentSession against a real OpenAI-protocol server: exact hook order and kwargs, blocks, storage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hermes_core.memory.manager import MemoryManager
+from hermes_core.runtime.clients import OpenAIChatClient
+from hermes_core.runtime.session import AgentSession
+from hermes_core.testing_servers import OpenAIServer, ToolCall, text_reply, tool_call_reply, tool_calls_reply
+from hermes_plugins_builtin.state import SessionStore
+
+TOOLS_PLUGIN = """
+import json
+def register(ctx):
+    schema = {"name": "{name}", "description": "d", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    ctx.register_tool("weather", "demo", dict(schema, name="weather"), lambda args, **kw: json.dumps({"sky": "sunny", "city": args.get("city")}))
+    ctx.register_tool("terminal", "demo", dict(schema, name="terminal"), lambda args, **kw: json.dumps({"ran": True}))
+    ctx.register_hook("pre_tool_call", lambda tool_name, **kw: {"action": "block", "message": "no shell here"} if tool_name == "terminal" else None)
+    ctx.register_hook("pre_llm_call", lambda **kw: "plugin says hi")
+"""
+
+
+@pytest.fixture
+def setup(make_plugin, plugin_manager, hook_recorder, hermes_home):
+    make_plugin("demo", TOOLS_PLUGIN)
+    plugins = plugin_manager(enabled=["demo"])
+    recorder = hook_recorder(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    memory = MemoryManager.from_plugins(plugins)
+    yield plugins, recorder, store, memory
+    store.close()
+
+
+def test_a_turn_with_two_tool_calls_and_a_block_fires_every_hook_in_order(setup):
+    plugins, recorder, store, memory = setup
+    script = [
+        tool_calls_reply(ToolCall("weather", {"city": "Paris"}, "call_1"), ToolCall("terminal", {"cmd": "rm -rf /"}, "call_2")),
+        tool_call_reply("weather", {"city": "Oslo"}, id="call_3"),
+        text_reply("Paris is sunny; I did not run the shell.", usage={"prompt_tokens": 120, "completion_tokens": 12}),
+    ]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory, model="m1")
+        result = session.run_turn("What is the weather in Paris?")
+        bodies = server.bodies
+    assert result.text == "Paris is sunny; I did not run the shell."
+    assert recorder.hooks() == [
+        "on_session_start",
+        "pre_llm_call",
+        "pre_api_request", "post_api_request",
+        "pre_tool_call", "transform_tool_result", "post_tool_call",
+        "pre_tool_call", "post_tool_call",
+        "pre_api_request", "post_api_request",
+        "pre_tool_call", "transform_tool_result", "post_tool_call",
+        "pre_api_request", "post_api_request",
+        "post_llm_call",
+        "on_session_end",
+    ]
+    blocked = recorder.calls_of("post_tool_call")[1].kwargs
+    assert blocked["tool_name"] == "terminal" and blocked["status"] == "blocked" and "no shell here" in blocked["result"]
+    first_post = recorder.calls_of("post_tool_call")[0].kwargs
+    assert first_post["args"] == {"city": "Paris"} and first_post["tool_call_id"] == "call_1" and first_post["status"] == "ok"
+    pre_api = recorder.calls_of("pre_api_request")
+    assert [c.kwargs["api_call_count"] for c in pre_api] == [1, 2, 3] and pre_api[0].kwargs["tool_count"] >= 3
+    assert recorder.assert_called("on_session_end", completed=True, interrupted=False)
+    # the model saw the block message as the tool's error, and the plugin context in the user message
+    tool_results = [m for m in bodies[1]["messages"] if m["role"] == "tool"]
+    assert "no shell here" in json.loads(tool_results[1]["content"])["error"]
+    assert bodies[0]["messages"][-1]["content"].endswith("plugin says hi")
+    # the store keeps the user's words, not the injected context
+    stored = store.get_messages(result.session_id)
+    assert stored[0]["content"] == "What is the weather in Paris?"
+    assert [m["role"] for m in stored] == ["user", "assistant", "tool", "tool", "assistant", "tool", "assistant"]
+    row = store.get_session(result.session_id)
+    assert row["system_prompt"] == session.system_prompt and row["api_call_count"] == 3
+    assert row["input_tokens"] >= 120 and row["output_tokens"] >= 12
+
+
+def test_the_second_turn_reuses_the_stored_prompt_and_history(setup):
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([text_reply("one"), text_reply("two")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        session.run_turn("first")
+        session.run_turn("second")
+        first, second = server.bodies
+    assert first["messages"][0] == second["messages"][0]  # the system prompt, byte for byte
+    assert [m["role"] for m in second["messages"]] == ["system", "user", "assistant", "user"]
+    assert recorder.hooks().count("on_session_start") == 1 and recorder.hooks().count("on_session_end") == 2
+
+
+def test_resume_reads_the_stored_prompt_back(setup, hermes_home):
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([text_reply("hello"), text_reply("again")]) as server:
+        first = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        session_id = first.run_turn("hi").session_id
+        (hermes_home / "SOUL.md").write_text("A different soul, written after the session started.")
+        resumed = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        resumed.resume(session_id)
+        resumed.run_turn("still there?")
+        bodies = server.bodies
+    assert bodies[1]["messages"][0]["content"] == first.system_prompt
+    assert "different soul" not in bodies[1]["messages"][0]["content"]
+    assert recorder.hooks().count("on_session_start") == 1
+
+
+def test_memory_tool_calls_go_to_the_builtin_memory(setup):
+    plugins, recorder, store, memory = setup
+    script = [tool_call_reply("memory", {"action": "add", "target": "user", "content": "Lives in Oslo"}), text_reply("Noted.")]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        result = session.run_turn("Remember that I live in Oslo")
+    assert json.loads(result.tool_calls[0].result)["success"] is True
+    assert "Lives in Oslo" in plugins.memory_providers["builtin"].live_state("user")["entries"]
+    assert "Lives in Oslo" not in session.system_prompt  # frozen for this session
+    assert recorder.calls_of("on_memory_write")[0].kwargs["content"] == "Lives in Oslo"
+
+
+def test_reset_and_finalize_fire_in_the_documented_order(setup):
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([text_reply("a"), text_reply("b")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        old = session.run_turn("one").session_id
+        new = session.reset()
+        session.run_turn("two")
+        session.finalize()
+    hooks = recorder.hooks()
+    finalize_old = hooks.index("on_session_finalize")
+    assert hooks[finalize_old:finalize_old + 3] == ["on_session_finalize", "on_session_reset", "on_session_start"]
+    assert recorder.calls_of("on_session_finalize")[0].kwargs["session_id"] == old
+    assert recorder.calls_of("on_session_reset")[0].kwargs["session_id"] == new
+    assert store.get_session(old)["end_reason"] == "user" and hooks[-1] == "on_session_finalize"
+
+
+def test_subagent_inherits_the_prompt_and_subagent_stop_fires(setup):
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([text_reply("parent answer"), tool_call_reply("weather", {"city": "Rome"}), text_reply("Rome is sunny.")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        session.run_turn("start")
+        child = session.spawn_subagent("check Rome", role="researcher")
+        bodies = server.bodies
+    assert bodies[1]["messages"][0]["content"] == session.system_prompt
+    stop = recorder.calls_of("subagent_stop")[0].kwargs
+    assert stop["child_status"] == "completed" and stop["child_summary"] == "Rome is sunny." and stop["child_role"] == "researcher"
+    assert stop["tool_call_history"][0]["tool_name"] == "weather" and "result" not in stop["tool_call_history"][0]
+    assert store.get_session(child.session_id)["parent_session_id"] == session.session_id
+
+
+def test_a_failing_model_call_ends_the_turn_with_completed_false(setup):
+    from hermes_core.runtime.clients import ModelAPIError
+    from hermes_core.testing_servers import error_reply
+
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([error_reply(401, "bad key")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1", max_retries=0), store=store, memory=memory)
+        with pytest.raises(ModelAPIError):
+            session.run_turn("hello")
+    assert recorder.assert_called("on_session_end", completed=False)
+    assert "post_llm_call" not in recorder.hooks()
+
+
+ENGINE_PLUGIN = """
+from hermes_core import ContextEngine
+
+class KeepLast(ContextEngine):
+    name = "keeplast"
+    def __init__(self):
+        self.seen = []
+    def update_from_response(self, usage):
+        self.last_prompt_tokens = usage.get("prompt_tokens", 0)
+    def should_compress(self, prompt_tokens=None):
+        return (prompt_tokens or 0) >= 1000
+    def compress(self, messages, current_tokens=None, focus_topic=None, memory_context=""):
+        self.seen.append(memory_context)
+        return [{"role": "user", "content": "[summary] earlier turns"}] + messages[-2:]
+
+def register(ctx):
+    ctx.register_context_engine(KeepLast())
+"""
+
+PROVIDER_PLUGIN = """
+from hermes_core import MemoryProvider
+class Watcher(MemoryProvider):
+    name = "watcher"
+    calls = []
+    def is_available(self): return True
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+    def on_pre_compress(self, messages):
+        self.calls.append(("on_pre_compress", len(messages)))
+        return "watcher notes"
+    def on_session_switch(self, new_session_id, *, parent_session_id="", reset=False, **kw):
+        self.calls.append(("on_session_switch", new_session_id, parent_session_id, kw.get("reason")))
+def register(ctx):
+    ctx.register_memory_provider(Watcher())
+"""
+
+
+def test_compression_mid_conversation_splits_the_session(make_plugin, plugin_manager, hook_recorder, hermes_home):
+    make_plugin("keeplast", ENGINE_PLUGIN)
+    make_plugin("watcher", PROVIDER_PLUGIN, manifest={"name": "watcher", "kind": "exclusive"})
+    plugins = plugin_manager(config={"context": {"engine": "keeplast"}, "memory": {"provider": "watcher"}})
+    engine = plugins.active_context_engine()
+    memory = MemoryManager.from_plugins(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    script = [text_reply("small", usage={"prompt_tokens": 10, "completion_tokens": 1}), text_reply("big", usage={"prompt_tokens": 5000, "completion_tokens": 1}), text_reply("after")]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory, context_engine=engine)
+        first = session.start(title="Trip planning")
+        session.run_turn("turn one")
+        result = session.run_turn("turn two")
+        assert result.compressed_into == session.session_id != first
+        session.run_turn("turn three")
+        third_request = server.bodies[2]["messages"]
+    old, new = store.get_session(first), store.get_session(session.session_id)
+    assert old["end_reason"] == "compression" and new["parent_session_id"] == first
+    assert new["title"] == "Trip planning #2" and new["system_prompt"] == old["system_prompt"]
+    assert store.get_compression_tip(first) == session.session_id
+    assert [m["content"] for m in store.get_messages(session.session_id)][:3] == ["[summary] earlier turns", "turn two", "big"]
+    assert third_request[1]["content"] == "[summary] earlier turns" and third_request[-1]["content"] == "turn three"
+    watcher = plugins.memory_providers["watcher"]
+    assert [c[0] for c in watcher.calls] == ["on_pre_compress", "on_session_switch"]
+    assert watcher.calls[1][1:] == (session.session_id, first, "compression")
+    assert engine.seen == ["watcher notes"]
+    store.close()
