@@ -24,3 +24,8 @@ __all__ = [
     "TitleInUseError",
     "parse",
 ]
+
+
+def register(ctx) -> None:  # noqa: ANN001 - the host's PluginContext
+    """Serve ``$HERMES_HOME/state.db`` as the host's session store."""
+    ctx.register_session_store(lambda hermes_home: SessionStore(hermes_home / "state.db"))

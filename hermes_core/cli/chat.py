@@ -1,0 +1,142 @@
+"""``hermes chat``: a terminal conversation driven by AgentSession, with history in the session store."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from hermes_core.errors import HermesError
+
+HELP = """commands:
+  /new              finish this session and start a fresh one
+  /title TEXT       name this session
+  /compress         compress the conversation now (continues in a linked session)
+  /memory           show the built-in memory (live state)
+  /sessions         list recent sessions
+  /help             this list
+  /exit, /quit      leave (Ctrl-D works too)"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="model name (default: model.name in config.yaml or HERMES_MODEL)")
+    parser.add_argument("--base-url", help="API base URL (default: model.base_url or HERMES_BASE_URL)")
+    parser.add_argument("--resume", metavar="ID", help="continue a stored session")
+    parser.add_argument("-q", "--query", help="ask one question, print the answer and exit")
+    parser.add_argument("--no-stream", action="store_true", help="print the answer when it is complete")
+    parser.set_defaults(func=cmd_chat)
+
+
+class ChatApp:
+    """Everything a chat needs, opened once: plugins, model client, store, memory, engine, session."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from hermes_core.manager import PluginManager
+        from hermes_core.memory.manager import MemoryManager
+        from hermes_core.runtime.clients import client_from_config
+        from hermes_core.runtime.session import AgentSession
+
+        self.plugins = PluginManager()
+        self.plugins.load_all()
+        if self.plugins.session_store_factory is None:
+            raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")
+        self.client = client_from_config(
+            self.plugins.config,
+            model=args.model,
+            base_url=args.base_url,
+            request_middleware=self.plugins.middleware.get("anthropic_request", []),
+        )
+        self.store = self.plugins.session_store_factory(self.plugins.home)
+        self.memory = MemoryManager.from_plugins(self.plugins)
+        engine = self.plugins.active_context_engine()
+        context_length = int(self.plugins.config.get("model.context_length", 128_000) or 128_000)
+        if engine is not None:
+            engine.update_model(self.client.model, context_length)
+        self.session = AgentSession(
+            plugins=self.plugins, client=self.client, store=self.store, memory=self.memory, context_engine=engine, model=self.client.model, platform="cli"
+        )
+        self.plugins.message_sink = None
+        if args.resume:
+            self.session.resume(args.resume)
+        else:
+            self.session.start()
+
+    def ask(self, text: str, stream: bool) -> str:
+        if stream:
+            result = self.session.run_turn(text, stream=True, on_text=lambda delta: print(delta, end="", flush=True))
+            print()
+        else:
+            result = self.session.run_turn(text)
+            print(result.text)
+        if result.compressed_into:
+            print(f"(conversation compressed; continuing in session {result.compressed_into})", file=sys.stderr)
+        return result.text
+
+    def command(self, line: str) -> bool:
+        """Handle a slash command; return False when the chat should end."""
+        name, _, rest = line[1:].partition(" ")
+        name = name.lower()
+        if name in {"exit", "quit"}:
+            return False
+        if name == "help":
+            print(HELP)
+        elif name == "new":
+            print(f"new session {self.session.reset()}")
+        elif name == "title":
+            stored = self.store.set_title(self.session.session_id, rest.strip() or None, auto_number=True)
+            print(f"title: {stored}" if stored else "title cleared")
+        elif name == "compress":
+            print(f"compressed; continuing in session {self.session.compress()}")
+        elif name == "memory":
+            provider = self.plugins.memory_providers.get("builtin")
+            for target in ("memory", "user"):
+                state = provider.live_state(target) if provider is not None else {"entries": [], "usage": "-"}
+                print(f"{target.upper()} [{state['usage']}]")
+                for entry in state["entries"]:
+                    print(f"  {entry}")
+        elif name == "sessions":
+            for row in self.store.list_sessions_rich(limit=10):
+                print(f"{row['id']}  {row.get('title') or '-'}  {row.get('message_count', 0)} messages")
+        elif name in self.plugins.commands:
+            answer = self.plugins.commands[name].handler(rest)
+            if answer:
+                print(answer)
+        else:
+            print(f"unknown command /{name}; /help lists them")
+        return True
+
+    def close(self) -> None:
+        self.session.finalize()
+        self.memory.shutdown_all()
+        self.store.close()
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    app = ChatApp(args)
+    stream = not args.no_stream
+    try:
+        if args.query is not None:
+            app.ask(args.query, stream)
+            return 0
+        print(f"hermes chat — session {app.session.session_id} with {app.client.model}; /help for commands, Ctrl-D to leave")
+        while True:
+            try:
+                line = input("> ")
+            except EOFError:
+                print()
+                return 0
+            if not line.strip():
+                continue
+            if line.startswith("/"):
+                if not app.command(line.strip()):
+                    return 0
+                continue
+            try:
+                app.ask(line, stream)
+            except HermesError as exc:  # a failed turn is reported and the chat goes on
+                print(f"hermes: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    finally:
+        app.close()
