@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -267,6 +266,8 @@ def read_user_config(home: Path) -> dict[str, Any]:
 
 def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
     """Write ``text`` to ``path`` so readers see the old or the new file, never half of one."""
+    import tempfile  # deferred: only writers need it, and listing plugins writes nothing
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -74,5 +74,5 @@ def test_validate_rejects_a_wheel_without_hermes_entry_points(wheels, tmp_path, 
 
 
 def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
-    result = venv.run("-c", "import importlib_metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
+    result = venv.run("-c", "import importlib.metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
     assert result.stdout.strip() == "['hermes_core.testing']"
