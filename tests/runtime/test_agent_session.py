@@ -224,3 +224,20 @@ def test_compression_mid_conversation_splits_the_session(make_plugin, plugin_man
     assert watcher.calls[1][1:] == (session.session_id, first, "compression")
     assert engine.seen == ["watcher notes"]
     store.close()
+
+
+def test_the_builtin_compressor_compresses_through_the_runtime_offline(setup):
+    plugins, recorder, store, memory = setup
+    engine = plugins.active_context_engine()
+    assert engine is not None and engine.name == "compressor"
+    script = [text_reply(f"answer {i} " + "detail " * 40) for i in range(8)]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory, context_engine=engine)
+        first = session.start(title="Long chat")
+        for i in range(8):
+            session.run_turn(f"question {i} about /srv/app/config.yaml " + "context " * 40)
+        new = session.compress()
+    kept = store.get_messages(new)
+    assert store.get_session(new)["parent_session_id"] == first and store.get_session(first)["end_reason"] == "compression"
+    assert len(kept) < 16 and any("/srv/app/config.yaml" in (m["content"] or "") for m in kept)
+    assert kept[-1]["content"].startswith("answer 7")
