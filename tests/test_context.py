@@ -26,7 +26,7 @@ def test_a_registered_tool_is_dispatched_and_grouped_in_its_toolset(make_plugin,
     make_plugin("t1", _tool_plugin("t1"))
     manager = plugin_manager(enabled=["t1"])
     assert json.loads(manager.tools.dispatch("lookup", {"q": "x"})) == {"from": "t1", "q": "x"}
-    assert manager.tools.toolsets() == {"t1_set": ["lookup"]}
+    assert manager.tools.toolsets()["t1_set"] == ["lookup"]
     definition = manager.tools.get_definitions()[0]
     assert definition["type"] == "function" and definition["function"]["name"] == "lookup"
     assert manager.describe(manager.get("t1"))["tools"] == ["lookup"]
