@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
+from .checkpoint import AUTOCHECKPOINT_PAGES
 from .errors import StoreBusyError
 
 T = TypeVar("T")
@@ -59,6 +60,8 @@ def configure(conn: sqlite3.Connection, *, durable: bool) -> None:
     # OS crash or power loss can lose the last commits (never corrupts). FULL adds
     # an fsync per commit.
     conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+    # most checkpoint work happens on a background thread (checkpoint.py); this finishes it
+    conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
     conn.execute("PRAGMA temp_store = MEMORY")
     conn.execute("PRAGMA cache_size = -16000")
     # reads go straight to the OS page cache instead of through read() calls

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import indexing, lineage, maintenance
+from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          try_write_transaction, with_retry, write_transaction)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, TitleInUseError
@@ -48,6 +49,7 @@ class SessionStore:
         self._conn = open_raw(self.path)
         self._tail = PendingTail(self._conn)
         self._prefixes = PrefixExpander(self._conn)
+        self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
         self._closed = False
         try:
             # refuse a newer schema before anything (even the WAL switch) writes
@@ -87,6 +89,7 @@ class SessionStore:
             if self._closed:
                 return
             self._closed = True
+            self._checkpointer.close()
             try:
                 if self._waiting() and try_write_transaction(self._conn):
                     try:
@@ -233,6 +236,7 @@ class SessionStore:
             ids = [_insert(conn, e.values) for e in encoded]
             if ids[-1] - indexing.indexed_upto(conn) >= indexing.BATCH_ROWS:
                 indexing.index_pending(conn)
+        self._checkpointer.note_commit()
         return ids
 
     def get_messages(self, session_id: str) -> list[dict[str, Any]]:

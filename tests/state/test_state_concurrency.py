@@ -78,3 +78,21 @@ def test_a_held_lock_surfaces_as_store_busy_after_bounded_retries(db_path, monke
             blocker.close()
         store.append_message("s", "user", "now it goes through")
         assert store.message_count() == 1
+
+
+def test_wal_pages_are_copied_back_by_the_background_checkpointer(db_path):
+    from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_COMMITS
+
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        size_before = os.path.getsize(db_path)
+        appends = CHECKPOINT_EVERY_COMMITS * 2
+        for i in range(appends):
+            store.append_message("s", "user", f"message {i} " + "padding " * 50)
+        assert store._checkpointer.wait_for(1, timeout=60)
+        # the WAL is still far below the auto-checkpoint size (so SQLite itself has not
+        # checkpointed); only the background pass can have grown the main file
+        wal_pages = os.path.getsize(str(db_path) + "-wal") // 4096
+        assert wal_pages < AUTOCHECKPOINT_PAGES
+        assert os.path.getsize(db_path) > size_before
+        assert store.message_count() == appends
