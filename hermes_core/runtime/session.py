@@ -46,6 +46,18 @@ def _approx_tokens(messages: list[dict[str, Any]]) -> int:
     return sum(len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages) // 4
 
 
+def _prompt_tokens(response: Any) -> int:
+    """Every token of the request's prompt: uncached + read from and written to the cache.
+
+    Anthropic reports cached tokens apart from ``input_tokens``; all of them fill the context window.
+    """
+    prompt = getattr(response, "prompt_tokens", None)
+    if isinstance(prompt, int):
+        return prompt
+    usage = getattr(response, "usage", None) or {}
+    return sum(v for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens") if isinstance(v := usage.get(k), int))
+
+
 def _call_with_supported(function: Any, *args: Any, **kwargs: Any) -> Any:
     """Call ``function`` with the keyword arguments it declares (engines written for older hosts take fewer)."""
     try:
@@ -102,6 +114,11 @@ class AgentSession:
         self.history: list[dict[str, Any]] = []
         self._started_hook_due = False
         self._turns = 0
+        #: Prompt size of the last model request (all input tokens), for the compression check.
+        self._last_prompt_tokens = 0
+        # a sub-agent shares its parent's memory manager for tools, but its turns are not the
+        # user's conversation: no recall into it, nothing synced from it (the parent gets on_delegation)
+        self._memory_lifecycle = agent_context == "primary"
 
     # -- starting, resuming, ending --
 
@@ -115,6 +132,7 @@ class AgentSession:
             session_id, self.platform, model=self.model, system_prompt=prompt, parent_session_id=parent_session_id, title=title
         )
         self.session_id, self.system_prompt, self.history = session_id, prompt, []
+        self._last_prompt_tokens = 0
         self._started_hook_due = True
         if self.context_engine is not None:
             _call_with_supported(self.context_engine.on_session_start, session_id, platform=self.platform, model=self.model)
@@ -133,7 +151,14 @@ class AgentSession:
         if self.memory is not None:
             self.memory.initialize_all(tip, platform=self.platform, agent_context=self.agent_context)
         self._started_hook_due = False
+        self._last_prompt_tokens = 0
+        if self.context_engine is not None:
+            _call_with_supported(self.context_engine.on_session_start, tip, platform=self.platform, model=self.model)
         return tip
+
+    def _snapshot(self, hook_name: str, value: Any) -> Any:
+        """A private copy of ``value`` for a hook's listeners; none is made when nobody listens."""
+        return copy.deepcopy(value) if self.hooks.callbacks(hook_name) else value
 
     def _build_prompt(self) -> str:
         inputs = collect_inputs(home=self.plugins.home, memory=self.memory, caller_system=self.system_message, cwd=self.cwd, platform=self.platform)
@@ -189,23 +214,26 @@ class AgentSession:
             self._started_hook_due = False
         text = sanitize_context(user_text)  # a pasted fence must not reach the store or the model as data
         user_message = {"role": "user", "content": text}
+        # the session the turn ran in, even when the turn ends by compressing into a new one
+        # (TurnResult.compressed_into names that one)
+        turn_session = self.session_id
         completed = False
         try:
             result = self._turn(user_message, text, turn_id, is_first, stream, on_text)
             completed = True
             return result
         finally:
-            self.hooks.notify("on_session_end", session_id=self.session_id, completed=completed, interrupted=False, model=self.model, platform=self.platform)
+            self.hooks.notify("on_session_end", session_id=turn_session, completed=completed, interrupted=False, model=self.model, platform=self.platform)
 
     def _turn(self, user_message: dict[str, Any], text: str, turn_id: str, is_first: bool, stream: bool, on_text: Any) -> TurnResult:
         recalled = ""
-        if self.memory is not None:
+        if self.memory is not None and self._memory_lifecycle:
             self.memory.on_turn_start(self._turns, text, model=self.model, platform=self.platform)
             recalled = self.memory.prefetch_all(text, session_id=self.session_id)
         plugin_context = self.hooks.pre_llm_call(
             session_id=self.session_id,
             user_message=text,
-            conversation_history=copy.deepcopy(self.history),
+            conversation_history=self._snapshot("pre_llm_call", self.history),
             is_first_turn=is_first,
             model=self.model,
             platform=self.platform,
@@ -239,18 +267,19 @@ class AgentSession:
             session_id=self.session_id,
             user_message=text,
             assistant_response=final_text,
-            conversation_history=copy.deepcopy([*self.history, *added]),
+            conversation_history=self._snapshot("post_llm_call", [*self.history, *added]),
             model=self.model,
             platform=self.platform,
             turn_id=turn_id,
         )
         self.store.append_messages(self.session_id, added)
         self.history.extend(self._wire(m) for m in added)
-        if self.memory is not None:
-            self.memory.sync_all(text, final_text, session_id=self.session_id, messages=copy.deepcopy(self.history))
+        if self.memory is not None and self._memory_lifecycle:
+            # the background worker gets its own list; the runtime never mutates a stored message dict
+            self.memory.sync_all(text, final_text, session_id=self.session_id, messages=list(self.history))
             self.memory.queue_prefetch_all(text, session_id=self.session_id)
         result = TurnResult(final_text, self.session_id, added, outcomes, usage_total)
-        if self.context_engine is not None and self._should_compress(usage_total):
+        if self.context_engine is not None and self._should_compress():
             result.compressed_into = self.compress()
         return result
 
@@ -274,7 +303,7 @@ class AgentSession:
             message_count=len(request),
             tool_count=len(tools),
             approx_input_tokens=_approx_tokens(request),
-            request={"method": "POST", "body": {"model": self.model, "messages": copy.deepcopy(request), "tools": tools}},
+            request={"method": "POST", "body": {"model": self.model, "messages": self._snapshot("pre_api_request", request), "tools": tools}},
         )
         started = time.monotonic()
         response = self.client.complete(request, tools=tools or None, stream=stream, on_text=on_text)
@@ -297,8 +326,9 @@ class AgentSession:
             api_call_count=1,
             estimated_cost_usd=self._estimate_cost(usage),
         )
+        self._last_prompt_tokens = _prompt_tokens(response)
         if self.context_engine is not None:
-            self.context_engine.update_from_response(dict(usage, prompt_tokens=usage.get("input_tokens", 0)))
+            self.context_engine.update_from_response(dict(usage, prompt_tokens=self._last_prompt_tokens))
         return response
 
     def _estimate_cost(self, usage: dict[str, Any]) -> float | None:
@@ -316,10 +346,11 @@ class AgentSession:
 
     # -- compression --
 
-    def _should_compress(self, usage: dict[str, int]) -> bool:
+    def _should_compress(self) -> bool:
+        """Judged on the last request's whole prompt (the one nearest the window), not a sum over rounds."""
         engine = self.context_engine
         assert engine is not None
-        prompt_tokens = usage.get("input_tokens") or _approx_tokens(self.history)
+        prompt_tokens = self._last_prompt_tokens or _approx_tokens(self.history)
         try:
             return bool(engine.should_compress(prompt_tokens))
         except Exception:
@@ -344,6 +375,7 @@ class AgentSession:
         self.store.create_session(new, self.platform, model=self.model, system_prompt=self.system_prompt, parent_session_id=old, title=title)
         self.store.append_messages(new, compressed)
         self.session_id, self.history = new, [self._wire(m) for m in compressed]
+        self._last_prompt_tokens = 0  # until the next response, judge the compressed history by estimate
         if self.memory is not None:
             self.memory.on_session_switch(new, parent_session_id=old, reason="compression")
         return new
