@@ -106,9 +106,12 @@ class ChatApp:
         return True
 
     def close(self) -> None:
+        session_id = self.session.session_id
         self.session.finalize()
         self.memory.shutdown_all()
         self.store.close()
+        if session_id:  # on stderr, so that `hermes chat -q` output stays just the answer
+            print(f"session {session_id} (continue it with: hermes chat --resume {session_id})", file=sys.stderr)
 
 
 def cmd_chat(args: argparse.Namespace) -> int:

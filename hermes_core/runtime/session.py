@@ -217,13 +217,18 @@ class AgentSession:
         # the session the turn ran in, even when the turn ends by compressing into a new one
         # (TurnResult.compressed_into names that one)
         turn_session = self.session_id
-        completed = False
+        completed = interrupted = False
         try:
             result = self._turn(user_message, text, turn_id, is_first, stream, on_text)
             completed = True
             return result
+        except KeyboardInterrupt:
+            interrupted = True  # Ctrl-C mid-turn: nothing of the turn is stored; plugins are told
+            raise
         finally:
-            self.hooks.notify("on_session_end", session_id=turn_session, completed=completed, interrupted=False, model=self.model, platform=self.platform)
+            self.hooks.notify(
+                "on_session_end", session_id=turn_session, completed=completed, interrupted=interrupted, model=self.model, platform=self.platform
+            )
 
     def _turn(self, user_message: dict[str, Any], text: str, turn_id: str, is_first: bool, stream: bool, on_text: Any) -> TurnResult:
         recalled = ""

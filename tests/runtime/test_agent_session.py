@@ -375,3 +375,19 @@ def test_a_hook_that_edits_what_it_is_given_cannot_change_the_conversation(make_
     store.close()
     assert [m["role"] for m in bodies[1]["messages"]] == ["system", "user", "assistant", "user"]
     assert "injected" not in json.dumps(bodies)
+
+
+def test_ctrl_c_mid_turn_reports_an_interrupted_turn_and_stores_nothing(setup):
+    plugins, recorder, store, memory = setup
+
+    class InterruptedClient:  # stands for the user pressing Ctrl-C while the model call is in flight
+        model = "m1"
+
+        def complete(self, messages, **kwargs):
+            raise KeyboardInterrupt
+
+    session = AgentSession(plugins=plugins, client=InterruptedClient(), store=store, memory=memory)
+    with pytest.raises(KeyboardInterrupt):
+        session.run_turn("hello")
+    assert recorder.assert_called("on_session_end", completed=False, interrupted=True)
+    assert store.get_messages(session.session_id) == [] and session.history == []

@@ -53,3 +53,32 @@ def test_an_unreachable_endpoint_is_reported_without_a_traceback(configured, run
     configured("http://127.0.0.1:9/v1")
     result = run_hermes("chat", "-q", "hi")
     assert result.exit_code == 1 and "127.0.0.1:9" in result.stderr and "Traceback" not in result.stderr
+
+
+def _hermes(hermes_home, *argv: str) -> "subprocess.CompletedProcess[str]":
+    """The CLI in a process of its own, as a user runs it."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HERMES_HOME=str(hermes_home))
+    return subprocess.run([sys.executable, "-m", "hermes_core", *argv], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_resume_in_a_new_process_sends_the_stored_prompt_byte_for_byte(configured, hermes_home):
+    with OpenAIServer([text_reply("We talked about Oslo."), text_reply("Still Oslo.")]) as server:
+        configured(server.base_url)
+        first = _hermes(hermes_home, "chat", "-q", "Let us talk about Oslo", "--no-stream")
+        assert first.returncode == 0, first.stderr
+        session_id = first.stderr.split("--resume ")[1].split(")")[0]
+        # everything the prompt is built from changes between the two processes
+        (hermes_home / "SOUL.md").write_text("You are a different assistant now.")
+        (hermes_home / "memories").mkdir(exist_ok=True)
+        (hermes_home / "memories" / "USER.md").write_text("Moved to Bergen")
+        second = _hermes(hermes_home, "chat", "--resume", session_id, "-q", "Where were we?", "--no-stream")
+        assert second.returncode == 0, second.stderr
+        first_body, second_body = server.bodies
+    assert second.stdout == "Still Oslo.\n"
+    assert second_body["messages"][0] == first_body["messages"][0]
+    assert "different assistant" not in second_body["messages"][0]["content"]
+    assert [m["content"] for m in second_body["messages"][1:]] == ["Let us talk about Oslo", "We talked about Oslo.", "Where were we?"]
