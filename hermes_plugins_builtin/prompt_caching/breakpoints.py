@@ -84,6 +84,14 @@ def apply_system_and_3(
             break
         if messages[index].get("role") != "system":
             targets.add(index)
+    return marked_system, mark_only(messages, targets, marker)
+
+
+def mark_only(messages: list[dict[str, Any]], targets: set[int], marker: dict[str, Any]) -> list[dict[str, Any]]:
+    """``messages`` with ``marker`` on the ``targets`` indexes and no marker anywhere else.
+
+    Only the messages that change are copied; the others are returned as the same objects.
+    """
     result = []
     for index, message in enumerate(messages):
         if index in targets:
@@ -92,4 +100,4 @@ def apply_system_and_3(
             result.append(_strip(message))
         else:
             result.append(message)
-    return marked_system, result
+    return result

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 # The marking helpers are shared with system_and_3 so both strategies place identical markers.
-from .breakpoints import TAIL_MESSAGES, _has_marker, _mark, _strip, apply_system_and_3, cache_marker, mark_system
+from .breakpoints import TAIL_MESSAGES, apply_system_and_3, cache_marker, mark_only, mark_system
 
 #: ``(system, messages, ttl) -> (system, messages)``
 Strategy = Callable[[Any, list[dict[str, Any]], str], tuple[Any, list[dict[str, Any]]]]
@@ -64,15 +64,7 @@ def apply_turn_anchored(system: Any, messages: list[dict[str, Any]], ttl: str = 
     marker = cache_marker(ttl)
     marked_system = mark_system(system, marker)
     targets = set(turn_anchored_targets(messages, TAIL_MESSAGES))  # as many as system_and_3, with or without a system prompt
-    result = []
-    for index, message in enumerate(messages):
-        if index in targets:
-            result.append(_mark(message, marker))
-        elif _has_marker(message):
-            result.append(_strip(message))
-        else:
-            result.append(message)
-    return marked_system, result
+    return marked_system, mark_only(messages, targets, marker)
 
 
 STRATEGIES: dict[str, Strategy] = {
