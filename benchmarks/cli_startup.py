@@ -93,7 +93,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--plugins", type=int, default=50)
-    parser.add_argument("--hermes", default=shutil.which("hermes") or "hermes", help="the hermes executable to time")
+    beside_python = Path(sys.executable).parent / "hermes"  # the venv this script runs in
+    default_hermes = str(beside_python) if beside_python.exists() else shutil.which("hermes") or "hermes"
+    parser.add_argument("--hermes", default=default_hermes, help="the hermes executable to time (default: %(default)s)")
     args = parser.parse_args()
     args.hermes = str(Path(args.hermes).resolve()) if os.sep in args.hermes else args.hermes
     with tempfile.TemporaryDirectory() as tmp:

@@ -139,15 +139,22 @@ def register(ctx):
 """
 
 
-def _hanging(make_plugin, plugin_manager, hook, strict=False, extra=()):
+@pytest.fixture(params=["inline", "threads"])
+def timeout_path(request):
+    """Both ways a timeout is enforced: the SIGALRM timer on the main thread, and worker threads."""
+    return request.param
+
+
+def _hanging(make_plugin, plugin_manager, hook, strict=False, extra=(), path="inline"):
     make_plugin("hang", HANGING_PLUGIN.replace("{hook}", hook))
     manager = plugin_manager(enabled=["hang", *extra], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=strict)
+    manager.hooks.inline_timeouts = path == "inline"
     return manager, _module(manager, "hang")
 
 
-def test_a_hanging_callback_is_bounded_by_the_timeout(make_plugin, plugin_manager, caplog):
+def test_a_hanging_callback_is_bounded_by_the_timeout(make_plugin, plugin_manager, caplog, timeout_path):
     make_plugin("z_after", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append(1))\n")
-    manager, hang = _hanging(make_plugin, plugin_manager, "post_tool_call", extra=["z_after"])
+    manager, hang = _hanging(make_plugin, plugin_manager, "post_tool_call", extra=["z_after"], path=timeout_path)
     try:
         with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
             outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
@@ -161,8 +168,8 @@ def test_a_hanging_callback_is_bounded_by_the_timeout(make_plugin, plugin_manage
         hang.RELEASE.set()
 
 
-def test_a_timed_out_pre_tool_call_blocks(make_plugin, plugin_manager):
-    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call")
+def test_a_timed_out_pre_tool_call_blocks(make_plugin, plugin_manager, timeout_path):
+    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call", path=timeout_path)
     try:
         decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
         assert decision is not None and "did not answer pre_tool_call within 0.2 s" in decision.message
@@ -170,8 +177,8 @@ def test_a_timed_out_pre_tool_call_blocks(make_plugin, plugin_manager):
         hang.RELEASE.set()
 
 
-def test_strict_mode_raises_on_timeout(make_plugin, plugin_manager):
-    manager, hang = _hanging(make_plugin, plugin_manager, "post_llm_call", strict=True)
+def test_strict_mode_raises_on_timeout(make_plugin, plugin_manager, timeout_path):
+    manager, hang = _hanging(make_plugin, plugin_manager, "post_llm_call", strict=True, path=timeout_path)
     try:
         with pytest.raises(HookCallbackTimeout):
             manager.hooks.notify("post_llm_call", session_id="s", user_message="u", assistant_response="a", conversation_history=[], model="m", platform="cli")
@@ -211,8 +218,8 @@ def test_timeout_zero_runs_callbacks_inline(make_plugin, plugin_manager):
     assert _module(manager, "thread").SEEN == [threading.get_ident()]
 
 
-def test_a_suppressed_pre_tool_call_keeps_failing_closed(make_plugin, plugin_manager):
-    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call")
+def test_a_suppressed_pre_tool_call_keeps_failing_closed(make_plugin, plugin_manager, timeout_path):
+    manager, hang = _hanging(make_plugin, plugin_manager, "pre_tool_call", path=timeout_path)
     try:
         first = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
         second = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
@@ -231,3 +238,86 @@ def test_call_reports_durations(make_plugin, plugin_manager):
     make_plugin("timed", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: sum(range(20000)))\n")
     (outcome,) = plugin_manager(enabled=["timed"]).hooks.call("on_session_reset", {"session_id": "s", "platform": "cli"})
     assert outcome.duration_ms > 0 and outcome.value == sum(range(20000))
+
+
+STUBBORN_PLUGIN = """
+import threading, time
+STATE = {"unwound": False, "thread": None}
+
+def register(ctx):
+    def stubborn(**kwargs):
+        STATE["thread"] = threading.get_ident()
+        try:
+            time.sleep(30)
+        except Exception:  # a plugin's own error handling must not swallow the timeout
+            return "swallowed"
+        finally:
+            STATE["unwound"] = True
+    ctx.register_hook("post_tool_call", stubborn)
+"""
+
+
+def _stubborn(make_plugin, plugin_manager):
+    make_plugin("stubborn", STUBBORN_PLUGIN)
+    manager = plugin_manager(enabled=["stubborn"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
+    return manager, _module(manager, "stubborn").STATE
+
+
+POST_TOOL = {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0}
+
+
+def test_on_the_main_thread_a_hung_callback_is_stopped_where_it_runs(make_plugin, plugin_manager):
+    manager, state = _stubborn(make_plugin, plugin_manager)
+    (outcome,) = manager.hooks.call("post_tool_call", dict(POST_TOOL))
+    assert outcome.timed_out and outcome.value is None  # not "swallowed": except Exception did not catch it
+    assert state["thread"] == threading.get_ident()  # it ran inline, on the caller's thread ...
+    assert state["unwound"] is True  # ... and was unwound, not left sleeping on an abandoned thread
+
+
+def test_an_application_that_owns_sigalrm_keeps_it(make_plugin, plugin_manager):
+    import signal
+
+    fired = []
+
+    def app_handler(signum, frame):
+        fired.append(signum)
+
+    previous = signal.signal(signal.SIGALRM, app_handler)
+    try:
+        manager, state = _stubborn(make_plugin, plugin_manager)
+        (outcome,) = manager.hooks.call("post_tool_call", dict(POST_TOOL))
+        assert outcome.timed_out  # still bounded, by a worker thread
+        assert state["thread"] != threading.get_ident()
+        assert signal.getsignal(signal.SIGALRM) is app_handler and fired == []
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_guarded_call_from_another_thread_is_bounded_by_a_worker(make_plugin, plugin_manager):
+    manager, state = _stubborn(make_plugin, plugin_manager)
+    outcomes = []
+    caller = threading.Thread(target=lambda: outcomes.extend(manager.hooks.call("post_tool_call", dict(POST_TOOL))))
+    caller.start()
+    caller.join(timeout=20)
+    assert not caller.is_alive() and [o.timed_out for o in outcomes] == [True]
+    assert state["thread"] not in (threading.get_ident(), caller.ident)
+
+
+def test_no_timer_is_left_running_after_a_guarded_call(make_plugin, plugin_manager):
+    import signal
+
+    make_plugin("quick", "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: None)\n")
+    manager = plugin_manager(enabled=["quick"])
+    manager.hooks.notify("post_tool_call", **POST_TOOL)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_callback_that_times_out_three_times_is_skipped_for_good(make_plugin, plugin_manager, monkeypatch, timeout_path):
+    import hermes_core.hooks
+
+    monkeypatch.setattr(hermes_core.hooks, "TIMEOUT_SUPPRESSION_SECONDS", 0.0)  # retry at once, to count timeouts
+    manager, state = _stubborn(make_plugin, plugin_manager)
+    manager.hooks.inline_timeouts = timeout_path == "inline"
+    timed_out = [[o.timed_out for o in manager.hooks.call("post_tool_call", dict(POST_TOOL))] for _ in range(4)]
+    assert timed_out == [[True], [True], [True], []]
