@@ -5,8 +5,8 @@ Run: python benchmarks/hook_dispatch.py [--calls N] [--repeats R] [--json]
 Three hermes figures per size:
 - unguarded: a hook outside GUARDED_HOOKS (``on_session_reset``), callbacks run inline;
 - guarded, timeout 0: a hot-path hook (``post_tool_call``) with ``plugins.hook_callback_timeout: 0``;
-- guarded, timeout 30 s (the default), called from the main thread: callbacks run inline
-  under a SIGALRM interval timer (armed and disarmed once per hook call);
+- guarded, timeout 30 s (the default), called from the main thread: callbacks run inline,
+  each one's start noted for the watchdog that signals an overrun;
 - guarded, timeout 30 s, worker threads (what a call from any other thread gets): callbacks
   run on a worker thread so a hung one can be abandoned (one hand-off per hook call).
 Bare pluggy calls the same hookspecs with the same number of no-op implementations.

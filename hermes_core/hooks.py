@@ -738,16 +738,19 @@ class _Overran(BaseException):
 
 
 class _Alarm:
-    """Bounds guarded callbacks inline on the main thread with a SIGALRM timer.
+    """Bounds guarded callbacks inline on the main thread: a watchdog thread signals an overrun.
 
-    A worker-thread hand-off costs 20-30 µs per hook call; arming and disarming the
-    interval timer costs about 1 µs. The signal interrupts what a hung callback
-    realistically waits on (a socket read, a lock, a sleep, a Python loop) and the
-    callback is unwound instead of being left running on an abandoned thread.
-    Used only where it is safe: a POSIX ``setitimer``, the main thread (signals are
-    delivered there only), SIGALRM not claimed by the application (its handler is
-    still the default or ours), and no guarded call already in progress (one timer
-    per process). Everywhere else the worker threads of :class:`_GuardedRunner` serve.
+    A worker-thread hand-off costs 20-30 µs per hook call. Here the caller only notes
+    when each callback starts; a daemon watchdog thread, which sleeps at most one
+    timeout at a time, sends SIGALRM to the main thread when the running callback has
+    overrun, and the handler raises :class:`_Overran` inside it. The signal interrupts
+    what a hung callback realistically waits on (a socket read, a lock, a sleep, a
+    Python loop), and the callback is unwound instead of being left running on an
+    abandoned thread. No signal is sent unless a callback overran.
+    Used only where it is safe: ``pthread_kill`` available, the main thread (Python
+    runs signal handlers there only), SIGALRM not claimed by the application (its
+    handler is still the default or ours), and no guarded call already in progress.
+    Everywhere else the worker threads of :class:`_GuardedRunner` serve.
     """
 
     def __init__(self) -> None:
@@ -757,10 +760,14 @@ class _Alarm:
         self._timeout = 0.0
         self._busy = False
         self._installed = False
-        self._supported = hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
+        self._supported = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM")
         self._handler = self._on_alarm  # one bound method, so that getsignal() can be compared by identity
         self._signum = int(getattr(signal, "SIGALRM", 0))
         self._main_thread = threading.main_thread().ident
+        self._watchdog: threading.Thread | None = None
+        self._wake = threading.Event()
+        #: The timeout the watchdog's current sleep is based on; a call with a shorter one wakes it.
+        self._sleep_basis = float("inf")
 
     def usable(self) -> bool:
         if not self._supported or self._busy or threading.get_ident() != self._main_thread:
@@ -772,23 +779,36 @@ class _Alarm:
             return False  # the application has SIGALRM (or took it back): stay out of its way
         try:
             signal.signal(signal.SIGALRM, self._handler)
-        except (ValueError, OSError):
+            self._watchdog = threading.Thread(target=self._watch, name="hermes-hook-watchdog", daemon=True)
+            self._watchdog.start()
+        except (ValueError, OSError, RuntimeError):
             self._supported = False
             return False
         self._installed = True
         return True
 
     def _on_alarm(self, signum: int, frame: Any) -> None:
-        if not self._busy:
-            return  # a late signal after the call ended
-        if not self.calling:  # between two callbacks: give the next one its full time
-            signal.setitimer(signal.ITIMER_REAL, self._timeout)
-            return
-        overdue = time.monotonic() - self.started - self._timeout
-        if overdue >= 0:
+        # re-checked here, on the main thread: the watchdog's view may be a moment old
+        if self._busy and self.calling and time.monotonic() - self.started >= self._timeout:
             self.calling = False  # once per callback; a plugin that catches BaseException defeats the bound
             raise _Overran()
-        signal.setitimer(signal.ITIMER_REAL, -overdue)  # the callback that is running now started later
+
+    def _watch(self) -> None:
+        while True:
+            timeout = self._timeout or 1.0
+            self._sleep_basis = timeout
+            if self._timeout and self._timeout < timeout:
+                continue  # a call with a shorter timeout began while this one was read
+            wait = timeout
+            if self._busy and self.calling:
+                wait = self.started + timeout - time.monotonic()
+                if wait <= 0:
+                    signal.pthread_kill(self._main_thread, self._signum)
+                    wait = min(timeout, 0.05)  # look again soon, in case the main thread had moved on
+            # any callback that starts during this sleep has its deadline after the wake-up
+            # (sleeps are at most one timeout long; run() wakes us for a shorter one)
+            self._wake.wait(max(wait, 0.001))
+            self._wake.clear()
 
     def run(
         self,
@@ -800,13 +820,13 @@ class _Alarm:
         durations: list[float] | None,
     ) -> tuple[list[Any], Failures | None]:
         self._timeout = timeout
+        if timeout < self._sleep_basis:
+            self._wake.set()
         self._busy = True
-        signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
             return run_callbacks(callbacks, kwargs, stop_on, stop_on_failure, durations, self)
         finally:
-            self._busy = False  # first: a signal from here on is ignored, so it cannot re-arm the timer
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._busy = False
 
 
 try:  # signal.getsignal() wraps the answer in an enum, which costs 5 µs; the C function costs 0.1
