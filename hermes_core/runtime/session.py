@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import inspect
+import threading
 import time
 import uuid
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +28,12 @@ if TYPE_CHECKING:
     from hermes_core.memory.manager import MemoryManager
 
 DEFAULT_MAX_TOOL_ROUNDS = 25
+#: What the background review asks, after the conversation itself.
+DEFAULT_REVIEW_PROMPT = (
+    "Review the conversation above. Save, with the memory tool, what will still be useful in later sessions: "
+    "durable facts about the user and their preferences, decisions and conventions, lessons from mistakes. "
+    "Leave out what only mattered for this task. Then say in a few lines what you saved, or that nothing was worth it."
+)
 
 
 @dataclass
@@ -385,13 +393,11 @@ class AgentSession:
             self.memory.on_session_switch(new, parent_session_id=old, reason="compression")
         return new
 
-    # -- sub-agents --
+    # -- sub-agents and the background review --
 
-    def spawn_subagent(self, goal: str, *, role: str = "worker", client: Any = None) -> TurnResult:
-        """Run ``goal`` in a child session that reuses this session's prompt byte for byte.
-
-        ``subagent_stop`` fires on this (the parent's) thread when the child is done.
-        """
+    def _child(self, source: str, client: Any, agent_context: str) -> AgentSession:
+        """A session under this one that sends this session's prompt byte for byte (so its requests
+        start with the prefix the provider has cached), with its own stored row."""
         child = AgentSession(
             plugins=self.plugins,
             client=client or self.client,
@@ -401,11 +407,19 @@ class AgentSession:
             platform=self.platform,
             task_id=uuid.uuid4().hex[:12],
             max_tool_rounds=self.max_tool_rounds,
-            agent_context="subagent",
+            agent_context=agent_context,
         )
         child.session_id = str(uuid.uuid4())
         child.system_prompt = self.system_prompt
-        self.store.create_session(child.session_id, "subagent", model=self.model, system_prompt=self.system_prompt, parent_session_id=self.session_id)
+        self.store.create_session(child.session_id, source, model=self.model, system_prompt=self.system_prompt, parent_session_id=self.session_id)
+        return child
+
+    def spawn_subagent(self, goal: str, *, role: str = "worker", client: Any = None) -> TurnResult:
+        """Run ``goal`` in a child session that reuses this session's prompt byte for byte.
+
+        ``subagent_stop`` fires on this (the parent's) thread when the child is done.
+        """
+        child = self._child("subagent", client, "subagent")
         started = time.monotonic()
         status, summary, outcomes = "completed", "", []
         try:
@@ -430,3 +444,32 @@ class AgentSession:
             if self.memory is not None:
                 self.memory.on_delegation(goal, summary, child_session_id=child.session_id)
         return TurnResult(summary, child.session_id, [], outcomes)
+
+    def start_background_review(self, prompt: str = DEFAULT_REVIEW_PROMPT, *, client: Any = None) -> Future[TurnResult]:
+        """Review the conversation so far on a background thread; return at once.
+
+        The review is one turn of a child session (``source='review'``) whose request is this
+        session's system prompt and history, byte for byte, then ``prompt``: everything before
+        the prompt is the prefix the provider already cached for this conversation. With the
+        default prompt the model saves what is worth keeping through the ``memory`` tool; those
+        writes reach the files at once and the next session's prompt. The returned future gives
+        the review's :class:`TurnResult`, or raises what failed. Memory providers are not fed
+        from the review's turn.
+        """
+        child = self._child("review", client, "review")
+        child.history = list(self.history)  # a snapshot: this session may go on while the review runs
+        future: Future[TurnResult] = Future()
+        future.set_running_or_notify_cancel()
+
+        def review() -> None:
+            try:
+                result = child._turn({"role": "user", "content": prompt}, prompt, uuid.uuid4().hex[:12], False, False, None)
+            except BaseException as exc:
+                self.store.end_session(child.session_id, "review_error")
+                future.set_exception(exc)
+            else:
+                self.store.end_session(child.session_id, "review_completed")
+                future.set_result(result)
+
+        threading.Thread(target=review, name=f"hermes-review:{child.session_id[:8]}", daemon=True).start()
+        return future

@@ -391,3 +391,43 @@ def test_ctrl_c_mid_turn_reports_an_interrupted_turn_and_stores_nothing(setup):
         session.run_turn("hello")
     assert recorder.assert_called("on_session_end", completed=False, interrupted=True)
     assert store.get_messages(session.session_id) == [] and session.history == []
+
+
+def test_a_background_review_sends_the_conversation_as_cached_and_saves_to_memory(setup, hermes_home):
+    plugins, recorder, store, memory = setup
+    script = [
+        text_reply("Noted, tabs it is."),
+        tool_call_reply("memory", {"action": "add", "target": "user", "content": "Prefers tabs over spaces"}),
+        text_reply("Saved one fact: the user prefers tabs."),
+    ]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        session.run_turn("I always indent with tabs.")
+        history_at_review = list(session.history)
+        result = session.start_background_review().result(timeout=60)
+        bodies = server.bodies
+    review_request = bodies[1]["messages"]
+    assert review_request[0] == bodies[0]["messages"][0]  # the session's prompt, byte for byte
+    assert review_request[1:3] == history_at_review  # then the conversation as stored
+    assert review_request[3]["content"].startswith("Review the conversation above.")
+    assert result.text == "Saved one fact: the user prefers tabs."
+    assert "Prefers tabs over spaces" in (hermes_home / "memories" / "USER.md").read_text()
+    row = store.get_session(result.session_id)
+    assert row["source"] == "review" and row["parent_session_id"] == session.session_id
+    assert row["end_reason"] == "review_completed" and row["system_prompt"] == session.system_prompt
+    assert store.get_session(session.session_id)["ended_at"] is None  # the conversation goes on
+
+
+def test_a_failed_background_review_reports_through_its_future(setup):
+    from hermes_core.runtime.clients import ModelAPIError
+    from hermes_core.testing_servers import error_reply
+
+    plugins, recorder, store, memory = setup
+    with OpenAIServer([text_reply("hello"), error_reply(500, "overloaded")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1", max_retries=0), store=store, memory=memory)
+        session.run_turn("hi")
+        future = session.start_background_review()
+        with pytest.raises(ModelAPIError):
+            future.result(timeout=60)
+    (review,) = [s for s in store.list_sessions_rich(limit=10, project_compression=False) if s["source"] == "review"]
+    assert review["end_reason"] == "review_error"
