@@ -31,8 +31,8 @@ def test_one_shot_query_prints_the_answer_and_stores_the_session(configured, run
         assert [m["content"] for m in store.get_messages(row["id"])] == ["hi", "Hello there."]
 
 
-def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/title Weekend plans\n/memory\n/sessions\n/new\nsecond\n/exit\n"))
+def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, monkeypatch, hermes_home):
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/title Weekend plans\n/memory\n/sessions\n/compress\n/new\nsecond\n/exit\n"))
     with OpenAIServer([text_reply("first answer"), text_reply("second answer")]) as server:
         configured(server.base_url)
         result = run_hermes("chat")
@@ -41,6 +41,13 @@ def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, monkeypa
     assert "first answer" in out and "second answer" in out
     assert "title: Weekend plans" in out and "MEMORY [" in out and "Weekend plans" in out.split("title:")[1]
     assert "new session" in out
+    assert "compressed; continuing in session" in out
+    from hermes_plugins_builtin.state import SessionStore
+
+    with SessionStore(hermes_home / "state.db") as store:
+        rows = {row["title"]: row for row in store.list_sessions_rich(limit=10, project_compression=False)}
+    assert rows["Weekend plans"]["end_reason"] == "compression"
+    assert rows["Weekend plans #2"]["parent_session_id"] == rows["Weekend plans"]["id"]
 
 
 def test_no_model_configured_is_one_clear_message(run_hermes):
