@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextvars
 import inspect
 import logging
+import os
 import signal
 import threading
 import time
@@ -765,6 +766,8 @@ class _Alarm:
         self._signum = int(getattr(signal, "SIGALRM", 0))
         self._main_thread = threading.main_thread().ident
         self._watchdog: threading.Thread | None = None
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
         self._wake = threading.Event()
         #: The timeout the watchdog's current sleep is based on; a call with a shorter one wakes it.
         self._sleep_basis = float("inf")
@@ -773,9 +776,9 @@ class _Alarm:
         if not self._supported or self._busy or threading.get_ident() != self._main_thread:
             return False
         current = _raw_getsignal(self._signum)
-        if current is self._handler:
+        if current is self._handler and self._watchdog is not None:
             return True
-        if self._installed or current != signal.SIG_DFL:
+        if current is not self._handler and (self._installed or current != signal.SIG_DFL):
             return False  # the application has SIGALRM (or took it back): stay out of its way
         try:
             signal.signal(signal.SIGALRM, self._handler)
@@ -786,6 +789,12 @@ class _Alarm:
             return False
         self._installed = True
         return True
+
+    def _after_fork(self) -> None:
+        # a forked child has only the thread that forked, now its main thread: no watchdog yet
+        self._watchdog = None
+        self._busy = self.calling = False
+        self._main_thread = threading.main_thread().ident
 
     def _on_alarm(self, signum: int, frame: Any) -> None:
         # re-checked here, on the main thread: the watchdog's view may be a moment old
@@ -803,7 +812,10 @@ class _Alarm:
             if self._busy and self.calling:
                 wait = self.started + timeout - time.monotonic()
                 if wait <= 0:
-                    signal.pthread_kill(self._main_thread, self._signum)
+                    try:
+                        signal.pthread_kill(self._main_thread, self._signum)
+                    except OSError:
+                        return  # the main thread is gone: the interpreter is shutting down
                     wait = min(timeout, 0.05)  # look again soon, in case the main thread had moved on
             # any callback that starts during this sleep has its deadline after the wake-up
             # (sleeps are at most one timeout long; run() wakes us for a shorter one)

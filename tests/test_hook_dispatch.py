@@ -329,3 +329,24 @@ def test_a_shorter_timeout_is_honoured_after_calls_with_a_longer_one(make_plugin
     started = time.monotonic()
     outcomes = {o.plugin: o for o in manager.hooks.call("post_tool_call", dict(POST_TOOL))}
     assert outcomes["stubborn"].timed_out and state["unwound"] and time.monotonic() - started < 20
+
+
+def test_a_forked_child_still_bounds_hung_callbacks(make_plugin, plugin_manager):
+    import multiprocessing
+
+    from hermes_core.hooks import _ALARM
+
+    make_plugin("quick", "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: None)\n")
+    plugin_manager(enabled=["quick"]).hooks.notify("post_tool_call", **POST_TOOL)
+    assert _ALARM._watchdog is not None and _ALARM._watchdog.is_alive()  # this process has one
+    manager, state = _stubborn(make_plugin, plugin_manager)
+
+    def child() -> None:  # the watchdog thread did not survive the fork; the child needs its own
+        started = time.monotonic()
+        outcomes = {o.plugin: o for o in manager.hooks.call("post_tool_call", dict(POST_TOOL))}
+        raise SystemExit(0 if outcomes["stubborn"].timed_out and time.monotonic() - started < 10 else 3)
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    process.join(timeout=60)
+    assert process.exitcode == 0
