@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
     export.set_defaults(func=cmd_export)
 
-    importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file as a new session")
+    importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
     importer.add_argument("file", type=Path)
     importer.add_argument("--title")
     importer.add_argument("--source", default="import")
@@ -184,51 +184,78 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 _ROLES = {"system", "user", "assistant", "tool"}
+#: Messages written per transaction by ``hermes sessions import``.
+IMPORT_BATCH = 500
 
 
-def read_chat_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read and check every line first, so a bad file imports nothing."""
+def _chat_message(where: str, message: Any) -> dict[str, Any]:
+    if not isinstance(message, dict) or message.get("role") not in _ROLES:
+        raise HermesError(f"{where}: a message needs 'role' (one of {', '.join(sorted(_ROLES))})")
+    content = message.get("content")
+    if isinstance(content, list):  # content parts: keep the text
+        content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+    kept = {k: v for k, v in dict(message, content=content).items() if k in {"role", "content", "tool_calls", "tool_call_id", "tool_name", "name"}}
+    name = kept.pop("name", None)
+    if name and kept["role"] == "tool":
+        kept.setdefault("tool_name", name)
+    return kept
+
+
+def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
+    """The conversations in ``path``; every line is read and checked first, so a bad file imports nothing.
+
+    Two forms: one conversation per line (``{"messages": [...]}``, as in OpenAI's chat fine-tuning
+    files), or one message per line, the whole file being one conversation.
+    """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise HermesError(f"{path}: cannot be read ({exc.strerror})") from exc
-    messages = []
+    conversations: list[list[dict[str, Any]]] = []
+    loose: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            message = json.loads(line)
+            item = json.loads(line)
         except ValueError as exc:
-            raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be one chat message object") from exc
-        if not isinstance(message, dict) or message.get("role") not in _ROLES:
-            raise HermesError(f"{path}:{number}: a message needs 'role' (one of {', '.join(sorted(_ROLES))})")
-        content = message.get("content")
-        if isinstance(content, list):  # content parts: keep the text
-            content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
-        messages.append({k: v for k, v in dict(message, content=content).items() if k in {"role", "content", "tool_calls", "tool_call_id", "tool_name", "name"}})
-    if not messages:
+            raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
+        if isinstance(item, dict) and "messages" in item:
+            if not isinstance(item["messages"], list):
+                raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages")
+            conversations.append([_chat_message(f"{path}:{number}: message {i}", m) for i, m in enumerate(item["messages"], 1)])
+        else:
+            loose.append(_chat_message(f"{path}:{number}", item))
+    if conversations and loose:
+        raise HermesError(f"{path}: mixes conversation lines ({{\"messages\": [...]}}) with message lines -> use one form per file")
+    found = [c for c in (conversations or [loose]) if any(m["role"] != "system" for m in c)]
+    if not found:
         raise HermesError(f"{path}: no messages found")
-    for message in messages:
-        if "name" in message and message["role"] == "tool":
-            message.setdefault("tool_name", message["name"])
-        message.pop("name", None)
-    return messages
+    return found
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    messages = read_chat_jsonl(args.file)
-    system = next((m["content"] for m in messages if m["role"] == "system"), None)
-    body = [m for m in messages if m["role"] != "system"]
+    conversations = read_chat_jsonl(args.file)
+    total = sum(len(c) for c in conversations)
+    done = 0
+    show_progress = total > IMPORT_BATCH
     with _open_store() as store:
-        session_id = store.create_session(source=args.source, system_prompt=system, title=args.title)
-        batch = 500
-        for start in range(0, len(body), batch):
-            store.append_messages(session_id, body[start : start + batch])
-            if len(body) > batch:
-                print(f"\rimported {min(start + batch, len(body))}/{len(body)} messages", end="", file=sys.stderr, flush=True)
-        if len(body) > batch:
-            print(file=sys.stderr)
-    print(f"imported {len(body)} messages as session {session_id}")
+        for conversation in conversations:
+            system = next((m["content"] for m in conversation if m["role"] == "system"), None)
+            body = [m for m in conversation if m["role"] != "system"]
+            session_id = store.create_session(source=args.source, system_prompt=system)
+            if args.title:
+                store.set_title(session_id, args.title, auto_number=True)  # "Title", "Title #2", ...
+            for start in range(0, len(body), IMPORT_BATCH):
+                chunk = body[start : start + IMPORT_BATCH]
+                store.append_messages(session_id, chunk)
+                done += len(chunk)
+                if show_progress:
+                    print(f"\rimported {done}/{total} messages", end="", file=sys.stderr, flush=True)
+            done += len(conversation) - len(body)
+            if show_progress:
+                print(file=sys.stderr)
+            print(f"imported {len(body)} messages as session {session_id}")
     return 0
 
 

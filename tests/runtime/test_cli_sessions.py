@@ -72,3 +72,38 @@ def test_prune_and_stats(stored, run_hermes):
     stats = run_hermes("sessions", "stats", "--json").json()
     assert stats["sessions"] == 1 and stats["messages"] == 4 and stats["db_bytes"] > 0
     assert "database" in run_hermes("sessions", "stats").stdout
+
+
+def test_import_takes_one_conversation_per_line_as_in_fine_tuning_files(hermes_home, run_hermes, tmp_path):
+    data = tmp_path / "train.jsonl"
+    data.write_text(
+        json.dumps({"messages": [{"role": "system", "content": "You plan trips."}, {"role": "user", "content": "Oslo in May?"}, {"role": "assistant", "content": "Bring a coat."}]})
+        + "\n"
+        + json.dumps({"messages": [{"role": "user", "content": "Bergen in June?"}, {"role": "assistant", "content": "Rain gear."}]})
+        + "\n"
+    )
+    result = run_hermes("sessions", "import", str(data), "--title", "Trips")
+    assert result.exit_code == 0, result.stderr
+    ids = [line.split()[-1] for line in result.stdout.splitlines()]
+    assert len(ids) == 2 and result.stdout.startswith("imported 2 messages as session")
+    with SessionStore(hermes_home / "state.db") as store:
+        first, second = (store.get_session(i) for i in ids)
+        assert (first["title"], second["title"]) == ("Trips", "Trips #2")
+        assert first["system_prompt"] == "You plan trips." and second["system_prompt"] is None
+        assert [m["content"] for m in store.get_messages(ids[1])] == ["Bergen in June?", "Rain gear."]
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ([{"messages": [{"role": "user", "content": "a"}]}, {"role": "user", "content": "b"}], "mixes conversation lines"),
+        ([{"messages": [{"role": "user", "content": "a"}, {"content": "no role"}]}], "train.jsonl:1: message 2: a message needs 'role'"),
+        ([{"messages": "not a list"}], "'messages' must be a list"),
+    ],
+)
+def test_a_bad_conversation_file_imports_nothing(hermes_home, run_hermes, tmp_path, lines, message):
+    data = tmp_path / "train.jsonl"
+    data.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = run_hermes("sessions", "import", str(data))
+    assert result.exit_code == 1 and message in result.stderr and "Traceback" not in result.stderr
+    assert run_hermes("sessions", "list", "--json").json() == []
