@@ -362,6 +362,13 @@ class HookDispatcher:
         self._callbacks[hook_name] = result
         return result
 
+    def has_listeners(self, hook_name: str) -> bool:
+        """Whether calling ``hook_name`` would reach anything: a callback or a monitor.
+
+        Hosts use it to skip building expensive arguments (copies of a conversation) for nobody.
+        """
+        return bool(self._monitors) or bool(self.callbacks(hook_name))
+
     def hooks_of(self, plugin_key: str) -> list[str]:
         """Sorted names of the hooks plugin ``plugin_key`` implements."""
         names = set()

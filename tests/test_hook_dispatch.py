@@ -350,3 +350,13 @@ def test_a_forked_child_still_bounds_hung_callbacks(make_plugin, plugin_manager)
     process.start()
     process.join(timeout=60)
     assert process.exitcode == 0
+
+
+def test_has_listeners_counts_callbacks_and_monitors(make_plugin, plugin_manager):
+    make_plugin("quick", "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: None)\n")
+    hooks = plugin_manager(enabled=["quick"]).hooks
+    assert hooks.has_listeners("post_tool_call") and not hooks.has_listeners("pre_llm_call")
+    undo = hooks.add_monitor(lambda hook, kwargs: None, lambda *args: None)
+    assert hooks.has_listeners("pre_llm_call")
+    undo()
+    assert not hooks.has_listeners("pre_llm_call")

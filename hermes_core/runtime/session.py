@@ -166,7 +166,7 @@ class AgentSession:
 
     def _snapshot(self, hook_name: str, value: Any) -> Any:
         """A private copy of ``value`` for a hook's listeners; none is made when nobody listens."""
-        return copy.deepcopy(value) if self.hooks.callbacks(hook_name) else value
+        return copy.deepcopy(value) if self.hooks.has_listeners(hook_name) else value
 
     def _build_prompt(self) -> str:
         inputs = collect_inputs(home=self.plugins.home, memory=self.memory, caller_system=self.system_message, cwd=self.cwd, platform=self.platform)
