@@ -12,6 +12,7 @@ HELP = """commands:
   /new              finish this session and start a fresh one
   /title TEXT       name this session
   /compress         compress the conversation now (continues in a linked session)
+  /review           let the model save what is worth keeping from this conversation to memory
   /memory           show the built-in memory (live state)
   /sessions         list recent sessions
   /help             this list
@@ -87,6 +88,10 @@ class ChatApp:
             print(f"title: {stored}" if stored else "title cleared")
         elif name == "compress":
             print(f"compressed; continuing in session {self.session.compress()}")
+        elif name == "review":
+            print("reviewing the conversation ...", file=sys.stderr, flush=True)
+            review = self.session.start_background_review()
+            print(f"review: {review.result().text}")
         elif name == "memory":
             provider = self.plugins.memory_providers.get("builtin")
             for target in ("memory", "user"):
@@ -130,13 +135,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 return 0
             if not line.strip():
                 continue
-            if line.startswith("/"):
-                if not app.command(line.strip()):
-                    return 0
-                continue
             try:
-                app.ask(line, stream)
-            except HermesError as exc:  # a failed turn is reported and the chat goes on
+                if line.startswith("/"):
+                    if not app.command(line.strip()):
+                        return 0
+                else:
+                    app.ask(line, stream)
+            except HermesError as exc:  # a failed turn or command is reported and the chat goes on
                 print(f"hermes: error: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

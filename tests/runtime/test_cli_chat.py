@@ -89,3 +89,28 @@ def test_resume_in_a_new_process_sends_the_stored_prompt_byte_for_byte(configure
     assert second_body["messages"][0] == first_body["messages"][0]
     assert "different assistant" not in second_body["messages"][0]["content"]
     assert [m["content"] for m in second_body["messages"][1:]] == ["Let us talk about Oslo", "We talked about Oslo.", "Where were we?"]
+
+
+def test_review_saves_to_memory_from_the_repl(configured, run_hermes, monkeypatch, hermes_home):
+    from hermes_core.testing_servers import tool_call_reply
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("I live in Oslo\n/review\n/exit\n"))
+    script = [text_reply("Nice city."), tool_call_reply("memory", {"action": "add", "target": "user", "content": "Lives in Oslo"}), text_reply("Saved: lives in Oslo.")]
+    with OpenAIServer(script) as server:
+        configured(server.base_url)
+        result = run_hermes("chat", "--no-stream")
+    assert result.exit_code == 0, result.stderr
+    assert "review: Saved: lives in Oslo." in result.stdout
+    assert "Lives in Oslo" in (hermes_home / "memories" / "USER.md").read_text()
+
+
+def test_a_failing_slash_command_is_reported_and_the_chat_goes_on(configured, run_hermes, monkeypatch):
+    from hermes_core.testing_servers import error_reply
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/review\nstill here?\n/exit\n"))
+    with OpenAIServer([text_reply("hi"), error_reply(401, "bad key"), text_reply("yes")]) as server:
+        configured(server.base_url)
+        result = run_hermes("chat", "--no-stream")
+    assert result.exit_code == 0, result.stderr
+    assert "hermes: error:" in result.stderr and "Traceback" not in result.stderr
+    assert "> yes\n" in result.stdout  # the turn after the failed command went through
