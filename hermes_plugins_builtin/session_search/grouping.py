@@ -12,6 +12,9 @@ from .transcript import iso_time
 
 #: Snippets shown per session when there is no summary.
 SNIPPETS_PER_SESSION = 3
+#: Sessions that are not conversations with the user: sub-agent work, background reviews, tool
+#: and board sessions. Their results already reached the conversation that started them.
+HIDDEN_SOURCES = frozenset({"subagent", "review", "tool", "kanban"})
 
 
 @dataclass
@@ -27,11 +30,12 @@ class SessionMatches:
 
 
 def group_by_session(hits: Iterable[SearchHit], excluded: frozenset[str] | set[str] = frozenset()) -> list[SessionMatches]:
-    """Group *hits* by session, best hit first; sessions in order of their best hit; skip *excluded* ones."""
+    """Group *hits* by session, best hit first; sessions in order of their best hit; skip *excluded*
+    sessions and those of a hidden source."""
     groups: dict[str, SessionMatches] = {}
     # a stable sort keeps the store's tie order (newer first) between equal ranks
     for hit in sorted(hits, key=lambda h: h.rank):
-        if hit.session_id not in excluded:
+        if hit.session_id not in excluded and hit.source not in HIDDEN_SOURCES:
             groups.setdefault(hit.session_id, SessionMatches(hit.session_id)).hits.append(hit)
     return list(groups.values())
 

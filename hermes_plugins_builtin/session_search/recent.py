@@ -7,6 +7,7 @@ from typing import Any
 
 from hermes_plugins_builtin.state import SessionStore
 
+from .grouping import HIDDEN_SOURCES
 from .transcript import iso_time
 
 #: Sessions read per query of the list; the current conversation's parts are skipped client-side.
@@ -38,6 +39,8 @@ def recent_sessions(store: SessionStore, limit: int, excluded: Set[str]) -> list
             break
         offset += len(page)
         for session in page:
+            if session.get("source") in HIDDEN_SOURCES:
+                continue
             if excluded.isdisjoint(session.get("chain") or [session["id"]]):
                 found.append(_entry(session))
                 if len(found) == limit:

@@ -258,3 +258,14 @@ def test_the_store_is_opened_on_first_use_reused_and_closed(add_session, make_se
         first.get_session("s")  # really closed
     search.close()  # twice is fine
     assert ids(call(search, {})) == ["s"]  # and a later call opens it again
+
+
+def test_sessions_that_are_not_conversations_with_the_user_are_left_out(add_session, make_search, call):
+    add_session("chat", [("user", "grafana dashboards for billing")], started_at=1_000)
+    add_session("helper", [("user", "grafana api lookup")], started_at=1_100, source="subagent", parent="chat")
+    add_session("review", [("user", "grafana review of the chat")], started_at=1_200, source="review", parent="chat")
+    add_session("other", [("user", "grafana alerts")], started_at=900, source="telegram")
+    search = make_search()
+    # searched from an unrelated conversation: the sub-agent and the review are still not shown
+    assert set(ids(call(search, {"query": "grafana", "limit": 5}))) == {"chat", "other"}
+    assert ids(call(search, {"limit": 5})) == ["chat", "other"]
