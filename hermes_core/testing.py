@@ -14,9 +14,10 @@ has hermes installed, so the host itself is imported inside the fixtures.
 from __future__ import annotations
 
 import io
+import sys
 import textwrap
 from collections.abc import Callable, Iterator
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -199,6 +200,15 @@ def hook_recorder() -> Iterator[Callable[[PluginManager], HookRecorder]]:
         remove()
 
 
+@contextmanager
+def _stdin(text: str) -> Iterator[None]:
+    saved, sys.stdin = sys.stdin, io.StringIO(text)
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
 @dataclass
 class CliResult:
     """Exit code and output of one in-process ``hermes`` run."""
@@ -215,12 +225,16 @@ class CliResult:
 
 @pytest.fixture
 def run_hermes(hermes_home: Path) -> Callable[..., CliResult]:
-    """``run_hermes("plugins", "list", "--json")`` runs the CLI in-process against ``hermes_home``."""
+    """``run_hermes("plugins", "list", "--json")`` runs the CLI in-process against ``hermes_home``.
+
+    Standard input is ``input`` (empty by default) and never a terminal, so a command that would
+    prompt behaves as it does in a script, even under ``pytest -s``.
+    """
     from hermes_core.cli.main import main
 
-    def run(*argv: str) -> CliResult:
+    def run(*argv: str, input: str = "") -> CliResult:
         out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
+        with redirect_stdout(out), redirect_stderr(err), _stdin(input):
             try:
                 code = main(list(argv))
             except SystemExit as exit_:  # argparse exits on --help and usage errors

@@ -22,33 +22,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
     listing = commands.add_parser("list", aliases=["ls"], help="recent sessions (a compression chain shows as its latest session)")
-    listing.add_argument("--limit", type=int, default=20)
+    listing.add_argument("--limit", type=int, default=20, help="at most this many sessions (default: 20)")
     listing.add_argument("--source", help="only sessions from this platform (cli, telegram, ...)")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
     listing.set_defaults(func=cmd_list)
 
     show = commands.add_parser("show", help="print one session's messages")
-    show.add_argument("session_id")
-    show.add_argument("--json", action="store_true")
+    show.add_argument("session_id", help="a session ID, as hermes sessions list shows it")
+    show.add_argument("--json", action="store_true", help="print the session and its messages as JSON")
     show.set_defaults(func=cmd_show)
 
     search = commands.add_parser("search", help="full-text search over every stored message")
-    search.add_argument("query")
+    search.add_argument("query", help="words, \"a phrase\", prefix*, OR / AND / NOT; any text is safe")
     search.add_argument("--role", action="append", help="only messages of this role (repeatable)")
-    search.add_argument("--limit", type=int, default=20)
-    search.add_argument("--json", action="store_true")
+    search.add_argument("--limit", type=int, default=20, help="at most this many matches (default: 20)")
+    search.add_argument("--json", action="store_true", help="print JSON instead of a list")
     search.set_defaults(func=cmd_search)
 
     export = commands.add_parser("export", help="write a session as JSON lines or Markdown")
-    export.add_argument("session_id")
-    export.add_argument("--format", choices=("jsonl", "md"), default="jsonl")
+    export.add_argument("session_id", help="a session ID")
+    export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
     export.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
     export.set_defaults(func=cmd_export)
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
-    importer.add_argument("file", type=Path)
-    importer.add_argument("--title")
-    importer.add_argument("--source", default="import")
+    importer.add_argument("file", type=Path, help="the .jsonl file to import")
+    importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
+    importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
     importer.set_defaults(func=cmd_import)
 
     prune = commands.add_parser("prune", help="delete sessions with no activity for a while")
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     prune.set_defaults(func=cmd_prune)
 
     stats = commands.add_parser("stats", help="counts, database size and index sizes")
-    stats.add_argument("--json", action="store_true")
+    stats.add_argument("--json", action="store_true", help="print JSON instead of text")
     stats.set_defaults(func=cmd_stats)
 
 
@@ -189,8 +189,13 @@ IMPORT_BATCH = 500
 
 
 def _chat_message(where: str, message: Any) -> dict[str, Any]:
-    if not isinstance(message, dict) or message.get("role") not in _ROLES:
-        raise HermesError(f"{where}: a message needs 'role' (one of {', '.join(sorted(_ROLES))})")
+    roles = ", ".join(sorted(_ROLES))
+    if not isinstance(message, dict):
+        raise HermesError(f"{where}: a chat message must be a JSON object with 'role' and 'content', not {type(message).__name__}")
+    if "role" not in message:
+        raise HermesError(f"{where}: the message has no 'role' -> add one of {roles}")
+    if message["role"] not in _ROLES:
+        raise HermesError(f"{where}: 'role' is {message['role']!r} -> use one of {roles}")
     content = message.get("content")
     if isinstance(content, list):  # content parts: keep the text
         content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
@@ -261,8 +266,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_prune(args: argparse.Namespace) -> int:
     age = parse_age(args.older_than)
-    if not args.yes and sys.stdin.isatty():
-        if input(f"delete every session with no activity in the last {args.older_than}? [y/N] ").strip().lower() not in {"y", "yes"}:
+    if not args.yes:
+        if not sys.stdin.isatty():  # nobody to ask: deleting history needs an explicit yes
+            raise HermesError("hermes sessions prune deletes sessions and cannot ask for confirmation here -> add --yes")
+        if input(f"delete every conversation with no activity in the last {args.older_than}? [y/N] ").strip().lower() not in {"y", "yes"}:
             print("nothing deleted")
             return 0
     with _open_store() as store:

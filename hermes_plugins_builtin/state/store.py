@@ -334,15 +334,28 @@ class SessionStore:
     def prune_sessions(self, older_than_s: float, *, now: float | None = None) -> int:
         """Delete sessions whose last activity is older than *older_than_s* seconds.
 
-        Each session goes in its own short transaction, so concurrent writers are
-        never held up for long. Returns the number deleted.
+        A session some recently active session descends from (the start of a
+        compression chain still in use, the parent of a live sub-agent) is kept:
+        a conversation goes only when all of it is idle. Each session goes in its
+        own short transaction, so concurrent writers are never held up for long.
+        Returns the number deleted.
         """
         cutoff = (time.time() if now is None else now) - older_than_s
         with self._lock:
             ids = [r[0] for r in self._conn.execute(
-                "SELECT s.id FROM sessions s WHERE max(s.started_at, coalesce(s.ended_at, 0), "
-                "coalesce((SELECT max(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0)) < ?",
-                (cutoff,))]
+                """
+                WITH RECURSIVE activity(id, parent, last) AS (
+                    SELECT s.id, s.parent_session_id, max(s.started_at, coalesce(s.ended_at, 0),
+                        coalesce((SELECT max(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0))
+                    FROM sessions s
+                ), kept(id) AS (
+                    SELECT parent FROM activity WHERE last >= :cutoff AND parent IS NOT NULL
+                    UNION
+                    SELECT a.parent FROM activity a JOIN kept k ON a.id = k.id WHERE a.parent IS NOT NULL
+                )
+                SELECT id FROM activity WHERE last < :cutoff AND id NOT IN (SELECT id FROM kept)
+                """,
+                {"cutoff": cutoff})]
         return sum(1 for sid in ids if self.delete_session(sid))
 
     def rebuild_search_index(self, progress: indexing.ProgressCallback | None = None) -> int:

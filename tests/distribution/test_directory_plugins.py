@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import zipfile
 
@@ -33,9 +32,8 @@ def source(tmp_path):
     return root
 
 
-def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_home, source, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO("typed-token\n"))
-    result = run_hermes("plugins", "install", str(source), "--enable")
+def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_home, source):
+    result = run_hermes("plugins", "install", str(source), "--enable", input="typed-token\n")
     assert result.exit_code == 0, result.stderr
     target = hermes_home / "plugins" / "memo"
     assert sorted(p.name for p in target.iterdir()) == ["__init__.py", "after-install.md", "memo.cfg", "memo.cfg.example", "plugin.yaml"]

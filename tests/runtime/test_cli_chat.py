@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 
 import pytest
 
@@ -31,11 +30,10 @@ def test_one_shot_query_prints_the_answer_and_stores_the_session(configured, run
         assert [m["content"] for m in store.get_messages(row["id"])] == ["hi", "Hello there."]
 
 
-def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, monkeypatch, hermes_home):
-    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/title Weekend plans\n/memory\n/sessions\n/compress\n/new\nsecond\n/exit\n"))
+def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, hermes_home):
     with OpenAIServer([text_reply("first answer"), text_reply("second answer")]) as server:
         configured(server.base_url)
-        result = run_hermes("chat")
+        result = run_hermes("chat", input="hello\n/title Weekend plans\n/memory\n/sessions\n/compress\n/new\nsecond\n/exit\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "first answer" in out and "second answer" in out
@@ -91,26 +89,24 @@ def test_resume_in_a_new_process_sends_the_stored_prompt_byte_for_byte(configure
     assert [m["content"] for m in second_body["messages"][1:]] == ["Let us talk about Oslo", "We talked about Oslo.", "Where were we?"]
 
 
-def test_review_saves_to_memory_from_the_repl(configured, run_hermes, monkeypatch, hermes_home):
+def test_review_saves_to_memory_from_the_repl(configured, run_hermes, hermes_home):
     from hermes_core.testing_servers import tool_call_reply
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("I live in Oslo\n/review\n/exit\n"))
     script = [text_reply("Nice city."), tool_call_reply("memory", {"action": "add", "target": "user", "content": "Lives in Oslo"}), text_reply("Saved: lives in Oslo.")]
     with OpenAIServer(script) as server:
         configured(server.base_url)
-        result = run_hermes("chat", "--no-stream")
+        result = run_hermes("chat", "--no-stream", input="I live in Oslo\n/review\n/exit\n")
     assert result.exit_code == 0, result.stderr
     assert "review: Saved: lives in Oslo." in result.stdout
     assert "Lives in Oslo" in (hermes_home / "memories" / "USER.md").read_text()
 
 
-def test_a_failing_slash_command_is_reported_and_the_chat_goes_on(configured, run_hermes, monkeypatch):
+def test_a_failing_slash_command_is_reported_and_the_chat_goes_on(configured, run_hermes):
     from hermes_core.testing_servers import error_reply
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n/review\nstill here?\n/exit\n"))
     with OpenAIServer([text_reply("hi"), error_reply(401, "bad key"), text_reply("yes")]) as server:
         configured(server.base_url)
-        result = run_hermes("chat", "--no-stream")
+        result = run_hermes("chat", "--no-stream", input="hello\n/review\nstill here?\n/exit\n")
     assert result.exit_code == 0, result.stderr
     assert "hermes: error:" in result.stderr and "Traceback" not in result.stderr
     assert "> yes\n" in result.stdout  # the turn after the failed command went through

@@ -67,6 +67,8 @@ def test_import_refuses_a_bad_file_and_imports_nothing(stored, run_hermes, tmp_p
 def test_prune_and_stats(stored, run_hermes):
     first, old = stored
     assert run_hermes("sessions", "prune", "--older-than", "soon").exit_code == 1
+    refused = run_hermes("sessions", "prune", "--older-than", "30d")  # stdin is not a terminal: no one to ask
+    assert refused.exit_code == 1 and "add --yes" in refused.stderr
     assert run_hermes("sessions", "prune", "--older-than", "30d", "--yes").stdout.strip() == "deleted 1 session(s)"
     assert [r["id"] for r in run_hermes("sessions", "list", "--json").json()] == [first]
     stats = run_hermes("sessions", "stats", "--json").json()
@@ -97,7 +99,9 @@ def test_import_takes_one_conversation_per_line_as_in_fine_tuning_files(hermes_h
     ("lines", "message"),
     [
         ([{"messages": [{"role": "user", "content": "a"}]}, {"role": "user", "content": "b"}], "mixes conversation lines"),
-        ([{"messages": [{"role": "user", "content": "a"}, {"content": "no role"}]}], "train.jsonl:1: message 2: a message needs 'role'"),
+        ([{"messages": [{"role": "user", "content": "a"}, {"content": "no role"}]}], "train.jsonl:1: message 2: the message has no 'role' -> add one of"),
+        ([{"role": "robot", "content": "beep"}], "train.jsonl:1: 'role' is 'robot' -> use one of assistant, system, tool, user"),
+        (["just text"], "train.jsonl:1: a chat message must be a JSON object"),
         ([{"messages": "not a list"}], "'messages' must be a list"),
     ],
 )

@@ -38,6 +38,18 @@ def test_prune_deletes_only_sessions_idle_longer_than_the_cutoff(store):
     assert store.check_integrity() == []
 
 
+def test_prune_keeps_every_ancestor_of_a_recently_active_session(store):
+    fill(store, "root", 4, started_at=1_000.0, at=1_100.0)  # compressed long ago...
+    store.create_session("middle", "cli", parent_session_id="root", started_at=1_200.0)
+    store.append_messages("middle", [{"role": "user", "content": "later", "timestamp": 1_300.0}])
+    store.create_session("tip", "cli", parent_session_id="middle", started_at=9_800.0)  # ...but still in use
+    fill(store, "idle_chain_root", 2, started_at=1_000.0, at=1_000.0)
+    store.create_session("idle_chain_tip", "cli", parent_session_id="idle_chain_root", started_at=1_500.0)
+    assert store.prune_sessions(older_than_s=5_000, now=10_000.0) == 2
+    assert store.get_session("root") is not None and store.get_session("middle") is not None
+    assert store.get_session("idle_chain_root") is None and store.get_session("idle_chain_tip") is None
+
+
 def test_stats_report_counts_sizes_and_index_bytes(store):
     fill(store, "a", BATCH_ROWS + 3)
     store.append_message("a", "assistant", "reply")
