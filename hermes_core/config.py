@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -320,7 +320,9 @@ def read_env_file(home: Path) -> dict[str, str]:
         if not match or line.lstrip().startswith("#"):
             continue
         raw = match.group(2).strip()
-        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+            raw = re.sub(r'\\(["\\])', r"\1", raw[1:-1])  # undo _quote_env_value's escapes
+        elif len(raw) >= 2 and raw[0] == raw[-1] == "'":
             raw = raw[1:-1]
         values[match.group(1)] = raw
     return values
@@ -354,6 +356,20 @@ def save_env_value(home: Path, name: str, value: str) -> Path:
         lines.append(new_line)
     atomic_write_text(path, "\n".join(lines) + "\n", mode=0o600)
     return path
+
+
+def export_env_file(home: Path, env: MutableMapping[str, str] | None = None) -> list[str]:
+    """Copy the variables of ``$HERMES_HOME/.env`` into ``env`` (default ``os.environ``) where unset.
+
+    Returns the names that were set. A variable already in the environment is never overwritten.
+    """
+    env = os.environ if env is None else env
+    added = []
+    for name, value in read_env_file(home).items():
+        if name not in env:
+            env[name] = value
+            added.append(name)
+    return added
 
 
 def get_env_value(name: str, home: Path | None = None, env: Mapping[str, str] | None = None) -> str | None:

@@ -296,7 +296,7 @@ def run_callbacks(
                 # _Overran can only come from inside this inner block and the clause below catches it
                 if alarm is not None:
                     alarm.calling = False
-        except (Exception, _Overran) as exc:  # isolation: one plugin must not break the others
+        except (Exception, SystemExit, _Overran) as exc:  # isolation: one plugin must not break the others (sys.exit included)
             if durations is not None:
                 durations.append((time.perf_counter() - started) * 1000)
             if failures is None:

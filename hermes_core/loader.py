@@ -147,7 +147,7 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[typ
                 register(context)
             except PluginLoadError:
                 raise
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
                 raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
         return module, context.staged
     except BaseException:

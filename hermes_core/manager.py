@@ -101,6 +101,7 @@ class PluginManager:
         self.message_sink: Callable[[str, str], bool] | None = None
         self._records: dict[str, PluginRecord] = {}
         self._discovery: DiscoveryResult | None = None
+        self._env_exported = False
 
     @cached_property
     def hooks(self) -> HookDispatcher:
@@ -169,8 +170,20 @@ class PluginManager:
 
             enable_compat_aliases()
         for record in self.plugins:
-            if record.enabled and not record.loaded and (record.error is None or self.strict):
+            if not record.enabled or record.loaded:
+                continue
+            if record.error is None or self.strict:
                 self.load(record.key)
+            else:  # refused before import (unsafe path, bad manifest, requires_hermes): say so, once per load
+                logger.warning(
+                    "plugin '%s' (%s, %s) is enabled but was not loaded: %s",
+                    record.key,
+                    record.candidate.source,
+                    record.candidate.path,
+                    record.error,
+                )
+                if debug_enabled():
+                    trace(f"load: plugin '{record.key}' refused: {record.error}")
         return self.plugins
 
     def load(self, key: str) -> PluginRecord:
@@ -187,6 +200,7 @@ class PluginManager:
             return record
         from hermes_core.loader import load_plugin
 
+        self._export_env_file()
         try:
             module, staged = load_plugin(record.candidate, self)
             self._commit(record, module, staged)
@@ -208,6 +222,20 @@ class PluginManager:
         if debug_enabled():
             trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in staged.tools)}")
         return record
+
+    def _export_env_file(self) -> None:
+        """Put ``$HERMES_HOME/.env`` into the process environment before plugin code runs.
+
+        Plugins (and providers written for Hermes Agent) read their keys from ``os.environ``;
+        a variable already set in the environment wins. Only the real process environment is
+        filled: a manager given its own ``env`` mapping is left alone.
+        """
+        if self._env_exported or self.env is not os.environ:
+            return
+        self._env_exported = True
+        from hermes_core.config import export_env_file
+
+        export_env_file(self.home)
 
     def _commit(self, record: PluginRecord, module: types.ModuleType, staged: Registrations) -> None:
         """Apply staged registrations; the only step that can still fail (pluggy's checks) runs first."""
@@ -342,11 +370,22 @@ class PluginManager:
         return entry if isinstance(entry, dict) else {}
 
     def active_memory_provider(self) -> MemoryProvider | None:
-        """The external provider ``memory.provider`` selects, if it registered."""
-        selection = self.config.get("memory.provider", "")
-        if not selection:
+        """The external provider ``memory.provider`` selects, if it registered.
+
+        The setting may name the provider or the plugin that registers it (key or name), as
+        the load policy does: a plugin ``vault-memory`` may register a provider ``vault``.
+        """
+        from hermes_core.policy import selected_by
+
+        selection = self.config.get("memory.provider", "") or ""
+        if not isinstance(selection, str) or not selection or selection == BUILTIN_MEMORY_PROVIDER:
             return None
-        return self.memory_providers.get(selection)
+        if selection in self.memory_providers:
+            return self.memory_providers[selection]
+        for record in self._records.values():
+            if record.loaded and record.registrations is not None and record.registrations.memory_providers and selected_by(record.candidate, selection):
+                return record.registrations.memory_providers[0]
+        return None
 
     def active_context_engine(self) -> ContextEngine | None:
         """The plugin engine ``context.engine`` selects, if one registered under that name."""

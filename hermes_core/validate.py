@@ -75,7 +75,16 @@ def validate_wheel(wheel: Path) -> list[ValidationReport]:
         parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
         parser.optionxform = str  # type: ignore[assignment,method-assign]
         if entry_files:
-            parser.read_string(archive.read(entry_files[0]).decode("utf-8"))
+            try:
+                parser.read_string(archive.read(entry_files[0]).decode("utf-8"))
+            except (UnicodeDecodeError, configparser.Error) as exc:
+                cause = "is not UTF-8" if isinstance(exc, UnicodeDecodeError) else f"cannot be parsed ({type(exc).__name__}: {str(exc).splitlines()[0]})"
+                problem = PluginProblem(
+                    wheel.name, SOURCE_LABEL, f"{wheel}!{entry_files[0]}", "entry-points",
+                    f"{entry_files[0]} {cause}",
+                    "declare entry points in pyproject.toml ([project.entry-points.\"...\"]) and rebuild the wheel with 'python -m build'",
+                )
+                return [ValidationReport(wheel.name, str(wheel), problems=[problem])]
         reports: list[ValidationReport] = []
         for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
             if not parser.has_section(group):

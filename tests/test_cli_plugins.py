@@ -57,6 +57,14 @@ def test_list_without_load_shows_declared_hooks_and_with_load_what_registered(ma
     assert (hermes_home / "IMPORTED").exists()
 
 
+def test_list_prints_manifest_warnings_on_stderr(make_plugin, run_hermes):
+    make_plugin("odd", "def register(ctx): pass\n", manifest={"name": "odd", "version": "1.0", "colour": "blue"})
+    result = run_hermes("plugins", "list")
+    assert result.exit_code == 0 and "odd" in result.stdout
+    assert "warning: plugin 'odd' (user," in result.stderr and "unknown key(s) 'colour'" in result.stderr
+    assert "warning" not in run_hermes("plugins", "list", "--json").stderr  # JSON readers get it in 'warnings'
+
+
 def test_list_load_reports_a_failing_plugin_in_error(make_plugin, run_hermes):
     make_plugin("crashy", "raise ImportError('needs pyowm')\n")
     run_hermes("plugins", "enable", "crashy")
@@ -79,6 +87,30 @@ def test_enable_and_disable_edit_config(make_plugin, run_hermes, hermes_home):
     assert plugins["disabled"] == ["toggle"] and plugins["enabled"] == []
     unknown = run_hermes("plugins", "enable", "togle")
     assert unknown.exit_code == 1 and "did you mean 'toggle'" in unknown.stderr
+
+
+def test_enable_accepts_a_list_written_as_one_name(make_plugin, run_hermes, hermes_home):
+    import yaml
+
+    make_plugin("first", "def register(ctx): pass\n")
+    make_plugin("second", "def register(ctx): pass\n")
+    (hermes_home / "config.yaml").write_text("plugins:\n  enabled: first\n  disabled: second\n")
+    assert run_hermes("plugins", "enable", "second").exit_code == 0
+    plugins = yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]
+    assert plugins["enabled"] == ["first", "second"] and plugins["disabled"] == []
+    (hermes_home / "config.yaml").write_text("plugins:\n  enabled: {first: true}\n")
+    broken = run_hermes("plugins", "enable", "second")
+    assert broken.exit_code == 1 and "'plugins.enabled' must be a list of plugin names" in broken.stderr
+
+
+def test_a_name_two_plugins_share_asks_for_the_key(make_plugin, run_hermes, tmp_path, monkeypatch):
+    bundled = tmp_path / "bundled"
+    for category in ("cat1", "cat2"):
+        make_plugin("foo", "def register(ctx): pass\n", where=bundled, category=category)
+    monkeypatch.setenv("HERMES_BUNDLED_PLUGINS", str(bundled))
+    result = run_hermes("plugins", "info", "foo")
+    assert result.exit_code == 1 and "2 plugins are named 'foo' -> name one by its key: cat1/foo, cat2/foo" in result.stderr
+    assert run_hermes("plugins", "info", "cat2/foo", "--json").json()["key"] == "cat2/foo"
 
 
 def test_enable_refuses_memory_providers_with_the_fix(make_plugin, run_hermes):

@@ -79,12 +79,14 @@ def test_a_symlink_inside_the_plugin_is_fine(make_plugin, plugin_manager):
     assert _keys(plugin_manager(enabled=["inner"]))["inner"].loaded
 
 
-def test_a_world_writable_plugin_directory_is_refused(make_plugin, plugin_manager):
+def test_a_world_writable_plugin_directory_is_refused(make_plugin, plugin_manager, caplog):
     directory = make_plugin("loose", IMPORT_MARKER.format(name="loose"))
     directory.chmod(0o777)
     manager = plugin_manager(enabled=["loose"], strict=False)
     record = _keys(manager)["loose"]
     assert not record.loaded and "world-writable" in record.error and "chmod o-w" in record.error
+    # an enabled plugin refused before import is reported when loading, not skipped in silence
+    assert any("plugin 'loose'" in r.getMessage() and "was not loaded" in r.getMessage() and "world-writable" in r.getMessage() for r in caplog.records)
     assert not (manager.home / "IMPORTED_loose").exists()
 
 

@@ -138,6 +138,23 @@ def test_sys_exit_at_import_does_not_end_the_host(make_plugin, plugin_manager):
     assert not record.loaded and "SystemExit" in record.error
 
 
+def test_sys_exit_in_register_is_rolled_back_and_does_not_end_the_host(make_plugin, plugin_manager):
+    make_plugin("quits", "import sys\ndef register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'x')\n    sys.exit(5)\n")
+    manager = plugin_manager(enabled=["quits"], strict=False)
+    record = _record(manager, "quits")
+    assert not record.loaded and "register(ctx) raised SystemExit: 5" in record.error
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == []
+
+
+def test_sys_exit_in_a_hook_is_isolated_and_pre_tool_call_fails_closed(make_plugin, plugin_manager):
+    make_plugin("quitter", "import sys\ndef register(ctx):\n    for name in ('pre_tool_call', 'on_session_reset'):\n        ctx.register_hook(name, lambda **kw: sys.exit(3))\n")
+    make_plugin("zz_after", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'still called')\n")
+    manager = plugin_manager(enabled=["quitter", "zz_after"], strict=False)
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
+    decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+    assert decision is not None and "SystemExit" in decision.message
+
+
 def test_a_plugin_without_register_or_hookimpls_is_an_error(make_plugin, plugin_manager):
     make_plugin("empty", "X = 1\n")
     record = _record(plugin_manager(enabled=["empty"], strict=False), "empty")

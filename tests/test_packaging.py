@@ -73,6 +73,26 @@ def test_validate_rejects_a_wheel_without_hermes_entry_points(wheels, tmp_path, 
     assert result.exit_code == 1 and "declares no entry point" in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("entry_points", "cause"),
+    [
+        (b"weather = weather\n", "cannot be parsed (MissingSectionHeaderError"),
+        (b"[hermes_agent.plugins]\na = x\na = y\n", "cannot be parsed (DuplicateOptionError"),
+        (b"[hermes_agent.plugins]\nw = \xff\n", "is not UTF-8"),
+    ],
+)
+def test_validate_names_a_malformed_entry_points_file(tmp_path, run_hermes, entry_points, cause):
+    import zipfile
+
+    broken = tmp_path / "broken-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(broken, "w") as archive:
+        archive.writestr("broken/__init__.py", "")
+        archive.writestr("broken-0.1.dist-info/entry_points.txt", entry_points)
+    result = run_hermes("plugins", "validate", str(broken))
+    assert result.exit_code == 1 and "internal error" not in result.stderr
+    assert f"broken-0.1.dist-info/entry_points.txt {cause}" in result.stdout and "rebuild the wheel" in result.stdout
+
+
 def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
     result = venv.run("-c", "import importlib.metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
     assert result.stdout.strip() == "['hermes_core.testing']"

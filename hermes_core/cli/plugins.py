@@ -103,6 +103,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(note)
     for clash in manager.clashes:
         print(f"warning: {clash}", file=sys.stderr)
+    for record in manager.plugins:  # unknown manifest keys, guessed kinds, newer manifest versions
+        for warning in record.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
     return 0
 
 
@@ -117,6 +120,9 @@ def _find_record(manager: Any, name: str) -> Any:
     record = manager.get(name)
     if record is not None:
         return record
+    same_name = sorted(r.key for r in manager.plugins if r.name == name)
+    if len(same_name) > 1:
+        raise HermesError(f"{len(same_name)} plugins are named {name!r} -> name one by its key: {', '.join(same_name)}")
     import difflib
 
     keys = list(dict.fromkeys([r.key for r in manager.plugins] + [r.name for r in manager.plugins]))
@@ -167,6 +173,18 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _name_list(plugins: dict[str, Any], key: str, manager: Any) -> list[str]:
+    """``plugins.<key>`` as a list; a single name written as a string counts as a list of one."""
+    value = plugins.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None]
+    raise HermesError(f"{manager.home / 'config.yaml'}: 'plugins.{key}' must be a list of plugin names, not {type(value).__name__} -> fix the file")
+
+
 def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: Any) -> list[str]:
     from hermes_core.config import read_user_config, write_user_config
 
@@ -175,9 +193,8 @@ def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: A
     if not isinstance(plugins, dict):
         raise HermesError(f"{manager.home / 'config.yaml'}: 'plugins' must be a mapping -> fix the file")
     names = {record.key, record.name}
-    current_remove = plugins.get(remove_from) or []
-    plugins[remove_from] = [n for n in current_remove if n not in names]
-    target = list(plugins.get(add_to) or [])
+    plugins[remove_from] = [n for n in _name_list(plugins, remove_from, manager) if n not in names]
+    target = _name_list(plugins, add_to, manager)
     if record.key not in target:
         target.append(record.key)
     plugins[add_to] = target

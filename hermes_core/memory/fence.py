@@ -33,9 +33,13 @@ def sanitize_context(text: str) -> str:
     """Remove whole fenced blocks, system-note lines and stray fence tags from ``text``."""
     if not text or ("memory-context" not in text.lower() and "system note" not in text.lower()):
         return text
-    text = _BLOCK.sub("", text)
-    text = _NOTE.sub("", text)
-    return _TAG.sub("", text)
+    # Repeat until nothing changes: removing one tag can join the pieces around it into
+    # another (``<memory-<memory-context>context>``), so a single pass is not enough.
+    while True:
+        cleaned = _TAG.sub("", _NOTE.sub("", _BLOCK.sub("", text)))
+        if cleaned == text:
+            return cleaned
+        text = cleaned
 
 
 def build_memory_context_block(raw: str) -> str:

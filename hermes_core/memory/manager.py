@@ -122,8 +122,8 @@ class MemoryManager:
         if builtin is not None:
             manager.add_provider(builtin)
         selection = plugins.config.get("memory.provider", "") or ""
-        if selection:
-            external = plugins.memory_providers.get(selection)
+        if selection and selection != BUILTIN_PROVIDER_NAME:
+            external = plugins.active_memory_provider()
             if external is None:
                 logger.warning(
                     "memory.provider is %r but no loaded plugin provides it -> run 'hermes memory status' "
@@ -193,7 +193,7 @@ class MemoryManager:
     def _call(self, provider: MemoryProvider, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
         try:
             return getattr(provider, method)(*args, **kwargs)
-        except Exception as exc:  # a provider must never break the turn
+        except (Exception, SystemExit) as exc:  # a provider must never break the turn
             self._log_failure(provider, method, exc)
             return default
 
@@ -363,7 +363,7 @@ class MemoryManager:
             return json.dumps({"error": f"no memory provider handles tool {name!r}"})
         try:
             result = provider.handle_tool_call(name, args, **kwargs)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             self._log_failure(provider, "handle_tool_call", exc)
             return json.dumps({"error": f"memory tool {name!r} failed: {type(exc).__name__}: {exc}"})
         return result if isinstance(result, str) else json.dumps(result, default=str)

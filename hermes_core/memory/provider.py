@@ -64,6 +64,10 @@ class MemoryProvider(ABC):
     :meth:`get_tool_schemas` are required; every other method has a safe default.
     """
 
+    #: Read by hosts that offer fail-closed checkpoints (version 2); this host calls
+    #: ``on_pre_compress(messages)`` whatever the value, which every version accepts.
+    pre_compress_checkpoint_api_version: int = 1
+
     @property
     @abstractmethod
     def name(self) -> str:
@@ -137,8 +141,23 @@ class MemoryProvider(ABC):
         """Why :meth:`is_available` is false, worded for the user; ``""`` when it is available."""
         return ""
 
+    def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
+        """Prepare for read-only use (status, listing) without starting background work."""
+        self.initialize(session_id, **kwargs)
+
+    def cache_busting_signature(self) -> dict[str, Any] | None:
+        """Settings whose change must invalidate agents a long-lived host has cached; ``None`` for none."""
+        return None
+
+    def backup_paths(self) -> list[str]:
+        """Files under ``$HERMES_HOME`` this provider keeps, for backups."""
+        return []
+
     def get_config_schema(self) -> list[dict[str, Any]]:
-        """Fields ``{key, description, secret, required, default, choices, url, env_var}`` for setup."""
+        """Fields ``{key, description, secret, required, default, choices, url, env_var}`` for setup.
+
+        Newer optional keys: ``type`` (``str``, ``int``, ``float``, ``bool``), ``minimum``, ``maximum``.
+        """
         return []
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:

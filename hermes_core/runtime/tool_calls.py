@@ -91,7 +91,7 @@ class ToolRunner:
                 return self.memory.handle_tool_call(name, arguments, **context)
             if name in self.registry:
                 return self.registry.dispatch(name, arguments, **context)
-        except Exception as exc:  # a tool must never crash the turn
+        except (Exception, SystemExit) as exc:  # a tool must never crash the turn
             return tool_error(f"tool {name!r} failed: {type(exc).__name__}: {exc}")
         return tool_error(f"unknown tool {name!r}; the tools offered are listed in this request")
 
