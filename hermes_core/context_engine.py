@@ -21,6 +21,13 @@ class ContextEngine(ABC):
     threshold_percent: float = 0.75
     protect_first_n: int = 3
     protect_last_n: int = 6
+    #: Whether a host should tell the user when it compresses on its own.
+    emit_automatic_compaction_status: bool = True
+    #: A compression the engine has started but not finished (hosts that run compression in the
+    #: background read it); ``None`` when there is none.
+    pending_compression_operation: Any = None
+    #: Let the first real usage figure, not an estimate, decide compression after a resume.
+    should_defer_preflight_to_real_usage: bool = False
 
     @property
     @abstractmethod
@@ -60,9 +67,50 @@ class ContextEngine(ABC):
         self.last_prompt_tokens = self.last_completion_tokens = self.last_total_tokens = 0
         self.compression_count = 0
 
+    def should_compress_info(self, prompt_tokens: int | None = None) -> tuple[bool, str | None]:
+        """:meth:`should_compress` with a reason a status line can show."""
+        return self.should_compress(prompt_tokens), None
+
+    def should_compress_preflight(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether to compress before the first call of a turn, judged on the messages alone
+        (a resumed session has no usage figure yet)."""
+        return False
+
+    def has_content_to_compress(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether :meth:`compress` could shorten ``messages``; a host skips the split when not."""
+        return True
+
+    def prune_tool_results_only(self, messages: list[dict[str, Any]], current_tokens: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """A cheaper step than compression: clear old tool output; returns the messages and how many were cleared."""
+        return messages, 0
+
+    def select_context(
+        self,
+        request_messages: list[dict[str, Any]],
+        *,
+        conversation_messages: list[dict[str, Any]],
+        incoming_message: dict[str, Any],
+        budget_tokens: int,
+    ) -> list[dict[str, Any]] | None:
+        """Choose the messages of a request within ``budget_tokens``; ``None`` sends them all."""
+        return None
+
+    def on_turn_complete(self, messages: list[dict[str, Any]], usage: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        """A turn finished and was stored; ``messages`` is the whole conversation."""
+
+    def get_automatic_compaction_status_message(self) -> str:
+        """What to tell the user after an automatic compression; ``""`` for the host's default."""
+        return ""
+
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Tools the engine offers the model; none by default."""
         return []
+
+    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        """Run one of the engine's tools (``kwargs`` may carry ``messages``); a JSON string."""
+        import json
+
+        return json.dumps({"error": f"context engine {self.name!r} has no tool {name!r}"})
 
     def get_status(self) -> dict[str, Any]:
         """Figures for status displays."""

@@ -207,17 +207,22 @@ class PluginManager:
         except Exception as exc:
             record.error = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}"
             record.loaded = False
+            if self.strict:  # raised, not skipped: no "it was skipped" line
+                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}, {record.candidate.path}) failed to load: {record.error}") from exc
+            remedy = (
+                "fix the setting or file it names (builtins cannot be disabled)"
+                if record.candidate.source == "builtin"
+                else f"disable it with 'hermes plugins disable {record.key}'"
+            )
             logger.warning(
-                "plugin '%s' (%s, %s) failed to load: %s -> it was skipped; disable it with 'hermes plugins disable %s'",
+                "plugin '%s' (%s, %s) failed to load: %s -> it was skipped; %s",
                 record.key,
                 record.candidate.source,
                 record.candidate.path,
                 record.error,
-                record.key,
+                remedy,
                 exc_info=exc if debug_enabled() else None,
             )
-            if self.strict:
-                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}, {record.candidate.path}) failed to load: {record.error}") from exc
             return record
         if debug_enabled():
             trace(f"load: plugin '{record.key}' loaded: hooks={self.hooks_of(record)} tools={sorted(t.name for t in staged.tools)}")

@@ -28,6 +28,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=cmd_chat)
 
 
+def _context_length(value: Any) -> int:
+    """``model.context_length`` as a positive number of tokens."""
+    try:
+        length = int(value or 128_000)
+    except (TypeError, ValueError):
+        length = 0
+    if length <= 0:
+        raise HermesError(f"model.context_length is {value!r}, not a number of tokens -> e.g. 'hermes config set model.context_length 128000'")
+    return length
+
+
 class ChatApp:
     """Everything a chat needs, opened once: plugins, model client, store, memory, engine, session."""
 
@@ -50,9 +61,16 @@ class ChatApp:
         self.store = self.plugins.session_store_factory(self.plugins.home)
         self.memory = MemoryManager.from_plugins(self.plugins)
         engine = self.plugins.active_context_engine()
-        context_length = int(self.plugins.config.get("model.context_length", 128_000) or 128_000)
+        context_length = _context_length(self.plugins.config.get("model.context_length", 128_000))
         if engine is not None:
             engine.update_model(self.client.model, context_length)
+        else:
+            selected = self.plugins.config.get("context.engine", "")
+            print(
+                f"warning: context.engine is {selected!r} but no loaded plugin provides it, so long conversations are not compressed "
+                "-> 'hermes config set context.engine compressor' for the built-in, or 'hermes plugins list --load' to see why",
+                file=sys.stderr,
+            )
         self.session = AgentSession(
             plugins=self.plugins, client=self.client, store=self.store, memory=self.memory, context_engine=engine, model=self.client.model, platform="cli"
         )
@@ -87,7 +105,12 @@ class ChatApp:
             stored = self.store.set_title(self.session.session_id, rest.strip() or None, auto_number=True)
             print(f"title: {stored}" if stored else "title cleared")
         elif name == "compress":
-            print(f"compressed; continuing in session {self.session.compress()}")
+            before = self.session.session_id
+            after = self.session.compress()
+            if after == before:
+                print(f"nothing to compress yet ({len(self.session.history)} messages; the first and last ones are always kept)")
+            else:
+                print(f"compressed; continuing in session {after}")
         elif name == "review":
             print("reviewing the conversation ...", file=sys.stderr, flush=True)
             review = self.session.start_background_review()
@@ -100,10 +123,13 @@ class ChatApp:
                 for entry in state["entries"]:
                     print(f"  {entry}")
         elif name == "sessions":
-            for row in self.store.list_sessions_rich(limit=10):
-                print(f"{row['id']}  {row.get('title') or '-'}  {row.get('message_count', 0)} messages")
+            for row in self.store.list_sessions_rich(limit=10):  # a compression chain counts as one conversation
+                print(f"{row['id']}  {row.get('title') or row.get('preview') or '-'}  {row.get('chain_message_count', row.get('message_count', 0))} messages")
         elif name in self.plugins.commands:
-            answer = self.plugins.commands[name].handler(rest)
+            try:
+                answer = self.plugins.commands[name].handler(rest)
+            except Exception as exc:  # a plugin's command must not end the chat
+                raise HermesError(f"/{name} (from a plugin) failed: {type(exc).__name__}: {exc}") from exc
             if answer:
                 print(answer)
         else:
@@ -114,8 +140,14 @@ class ChatApp:
         session_id = self.session.session_id
         self.session.finalize()
         self.memory.shutdown_all()
+        # a session nothing was said in (the first question failed, or the user left at once) is
+        # not kept: it would only clutter 'hermes sessions list'
+        row = self.store.get_session(session_id) if session_id else None
+        empty = row is not None and not row.get("message_count") and not row.get("parent_session_id") and not row.get("title")
+        if empty:
+            self.store.delete_session(session_id)
         self.store.close()
-        if session_id:  # on stderr, so that `hermes chat -q` output stays just the answer
+        if session_id and not empty:  # on stderr, so that `hermes chat -q` output stays just the answer
             print(f"session {session_id} (continue it with: hermes chat --resume {session_id})", file=sys.stderr)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import logging
 import threading
 import time
 import uuid
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.fence import api_user_message, build_memory_context_block, sanitize_context
+from hermes_core.runtime.pricing import estimate_cost
 from hermes_core.runtime.system_prompt import collect_inputs
 from hermes_core.runtime.tool_calls import ToolCallOutcome, ToolRunner
 
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from hermes_core.context_engine import ContextEngine
     from hermes_core.manager import PluginManager
     from hermes_core.memory.manager import MemoryManager
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_TOOL_ROUNDS = 25
 #: What the background review asks, after the conversation itself.
@@ -116,7 +120,7 @@ class AgentSession:
         self.task_id = task_id or uuid.uuid4().hex[:12]
         self.max_tool_rounds = max_tool_rounds
         self.agent_context = agent_context
-        self.tools = ToolRunner(hooks=self.hooks, registry=plugins.tools, memory=memory)
+        self.tools = ToolRunner(hooks=self.hooks, registry=plugins.tools, memory=memory, engine=context_engine, conversation=lambda: self.history)
         self.session_id = ""
         self.system_prompt = ""
         self.history: list[dict[str, Any]] = []
@@ -167,6 +171,14 @@ class AgentSession:
     def _snapshot(self, hook_name: str, value: Any) -> Any:
         """A private copy of ``value`` for a hook's listeners; none is made when nobody listens."""
         return copy.deepcopy(value) if self.hooks.has_listeners(hook_name) else value
+
+    def _redacted(self, hook_name: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """A copy of an API payload with credentials replaced, for a hook's listeners (none made when nobody listens)."""
+        if not self.hooks.has_listeners(hook_name):
+            return payload
+        from hermes_core.runtime.clients.sanitize import sanitize_request
+
+        return sanitize_request(payload)
 
     def _build_prompt(self) -> str:
         inputs = collect_inputs(home=self.plugins.home, memory=self.memory, caller_system=self.system_message, cwd=self.cwd, platform=self.platform)
@@ -220,6 +232,8 @@ class AgentSession:
         if is_first:
             self.hooks.notify("on_session_start", session_id=self.session_id, model=self.model, platform=self.platform)
             self._started_hook_due = False
+        if self.context_engine is not None and self.history and self._preflight_due():
+            self.compress()  # e.g. a resumed session already past the window: shrink it before sending
         text = sanitize_context(user_text)  # a pasted fence must not reach the store or the model as data
         user_message = {"role": "user", "content": text}
         # the session the turn ran in, even when the turn ends by compressing into a new one
@@ -252,7 +266,10 @@ class AgentSession:
             platform=self.platform,
             turn_id=turn_id,
         )
-        request = [{"role": "system", "content": self.system_prompt}, *self.history, api_user_message(user_message, build_memory_context_block(recalled), plugin_context)]
+        incoming = api_user_message(user_message, build_memory_context_block(recalled), plugin_context)
+        conversation = self._engine_selection(incoming) or [*self.history, incoming]
+        # an imported session may have no system prompt; an empty system message is not sent
+        request = [{"role": "system", "content": self.system_prompt}, *conversation] if self.system_prompt else conversation
         added: list[dict[str, Any]] = [user_message]
         outcomes: list[ToolCallOutcome] = []
         usage_total: dict[str, int] = {}
@@ -292,9 +309,41 @@ class AgentSession:
             self.memory.sync_all(text, final_text, session_id=self.session_id, messages=list(self.history))
             self.memory.queue_prefetch_all(text, session_id=self.session_id)
         result = TurnResult(final_text, self.session_id, added, outcomes, usage_total)
-        if self.context_engine is not None and self._should_compress():
-            result.compressed_into = self.compress()
+        if self.context_engine is not None:
+            self._engine_call("on_turn_complete", list(self.history), usage=dict(usage_total))
+            if self._should_compress():
+                new = self.compress()
+                result.compressed_into = new if new != result.session_id else None
         return result
+
+    def _engine_call(self, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
+        """An optional engine member, isolated: an engine written for an older host may lack it or fail in it."""
+        function = getattr(self.context_engine, method, None)
+        if function is None:
+            return default
+        try:
+            return _call_with_supported(function, *args, **kwargs)
+        except Exception:
+            logger.warning("context engine %r: %s failed", getattr(self.context_engine, "name", "?"), method, exc_info=True)
+            return default
+
+    def _preflight_due(self) -> bool:
+        if getattr(self.context_engine, "should_defer_preflight_to_real_usage", False) is True and self._last_prompt_tokens:
+            return False
+        return bool(self._engine_call("should_compress_preflight", list(self.history), default=False))
+
+    def _engine_selection(self, incoming: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The engine's choice of messages for this request, if it makes one."""
+        if self.context_engine is None:
+            return None
+        chosen = self._engine_call(
+            "select_context",
+            [*self.history, incoming],
+            conversation_messages=list(self.history),
+            incoming_message=incoming,
+            budget_tokens=int(getattr(self.context_engine, "threshold_tokens", 0) or 0),
+        )
+        return list(chosen) if isinstance(chosen, list) and chosen else None
 
     def _call_model(self, request: list[dict[str, Any]], turn_id: str, round_number: int, stream: bool, on_text: Any) -> Any:
         api_request_id = uuid.uuid4().hex[:12]
@@ -316,7 +365,7 @@ class AgentSession:
             message_count=len(request),
             tool_count=len(tools),
             approx_input_tokens=_approx_tokens(request),
-            request={"method": "POST", "body": {"model": self.model, "messages": self._snapshot("pre_api_request", request), "tools": tools}},
+            request=self._redacted("pre_api_request", {"method": "POST", "body": {"model": self.model, "messages": request, "tools": tools}}),
         )
         started = time.monotonic()
         response = self.client.complete(request, tools=tools or None, stream=stream, on_text=on_text)
@@ -326,9 +375,10 @@ class AgentSession:
             api_duration=time.monotonic() - started,
             finish_reason=response.finish_reason,
             usage=dict(response.usage or {}),
-            response=dict(getattr(response, "raw", None) or {"text": response.text, "tool_calls": response.tool_calls}),
+            response=self._redacted("post_api_request", getattr(response, "raw", None) or {"text": response.text, "tool_calls": response.tool_calls}),
         )
         usage = response.usage or {}
+        cost = estimate_cost(usage, self.model, self.plugins.config.get("model.pricing", None))
         self.store.update_token_counts(
             self.session_id,
             input_tokens=usage.get("input_tokens"),
@@ -337,25 +387,18 @@ class AgentSession:
             cache_write_tokens=usage.get("cache_write_tokens"),
             reasoning_tokens=usage.get("reasoning_tokens"),
             api_call_count=1,
-            estimated_cost_usd=self._estimate_cost(usage),
+            estimated_cost_usd=cost.usd,
+            billing_provider=getattr(self.client, "provider", "") or None,
+            billing_base_url=getattr(self.client, "base_url", "") or None,
+            billing_mode="api",
+            cost_status=cost.status,
+            cost_source=cost.source or None,
+            pricing_version=cost.pricing_version,
         )
         self._last_prompt_tokens = _prompt_tokens(response)
         if self.context_engine is not None:
             self.context_engine.update_from_response(dict(usage, prompt_tokens=self._last_prompt_tokens))
         return response
-
-    def _estimate_cost(self, usage: dict[str, Any]) -> float | None:
-        """Cost from ``model.pricing`` (USD per million tokens), when configured."""
-        pricing = self.plugins.config.get("model.pricing", None)
-        if not isinstance(pricing, dict) or not usage:
-            return None
-        rates = {"input_tokens": "input", "output_tokens": "output", "cache_read_tokens": "cache_read", "cache_write_tokens": "cache_write"}
-        total = 0.0
-        for usage_key, price_key in rates.items():
-            price = pricing.get(price_key)
-            if isinstance(price, (int, float)) and isinstance(usage.get(usage_key), int):
-                total += usage[usage_key] * price / 1_000_000
-        return round(total, 8)
 
     # -- compression --
 
@@ -370,16 +413,24 @@ class AgentSession:
             return False
 
     def compress(self, *, focus_topic: str | None = None) -> str:
-        """Compress the conversation into a new session linked to this one; return its id."""
+        """Compress the conversation into a new session linked to this one; return its id.
+
+        When there is nothing to shorten (an empty or short conversation, or the engine's
+        ``has_content_to_compress`` says so), nothing changes and the current id is returned.
+        """
         engine = self.context_engine
         if engine is None:
             from hermes_core.errors import HermesError
 
             raise HermesError("no context engine is active -> set context.engine (the built-in is 'compressor')")
+        if not self.history or not self._engine_call("has_content_to_compress", list(self.history), default=True):
+            return self.session_id  # nothing to shorten: no new session, no copied messages
         memory_context = self.memory.on_pre_compress(list(self.history)) if self.memory is not None else ""
         compressed = _call_with_supported(
             engine.compress, list(self.history), current_tokens=_approx_tokens(self.history), focus_topic=focus_topic, force=True, memory_context=memory_context
         )
+        if [self._wire(m) for m in compressed] == self.history:
+            return self.session_id  # the engine found nothing to drop
         old = self.session_id
         old_row = self.store.get_session(old) or {}
         self.store.end_session(old, "compression")
@@ -391,6 +442,7 @@ class AgentSession:
         self._last_prompt_tokens = 0  # until the next response, judge the compressed history by estimate
         if self.memory is not None:
             self.memory.on_session_switch(new, parent_session_id=old, reason="compression")
+        self._engine_call("on_session_start", new, platform=self.platform, model=self.model, boundary_reason="compression", parent_session_id=old)
         return new
 
     # -- sub-agents and the background review --

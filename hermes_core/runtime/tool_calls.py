@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.tools import tool_error
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hermes_core.context_engine import ContextEngine
     from hermes_core.hooks import HookDispatcher
     from hermes_core.memory.manager import MemoryManager
     from hermes_core.tools import ToolRegistry
@@ -66,10 +69,22 @@ class ToolRunner:
     external provider's), then the plugin tool registry.
     """
 
-    def __init__(self, *, hooks: HookDispatcher, registry: ToolRegistry, memory: MemoryManager | None) -> None:
+    def __init__(
+        self,
+        *,
+        hooks: HookDispatcher,
+        registry: ToolRegistry,
+        memory: MemoryManager | None,
+        engine: ContextEngine | None = None,
+        conversation: Callable[[], list[dict[str, Any]]] | None = None,
+    ) -> None:
         self.hooks = hooks
         self.registry = registry
         self.memory = memory
+        self.engine = engine
+        #: The conversation so far, handed to engine tools as ``messages``.
+        self.conversation = conversation or list
+        self._engine_tools: set[str] = set()
 
     def definitions(self) -> list[dict[str, Any]]:
         """Tools offered to the model: memory tools first, then registry tools not shadowed by them."""
@@ -80,15 +95,34 @@ class ToolRunner:
                 function = schema.get("function", schema) if schema.get("type") == "function" else schema
                 offered.append({"type": "function", "function": function})
                 seen.add(function["name"])
+        self._engine_tools = set()
+        for schema in self._engine_schemas():
+            function = schema.get("function", schema) if schema.get("type") == "function" else schema
+            if function.get("name") and function["name"] not in seen:
+                offered.append({"type": "function", "function": function})
+                seen.add(function["name"])
+                self._engine_tools.add(function["name"])
         for definition in self.registry.get_definitions():
             if definition["function"]["name"] not in seen:
                 offered.append(definition)
         return offered
 
+    def _engine_schemas(self) -> list[dict[str, Any]]:
+        if self.engine is None:
+            return []
+        try:
+            schemas = self.engine.get_tool_schemas()
+        except Exception:  # an engine's tool list must not break the turn
+            return []
+        return [s for s in schemas or [] if isinstance(s, dict)]
+
     def _dispatch(self, name: str, arguments: dict[str, Any], context: dict[str, Any]) -> str:
         try:
             if self.memory is not None and self.memory.has_tool(name):
                 return self.memory.handle_tool_call(name, arguments, **context)
+            if self.engine is not None and name in self._engine_tools:
+                result = self.engine.handle_tool_call(name, arguments, messages=list(self.conversation()), **context)
+                return result if isinstance(result, str) else json.dumps(result, default=str)
             if name in self.registry:
                 return self.registry.dispatch(name, arguments, **context)
         except (Exception, SystemExit) as exc:  # a tool must never crash the turn

@@ -317,6 +317,78 @@ def test_resume_tells_the_context_engine_which_session_it_is_in(threshold_setup)
     assert engine.started == [session_id, session_id]
 
 
+FULL_ENGINE = """
+import json
+from hermes_core import ContextEngine
+
+class Full(ContextEngine):
+    name = "full"
+    def __init__(self):
+        self.events = []
+    def update_from_response(self, usage):
+        pass
+    def should_compress(self, prompt_tokens=None):
+        return False
+    def should_compress_preflight(self, messages):
+        return len(messages) >= 4  # a resumed long session
+    def has_content_to_compress(self, messages):
+        return len(messages) >= 4
+    def compress(self, messages, current_tokens=None, focus_topic=None):
+        self.events.append(("compress", len(messages)))
+        return [{"role": "user", "content": "[summary]"}] + messages[-1:]
+    def on_session_start(self, session_id, **kw):
+        self.events.append(("on_session_start", kw.get("boundary_reason")))
+    def on_turn_complete(self, messages, usage=None, **kw):
+        self.events.append(("on_turn_complete", len(messages), (usage or {}).get("input_tokens")))
+    def get_tool_schemas(self):
+        return [{"name": "context_status", "description": "how full the context is", "parameters": {"type": "object", "properties": {}}}]
+    def handle_tool_call(self, name, args, **kw):
+        return json.dumps({"messages_seen": len(kw["messages"]), "tool": name})
+
+def register(ctx):
+    ctx.register_context_engine(Full())
+"""
+
+
+def test_the_engine_hook_points_tools_preflight_and_boundaries(make_plugin, plugin_manager, hermes_home):
+    make_plugin("full", FULL_ENGINE)
+    plugins = plugin_manager(config={"context": {"engine": "full"}})
+    engine = plugins.active_context_engine()
+    store = SessionStore(hermes_home / "state.db")
+    script = [tool_call_reply("context_status", {}, usage={"prompt_tokens": 30, "completion_tokens": 2}), text_reply("fine", usage={"prompt_tokens": 40, "completion_tokens": 2})]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, context_engine=engine)
+        first = session.start()
+        assert session.compress() == first  # nothing to compress yet: no split, no copy
+        result = session.run_turn("how full?")
+        offered = [t["function"]["name"] for t in server.bodies[0]["tools"]]
+    assert "context_status" in offered
+    assert json.loads(result.tool_calls[0].result) == {"messages_seen": 0, "tool": "context_status"}
+    assert ("on_turn_complete", 4, 70) in engine.events
+    assert [r["id"] for r in store.list_sessions_rich(limit=10, project_compression=False)] == [first]
+    # resumed with four messages: the preflight check compresses before the first request
+    with OpenAIServer([text_reply("resumed")]) as server:
+        later = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, context_engine=engine)
+        later.resume(first)
+        later.run_turn("and now?")
+        sent = [m["content"] for m in server.bodies[0]["messages"] if m["role"] != "system"]
+    assert sent[0] == "[summary]" and sent[-1] == "and now?" and later.session_id != first
+    assert ("on_session_start", "compression") in engine.events
+    store.close()
+
+
+def test_a_session_without_a_system_prompt_sends_no_empty_system_message(setup):
+    plugins, recorder, store, memory = setup
+    session_id = store.create_session(source="import")
+    store.append_messages(session_id, [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}])
+    with OpenAIServer([text_reply("again")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store)
+        session.resume(session_id)
+        session.run_turn("once more")
+        roles = [m["role"] for m in server.bodies[0]["messages"]]
+    assert roles == ["user", "assistant", "user"]
+
+
 LIFECYCLE_PROVIDER = """
 from hermes_core import MemoryProvider
 class Lifecycle(MemoryProvider):
@@ -361,6 +433,21 @@ def register(ctx):
     ctx.register_hook("pre_api_request", lambda request, **kw: request["body"]["messages"].clear())
     ctx.register_hook("post_llm_call", lambda conversation_history, **kw: conversation_history.append({"role": "user", "content": "injected"}))
 """
+
+
+def test_api_hooks_get_payloads_without_credentials(make_plugin, plugin_manager, hook_recorder, hermes_home):
+    make_plugin("listener", "def register(ctx):\n    ctx.register_hook('pre_api_request', lambda **kw: None)\n")
+    plugins = plugin_manager(enabled=["listener"])
+    recorder = hook_recorder(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    secret = "my key is sk-proj-ABCDEFGHIJKLMNOPQRSTUV and password=hunter2"
+    with OpenAIServer([text_reply("noted")]) as server:
+        AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store).run_turn(secret)
+        sent = server.bodies[0]["messages"][-1]["content"]
+    store.close()
+    seen = recorder.calls_of("pre_api_request")[0].kwargs["request"]["body"]["messages"][-1]["content"]
+    assert seen == "my key is [REDACTED] and password=[REDACTED]"
+    assert sent.startswith(secret)  # the model itself gets what the user wrote
 
 
 def test_a_hook_that_edits_what_it_is_given_cannot_change_the_conversation(make_plugin, plugin_manager, hermes_home):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from hermes_core.testing_servers import OpenAIServer, text_reply
@@ -31,14 +30,17 @@ def test_one_shot_query_prints_the_answer_and_stores_the_session(configured, run
 
 
 def test_the_repl_runs_turns_and_slash_commands(configured, run_hermes, hermes_home):
-    with OpenAIServer([text_reply("first answer"), text_reply("second answer")]) as server:
+    turns = "".join(f"question {n}\n" for n in range(2, 7))  # enough to have a middle to compress
+    script = [text_reply("first answer"), *[text_reply(f"answer {n}") for n in range(2, 7)], text_reply("second answer")]
+    with OpenAIServer(script) as server:
         configured(server.base_url)
-        result = run_hermes("chat", input="hello\n/title Weekend plans\n/memory\n/sessions\n/compress\n/new\nsecond\n/exit\n")
+        result = run_hermes("chat", input=f"hello\n/compress\n/title Weekend plans\n/memory\n/sessions\n{turns}/compress\n/new\nsecond\n/exit\n")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "first answer" in out and "second answer" in out
     assert "title: Weekend plans" in out and "MEMORY [" in out and "Weekend plans" in out.split("title:")[1]
     assert "new session" in out
+    assert "nothing to compress yet (2 messages" in out  # a short conversation is not split
     assert "compressed; continuing in session" in out
     from hermes_plugins_builtin.state import SessionStore
 
@@ -58,6 +60,39 @@ def test_an_unreachable_endpoint_is_reported_without_a_traceback(configured, run
     configured("http://127.0.0.1:9/v1")
     result = run_hermes("chat", "-q", "hi")
     assert result.exit_code == 1 and "127.0.0.1:9" in result.stderr and "Traceback" not in result.stderr
+    # nothing was said, so no empty session is kept and no resume hint is given
+    assert "--resume" not in result.stderr
+    assert run_hermes("sessions", "list", "--json").json() == []
+
+
+def test_a_bad_context_length_is_a_clear_error(configured, run_hermes, hermes_home):
+    configured("http://127.0.0.1:9/v1")
+    with (hermes_home / "config.yaml").open("a") as config:
+        config.write("  context_length: big\n")
+    result = run_hermes("chat", "-q", "hi")
+    assert result.exit_code == 1 and "model.context_length is 'big', not a number of tokens" in result.stderr
+
+
+def test_an_unknown_context_engine_is_reported_at_start(configured, run_hermes, hermes_home):
+    with OpenAIServer([text_reply("ok")]) as server:
+        configured(server.base_url)
+        with (hermes_home / "config.yaml").open("a") as config:
+            config.write("context:\n  engine: nosuch\n")
+        result = run_hermes("chat", "-q", "hi", "--no-stream")
+    assert result.exit_code == 0 and result.stdout == "ok\n"
+    assert "warning: context.engine is 'nosuch' but no loaded plugin provides it" in result.stderr
+
+
+def test_a_plugin_command_that_raises_is_reported_and_the_chat_goes_on(configured, run_hermes, make_plugin, hermes_home):
+    make_plugin("shaky", "def register(ctx):\n    ctx.register_command('shaky', lambda rest: 1 / 0, 'always fails')\n")
+    with OpenAIServer([text_reply("still here")]) as server:
+        configured(server.base_url)
+        with (hermes_home / "config.yaml").open("a") as config:
+            config.write("plugins:\n  enabled: [shaky]\n")
+        result = run_hermes("chat", "--no-stream", input="/shaky\nhello\n/exit\n")
+    assert result.exit_code == 0, result.stderr
+    assert "hermes: error: /shaky (from a plugin) failed: ZeroDivisionError" in result.stderr
+    assert "still here" in result.stdout
 
 
 def _hermes(hermes_home, *argv: str) -> "subprocess.CompletedProcess[str]":

@@ -16,6 +16,13 @@ _SECRET_KEY = re.compile(
 )
 # Credentials pasted into text: provider keys (sk-..., sk-ant-...) and bearer headers.
 _SECRET_TEXT = re.compile(r"\b(?:sk-[A-Za-z0-9_-]{16,}|Bearer\s+[A-Za-z0-9._~+/=-]{16,})")
+# ``password=hunter2``, ``api_key: abc``: the name stays, so a reader still sees what was there.
+_SECRET_ASSIGNMENT = re.compile(
+    r"\b((?:api[_-]?key|apikey|password|passwd|access[_-]?token|auth[_-]?token|client[_-]?secret)\s*[:=]\s*)"
+    r"(?!\[REDACTED\])[^\s\"',;]+",
+    re.IGNORECASE,
+)
+_HINTS = ("sk-", "Bearer", "=", ":")
 
 
 def _scrub(value: Any) -> Any:
@@ -26,8 +33,8 @@ def _scrub(value: Any) -> Any:
         }
     if isinstance(value, (list, tuple)):
         return [_scrub(item) for item in value]
-    if isinstance(value, str) and ("sk-" in value or "Bearer" in value):
-        return _SECRET_TEXT.sub(REDACTED, value)
+    if isinstance(value, str) and any(hint in value for hint in _HINTS):
+        return _SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + REDACTED, _SECRET_TEXT.sub(REDACTED, value))
     return value
 
 

@@ -25,6 +25,13 @@ def test_secrets_are_removed_and_the_original_is_untouched():
     assert clean["max_tokens"] == 100 and clean["model"] == "m"
 
 
+def test_assigned_credentials_in_text_are_redacted_and_the_name_kept():
+    clean = sanitize_request({"content": "login with password=hunter2 and API_KEY: abc123, then run ls"})
+    assert clean["content"] == "login with password=[REDACTED] and API_KEY: [REDACTED], then run ls"
+    prose = {"content": "The secret: keep calm. Ratio 3:1, x=2"}
+    assert sanitize_request(prose) == prose
+
+
 def test_token_counters_and_tool_names_survive():
     body = {"usage": {"cache_read_tokens": 3, "output_tokens": 4}, "tools": [{"name": "refresh_token_rotation"}]}
     assert sanitize_request(body) == body
