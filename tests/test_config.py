@@ -68,6 +68,38 @@ def test_config_cli_get_set_unset_show(hermes_home, run_hermes, monkeypatch):
     assert run_hermes("config", "path").stdout.strip() == str(hermes_home / "config.yaml")
 
 
+def test_config_set_checks_values_against_the_defaults_types(hermes_home, run_hermes):
+    import yaml
+
+    assert run_hermes("config", "set", "plugins.enabled", "hook_log").exit_code == 0  # one name is a list of one
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]["enabled"] == ["hook_log"]
+    for key, value, expected in [
+        ("plugins.hook_callback_timeout", "abc", "is a number of zero or more, not 'abc'"),
+        ("plugins.compat", "maybe", "is true or false"),
+        ("plugins", "5", "is a mapping of settings, not 5"),
+        ("plugins.disabled", "{a: 1}", "is a list of names"),
+    ]:
+        result = run_hermes("config", "set", key, value)
+        assert result.exit_code == 1 and expected in result.stderr, (key, result.stderr)
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text()) == {"plugins": {"enabled": ["hook_log"]}}
+    assert run_hermes("config", "set", "model.anything", "free text").exit_code == 0  # no default: any value
+
+
+def test_secrets_go_to_env_and_are_redacted_when_shown(hermes_home, run_hermes):
+    key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX"
+    assert run_hermes("config", "set", "OPENAI_API_KEY", key).stdout.startswith("OPENAI_API_KEY stored in")
+    assert (hermes_home / ".env").read_text() == f"OPENAI_API_KEY={key}\n" and (hermes_home / ".env").stat().st_mode & 0o777 == 0o600
+    refused = run_hermes("config", "set", "model.api_key", key)
+    assert refused.exit_code == 1 and "would put a secret in config.yaml" in refused.stderr and key not in refused.stderr
+    assert run_hermes("config", "set", "model.api_key", "${OPENAI_API_KEY}").exit_code == 0
+    assert key not in (hermes_home / "config.yaml").read_text()
+    assert run_hermes("config", "get", "model.api_key").stdout == "[REDACTED]\n"
+    assert run_hermes("config", "get", "model.api_key", "--reveal").stdout == key + "\n"
+    shown = run_hermes("config", "show").stdout
+    assert key not in shown and "api_key: '[REDACTED]'" in shown
+    assert key in run_hermes("config", "show", "--reveal").stdout
+
+
 def test_env_file_values_expand_in_config_and_empty_vars_take_defaults(hermes_home, monkeypatch):
     from hermes_core.config import save_env_value
 

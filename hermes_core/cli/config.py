@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -18,11 +19,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     get = commands.add_parser("get", help="print the effective value of a dotted key")
     get.add_argument("key", help="e.g. plugins.enabled")
-    get.add_argument("--json", action="store_true")
+    get.add_argument("--json", action="store_true", help="print the value as JSON")
+    get.add_argument("--reveal", action="store_true", help="print secrets (API keys, tokens) instead of [REDACTED]")
     get.set_defaults(func=cmd_get)
 
-    setter = commands.add_parser("set", help="set a dotted key in config.yaml (VALUE is read as YAML)")
-    setter.add_argument("key")
+    setter = commands.add_parser(
+        "set",
+        help="set a dotted key in config.yaml (VALUE is read as YAML); an UPPER_CASE name is stored in .env",
+    )
+    setter.add_argument("key", help="a dotted key (model.name), or an environment variable name (OPENAI_API_KEY) for .env")
     setter.add_argument("value", help="e.g. 30, true, '[a, b]' or text")
     setter.set_defaults(func=cmd_set)
 
@@ -30,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     unset.add_argument("key")
     unset.set_defaults(func=cmd_unset)
 
-    show = commands.add_parser("show", help="print the effective configuration (defaults merged)")
-    show.add_argument("--json", action="store_true")
+    show = commands.add_parser("show", help="print the effective configuration (defaults merged; secrets redacted)")
+    show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
+    show.add_argument("--reveal", action="store_true", help="print secrets (API keys, tokens) instead of [REDACTED]")
     show.set_defaults(func=cmd_show)
 
     path = commands.add_parser("path", help="print the location of config.yaml")
@@ -65,21 +71,80 @@ def parse_value(text: str) -> Any:
         return text
 
 
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def _redacted(key: str, value: Any) -> Any:
+    """``value`` with secrets replaced, judged by key names (api_key, token, ...) and key-shaped text."""
+    from hermes_core.runtime.clients.sanitize import sanitize_request
+
+    leaf = key.rsplit(".", 1)[-1] if key else ""
+    return sanitize_request({leaf: value})[leaf] if leaf else sanitize_request(value)
+
+
+def _looks_secret(key: str, value: Any) -> bool:
+    return isinstance(value, str) and _redacted(key, value) != value
+
+
 def cmd_get(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
     value = load_config().get(args.key, _MISSING)
     if value is _MISSING:
         raise ConfigError(f"{args.key!r} is not set and has no default -> 'hermes config show' lists what is set")
-    _print_value(value, args.json)
+    _print_value(value if args.reveal else _redacted(args.key, value), args.json)
     return 0
 
 
-def cmd_set(args: argparse.Namespace) -> int:
-    from hermes_core.config import get_hermes_home, update_user_config
+def checked_value(key: str, value: Any) -> Any:
+    """``value`` made to fit the type of ``key``'s default, or a ConfigError saying what fits.
 
+    A single name given for a list (``plugins.enabled hook_log``) becomes a list of one.
+    """
+    from hermes_core.config import DEFAULT_CONFIG
+
+    default: Any = DEFAULT_CONFIG
+    for part in key.split("."):
+        if not isinstance(default, dict) or part not in default:
+            return value  # a key without a default (model.*, a plugin's own) takes any value
+        default = default[part]
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} is true or false, not {value!r} -> 'hermes config set {key} true'")
+    elif isinstance(default, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{key} is a number of zero or more, not {value!r} -> e.g. 'hermes config set {key} {default}'")
+    elif isinstance(default, list):
+        if isinstance(value, str):
+            return [value] if value else []
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{key} is a list of names, not {value!r} -> e.g. 'hermes config set {key} \"[a, b]\"'")
+    elif isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise ConfigError(f"{key} is a mapping of settings, not {value!r} -> set one of its keys, e.g. '{key}.<name>'")
+    elif isinstance(default, str) and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def cmd_set(args: argparse.Namespace) -> int:
+    from hermes_core.config import get_hermes_home, save_env_value, update_user_config
+
+    home = get_hermes_home()
+    if _ENV_NAME.fullmatch(args.key):  # OPENAI_API_KEY and the like: a secret, so .env (0600), never config.yaml
+        path = save_env_value(home, args.key, args.value)
+        print(f"{args.key} stored in {path}")
+        return 0
     value = parse_value(args.value)
-    path = update_user_config(get_hermes_home(), args.key, value)
+    if _looks_secret(args.key, value) and not _REFERENCE.fullmatch(value):
+        variable = args.key.replace(".", "_").upper()
+        raise ConfigError(
+            f"{args.key} would put a secret in config.yaml -> keep it in .env and refer to it: "
+            f"'hermes config set {variable} <secret>' then \"hermes config set {args.key} '${{{variable}}}'\""
+        )
+    value = checked_value(args.key, value)
+    path = update_user_config(home, args.key, value)
     print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}  ({path})")
     return 0
 
@@ -99,7 +164,8 @@ def cmd_unset(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
-    _print_value(load_config().as_dict(), args.json)
+    settings = load_config().as_dict()
+    _print_value(settings if args.reveal else _redacted("", settings), args.json)
     return 0
 
 
