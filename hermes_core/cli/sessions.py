@@ -1,12 +1,14 @@
-"""``hermes sessions``: list, show, search, export, import, prune and measure stored sessions."""
+"""``hermes sessions``: list, show, search, export, import, prune, reindex and measure stored sessions."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -15,14 +17,46 @@ from hermes_core.errors import HermesError
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_ROLES = {"system", "user", "assistant", "tool"}
+#: Messages written per transaction by ``hermes sessions import``; more than this shows progress.
+IMPORT_BATCH = 500
+#: Exported transcripts are as private as state.db itself.
+EXPORT_MODE = 0o600
+DASH_HINT = "a query that starts with '-' goes after '--': hermes sessions search -- -verbose"
+
+
+def _hinting_parser(base: type[argparse.ArgumentParser]) -> type[argparse.ArgumentParser]:
+    """*base* (the CLI's parser class, which formats errors) plus an optional ``dash_hint``.
+
+    ``hermes sessions search -verbose`` reads '-verbose' as an unknown option; the hint
+    says how to search for it. Unknown options after the query are checked here too,
+    since the top-level parser that would report them knows nothing about queries.
+    """
+
+    class HintingParser(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, dash_hint: str | None = None, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.dash_hint = dash_hint
+
+        def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+            parsed, extras = super().parse_known_args(args, namespace)
+            if self.dash_hint and any(extra.startswith("-") for extra in extras):
+                self.error(f"unrecognized arguments: {' '.join(extras)}")
+            return parsed, extras
+
+        def error(self, message: str) -> Any:  # type: ignore[override]
+            dashed = "unrecognized arguments: -" in message or "arguments are required: query" in message
+            super().error(f"{message} -> {self.dash_hint}" if self.dash_hint and dashed else message)
+
+    return HintingParser
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    commands = parser.add_subparsers(dest="sessions_command", metavar="SUBCOMMAND")
+    commands = parser.add_subparsers(dest="sessions_command", metavar="SUBCOMMAND", parser_class=_hinting_parser(type(parser)))
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
     listing = commands.add_parser("list", aliases=["ls"], help="recent sessions (a compression chain shows as its latest session)")
-    listing.add_argument("--limit", type=int, default=20, help="at most this many sessions (default: 20)")
+    listing.add_argument("--limit", type=int, default=20, help="at most this many sessions, 1 or more (default: 20)")
     listing.add_argument("--source", help="only sessions from this platform (cli, telegram, ...)")
     listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
     listing.set_defaults(func=cmd_list)
@@ -32,9 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.add_argument("--json", action="store_true", help="print the session and its messages as JSON")
     show.set_defaults(func=cmd_show)
 
-    search = commands.add_parser("search", help="full-text search over every stored message")
-    search.add_argument("query", help="words, \"a phrase\", prefix*, OR / AND / NOT; any text is safe")
-    search.add_argument("--role", action="append", help="only messages of this role (repeatable)")
+    search = commands.add_parser("search", help="full-text search over every stored message", dash_hint=DASH_HINT)
+    search.add_argument("query", help="words, \"a phrase\", prefix*, OR / AND / NOT; any text is safe (after '--' when it starts with '-')")
+    search.add_argument("--role", action="append", help="only messages of this role: user, assistant, tool or system (any case; repeatable)")
     search.add_argument("--limit", type=int, default=20, help="at most this many matches (default: 20)")
     search.add_argument("--json", action="store_true", help="print JSON instead of a list")
     search.set_defaults(func=cmd_search)
@@ -42,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = commands.add_parser("export", help="write a session as JSON lines or Markdown")
     export.add_argument("session_id", help="a session ID")
     export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
-    export.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
+    export.add_argument("--output", "-o", type=Path, help="file to write, mode 0600 (default: stdout)")
     export.set_defaults(func=cmd_export)
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
@@ -60,9 +94,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     stats.add_argument("--json", action="store_true", help="print JSON instead of text")
     stats.set_defaults(func=cmd_stats)
 
+    reindex = commands.add_parser("reindex", help="rebuild both search indexes from the stored messages")
+    reindex.add_argument("--json", action="store_true", help="print JSON instead of text")
+    reindex.set_defaults(func=cmd_reindex)
+
+
+class _Progress:
+    """``progress(done, total)`` shown as '\\r<label> done/total messages' on stderr when total >= *minimum*."""
+
+    def __init__(self, label: str, minimum: int = 0) -> None:
+        self.label = label
+        self.minimum = minimum
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if total >= self.minimum:
+            print(f"\r{self.label} {done}/{total} messages", end="", file=sys.stderr, flush=True)
+            self.shown = True
+
+    def finish(self) -> None:
+        """End the progress line, if one was started."""
+        if self.shown:
+            print(file=sys.stderr)
+            self.shown = False
+
+
+def _accepts_progress(factory: Callable[..., Any]) -> bool:
+    # the host's contract is factory(hermes_home); the builtin store also takes progress=
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    keyword = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any((p.name == "progress" and p.kind in keyword) or p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters)
+
 
 def _open_store() -> Any:
-    """The session store the builtin plugin serves, without loading any other plugin."""
+    """The session store the builtin plugin serves, without loading any other plugin.
+
+    Opening an older state.db migrates it, which indexes every stored message
+    (minutes on a big store); that shows progress on stderr.
+    """
     from hermes_core.manager import PluginManager
 
     manager = PluginManager()
@@ -70,14 +142,25 @@ def _open_store() -> Any:
     for record in manager.plugins:
         if record.candidate.source == "builtin":
             manager.load(record.key)
-    if manager.session_store_factory is None:
+    factory = manager.session_store_factory
+    if factory is None:
         raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")
-    return manager.session_store_factory(manager.home)
+    if not _accepts_progress(factory):
+        return factory(manager.home)
+    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
+    try:
+        return factory(manager.home, progress=progress)
+    finally:
+        progress.finish()
 
 
 def _print_json(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write("\n")
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _when(timestamp: float | None) -> str:
@@ -92,11 +175,21 @@ def parse_age(text: str) -> float:
     return float(match.group(1)) * _SECONDS[match.group(2)]
 
 
+def _positive_limit(limit: int) -> int:
+    if limit < 1:
+        raise HermesError(f"--limit {limit} would show nothing -> give 1 or more (default: 20)")
+    return limit
+
+
 def cmd_list(args: argparse.Namespace) -> int:
+    limit = _positive_limit(args.limit)
     with _open_store() as store:
-        rows = store.list_sessions_rich(limit=args.limit, source=args.source)
+        rows = store.list_sessions_rich(limit=limit, source=args.source)
     if args.json:
         _print_json(rows)
+        return 0
+    if not rows and args.source is not None:
+        print(f"no sessions match --source {args.source!r}; without --source every session is listed")
         return 0
     if not rows:
         print("no sessions stored yet; 'hermes chat' starts one")
@@ -115,6 +208,25 @@ def _session_or_fail(store: Any, session_id: str) -> dict[str, Any]:
     return row
 
 
+def _tool_calls(stored: Any) -> list[tuple[str | None, str]]:
+    """Stored tool calls as (name, arguments); a call of any other shape as (None, its JSON).
+
+    The store keeps whatever a writer gave it (older versions, other programs, raw
+    SQL), so show and export must cope with any value here.
+    """
+    if not stored:
+        return []
+    out: list[tuple[str | None, str]] = []
+    for call in stored if isinstance(stored, list) else [stored]:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            arguments = function.get("arguments", "")
+            out.append((function["name"], arguments if isinstance(arguments, str) else _json_text(arguments)))
+        else:
+            out.append((None, call if isinstance(call, str) else _json_text(call)))
+    return out
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
@@ -124,18 +236,34 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     print(f"session {row['id']}  {row.get('title') or ''}  started {_when(row.get('started_at'))}  model {row.get('model') or '-'}")
     for message in messages:
-        print(f"\n[{message['role']}{' ' + message['tool_name'] if message.get('tool_name') else ''}]")
+        print(f"\n[{message.get('role')}{' ' + str(message['tool_name']) if message.get('tool_name') else ''}]")
         if message.get("content"):
             print(message["content"])
-        for call in message.get("tool_calls") or []:
-            function = call.get("function", {})
-            print(f"-> {function.get('name')}({function.get('arguments', '')})")
+        for name, arguments in _tool_calls(message.get("tool_calls")):
+            print(f"-> {name}({arguments})" if name is not None else f"-> (as stored) {arguments}")
     return 0
 
 
+def _search_roles(given: list[str] | None) -> list[str] | None:
+    """--role values (repeatable, comma-separated, any case) as stored role names; unknown ones are refused."""
+    if not given:
+        return None
+    roles = [part.strip() for item in given for part in item.split(",") if part.strip()]
+    valid = ", ".join(sorted(_ROLES))
+    if not roles:
+        raise HermesError(f"--role is empty -> use one of {valid}")
+    for role in roles:
+        if role.lower() not in _ROLES:
+            raise HermesError(f"--role {role!r} is not a message role -> use one of {valid}")
+    return sorted({role.lower() for role in roles})
+
+
 def cmd_search(args: argparse.Namespace) -> int:
+    roles = _search_roles(args.role)
+    limit = _positive_limit(args.limit)
     with _open_store() as store:
-        hits = store.search(args.query, role_filter=args.role, limit=args.limit)
+        # a message that compression copied into later parts of a chain is listed once, where it first appeared
+        hits = store.search(args.query, role_filter=roles, limit=limit, collapse_copies=True)
     if args.json:
         _print_json([asdict(hit) for hit in hits])
         return 0
@@ -150,13 +278,12 @@ def cmd_search(args: argparse.Namespace) -> int:
 def _markdown(row: dict[str, Any], messages: list[dict[str, Any]]) -> str:
     lines = [f"# {row.get('title') or 'Session ' + row['id']}", "", f"- id: `{row['id']}`", f"- started: {_when(row.get('started_at'))}", f"- model: {row.get('model') or '-'}", ""]
     for message in messages:
-        heading = message["role"].capitalize() + (f" ({message['tool_name']})" if message.get("tool_name") else "")
+        heading = str(message.get("role")).capitalize() + (f" ({message['tool_name']})" if message.get("tool_name") else "")
         lines += [f"## {heading}", ""]
         if message.get("content"):
-            lines += [message["content"], ""]
-        for call in message.get("tool_calls") or []:
-            function = call.get("function", {})
-            lines += [f"Tool call `{function.get('name')}`: `{function.get('arguments', '')}`", ""]
+            lines += [str(message["content"]), ""]
+        for name, arguments in _tool_calls(message.get("tool_calls")):
+            lines += [f"Tool call `{name}`: `{arguments}`" if name is not None else f"Tool call (as stored): `{arguments}`", ""]
     return "\n".join(lines)
 
 
@@ -168,6 +295,24 @@ def _wire(message: dict[str, Any]) -> dict[str, Any]:
     return wire
 
 
+def _write_export(path: Path, text: str, *, example: str) -> None:
+    """Write *text* to *path* atomically with mode 0600; never creates a directory."""
+    from hermes_core.config import atomic_write_text
+
+    if path.is_dir():
+        raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
+    parent = path.parent
+    if not parent.exists():
+        # atomic_write_text would create it: a typo in the path should fail, not leave directories behind
+        raise HermesError(f"cannot write {path}: the directory {parent} does not exist -> create it first or choose another path")
+    if not parent.is_dir():
+        raise HermesError(f"cannot write {path}: {parent} is not a directory -> choose another path")
+    try:
+        atomic_write_text(path, text, mode=EXPORT_MODE)
+    except OSError as exc:
+        raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
@@ -175,17 +320,35 @@ def cmd_export(args: argparse.Namespace) -> int:
     text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
     if args.output is None:
         sys.stdout.write(text)
-    else:
-        from hermes_core.config import atomic_write_text
-
-        atomic_write_text(args.output, text)
-        print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
+        return 0
+    _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
+    print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
     return 0
 
 
-_ROLES = {"system", "user", "assistant", "tool"}
-#: Messages written per transaction by ``hermes sessions import``.
-IMPORT_BATCH = 500
+_TOOL_CALL_SHAPE = '[{"id": "call_1", "type": "function", "function": {"name": "...", "arguments": "<JSON text>"}}]'
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {str: "a string", bool: "true/false", int: "a number", float: "a number", dict: "an object", list: "a list"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _check_tool_calls(where: str, calls: Any) -> None:
+    """Refuse tool calls that show, export and search could not read back as calls."""
+    if calls is None:
+        return
+    if not isinstance(calls, list):
+        raise HermesError(f"{where}: 'tool_calls' is {_json_kind(calls)} -> give a list of calls: {_TOOL_CALL_SHAPE}")
+    for number, call in enumerate(calls, 1):
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str) or not function["name"]:
+            raise HermesError(f"{where}: tool call {number} has no function.name -> each call looks like {_TOOL_CALL_SHAPE}")
+        if "arguments" in function and not isinstance(function["arguments"], str):
+            raise HermesError(
+                f"{where}: tool call {number} ({function['name']}): function.arguments is {_json_kind(function['arguments'])} "
+                "-> give the arguments as a string of JSON text, as OpenAI's format does"
+            )
 
 
 def _chat_message(where: str, message: Any) -> dict[str, Any]:
@@ -196,6 +359,7 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
         raise HermesError(f"{where}: the message has no 'role' -> add one of {roles}")
     if message["role"] not in _ROLES:
         raise HermesError(f"{where}: 'role' is {message['role']!r} -> use one of {roles}")
+    _check_tool_calls(where, message.get("tool_calls"))
     content = message.get("content")
     if isinstance(content, list):  # content parts: keep the text
         content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
@@ -206,16 +370,28 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
     return kept
 
 
+def _read_lines(path: Path) -> list[str]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path") from exc
+    try:
+        return data.decode("utf-8-sig").splitlines()  # -sig: a leading byte-order mark is fine
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise HermesError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
+            "-> convert the file to UTF-8 (e.g. with iconv) and import it again"
+        ) from exc
+
+
 def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
     """The conversations in ``path``; every line is read and checked first, so a bad file imports nothing.
 
     Two forms: one conversation per line (``{"messages": [...]}``, as in OpenAI's chat fine-tuning
     files), or one message per line, the whole file being one conversation.
     """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror})") from exc
+    lines = _read_lines(path)
     conversations: list[list[dict[str, Any]]] = []
     loose: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
@@ -243,7 +419,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     conversations = read_chat_jsonl(args.file)
     total = sum(len(c) for c in conversations)
     done = 0
-    show_progress = total > IMPORT_BATCH
+    progress = _Progress("imported", minimum=IMPORT_BATCH + 1)
     with _open_store() as store:
         for conversation in conversations:
             system = next((m["content"] for m in conversation if m["role"] == "system"), None)
@@ -255,11 +431,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 chunk = body[start : start + IMPORT_BATCH]
                 store.append_messages(session_id, chunk)
                 done += len(chunk)
-                if show_progress:
-                    print(f"\rimported {done}/{total} messages", end="", file=sys.stderr, flush=True)
+                progress(done, total)
             done += len(conversation) - len(body)
-            if show_progress:
-                print(file=sys.stderr)
+            progress.finish()
             print(f"imported {len(body)} messages as session {session_id}")
     return 0
 
@@ -298,4 +472,21 @@ def cmd_stats(args: argparse.Namespace) -> int:
     print(f"database         {_size(stats.db_bytes)} (+ {_size(stats.wal_bytes)} WAL)")
     for name, size in sorted(stats.object_bytes.items(), key=lambda item: -item[1]):
         print(f"  {name:<28} {_size(size)}")
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    """Rebuild the word and gram indexes from the messages table (a repair; one write transaction)."""
+    progress = _Progress("reindexed")
+    started = time.monotonic()
+    with _open_store() as store:
+        try:
+            rows = store.rebuild_search_index(progress)
+        finally:
+            progress.finish()
+    seconds = time.monotonic() - started
+    if args.json:
+        _print_json({"messages": rows, "seconds": round(seconds, 3)})
+        return 0
+    print(f"rebuilt the word and gram search indexes: {rows} messages in {seconds:.1f} s")
     return 0

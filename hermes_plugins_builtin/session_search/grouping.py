@@ -1,8 +1,8 @@
-"""Turning ranked message hits into ranked sessions, and a session's hits into raw snippets."""
+"""Turning ranked message hits into ranked conversations, and a conversation's hits into raw snippets."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,7 @@ HIDDEN_SOURCES = frozenset({"subagent", "review", "tool", "kanban"})
 
 @dataclass
 class SessionMatches:
-    """One session's hits, best first."""
+    """One conversation's hits, best first; ``session_id`` is the tip of its compression chain."""
 
     session_id: str
     hits: list[SearchHit] = field(default_factory=list)
@@ -29,14 +29,25 @@ class SessionMatches:
         return len(self.hits)
 
 
-def group_by_session(hits: Iterable[SearchHit], excluded: frozenset[str] | set[str] = frozenset()) -> list[SessionMatches]:
-    """Group *hits* by session, best hit first; sessions in order of their best hit; skip *excluded*
-    sessions and those of a hidden source."""
+def group_by_conversation(
+    hits: Iterable[SearchHit],
+    tips: Mapping[str, str],
+    excluded: frozenset[str] | set[str] = frozenset(),
+) -> list[SessionMatches]:
+    """Group *hits* by conversation, best hit first; conversations in order of their best hit.
+
+    A conversation is a compression chain, named by its tip (*tips* maps each session to
+    it; a session missing there is its own tip), so a chain is one result however many of
+    its parts match. Hits in *excluded* sessions or conversations and in sessions of a
+    hidden source are skipped.
+    """
     groups: dict[str, SessionMatches] = {}
     # a stable sort keeps the store's tie order (newer first) between equal ranks
     for hit in sorted(hits, key=lambda h: h.rank):
-        if hit.session_id not in excluded and hit.source not in HIDDEN_SOURCES:
-            groups.setdefault(hit.session_id, SessionMatches(hit.session_id)).hits.append(hit)
+        tip = tips.get(hit.session_id, hit.session_id)
+        if hit.session_id in excluded or tip in excluded or hit.source in HIDDEN_SOURCES:
+            continue
+        groups.setdefault(tip, SessionMatches(tip)).hits.append(hit)
     return list(groups.values())
 
 

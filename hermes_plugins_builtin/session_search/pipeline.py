@@ -1,9 +1,11 @@
 """SessionSearch: the ``session_search`` handler, from the model's arguments to the JSON answer.
 
-Steps: empty query -> recent sessions; otherwise full-text recall -> group by session
--> drop the caller's own conversation -> top N -> load each conversation -> cut it
-around the matches -> a query-focused summary per session (auxiliary model, bounded
-concurrency, one shared deadline) -> raw snippets for every session without one.
+Steps: empty query -> recent sessions; otherwise full-text recall (a message that
+compression copied into several parts of a chain counts once) -> group by conversation
+(compression chain, named by its tip) -> drop the caller's own conversation -> top N ->
+load each conversation, every part of its chain -> cut it around the matches -> a
+query-focused summary per session (auxiliary model, bounded concurrency, one shared
+deadline) -> raw snippets for every session without one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hermes_core.tools import tool_error
 from hermes_plugins_builtin.state import SchemaTooNewError, SessionStore, StateStoreError
 
 from .fanout import AGGREGATE_TIMEOUT_SECONDS, SummaryJob, SummaryOutcome, summarize_all
-from .grouping import SessionMatches, group_by_session, snippets
+from .grouping import SessionMatches, group_by_conversation, snippets
 from .prompt import SessionHeader, build_messages
 from .recent import recent_sessions
 from .schema import ArgumentError, SearchRequest, parse_arguments
@@ -115,8 +117,9 @@ class SessionSearch:
                 "hint": "the query has nothing searchable: use words or \"quoted phrases\" (NOT needs a word beside it)",
             }
         hits = store.search(request.query, role_filter=request.roles or None,
-                            exclude_session_ids=excluded, limit=RECALL_HITS)
-        groups = group_by_session(hits, excluded)[: request.limit]
+                            exclude_session_ids=excluded, limit=RECALL_HITS, collapse_copies=True)
+        tips = store.get_compression_tips(dict.fromkeys(hit.session_id for hit in hits))
+        groups = group_by_conversation(hits, tips, excluded)[: request.limit]
         answer: dict[str, Any] = {
             "query": request.query, "mode": "search", "count": len(groups),
             "summary_model": self.settings.model if self.settings.summaries_enabled else None,
@@ -145,7 +148,7 @@ class SessionSearch:
         outcomes: list[SummaryOutcome | None] = []
         jobs: list[SummaryJob] = []
         for group, header in zip(groups, headers):
-            text = format_conversation(store.get_messages(group.session_id))
+            text = format_conversation(conversation_messages(store, group.session_id))
             if not text:
                 outcomes.append(SummaryOutcome(failure="the conversation has no text left to summarise"))
                 continue
@@ -179,6 +182,28 @@ def own_conversation(store: SessionStore, session_id: str | None) -> frozenset[s
     if not session_id:
         return frozenset()
     return frozenset({session_id, *store.lineage_ids(session_id), *store.get_compression_chain(session_id)})
+
+
+def conversation_messages(store: SessionStore, tip: str) -> list[dict[str, Any]]:
+    """Every message of the compression chain ending in *tip*, oldest part first.
+
+    A message that compression copied into a later part (the protected head, the
+    last turns) is kept where it first appeared, so the summary model reads it once.
+    """
+    seen: set[tuple[Any, ...]] = set()
+    messages: list[dict[str, Any]] = []
+    for part in store.get_compression_chain(tip):
+        own = store.get_messages(part)
+        for message in own:
+            if _copy_key(message) not in seen:
+                messages.append(message)
+        seen.update(_copy_key(m) for m in own)
+    return messages
+
+
+def _copy_key(message: dict[str, Any]) -> tuple[Any, ...]:
+    return (message.get("role"), message.get("content"), message.get("tool_name"),
+            json.dumps(message.get("tool_calls"), sort_keys=True, default=str))
 
 
 def session_header(store: SessionStore, group: SessionMatches) -> SessionHeader:

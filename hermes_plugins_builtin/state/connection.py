@@ -94,7 +94,8 @@ def with_retry(action: Callable[[], T], attempts: int | None = None) -> T:
             if not _is_busy(exc):
                 raise
             if attempt == attempts - 1:
-                raise StoreBusyError(f"state.db stayed locked after {attempts} attempts: {exc}") from exc
+                raise StoreBusyError(f"state.db stayed locked after {attempts} attempts ({exc}) -> another "
+                                     "hermes process is writing a lot at once; try again in a moment") from exc
             _backoff(attempt)
     raise AssertionError("unreachable")
 

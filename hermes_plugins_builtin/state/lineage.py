@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Any
+from typing import Any, Iterable
 
 MAX_HOPS = 100
-
 
 
 def continuation_sql(parent: str = "p", child: str = "c") -> str:
@@ -60,6 +59,32 @@ def compression_tip(conn: sqlite3.Connection, session_id: str, max_hops: int = M
         seen.add(nxt)
         current = nxt
     return current
+
+
+def compression_tips(conn: sqlite3.Connection, session_ids: Iterable[str],
+                     max_hops: int = MAX_HOPS) -> dict[str, str]:
+    """{session id: the tip of its compression chain} for every id given.
+
+    Sessions of one chain share a tip, which is what identifies the conversation;
+    the parts walked through on the way are remembered, so a chain is walked once.
+    """
+    tips: dict[str, str] = {}
+    wanted = list(dict.fromkeys(session_ids))
+    for session_id in wanted:
+        path, current, cut = [session_id], session_id, False
+        while current not in tips:
+            if len(path) > max_hops:
+                cut = True  # a part further on would get a different tip from a walk of its own
+                break
+            nxt = next_continuation(conn, current)
+            if nxt is None or nxt in path:
+                break
+            path.append(nxt)
+            current = nxt
+        tip = tips.get(current, current)
+        for part in path[:1] if cut else path:
+            tips.setdefault(part, tip)
+    return {session_id: tips[session_id] for session_id in wanted}
 
 
 def compression_chain(conn: sqlite3.Connection, session_id: str, max_hops: int = MAX_HOPS) -> list[str]:

@@ -12,9 +12,11 @@ from typing import Callable
 
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
-from .indexing import index_pending
+from .indexing import ProgressCallback, index_pending
 
 SCHEMA_VERSION = 3
+#: The first version with the batched word and gram indexes (state_meta.indexed_upto).
+BATCHED_INDEX_VERSION = 3
 
 # v1: sessions and messages with a word index over message content only.
 V1_DDL = """
@@ -167,7 +169,7 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('indexed_upto', '0')")
     _run_script(conn, V3_INDEX_DDL)
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('grams_format', ?)", (GRAMS_FORMAT,))
-    index_pending(conn)  # every existing row, in this same transaction
+    # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
@@ -207,11 +209,11 @@ def read_version(conn: sqlite3.Connection, path: str) -> int:
     if not names:
         return 0
     if "schema_version" not in names:
-        raise NotAStateDatabaseError(f"{path} is an SQLite database but not a hermes session store "
-                                     f"(no schema_version table)")
+        raise NotAStateDatabaseError(path, "it is an SQLite database of some other program: "
+                                           "it has no schema_version table")
     row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
     if row is None or row[0] is None:
-        raise NotAStateDatabaseError(f"{path} has an empty schema_version table")
+        raise NotAStateDatabaseError(path, "its schema_version table is empty")
     return int(row[0])
 
 
@@ -223,15 +225,21 @@ def check_not_too_new(conn: sqlite3.Connection, path: str) -> int:
     return version
 
 
-def migrate(conn: sqlite3.Connection, path: str, target: int = SCHEMA_VERSION) -> tuple[int, int]:
+def migrate(conn: sqlite3.Connection, path: str, target: int = SCHEMA_VERSION,
+            progress: ProgressCallback | None = None) -> tuple[int, int]:
     """Bring the schema up to *target*; the caller holds an open write transaction.
 
     Returns (version found, version now). Re-reads the version under the lock, so
-    two processes opening an old file at once migrate it exactly once.
+    two processes opening an old file at once migrate it exactly once. A migration
+    that (re)builds the search indexes leaves every row waiting; they are indexed
+    here, reporting progress(rows_done, rows_total), since on a big store that is
+    the part that takes minutes.
     """
     found = check_not_too_new(conn, path)
     for version in range(found + 1, target + 1):
         MIGRATIONS[version](conn)
+    if found < target and target >= BATCHED_INDEX_VERSION:
+        index_pending(conn, progress)
     if target > found:
         conn.execute("DELETE FROM schema_version")
         conn.execute("INSERT INTO schema_version(version) VALUES (?)", (target,))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .pending import PERSISTENT, TAIL, IndexTables
 from .prefixes import PrefixExpander, is_prefix
@@ -147,6 +147,35 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
                               snippet=make_snippet(row[4] or "", pattern), rank=score,
                               source=row[5], session_title=row[6]))
     return hits
+
+
+def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
+                          tips: Mapping[str, str]) -> list[SearchHit]:
+    """*hits* with every message copied along a compression chain kept once, as its earliest copy.
+
+    Compressing a conversation copies its protected messages (the head, often the
+    last turns) into each new part of the chain, so without this one message would
+    match once per part. A copy is a message of the same chain (same tip in *tips*)
+    with the same role and the same searchable text. Copies rank equally, so the
+    earliest one takes the place of the first of them.
+    """
+    if not hits:
+        return []
+    ids = [h.message_id for h in hits]
+    texts = dict(conn.execute(f"SELECT id, search_text FROM messages WHERE id IN ({','.join('?' * len(ids))})",
+                              ids).fetchall())
+    keys: list[tuple[object, ...]] = []
+    earliest: dict[tuple[object, ...], SearchHit] = {}
+    for hit in hits:
+        text = texts.get(hit.message_id, ("gone", hit.message_id))  # deleted meanwhile: no copies
+        key = (tips.get(hit.session_id, hit.session_id), hit.role, text)
+        keys.append(key)
+        if key not in earliest or hit.message_id < earliest[key].message_id:
+            earliest[key] = hit
+    kept: list[SearchHit] = []
+    for key in dict.fromkeys(keys):
+        kept.append(earliest[key])
+    return kept
 
 
 def _term_regex(term: Term) -> str:

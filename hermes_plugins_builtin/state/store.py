@@ -21,7 +21,8 @@ from .query import parse
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_FIELDS_SQL, StoreStats, decode_message,
                       decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
-from .search import DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, normalise_roles, run_search
+from .search import (DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, collapse_chain_copies, normalise_roles,
+                     run_search)
 
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
              "reasoning_tokens", "api_call_count")
@@ -29,6 +30,9 @@ _COSTS = ("estimated_cost_usd", "actual_cost_usd")
 _LABELS = ("model", "billing_provider", "billing_base_url", "billing_mode", "cost_status",
            "cost_source", "pricing_version")
 _SELECT_SESSION = f"SELECT {SESSION_FIELDS_SQL} FROM sessions s"
+MAX_SEARCH_LIMIT = 1000
+# collapse_copies fetches up to this many candidates to find *limit* distinct messages
+COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
 
 
 class SessionStore:
@@ -41,7 +45,14 @@ class SessionStore:
     """
 
     def __init__(self, db_path: str | Path, *, durable: bool = False,
-                 rank_window: int | None = DEFAULT_RANK_WINDOW) -> None:
+                 rank_window: int | None = DEFAULT_RANK_WINDOW,
+                 progress: indexing.ProgressCallback | None = None) -> None:
+        """Open (creating or migrating) the store at *db_path*.
+
+        *progress* is called as progress(rows_done, rows_total) when opening has to
+        index stored rows: a migration that builds the search indexes, a rebuild of
+        the gram index after its rules changed, or a backlog of waiting rows.
+        """
         self.path = Path(db_path)
         self.rank_window = rank_window
         self._lock = threading.RLock()
@@ -58,27 +69,27 @@ class SessionStore:
             except sqlite3.DatabaseError as exc:  # "file is not a database" and friends
                 if isinstance(exc, sqlite3.OperationalError):
                     raise
-                raise NotAStateDatabaseError(f"{self.path} cannot be opened as a session store: {exc}") from exc
+                raise NotAStateDatabaseError(str(self.path), f"SQLite cannot open it: {exc}") from exc
             configure(self._conn, durable=durable)
             restrict_modes(self.path)
-            self._bring_up_to_date()
+            self._bring_up_to_date(progress)
         except BaseException:
             self._conn.close()
             raise
 
     # -- lifecycle -----------------------------------------------------------
-    def _bring_up_to_date(self) -> None:
+    def _bring_up_to_date(self, progress: indexing.ProgressCallback | None) -> None:
         if check_not_too_new(self._conn, str(self.path)) < SCHEMA_VERSION:
             with write_transaction(self._conn) as conn:
-                migrate(conn, str(self.path))
+                migrate(conn, str(self.path), progress=progress)
         if not indexing.grams_format_current(self._conn):
             # the gram rules or Python's Unicode tables changed: old tokens would no
             # longer match what a delete recomputes, so rebuild from the rows
             with write_transaction(self._conn) as conn:
                 if not indexing.grams_format_current(conn):
-                    indexing.rebuild(conn)
+                    indexing.rebuild(conn, progress)
         if self._waiting() >= indexing.BATCH_ROWS:
-            self.flush_search_index()
+            self.flush_search_index(progress)
 
     def close(self) -> None:
         """Index the rows still waiting if the lock is free, then close the connection.
@@ -125,9 +136,11 @@ class SessionStore:
             if parent_session_id is not None and not self._exists(parent_session_id):
                 raise SessionNotFoundError(parent_session_id)
             if conn.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone():
-                raise SessionExistsError(f"a session with id {sid!r} already exists")
+                raise SessionExistsError(f"a session with id {sid!r} already exists -> pick another id, "
+                                         "or leave it out to get a new one")
             if title is not None and self._title_taken(title, sid):
-                raise TitleInUseError(f"title {title!r} is already used by another session")
+                raise TitleInUseError(f"title {title!r} is already used by another session "
+                                      "-> choose another title")
             conn.execute(
                 "INSERT INTO sessions (id, source, user_id, model, model_config, system_prompt, "
                 "parent_session_id, started_at, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -199,7 +212,8 @@ class SessionStore:
                 raise SessionNotFoundError(session_id)
             if clean is not None and self._title_taken(clean, session_id):
                 if not auto_number:
-                    raise TitleInUseError(f"title {clean!r} is already used by another session")
+                    raise TitleInUseError(f"title {clean!r} is already used by another session "
+                                          "-> choose another title")
                 clean = lineage.next_title_in_lineage(conn, clean)
             conn.execute("UPDATE sessions SET title = ? WHERE id = ?", (clean, session_id))
         return clean
@@ -279,6 +293,11 @@ class SessionStore:
         with self._lock:
             return lineage.compression_tip(self._conn, session_id)
 
+    def get_compression_tips(self, session_ids: Iterable[str]) -> dict[str, str]:
+        """{id: tip of its compression chain} for each id; the tip identifies the conversation."""
+        with self._lock, read_transaction(self._conn) as conn:
+            return lineage.compression_tips(conn, session_ids)
+
     def get_compression_chain(self, session_id: str) -> list[str]:
         """Ids of the whole compression chain through *session_id*, oldest first."""
         with self._lock:
@@ -304,16 +323,20 @@ class SessionStore:
     # -- search --------------------------------------------------------------
     def search(self, query: str, *, role_filter: str | Sequence[str] | None = None,
                exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
-               limit: int = 20) -> list[SearchHit]:
+               limit: int = 20, collapse_copies: bool = False) -> list[SearchHit]:
         """Full-text search; any string is safe (see query.py for the syntax).
 
         Returns hits best first (BM25), each with session id, message id, role,
         snippet, rank and timestamp. ``exclude_lineage_of`` drops the whole session
         tree of the given session (the conversation the caller is in).
+        ``collapse_copies`` returns a message that compression copied into several
+        parts of a chain once, as the hit in the earliest part (see
+        search.collapse_chain_copies); more candidates are fetched to fill *limit*.
         """
         plan = parse(query)
         if plan.empty:
             return []
+        limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))
         excluded = set(exclude_session_ids or ())
         with self._lock, read_transaction(self._conn) as conn:
             if exclude_lineage_of:
@@ -321,9 +344,21 @@ class SessionStore:
             filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
             upto = indexing.indexed_upto(conn)
             tail = self._tail.refresh(upto)
-            return run_search(conn, plan, filters, limit=max(0, min(int(limit), 1000)),
-                              rank_window=self.rank_window, include_tail=tail, expander=self._prefixes,
-                              indexed_upto=upto)
+
+            def ranked(n: int) -> list[SearchHit]:
+                return run_search(conn, plan, filters, limit=n, rank_window=self.rank_window,
+                                  include_tail=tail, expander=self._prefixes, indexed_upto=upto)
+
+            if not collapse_copies:
+                return ranked(limit)
+            fetch = limit
+            while True:
+                hits = ranked(fetch)
+                tips = lineage.compression_tips(conn, dict.fromkeys(h.session_id for h in hits))
+                kept = collapse_chain_copies(conn, hits, tips)
+                if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
+                    return kept[:limit]
+                fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
 
     # -- maintenance ---------------------------------------------------------
     def delete_session(self, session_id: str) -> bool:

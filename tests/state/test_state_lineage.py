@@ -86,3 +86,56 @@ def test_rich_list_projects_a_compression_chain_onto_its_tip(store):
     raw = store.list_sessions_rich(project_compression=False, limit=100)
     assert {e["id"] for e in raw} == {"part0", "part1", "part2", "other", "sub"}
     assert len(store.list_sessions_rich(limit=1, offset=1)) == 1
+
+
+def test_compression_tips_name_each_sessions_conversation(store):
+    chain(store, 3)
+    store.create_session("subagent", "cli", parent_session_id="part1", started_at=1025.0)
+    store.create_session("stranger", "cli", started_at=2000.0)
+    tips = store.get_compression_tips(["part0", "part1", "part2", "subagent", "stranger", "missing"])
+    assert tips == {"part0": "part2", "part1": "part2", "part2": "part2",
+                    "subagent": "subagent", "stranger": "stranger", "missing": "missing"}
+
+
+def test_compression_tips_agree_with_the_tip_walk_beyond_100_hops(store):
+    chain(store, 105)
+    ids = ["part0", "part100", "part50"]
+    assert store.get_compression_tips(ids) == {i: store.get_compression_tip(i) for i in ids}
+    assert store.get_compression_tips(ids)["part100"] == "part104"
+
+
+HEAD = [{"role": "user", "content": "plan the zanzibar migration"},
+        {"role": "assistant", "content": "the zanzibar move has three steps"}]
+
+
+def compressed_with_copies(store):
+    """root -> mid -> tip, each later part starting with a copy of the protected head, as compression
+    writes it; plus a sub-agent of root (started before root ended) that was handed the same head."""
+    store.create_session("root", "cli", started_at=1000.0)
+    store.append_messages("root", [*HEAD, {"role": "user", "content": "zanzibar step one is done"}])
+    store.create_session("helper", "cli", parent_session_id="root", started_at=1050.0)
+    store.append_messages("helper", HEAD[:1])
+    store.end_session("root", "compression", ended_at=1100.0)
+    store.create_session("mid", "cli", parent_session_id="root", started_at=1100.0)
+    store.append_messages("mid", [*HEAD, {"role": "assistant", "content": "summary: zanzibar step one done"}])
+    store.end_session("mid", "compression", ended_at=1200.0)
+    store.create_session("tip", "cli", parent_session_id="mid", started_at=1200.0)
+    store.append_messages("tip", [*HEAD, {"role": "user", "content": "now step two"}])
+
+
+def test_search_can_collapse_messages_compression_copied_along_a_chain(store):
+    compressed_with_copies(store)
+    raw = store.search("zanzibar", limit=50)
+    assert sorted(h.session_id for h in raw if "plan the" in h.snippet) == ["helper", "mid", "root", "tip"]
+    hits = store.search("zanzibar", limit=50, collapse_copies=True)
+    where = sorted((h.snippet.replace(">>>", "").replace("<<<", ""), h.session_id) for h in hits)
+    assert where == [
+        ("plan the zanzibar migration", "helper"),  # a delegation is another conversation: kept
+        ("plan the zanzibar migration", "root"),    # each copied message once, in the earliest part
+        ("summary: zanzibar step one done", "mid"),
+        ("the zanzibar move has three steps", "root"),
+        ("zanzibar step one is done", "root"),
+    ]
+    # a small limit is still filled with distinct messages
+    assert len(store.search("zanzibar", limit=5, collapse_copies=True)) == 5
+    assert len({(h.session_id, h.snippet) for h in store.search("zanzibar", limit=4, collapse_copies=True)}) == 4

@@ -10,6 +10,7 @@ import pytest
 
 from hermes_plugins_builtin.state import (SCHEMA_VERSION, NotAStateDatabaseError, SchemaTooNewError,
                                           SessionStore)
+from hermes_core.errors import HermesError
 from hermes_plugins_builtin.state import schema
 
 SEED_SESSION_COLUMNS = {
@@ -143,7 +144,10 @@ def test_newer_schema_is_refused_and_left_untouched(db_path):
     before = _digest(db_path)
     with pytest.raises(SchemaTooNewError) as info:
         SessionStore(db_path)
-    assert f"version {SCHEMA_VERSION + 5}" in str(info.value) and "not modified" in str(info.value)
+    message = str(info.value)
+    assert message.startswith(str(db_path)) and f"version {SCHEMA_VERSION + 5}" in message
+    assert "-> upgrade hermes" in message and "not modified" in message
+    assert isinstance(info.value, HermesError)  # the CLI reports it as a user error
     assert info.value.found == SCHEMA_VERSION + 5
     assert _digest(db_path) == before
 
@@ -160,18 +164,39 @@ def test_newer_rollback_journal_database_is_not_switched_to_wal(db_path):
     assert not Path(str(db_path) + "-wal").exists()
 
 
-def test_foreign_sqlite_database_is_refused(db_path):
+def test_foreign_sqlite_database_is_refused_and_kept(db_path):
     db_path.parent.mkdir(parents=True)
     with sqlite3.connect(db_path) as conn:
         conn.execute("CREATE TABLE something_else (x)")
-    with pytest.raises(NotAStateDatabaseError):
+    before = _digest(db_path)
+    with pytest.raises(NotAStateDatabaseError) as info:
         SessionStore(db_path)
+    message = str(info.value)
+    assert message.startswith(f"{db_path} is not a hermes session store") and "no schema_version table" in message
+    assert "-> move it aside" in message and "not modified" in message
+    assert _digest(db_path) == before and not Path(str(db_path) + "-wal").exists()
 
 
 def test_a_file_that_is_not_sqlite_is_refused_and_kept(db_path):
     db_path.parent.mkdir(parents=True)
     db_path.write_bytes(b"these are my notes, not a database" * 200)
     before = _digest(db_path)
-    with pytest.raises(NotAStateDatabaseError, match="cannot be opened"):
+    with pytest.raises(NotAStateDatabaseError, match="SQLite cannot open it: file is not a database") as info:
         SessionStore(db_path)
+    assert isinstance(info.value, HermesError) and "-> move it aside" in str(info.value)
     assert _digest(db_path) == before
+
+
+def test_a_migration_reports_its_indexing_progress(db_path):
+    build_old_database(db_path, 2)
+    with sqlite3.connect(db_path) as conn:
+        conn.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('old', 'user', ?, 2000.0)",
+                         [(f"bulk row {i}",) for i in range(4500)])
+    calls = []
+    with SessionStore(db_path, progress=lambda done, total: calls.append((done, total))) as store:
+        assert len(store.search("bulk")) == 20
+    # rows are indexed 2,000 at a time, each chunk reported
+    assert calls == [(2000, 4502), (4000, 4502), (4502, 4502)]
+    calls.clear()
+    SessionStore(db_path, progress=lambda done, total: calls.append((done, total))).close()
+    assert calls == []  # an up-to-date store has nothing to report

@@ -228,3 +228,17 @@ def test_summarize_all_keeps_order_and_isolates_failures():
     assert (outcomes[1].failure, outcomes[1].timed_out) == ("no answer within 1 s", True)
     assert outcomes[2].failure == "KeyError: 'choices'" and not outcomes[2].timed_out
     assert summarize_all([], concurrency=3, request_timeout=1) == []
+
+
+def test_a_compression_chain_is_summarised_from_all_its_parts_with_copies_once(add_session, make_search, call):
+    head = [("user", "the quokka service keeps crashing"), ("assistant", "quokka logs show an OOM")]
+    add_session("p1", [*head, ("user", "raised the quokka memory limit to 2G")], started_at=1_000, ended=(1_100, "compression"))
+    add_session("p2", [*head, ("assistant", "summary of the earlier turns")], started_at=1_100, parent="p1")
+    with OpenAIServer([text_reply("They raised the limit.")]) as server:
+        answer = call(make_search(**summary_settings(server)), {"query": "quokka"})
+    (session,) = answer["sessions"]
+    assert session["session_id"] == "p2" and session["summary"] == "They raised the limit."
+    (request,) = server.requests  # one conversation, one summary
+    text = user_text(request)
+    assert "raised the quokka memory limit to 2G" in text  # only in the earlier part
+    assert text.count("the quokka service keeps crashing") == 1 and "summary of the earlier turns" in text
