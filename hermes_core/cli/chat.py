@@ -48,17 +48,17 @@ class ChatApp:
         from hermes_core.runtime.clients import client_from_config
         from hermes_core.runtime.session import AgentSession
 
+        from hermes_core.cli.sessions import open_session_store
+
         self.plugins = PluginManager()
         self.plugins.load_all()
-        if self.plugins.session_store_factory is None:
-            raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")
+        self.store = open_session_store(self.plugins)  # before any network call: a bad state.db is reported first
         self.client = client_from_config(
             self.plugins.config,
             model=args.model,
             base_url=args.base_url,
             request_middleware=self.plugins.middleware.get("anthropic_request", []),
         )
-        self.store = self.plugins.session_store_factory(self.plugins.home)
         self.memory = MemoryManager.from_plugins(self.plugins)
         engine = self.plugins.active_context_engine()
         context_length = _context_length(self.plugins.config.get("model.context_length", 128_000))

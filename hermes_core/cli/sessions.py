@@ -142,6 +142,11 @@ def _open_store() -> Any:
     for record in manager.plugins:
         if record.candidate.source == "builtin":
             manager.load(record.key)
+    return open_session_store(manager)
+
+
+def open_session_store(manager: Any) -> Any:
+    """The store of a loaded plugin manager, showing progress if opening it migrates an older state.db."""
     factory = manager.session_store_factory
     if factory is None:
         raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")

@@ -164,10 +164,10 @@ class BuiltinMemoryProvider(MemoryProvider):
     def _run_tool(self, tool_name: str, args: Any, call: dict[str, Any]) -> dict[str, Any]:
         if tool_name != TOOL_NAME:
             return {"success": False, "error": f"unknown tool {tool_name!r}; the built-in memory has only {TOOL_NAME!r}"}
-        # The session's snapshot must show the files as they were before its first write.
-        self.frozen_snapshot()
         request: Request | None = None
         try:
+            # The session's snapshot must show the files as they were before its first write.
+            self.frozen_snapshot()
             request = parse_request(args)
             file, limit = self._files[request.target], self._limits[request.target]
 
@@ -196,9 +196,13 @@ class BuiltinMemoryProvider(MemoryProvider):
         answer: dict[str, Any] = {"success": False, "error": error.message, **error.details}
         target = request.target if request is not None else error.details.get("target")
         if target in self._files:
-            # The model decides what to change next from what is stored now.
-            state = self.live_state(target)
-            answer.update(target=target, current_entries=state["entries"], usage=state["usage"])
+            answer["target"] = target
+            try:
+                # The model decides what to change next from what is stored now.
+                state = self.live_state(target)
+            except EditError:  # the file itself is what failed; the error already says so
+                return answer
+            answer.update(current_entries=state["entries"], usage=state["usage"])
         return answer
 
     def _write_metadata(self, call: dict[str, Any]) -> dict[str, Any]:

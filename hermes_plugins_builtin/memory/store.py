@@ -15,6 +15,29 @@ from .operations import EditError
 
 T = TypeVar("T")
 
+
+class MemoryFileError(EditError):
+    """A memory file (or its directory or lock) cannot be read or written: a directory in its place, permissions, a full disk.
+
+    An :class:`EditError`, so the tool answers it like any refused edit instead of logging a traceback:
+    the cause is on the user's disk, not in the code.
+    """
+
+
+def file_error(path: Path, exc: OSError, doing: str) -> MemoryFileError:
+    """The error for ``exc`` raised while doing ``doing`` to ``path``: the file, the cause, the fix."""
+    cause = exc.strerror or type(exc).__name__
+    if isinstance(exc, IsADirectoryError):
+        fix = f"move the directory aside (mv '{path}' '{path}.bak'); the file is created again by the next write"
+    elif isinstance(exc, (NotADirectoryError, FileExistsError)):
+        fix = f"'{path.parent}' must be a directory: move the file of that name aside"
+    elif isinstance(exc, PermissionError):
+        fix = f"give your user access: chmod u+rw '{path}' and chmod u+rwx '{path.parent}'"
+    else:
+        fix = "check the file and its disk (free space, mount), then try again"
+    return MemoryFileError(f"{path}: cannot {doing} ({cause}) -> {fix}")
+
+
 #: How long a write waits for another process's write before giving up with an error.
 LOCK_TIMEOUT = 10.0
 # filelock polls a held lock; its default 50 ms would idle most of the time between writes that take ~1 ms.
@@ -38,6 +61,8 @@ class MemoryFile:
             text = self.path.read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
             return []
+        except OSError as exc:
+            raise file_error(self.path, exc, "read it") from exc
         return parse_entries(text)
 
     def update(self, change: Callable[[list[str]], tuple[list[str] | None, T]]) -> T:
@@ -46,7 +71,10 @@ class MemoryFile:
         The entries are read again after the lock is taken, so an edit made by another
         process since this one last looked is never lost.
         """
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise file_error(self.path, exc, "create its directory") from exc
         with self._thread_lock:
             try:
                 self._file_lock.acquire()
@@ -54,11 +82,19 @@ class MemoryFile:
                 raise EditError(
                     f"{self.path.name} is locked by another process (waited {self._file_lock.timeout:g} s); try again"
                 ) from None
+            except OSError as exc:
+                raise file_error(self.lock_path, exc, "create this lock file") from exc
             try:
-                remove_stale_temps(self.path)
+                try:
+                    remove_stale_temps(self.path)
+                except OSError as exc:
+                    raise file_error(self.path, exc, "clean up beside it") from exc
                 new_entries, result = change(self.read())
                 if new_entries is not None:
-                    atomic_write(self.path, join_entries(new_entries))
+                    try:
+                        atomic_write(self.path, join_entries(new_entries))
+                    except OSError as exc:
+                        raise file_error(self.path, exc, "write it") from exc
                 return result
             finally:
                 self._file_lock.release()

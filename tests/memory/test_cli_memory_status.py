@@ -1,0 +1,122 @@
+"""`hermes memory status` reports what the runtime will run: the load policy's verdict, then the provider."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+import yaml
+
+from hermes_core.manager import PluginManager
+
+# A plugin named vault-memory whose provider is named vault, with a secret in .env.
+PROVIDER = '''
+import os
+from hermes_core import MemoryProvider
+
+class Vault(MemoryProvider):
+    name = "vault"
+    def is_available(self):
+        return bool(os.environ.get("VAULT_STATUS_TOKEN"))
+    def unavailable_reason(self):
+        return "VAULT_STATUS_TOKEN is not set"
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+    def get_config_schema(self):
+        return [
+            {"key": "token", "secret": True, "required": True, "env_var": "VAULT_STATUS_TOKEN"},
+            {"key": "region", "default": "eu"},
+        ]
+
+def register(ctx):
+    ctx.register_memory_provider(Vault())
+'''
+
+
+@pytest.fixture(autouse=True)
+def no_token(monkeypatch):
+    # Loading a plugin exports $HERMES_HOME/.env into os.environ; setenv first so monkeypatch removes it afterwards.
+    monkeypatch.setenv("VAULT_STATUS_TOKEN", "")
+    monkeypatch.delenv("VAULT_STATUS_TOKEN")
+
+
+def _config(hermes_home, **data):
+    (hermes_home / "config.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+
+
+def test_a_disabled_provider_is_reported_unavailable_with_a_fix_that_works(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive"})
+    (hermes_home / ".env").write_text("VAULT_STATUS_TOKEN=t0k\n")
+    _config(hermes_home, memory={"provider": "vault-memory"}, plugins={"disabled": ["vault-memory", "other"]})
+    text = run_hermes("memory", "status")
+    assert text.exit_code == 1 and "NOT available" in text.stdout and "disabled in plugins.disabled" in text.stdout
+    result = run_hermes("memory", "status", "--json")
+    status = result.json()
+    assert result.exit_code == 1
+    assert status["available"] is False and status["plugin"] == "vault-memory"
+    assert "hermes plugins enable" not in status["reason"]
+    fix = shlex.split(status["reason"].split("remove it from that list: ", 1)[1])
+    assert fix[0] == "hermes" and run_hermes(*fix[1:]).exit_code == 0
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]["disabled"] == ["other"]
+    after = run_hermes("memory", "status", "--json")
+    assert after.exit_code == 0 and after.json()["available"] is True
+
+
+def test_a_refused_provider_is_reported_with_its_error(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive", "requires_hermes": ">=999"})
+    _config(hermes_home, memory={"provider": "vault-memory"})
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 1
+    status = result.json()
+    assert status["available"] is False and "requires_hermes" in status["reason"]
+
+
+def test_safe_mode_is_reported_as_the_reason(make_plugin, run_hermes, hermes_home, monkeypatch):
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive"})
+    _config(hermes_home, memory={"provider": "vault-memory"})
+    monkeypatch.setenv("HERMES_SAFE_MODE", "1")
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 1 and "HERMES_SAFE_MODE" in result.json()["reason"]
+
+
+def test_a_shadowed_provider_is_named_and_the_winner_is_reported(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault", PROVIDER, manifest={"name": "vault", "kind": "exclusive"})
+    make_plugin("vault", PROVIDER, manifest={"name": "vault", "kind": "exclusive"}, category="mem")
+    (hermes_home / ".env").write_text("VAULT_STATUS_TOKEN=t0k\n")
+    _config(hermes_home, memory={"provider": "vault"})
+    plugins = PluginManager(home=hermes_home)
+    plugins.discover()
+    winner = next(r.key for r in plugins.plugins if r.name == "vault" and r.enabled)
+    loser = next(r.key for r in plugins.plugins if r.name == "vault" and not r.enabled)
+    status = run_hermes("memory", "status", "--json").json()
+    assert status["plugin"] == winner and status["shadowed"] == [loser] and status["available"] is True
+
+
+def test_a_provider_name_that_the_policy_would_not_load_is_unavailable(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive"})
+    (hermes_home / ".env").write_text("VAULT_STATUS_TOKEN=t0k\n")
+    _config(hermes_home, memory={"provider": "vault"})
+    plugins = PluginManager(home=hermes_home)
+    plugins.load_all()
+    assert plugins.active_memory_provider() is None  # what the runtime would run: nothing
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 1
+    assert "hermes config set memory.provider vault-memory" in result.json()["reason"]
+
+
+def test_missing_secret_env_vars_are_listed_from_the_schema(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive"})
+    _config(hermes_home, memory={"provider": "vault-memory"})
+    missing = run_hermes("memory", "status", "--json")
+    assert missing.exit_code == 1 and missing.json()["missing_env"] == ["VAULT_STATUS_TOKEN"]
+    assert "VAULT_STATUS_TOKEN" in run_hermes("memory", "status").stdout
+    (hermes_home / ".env").write_text("VAULT_STATUS_TOKEN=t0k\n")
+    present = run_hermes("memory", "status", "--json")
+    assert present.exit_code == 0 and present.json()["missing_env"] == []
+
+
+def test_status_json_exits_1_when_the_provider_is_missing(run_hermes, hermes_home):
+    _config(hermes_home, memory={"provider": "nosuch"})
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 1 and result.json()["available"] is False
+    assert run_hermes("memory", "status", "--json").json()["provider"] == "nosuch"
