@@ -335,12 +335,20 @@ def _quote_env_value(value: str) -> str:
     return f'"{escaped}"'
 
 
-def save_env_value(home: Path, name: str, value: str) -> Path:
-    """Set ``name=value`` in ``$HERMES_HOME/.env``, written atomically with mode 0600."""
+def check_env_value(name: str, value: str) -> None:
+    """Raise ConfigError unless :func:`save_env_value` would store ``name=value`` (same rules).
+
+    Lets a caller check every value before it changes anything, instead of failing half way.
+    """
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ConfigError(f"environment variable name {name!r} is not valid -> use letters, digits and '_'")
     if "\n" in value or "\r" in value:
         raise ConfigError(f"the value for {name} contains a line break -> give it on one line")
+
+
+def save_env_value(home: Path, name: str, value: str) -> Path:
+    """Set ``name=value`` in ``$HERMES_HOME/.env``, written atomically with mode 0600."""
+    check_env_value(name, value)
     path = home / ENV_FILE_NAME
     try:
         lines = path.read_text(encoding="utf-8").splitlines()

@@ -12,12 +12,14 @@ from pathlib import Path
 
 from hermes_core._version import __version__
 from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
-from hermes_core.distribution.distributions import InstalledDist, module_exists, module_location
+from hermes_core.distribution.distributions import InstalledDist, find_module
 from hermes_core.distribution.errors import InstallError
 from hermes_core.manifest import PluginProblem, RequiredEnv, find_manifest_file
 from hermes_core.validate import ValidationReport, validate_path
 
 _NAME_FIX = "set 'name' in plugin.yaml to a plain name of letters, digits, '_', '.' and '-'"
+# As much of __init__.py as the host reads to detect a plugin's kind (see manifest.detect_kind).
+_INIT_SCAN_CHARS = 8192
 
 
 @dataclass
@@ -29,13 +31,44 @@ class PluginInfo:
     kind: str
     version: str
     requires_env: list[RequiredEnv] = field(default_factory=list)
+    optional_env: list[RequiredEnv] = field(default_factory=list)
     #: The plugin's own directory (a directory plugin, or the package of an entry point).
     directory: Path | None = None
     warnings: list[str] = field(default_factory=list)
+    #: Its ``__init__.py`` registers a context engine, which ``context.engine`` turns on.
+    context_engine: bool = False
+
+    @property
+    def selected_by(self) -> str:
+        """The config key that turns the plugin on instead of ``plugins.enabled`` (``""`` if none)."""
+        if self.kind == "exclusive":
+            return "memory.provider"
+        return "context.engine" if self.context_engine else ""
+
+    @property
+    def turn_on_command(self) -> str:
+        if self.selected_by:
+            return f"hermes config set {self.selected_by} {self.name}"
+        return f"hermes plugins enable {self.key}"
 
 
-def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
-    """``plugins_root/name``, refusing names and links that would land anywhere else."""
+def registers_context_engine(directory: Path | None) -> bool:
+    """Whether the plugin's ``__init__.py`` registers a context engine (read as text, never imported).
+
+    The manifest has no field for it (a context engine is a ``standalone`` plugin), so this
+    reads the code the way the host detects memory providers without a ``kind``.
+    """
+    if directory is None:
+        return False
+    try:
+        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
+            return "register_context_engine" in handle.read(_INIT_SCAN_CHARS)
+    except OSError:
+        return False
+
+
+def plugin_name_check(name: str, subject: str) -> None:
+    """Refuse a plugin name that is not one plain directory name."""
     if (
         not name
         or name in {".", ".."}
@@ -44,11 +77,20 @@ def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
         or os.path.isabs(name)
     ):
         raise InstallError(subject, f"the plugin name {name!r} is not a plain directory name (no '..', path separators or leading '.')", _NAME_FIX)
+
+
+def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
+    """``plugins_root/name``, refusing names and links that would land anywhere else."""
+    plugin_name_check(name, subject)
     root = plugins_root.resolve()
     target = root / name
     resolved = target.resolve()
     if resolved.parent != root:
-        raise InstallError(subject, f"{target} resolves to {resolved}, outside the plugins directory {root}", f"remove the link {target}")
+        raise InstallError(
+            subject,
+            f"{target} resolves to {resolved}, outside the plugins directory {root}",
+            f"remove the link {target} first ('hermes plugins remove {name}' unlinks it and keeps what it points to)",
+        )
     return target
 
 
@@ -91,8 +133,10 @@ def read_directory_info(directory: Path, subject: str) -> PluginInfo:
         kind=candidate.kind,
         version=candidate.version,
         requires_env=list(manifest.requires_env) if manifest else [],
+        optional_env=list(manifest.optional_env) if manifest else [],
         directory=directory,
         warnings=list(candidate.warnings),
+        context_engine=candidate.kind == "standalone" and registers_context_engine(directory),
     )
 
 
@@ -106,17 +150,20 @@ def describe_package(dist: InstalledDist, site: list[Path], subject: str) -> lis
         )
     infos: list[PluginInfo] = []
     for ep in dist.plugins:
-        if not module_exists(ep.module, site):
+        found = find_module(ep.module, site)
+        if found is None:
             raise InstallError(
                 subject,
                 f"the entry point {ep.name} = {ep.value} of '{dist.name}' names the module '{ep.module}', which was not installed",
                 "fix the entry point or include the package in the distribution",
             )
         forced = "exclusive" if ep.group == MEMORY_ENTRY_POINT_GROUP else None
-        directory = module_location(ep.module, site)
+        directory = found.directory
         if directory is None or find_manifest_file(directory) is None:
             warning = f"plugin '{ep.name}': no plugin.yaml in {ep.module}; hooks and tools show only after it loads"
-            infos.append(PluginInfo(ep.name, ep.name, forced or "standalone", dist.version, directory=directory, warnings=[warning]))
+            kind = forced or "standalone"
+            engine = kind == "standalone" and registers_context_engine(directory)
+            infos.append(PluginInfo(ep.name, ep.name, kind, dist.version, directory=directory, warnings=[warning], context_engine=engine))
             continue
         reports = validate_source(directory, subject, required=True)
         candidate = read_directory_plugin(directory, source="entrypoint", running_version=__version__)
@@ -128,8 +175,10 @@ def describe_package(dist: InstalledDist, site: list[Path], subject: str) -> lis
                 kind=forced or candidate.kind,
                 version=candidate.version or dist.version,
                 requires_env=list(manifest.requires_env) if manifest else [],
+                optional_env=list(manifest.optional_env) if manifest else [],
                 directory=directory,
                 warnings=[w for r in reports for w in r.warnings],
+                context_engine=(forced or candidate.kind) == "standalone" and registers_context_engine(directory),
             )
         )
     return infos

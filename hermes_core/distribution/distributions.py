@@ -102,3 +102,65 @@ def module_exists(module: str, dirs: Iterable[Path]) -> bool:
         if (base / "__init__.py").is_file() or base.with_suffix(".py").is_file() or base.is_dir():
             return True
     return False
+
+
+@dataclass(frozen=True)
+class FoundModule:
+    """Where an installed module is: its package directory, or ``None`` for a plain module."""
+
+    directory: Path | None
+
+
+# Run by the target interpreter, so .pth files and the finders of editable installs
+# (pip install -e) are active, as they are when hermes starts. Only the top-level name
+# goes through find_spec (which imports nothing for it); submodules are looked up in
+# their parent's search path without importing the parent, so no plugin code runs.
+_FIND_MODULE = """
+import importlib.machinery, importlib.util, json, sys
+sys.path[:] = [p for p in sys.path if p]  # '-c' put the working directory ('') first; only installed modules count
+parts = sys.argv[1].split(".")
+try:
+    spec = importlib.util.find_spec(parts[0])
+    for depth in range(2, len(parts) + 1):
+        if spec is None or spec.submodule_search_locations is None:
+            spec = None
+            break
+        spec = importlib.machinery.PathFinder.find_spec(".".join(parts[:depth]), list(spec.submodule_search_locations))
+except (ImportError, ValueError):
+    spec = None
+if spec is None:
+    print("null")
+else:
+    print(json.dumps({"origin": spec.origin, "package": spec.submodule_search_locations is not None}))
+"""
+
+
+def find_module(module: str, dirs: Iterable[Path], *, python: str | None = None) -> FoundModule | None:
+    """Where ``module`` is installed for ``python`` (default: this interpreter), or ``None``.
+
+    Files in ``dirs`` (site-packages) answer most cases without a subprocess; editable
+    installs keep their code elsewhere and are found by asking the interpreter itself.
+    """
+    import json
+    import subprocess
+    import sys
+
+    dirs = list(dirs)
+    if module_exists(module, dirs):
+        return FoundModule(module_location(module, dirs))
+    result = subprocess.run(
+        [python or sys.executable, "-c", _FIND_MODULE, module],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        found = json.loads(result.stdout) if result.returncode == 0 else None
+    except ValueError:
+        found = None
+    if not isinstance(found, dict):
+        return None
+    origin = found.get("origin")
+    if found.get("package") and isinstance(origin, str) and Path(origin).name == "__init__.py":
+        return FoundModule(Path(origin).parent)
+    return FoundModule(None)

@@ -12,6 +12,7 @@ class InstallError(HermesError):
         self.subject = subject
         self.cause = cause
         self.fix = fix
+        self.rolled_back = rolled_back
         tail = " Nothing was changed." if rolled_back else ""
         super().__init__(f"{subject}: {cause} -> {fix}.{tail}")
 

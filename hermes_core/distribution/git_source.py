@@ -29,9 +29,24 @@ def _env() -> dict[str, str]:
     return env
 
 
+# What ssh (git@, ssh://) and curl (https://) say when the host cannot be reached.
+_NETWORK_PATTERNS: tuple[str, ...] = (
+    "could not resolve host",
+    "could not resolve proxy",
+    "connection refused",
+    "failed to connect to",
+    "couldn't connect to server",
+    "could not connect to server",
+    "timed out",
+    "network is unreachable",
+    "no route to host",
+    "connection reset",
+)
+
+
 def _explain(output: str, url: str) -> tuple[str, str]:
     lowered = output.lower()
-    if "could not resolve host" in lowered or "connection refused" in lowered or "timed out" in lowered or "network is unreachable" in lowered:
+    if any(pattern in lowered for pattern in _NETWORK_PATTERNS):
         return (f"git could not reach {url} (network failure)", "check the network connection, or clone the repository yourself and install the local path")
     if "remote branch" in lowered and "not found" in lowered:
         return (f"{url} has no branch or tag of that name", "check the name given with --ref")

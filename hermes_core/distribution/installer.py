@@ -69,8 +69,30 @@ class Installer:
 
     # -- install --------------------------------------------------------------
 
+    def _may_ask(self) -> bool:
+        return self.options.interactive and sys.stdin.isatty()
+
+    def preflight(self, subject: str) -> None:
+        """Check what the install will write after its commit, so it fails before anything changed.
+
+        ``--env`` values must be storable in .env, and config.yaml must be editable when the
+        plugin may be turned on (--enable, or a question on a terminal).
+        """
+        from hermes_core.config import check_env_value
+
+        checks: list[Callable[[], None]] = [partial(check_env_value, name, value) for name, value in self.options.env.items()]
+        if self.options.enable or (self.options.enable is None and self._may_ask()):
+            checks.append(partial(postinstall.check_config_editable, self.home))
+        for check in checks:
+            try:
+                check()
+            except HermesError as exc:
+                cause, _, fix = str(exc).partition(" -> ")
+                raise InstallError(subject, cause, fix.rstrip(".") or "fix it and try again") from exc
+
     def install(self, text: str, *, ref: str = "") -> Outcome:
         spec = parse_spec(text, ref=ref)
+        self.preflight(f"cannot install '{spec.text}'")
         entries = read_lock(self.lock_file)  # a damaged lock stops us before anything changes
         existing = find_entry(entries, spec.text) or (find_entry(entries, spec.distribution) if spec.distribution else None)
         if existing is not None and not self.options.force:
@@ -170,15 +192,14 @@ class Installer:
     def _enable(self, outcome: Outcome, *, ask: bool = True) -> None:
         plugins = outcome.plugins
         decision = self.options.enable
-        if decision is None and ask and self.options.interactive and sys.stdin.isatty():
+        if decision is None and ask and self._may_ask():
             answer = input(f"Enable {', '.join(p.key for p in plugins)} now? [Y/n] ").strip().lower()
             decision = answer in {"", "y", "yes"}
         if decision:
             postinstall.enable_plugins(self.home, plugins, self.console)
         elif decision is None and ask:
             for plugin in plugins:
-                hint = f"hermes config set memory.provider {plugin.name}" if plugin.kind == "exclusive" else f"hermes plugins enable {plugin.key}"
-                self.console.info(f"'{plugin.key}' is installed but off; turn it on with '{hint}'")
+                self.console.info(f"'{plugin.key}' is installed but off; turn it on with '{plugin.turn_on_command}'")
 
     # -- restore (-r) ---------------------------------------------------------
 
@@ -188,6 +209,7 @@ class Installer:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path given to -r") from exc
+        self.preflight(f"cannot install from {path}")
         outcomes: list[Outcome] = []
         failures: list[str] = []
         jobs: list[tuple[str, Callable[[], Outcome | None]]]

@@ -123,11 +123,15 @@ def find_entry(entries: dict[str, LockEntry], name: str) -> LockEntry | None:
 def install_info(home: Path) -> dict[str, dict[str, str]]:
     """For ``hermes plugins list``: plugin key -> where it was installed from and what is pinned.
 
-    A damaged lock is reported by the commands that write it; listing shows nothing.
+    A damaged lock stops the commands that write it; listing goes on without it, with one
+    warning on stderr (stdout may be JSON a script reads).
     """
+    import sys
+
     try:
         entries = read_lock(lock_path(home))
-    except HermesError:
+    except HermesError as exc:
+        print(f"warning: {exc}", file=sys.stderr)
         return {}
     info: dict[str, dict[str, str]] = {}
     for entry in entries.values():

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
 from hermes_core._version import __version__
 from hermes_core.discovery import PluginCandidate, discover_plugins, user_plugins_root
 from hermes_core.distribution import git_source, postinstall
-from hermes_core.distribution.checks import plugin_target
+from hermes_core.distribution.checks import plugin_name_check, plugin_target
 from hermes_core.distribution.directory_install import stage_directory
 from hermes_core.distribution.errors import InstallError
 from hermes_core.distribution.installer import Installer, Outcome, remove_tree
@@ -83,10 +84,20 @@ def update(installer: Installer, name: str) -> Outcome:
     console.step(f"updating '{entry.key}' ({entry.source}{', ' + entry.location if entry.location else ''})")
     if entry.source == "manual":
         raise HermesError(f"'{entry.key}' in {entry.location} was not installed with 'hermes plugins install' -> update its files by hand, or install it again with --force from its source")
-    if entry.layout == "package":
-        outcome = installer.install_spec(_update_spec(entry), record_spec=entry.spec, upgrade=True, replace=True, announce=False)
-    else:
-        outcome = _update_directory(installer, entry, entries)
+    subject = f"cannot update '{entry.key}'"
+    try:
+        if entry.layout == "package":
+            outcome = installer.install_spec(_update_spec(entry), record_spec=entry.spec, upgrade=True, replace=True, announce=False)
+        else:
+            outcome = _update_directory(installer, entry, entries)
+    except InstallError as exc:
+        # The steps an update shares with install (clone, pip, checks) name their own action;
+        # the user asked for an update, and that is what failed.
+        if exc.subject == subject:
+            raise
+        raise InstallError(subject, exc.cause, exc.fix, rolled_back=exc.rolled_back) from exc
+    except HermesError as exc:  # e.g. the recorded path is gone: nothing was started
+        raise HermesError(f"{subject}: {exc}") from exc
     console.info(_update_report(entry, outcome))
     return outcome
 
@@ -157,6 +168,15 @@ def update_all(installer: Installer) -> list[Outcome]:
 # --- remove ----------------------------------------------------------------------
 
 
+def _plugin_directory(home: Path, entry: LockEntry, subject: str) -> Path:
+    """The path of a directory plugin in $HERMES_HOME/plugins, not resolved: it may be a link."""
+    root = user_plugins_root(home)
+    if entry.source == "manual" and entry.location and root in Path(entry.location).parents:
+        return Path(entry.location)  # where discovery found it, e.g. plugins/<category>/<name>
+    plugin_name_check(entry.key, subject)
+    return root / entry.key
+
+
 def remove(installer: Installer, name: str) -> LockEntry:
     """Uninstall a package plugin or delete a directory plugin; drop its config and lock entries."""
     from hermes_core.distribution.distributions import find_installed
@@ -179,8 +199,13 @@ def remove(installer: Installer, name: str) -> LockEntry:
                 cause, fix = explain_failure(result.output, PipOptions())
                 raise InstallError(subject, cause, fix)
     else:
-        target = plugin_target(user_plugins_root(home), entry.key, subject)
-        if target.exists() or target.is_symlink():
+        target = _plugin_directory(home, entry, subject)
+        if target.is_symlink():
+            # A linked plugin (e.g. a checkout being developed) belongs to whoever linked it:
+            # only the link goes, never what it points to.
+            console.step(f"unlinking {target} (it points to {os.readlink(target)}, which is kept)")
+            target.unlink()
+        elif target.exists():
             console.step(f"deleting {target}")
             remove_tree(target)
         else:

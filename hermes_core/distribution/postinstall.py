@@ -16,17 +16,29 @@ from hermes_core.errors import HermesError
 from hermes_core.manifest import RequiredEnv
 
 AFTER_INSTALL_FILE = "after-install.md"
-_ENV_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+# The name is checked by check_env_value, so a bad one gets its precise message.
+_ENV_ASSIGNMENT = re.compile(r"^([^=]+)=(.*)$", re.DOTALL)
 
 
 def parse_env_assignments(values: Iterable[str]) -> dict[str, str]:
-    """``["KEY=value", ...]`` from ``--env`` options; raises HermesError for malformed ones."""
+    """``["KEY=value", ...]`` from ``--env`` options; raises HermesError for malformed ones.
+
+    Every name and value is checked with the rules of ``.env`` here, before anything is
+    installed: a value that could not be stored must not fail the install after its commit.
+    """
+    from hermes_core.config import check_env_value
+
     parsed: dict[str, str] = {}
     for value in values:
         match = _ENV_ASSIGNMENT.match(value)
         if not match:
             raise HermesError(f"--env {value!r} is not KEY=VALUE -> write e.g. --env WEATHER_API_KEY=abc123")
-        parsed[match.group(1)] = match.group(2)
+        name, text = match.group(1), match.group(2)
+        try:
+            check_env_value(name, text)
+        except HermesError as exc:  # the value itself is never echoed: it may be a secret
+            raise HermesError(f"--env {name!r}: {exc}") from exc
+        parsed[name] = text
     return parsed
 
 
@@ -52,6 +64,11 @@ def _ask(required: RequiredEnv, stdin: TextIO, console: Console) -> str | None:
     return line.rstrip("\r\n") if line else None
 
 
+def _declared_env(plugins: list[PluginInfo]) -> list[str]:
+    names = [r.name for p in plugins for r in [*p.requires_env, *p.optional_env]]
+    return list(dict.fromkeys(names))
+
+
 def collect_env(
     plugins: list[PluginInfo],
     given: Mapping[str, str],
@@ -61,12 +78,19 @@ def collect_env(
     interactive: bool,
     stdin: TextIO | None = None,
 ) -> dict[str, str]:
-    """The values to store in ``.env``: ``--env`` ones, then answers for required variables still unset."""
-    from hermes_core.config import read_env_file
+    """The values to store in ``.env``: ``--env`` ones the plugins declare, then answers for required variables still unset."""
+    from hermes_core.config import check_env_value, read_env_file
 
     stdin = sys.stdin if stdin is None else stdin
     stored = read_env_file(home)
-    values = dict(given)
+    declared = _declared_env(plugins)
+    # .env is shared by every plugin and hermes itself: only what this plugin asks for goes in.
+    ignored = [name for name in given if name not in declared]
+    if ignored:
+        keys = ", ".join(f"'{p.key}'" for p in plugins)
+        asks = f"it asks for {', '.join(declared)}" if declared else "it declares no variables"
+        console.warn(f"--env {', '.join(ignored)} not stored: {keys} does not ask for {'it' if len(ignored) == 1 else 'them'} ({asks})")
+    values = {name: value for name, value in given.items() if name in declared}
     missing: list[str] = []
     asked_header = False
     for plugin in plugins:
@@ -81,6 +105,7 @@ def collect_env(
                     asked_header = True
                 answer = _ask(required, stdin, console)
             if answer:
+                check_env_value(name, answer)  # before the commit, so a bad answer undoes the install
                 values[name] = answer
             else:
                 missing.append(name)
@@ -121,29 +146,87 @@ def show_after_install(plugins: list[PluginInfo], console: Console) -> None:
 
 # --- config.yaml -------------------------------------------------------------
 
+#: The sections ``enable_plugins`` writes into; each must be a mapping when present.
+_EDITED_SECTIONS: tuple[str, ...] = ("plugins", "memory", "context")
 
-def _plugins_section(data: dict[str, Any], home: Path) -> dict[str, Any]:
-    section = data.setdefault("plugins", {})
-    if not isinstance(section, dict):
-        raise HermesError(f"{home / 'config.yaml'}: 'plugins' must be a mapping -> fix the file")
-    return section
+
+def _parse_config(path: Path) -> dict[str, Any]:
+    """config.yaml as written, parsed without the parse cache (which would write into $HERMES_HOME)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise HermesError(f"{path}: invalid YAML{where}: {problem} -> fix the file or move it aside") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise HermesError(f"{path}: the top level must be a mapping of keys, not {type(data).__name__} -> start the file with keys such as 'plugins:'")
+    return data
+
+
+def _check_editable(data: dict[str, Any], path: Path) -> None:
+    for name in _EDITED_SECTIONS:
+        node = data.get(name)
+        if node is not None and not isinstance(node, dict):
+            raise HermesError(f"{path}: '{name}' must be a mapping of keys, not {type(node).__name__} ({node!r:.40}) -> fix that key in the file, or move the file aside")
+    plugins = data.get("plugins") or {}
+    for name in ("enabled", "disabled"):
+        value = plugins.get(name)
+        if value is not None and not isinstance(value, (list, str)):
+            raise HermesError(f"{path}: 'plugins.{name}' must be a list of plugin names, not {type(value).__name__} ({value!r:.40}) -> fix that key in the file")
+
+
+def check_config_editable(home: Path) -> None:
+    """Raise HermesError unless ``enable_plugins`` can edit config.yaml; writes nothing.
+
+    Run before an install with --enable, so a broken config.yaml stops it before anything changed.
+    """
+    path = home / "config.yaml"
+    _check_editable(_parse_config(path), path)
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    if data.get(name) is None:  # absent, or written as an empty key
+        data[name] = {}
+    return data[name]
+
+
+def _names(value: Any) -> list[Any]:
+    # A single name is accepted where a list is expected (as policy.py reads it).
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
 
 
 def enable_plugins(home: Path, plugins: list[PluginInfo], console: Console) -> None:
-    """Turn the installed plugins on: ``plugins.enabled``, or ``memory.provider`` for a memory provider."""
+    """Turn the installed plugins on: ``plugins.enabled``, or the selection (memory.provider, context.engine) that runs them."""
     from hermes_core.config import read_user_config, write_user_config
 
     data = read_user_config(home)
-    section = _plugins_section(data, home)
+    _check_editable(data, home / "config.yaml")
+    section = _section(data, "plugins")
     for plugin in plugins:
-        if plugin.kind == "exclusive":
-            memory = data.setdefault("memory", {})
-            if isinstance(memory, dict):
-                memory["provider"] = plugin.name
-                console.info(f"memory provider '{plugin.name}' selected (memory.provider)")
+        # plugins.disabled wins over every way of turning a plugin on (see policy.decide).
+        disabled = _names(section.get("disabled"))
+        if plugin.key in disabled or plugin.name in disabled:
+            section["disabled"] = [n for n in disabled if n not in {plugin.key, plugin.name}]
+        if plugin.selected_by:
+            group, _, leaf = plugin.selected_by.partition(".")
+            _section(data, group)[leaf] = plugin.name
+            what = "memory provider" if group == "memory" else "context engine"
+            console.info(f"{what} '{plugin.name}' selected ({plugin.selected_by})")
             continue
-        section["disabled"] = [n for n in section.get("disabled") or [] if n not in {plugin.key, plugin.name}]
-        enabled = list(section.get("enabled") or [])
+        enabled = _names(section.get("enabled"))
         if plugin.key not in enabled:
             enabled.append(plugin.key)
         section["enabled"] = enabled

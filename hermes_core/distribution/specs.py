@@ -63,6 +63,26 @@ def _split_subdir(text: str) -> tuple[str, str]:
     return base, check_subdir(subdir, text)
 
 
+def _split_ref(url: str, text: str) -> tuple[str, str]:
+    """pip's ``URL@REF`` (``git+https://host/repo.git@v1``): the ref after the last '@' of the path.
+
+    An '@' before the host (``ssh://git@host/...``, ``git@host:owner/repo``) names the user, not a ref.
+    """
+    scheme, separator, rest = url.partition("://")
+    if separator:
+        host, slash, path = rest.partition("/")
+        prefix = f"{scheme}://{host}{slash}"
+    else:  # scp-like: user@host:path
+        host, colon, path = url.partition(":")
+        prefix = f"{host}{colon}"
+    if "@" not in path:
+        return url, ""
+    path, _, ref = path.rpartition("@")
+    if not ref.strip() or not path:
+        raise SpecError(f"{text!r}: nothing follows '@' -> write the branch, tag or commit after it, e.g. 'git+https://host/repo.git@v1.0'")
+    return prefix + path, ref.strip()
+
+
 def check_subdir(subdir: str, text: str) -> str:
     """Return ``subdir`` if it is a plain relative path inside the repository or directory."""
     subdir = subdir.strip().rstrip("/")
@@ -119,7 +139,10 @@ def parse_spec(text: str, *, cwd: Path | None = None, ref: str = "") -> PluginSp
             # A file:// URL to a wheel or archive is a local file, not a repository.
             if local.is_file():
                 return _local_spec(local, original, subdir, ref)
-        return PluginSpec(original, "git", base, subdir, ref)
+        base, url_ref = _split_ref(base, original)
+        if url_ref and ref and url_ref != ref:
+            raise SpecError(f"{original!r} names the ref '{url_ref}' and --ref names '{ref}' -> give only one of them")
+        return PluginSpec(original, "git", base, subdir, ref or url_ref)
 
     base, subdir = _split_subdir(text)
     candidate = Path(os.path.expanduser(base))
@@ -142,8 +165,10 @@ def parse_spec(text: str, *, cwd: Path | None = None, ref: str = "") -> PluginSp
     try:
         requirement = Requirement(text)
     except InvalidRequirement as exc:
+        # packaging adds the text and a caret under the error on further lines; one line is enough.
+        reason = str(exc).splitlines()[0].strip() if str(exc).strip() else "invalid"
         raise SpecError(
-            f"{original!r} is not a package requirement, an existing path, or a git URL ({exc}) -> "
+            f"{original!r} is not a package requirement, an existing path, or a git URL ({reason}) -> "
             "give e.g. 'hermes-weather', 'hermes-weather>=1.2', './my_plugin', 'owner/repo' or 'https://host/repo.git'"
         ) from exc
     if ref:
@@ -168,11 +193,16 @@ def _local_spec(path: Path, text: str, subdir: str, ref: str) -> PluginSpec:
     return PluginSpec(text, kind, str(path), "", "", distribution)
 
 
+# As in pip's requirements files: '#' starts a comment at the start of a line or after
+# whitespace; elsewhere it is part of the SPEC ('owner/repo#subdir').
+_COMMENT = re.compile(r"(^|\s)#.*$")
+
+
 def spec_from_lines(text: str) -> list[str]:
     """The SPECs of a plain ``-r`` file: one a line; blank lines and ``#`` comments are skipped."""
     specs = []
     for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
+        stripped = _COMMENT.sub("", line).strip()
+        if stripped:
             specs.append(stripped)
     return specs

@@ -54,6 +54,9 @@ def create_project(
     if kind not in KINDS:
         raise HermesError(f"unknown plugin kind {kind!r} -> choose one of {', '.join(KINDS)}")
     plugin_name = normalise_name(name)
+    for key, value in (extra or {}).items():
+        if "\n" in value or "\r" in value:  # package metadata keeps them on one line
+            raise HermesError(f"the {key.replace('_', ' ')} must be one line, and {value!r} is not -> give it without line breaks")
     major_minor = ".".join(__version__.split(".")[:2])
     context = {"plugin_name": plugin_name, "kind": kind, "_hermes_version": major_minor, **(extra or {})}
     slug = f"hermes-{plugin_name.replace('_', '-')}"

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-KIND = "{{ cookiecutter.kind }}"
-PACKAGE = Path("src") / "{{ cookiecutter.module_name }}"
+KIND = {{ cookiecutter.kind | quoted }}
+PACKAGE = Path("src") / {{ cookiecutter.module_name | quoted }}
 
 # Each kind-specific module is generated for every kind and removed where unused,
 # so the template has one copy of each file.

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 
 import pytest
 import yaml
 
-from distribution_support import write_files
+from distribution_support import commit_files, git, git_repo, tree_state, write_files
 
 
 def plugin_source(root, version="1.0", **extra_files):
@@ -111,6 +112,7 @@ def test_remove_suggests_close_names_and_refuses_shipped_plugins(run_hermes, sou
         (("plugins", "install"), "give exactly one SPEC or -r FILE"),
         (("plugins", "install", "x", "-r", "f"), "give exactly one SPEC or -r FILE"),
         (("plugins", "install", "x", "--env", "NOPE"), "--env 'NOPE' is not KEY=VALUE"),
+        (("plugins", "install", "not a spec!"), "'not a spec!' is not a package requirement, an existing path, or a git URL (Expected "),
         (("plugins", "update"), "give a plugin NAME or --all"),
         (("plugins", "install", "-r", "/no/such/file"), "/no/such/file: cannot be read"),
     ],
@@ -126,4 +128,146 @@ def test_a_damaged_lock_stops_an_install_before_anything_changes(run_hermes, her
     result = run_hermes("plugins", "install", str(source), "--no-input")
     assert result.exit_code == 1 and "plugins.lock: not a plugins.lock (invalid JSON" in result.stderr
     assert not (hermes_home / "plugins").exists()
-    assert "INSTALLED FROM" in run_hermes("plugins", "list").stdout  # listing still works
+    listing = run_hermes("plugins", "list")
+    assert "INSTALLED FROM" in listing.stdout  # listing still works, and says why sources are missing
+    assert listing.stderr.count("warning:") == 1 and "plugins.lock: not a plugins.lock (invalid JSON" in listing.stderr
+    assert run_hermes("plugins", "list", "--json").stderr.count("\n") == 1
+
+
+def refused(run_hermes, home, *argv, input=""):
+    """Run a command that must fail with one error line and leave $HERMES_HOME as it was; return the line."""
+    before = tree_state(home)
+    result = run_hermes(*argv, input=input)
+    assert result.exit_code == 1, result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("hermes: error:")]
+    assert len(errors) == 1 and result.stderr.rstrip().endswith(errors[0]), result.stderr
+    assert tree_state(home) == before
+    return errors[0]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("B=x\ny", "--env 'B': the value for B contains a line break -> give it on one line"),
+        ("B-2=y", "--env 'B-2': environment variable name 'B-2' is not valid"),
+    ],
+)
+def test_a_bad_env_value_is_refused_before_anything_is_installed(run_hermes, hermes_home, source, bad, message):
+    (hermes_home / ".env").write_text("KEPT=1\n")
+    line = refused(run_hermes, hermes_home, "plugins", "install", str(source), "--env", "MEMO_TOKEN=1", "--env", bad, "--enable")
+    assert message in line and "x\ny" not in line
+    assert not (hermes_home / "plugins").exists()
+
+
+def test_only_the_variables_the_plugin_declares_are_stored(run_hermes, hermes_home, source):
+    result = run_hermes("plugins", "install", str(source), "--no-input", "--env", "MEMO_TOKEN=t", "--env", "OTHER=1", "--env", "PATH_X=2")
+    assert result.exit_code == 0, result.stderr
+    assert (hermes_home / ".env").read_text() == "MEMO_TOKEN=t\n"
+    assert "warning: --env OTHER, PATH_X not stored: 'memo' does not ask for them (it asks for MEMO_TOKEN)" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("plugins: 5\n", "config.yaml: 'plugins' must be a mapping of keys, not int (5)"),
+        ("plugins:\n  enabled: {a: 1}\n", "config.yaml: 'plugins.enabled' must be a list of plugin names, not dict"),
+        ("plugins: [unclosed\n", "config.yaml: invalid YAML at line 2, column 1"),
+    ],
+)
+def test_enable_with_a_broken_config_fails_before_installing(run_hermes, hermes_home, source, config, message):
+    (hermes_home / "config.yaml").write_text(config)
+    line = refused(run_hermes, hermes_home, "plugins", "install", str(source), "--enable", "--env", "MEMO_TOKEN=t")
+    assert line.startswith(f"hermes: error: cannot install '{source}': ") and message in line
+    assert line.endswith("Nothing was changed.")
+    # Without --enable the config is not touched, so the install goes ahead.
+    assert run_hermes("plugins", "install", str(source), "--no-input").exit_code == 0
+
+
+def selectable_plugin(root, name, kind):
+    """A directory plugin turned on by a selection: a memory provider or a context engine."""
+    if kind == "exclusive":
+        return write_files(root, {"plugin.yaml": f"name: {name}\nkind: exclusive\n", "__init__.py": "def register(ctx):\n    pass\n"})
+    engine = f"""
+        from hermes_core import ContextEngine
+
+
+        class Engine(ContextEngine):
+            @property
+            def name(self):
+                return "{name}"
+
+            def update_from_response(self, usage):
+                pass
+
+            def should_compress(self, prompt_tokens=None):
+                return False
+
+            def compress(self, messages, current_tokens=None, focus_topic=None):
+                return list(messages)
+
+
+        def register(ctx):
+            ctx.register_context_engine(Engine())
+        """
+    return write_files(root, {"plugin.yaml": f"name: {name}\nkind: standalone\n", "__init__.py": engine})
+
+
+@pytest.mark.parametrize(("kind", "setting"), [("exclusive", "memory.provider"), ("standalone", "context.engine")])
+def test_providers_and_engines_are_turned_on_by_their_selection(run_hermes, hermes_home, tmp_path, kind, setting):
+    plugin = selectable_plugin(tmp_path / "sel", "sel", kind)
+    hinted = run_hermes("plugins", "install", str(plugin), "--no-input")
+    assert hinted.exit_code == 0, hinted.stderr
+    assert f"'sel' is installed but off; turn it on with 'hermes config set {setting} sel'" in hinted.stdout
+    (hermes_home / "config.yaml").write_text("plugins:\n  disabled: [sel]\n")
+    enabled = run_hermes("plugins", "install", str(plugin), "--force", "--enable")
+    assert enabled.exit_code == 0, enabled.stderr
+    assert f"'sel' selected ({setting})" in enabled.stdout
+    group, leaf = setting.split(".")
+    config = yaml.safe_load((hermes_home / "config.yaml").read_text())
+    assert config[group][leaf] == "sel" and config["plugins"] == {"disabled": []}
+    listed = next(e for e in run_hermes("plugins", "list", "--json").json() if e["key"] == "sel")
+    assert listed["enabled"] is True
+
+
+def test_a_git_url_may_name_its_ref_the_pip_way(run_hermes, hermes_home, tmp_path):
+    repo = git_repo(tmp_path / "memo-repo", {"memo/plugin.yaml": "name: memo\nversion: '1.0'\n", "memo/__init__.py": ""})
+    git(repo, "tag", "v1")
+    commit_files(repo, {"memo/plugin.yaml": "name: memo\nversion: '2.0'\n"}, "newer")
+    result = run_hermes("plugins", "install", f"git+file://{repo}@v1#memo", "--no-input")
+    assert result.exit_code == 0, result.stderr
+    assert "version: '1.0'" in (hermes_home / "plugins" / "memo" / "plugin.yaml").read_text()
+    lock = json.loads((hermes_home / "plugins.lock").read_text())["plugins"]["memo"]
+    assert (lock["location"], lock["ref"], lock["subdir"]) == (f"file://{repo}", "v1", "memo")
+
+
+def test_an_unreachable_https_repository_is_a_network_failure(run_hermes, hermes_home):
+    line = refused(run_hermes, hermes_home, "plugins", "install", "https://127.0.0.1:9/owner/repo.git")
+    assert "git could not reach https://127.0.0.1:9/owner/repo.git (network failure)" in line
+
+
+def test_a_failed_update_says_it_cannot_update(run_hermes, hermes_home, tmp_path):
+    repo = git_repo(tmp_path / "memo-repo", {"plugin.yaml": "name: memo\nversion: '1.0'\n", "__init__.py": ""})
+    assert run_hermes("plugins", "install", f"file://{repo}", "--no-input").exit_code == 0
+    os.rename(repo, tmp_path / "moved")
+    line = refused(run_hermes, hermes_home, "plugins", "update", "memo")
+    assert line.startswith("hermes: error: cannot update 'memo': there is no git repository at") and "Nothing was changed." in line
+
+
+def test_an_update_from_a_path_that_is_gone_says_it_cannot_update(run_hermes, hermes_home, source, tmp_path):
+    assert run_hermes("plugins", "install", str(source), "--no-input").exit_code == 0
+    os.rename(source, tmp_path / "moved")
+    line = refused(run_hermes, hermes_home, "plugins", "update", "memo")
+    assert line.startswith(f"hermes: error: cannot update 'memo': '{source}': no such file or directory")
+
+
+def test_remove_unlinks_a_linked_plugin_and_keeps_what_it_points_to(run_hermes, hermes_home, source):
+    (hermes_home / "plugins").mkdir()
+    link = hermes_home / "plugins" / "memo"
+    link.symlink_to(source)
+    doctor = next(e for e in run_hermes("plugins", "doctor", "--json").json() if e["key"] == "memo")
+    assert doctor["ok"] is True, doctor  # a linked plugin is healthy, and removable
+    result = run_hermes("plugins", "remove", "memo")
+    assert result.exit_code == 0, result.stderr
+    assert f"unlinking {link} (it points to {source}, which is kept)" in result.stdout
+    assert not link.exists() and not link.is_symlink()
+    assert (source / "plugin.yaml").is_file() and (source / "memo.cfg.example").is_file()

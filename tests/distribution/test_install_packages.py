@@ -69,3 +69,19 @@ def test_index_install_then_update_then_remove(venv, home, wheels, tmp_path):
     assert not list(venv.site_packages.glob("hermes_greeter*"))
     assert json.loads((home / "plugins.lock").read_text())["plugins"] == {}
     assert "greeter" not in (home / "config.yaml").read_text()
+
+
+def test_a_plugin_installed_with_pip_install_e_updates(venv, home, tmp_path):
+    # An editable install keeps the code in the project: site-packages holds only a .pth file
+    # or an import finder, so the module must be looked up the way the interpreter finds it.
+    project = greeter_project(tmp_path / "greeter", "1.0.0")
+    editable = venv.run("-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-e", str(project), cwd=tmp_path)
+    assert editable.returncode == 0, editable.stdout + editable.stderr
+    assert not (venv.site_packages / "hermes_greeter").exists()
+    updated = venv.hermes_run("plugins", "update", "greeter", "--no-index", home=home, cwd=tmp_path)
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert "'greeter' is up to date (1.0.0)" in updated.stdout
+    lock = json.loads((home / "plugins.lock").read_text())["plugins"]["greeter"]
+    assert (lock["distribution"], lock["version"]) == ("hermes-greeter", "1.0.0")
+    greeter = venv.listing(home, tmp_path)["greeter"]
+    assert greeter["version"] == "1.0.0" and greeter["install"]["source"] == "index"

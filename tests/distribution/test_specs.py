@@ -40,7 +40,31 @@ def local(tmp_path):
 def test_remote_and_requirement_forms(text, kind, location, subdir, distribution, local):
     spec = parse_spec(text, cwd=local)
     assert (spec.kind, spec.location, spec.subdir, spec.distribution) == (kind, location, subdir, distribution)
-    assert spec.text == text
+    assert spec.text == text and spec.ref == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "location", "ref", "subdir"),
+    [
+        ("git+file:///srv/repo@v1", "file:///srv/repo", "v1", ""),
+        ("git+file:///srv/repo@v1#plugins/x", "file:///srv/repo", "v1", "plugins/x"),
+        ("git+https://host/a/b.git@release/2.0#subdirectory=pkg", "https://host/a/b.git", "release/2.0", "pkg"),
+        ("git+ssh://git@host/repo.git@1a2b3c4", "ssh://git@host/repo.git", "1a2b3c4", ""),
+        ("git@github.com:owner/repo.git@v2", "git@github.com:owner/repo.git", "v2", ""),
+        ("https://user@host/repo.git", "https://user@host/repo.git", "", ""),
+    ],
+)
+def test_a_git_url_may_end_in_at_ref_before_the_subdirectory(text, location, ref, subdir):
+    spec = parse_spec(text)
+    assert (spec.kind, spec.location, spec.ref, spec.subdir) == ("git", location, ref, subdir)
+    assert parse_spec(text, ref=ref or "main").ref == (ref or "main")  # --ref may repeat the URL's ref
+
+
+def test_a_ref_in_the_url_and_a_different_ref_option_are_refused():
+    with pytest.raises(SpecError, match="names the ref 'v1' and --ref names 'v2' -> give only one of them"):
+        parse_spec("git+file:///srv/repo@v1", ref="v2")
+    with pytest.raises(SpecError, match="nothing follows '@'"):
+        parse_spec("git+https://host/repo.git@")
 
 
 @pytest.mark.parametrize(
@@ -96,3 +120,14 @@ def test_ref_is_only_for_git(local):
 
 def test_a_requirements_file_skips_comments_and_blank_lines():
     assert spec_from_lines("# plugins\nhermes-a\n\n  owner/repo#x  \n# done\n") == ["hermes-a", "owner/repo#x"]
+
+
+def test_a_comment_after_a_spec_is_stripped_and_a_subdir_is_not():
+    text = "hermes-a==1.0  # pinned: 1.1 breaks\nowner/repo#x # the x plugin\n./plugins/y\t# after a tab\n"
+    assert spec_from_lines(text) == ["hermes-a==1.0", "owner/repo#x", "./plugins/y"]
+
+
+def test_an_invalid_requirement_is_explained_on_one_line(local):
+    with pytest.raises(SpecError) as raised:
+        parse_spec("hermes-x >= = 1", cwd=local)
+    assert "\n" not in str(raised.value) and "is not a package requirement" in str(raised.value)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import tomllib
+
 import pytest
+import yaml
 
 from distribution_support import PluginVenv
+from venv_support import REPO_ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -24,7 +30,7 @@ KINDS = {
     "hooks": (set(), {"hooks": ["on_session_start", "pre_tool_call"], "tools": []}, "plugins.enabled", "hermes_agent.plugins"),
     "tools": (set(), {"hooks": [], "tools": ["{name}_word_count"]}, "plugins.enabled", "hermes_agent.plugins"),
     "memory-provider": ({"src/{module}/provider.py"}, {"memory_providers": ["{name}"], "hooks": []}, "memory.provider", "hermes_agent.memory_providers"),
-    "context-engine": ({"src/{module}/engine.py"}, {"hooks": [], "tools": []}, "plugins.enabled", "hermes_agent.plugins"),
+    "context-engine": ({"src/{module}/engine.py"}, {"hooks": [], "tools": []}, "context.engine", "hermes_agent.plugins"),
 }
 
 
@@ -68,8 +74,9 @@ def test_every_kind_generates_installs_passes_its_own_tests_and_loads(kind, temp
     assert entry["source"] == "entrypoint" and entry["install"]["source"] == "path"
     for field, value in shown.items():
         assert entry[field] == [v.format(name=name) for v in value], field
-    config = (home / "config.yaml").read_text()
-    assert (f"provider: {name}" if setting == "memory.provider" else f"- {name}") in config
+    config = yaml.safe_load((home / "config.yaml").read_text())
+    group, _, leaf = setting.partition(".")
+    assert name in ([config[group][leaf]] if group != "plugins" else config[group][leaf])
 
 
 def test_new_refuses_a_name_that_cannot_be_a_plugin_key(run_hermes, tmp_path):
@@ -86,3 +93,54 @@ def test_new_refuses_to_overwrite_an_existing_project(run_hermes, tmp_path):
     result = run_hermes("plugins", "new", "taken", "--no-input", "-o", str(tmp_path))
     assert result.exit_code == 1 and "hermes-taken already exists" in result.stderr
     assert list((tmp_path / "hermes-taken").iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["hooks", "context-engine"])
+def test_quotes_and_backslashes_in_the_values_are_escaped_in_every_file(run_hermes, tmp_path, kind):
+    description = 'He said "hi": yes \\ no # not a comment \'single\' \u00e9\t"'
+    author = 'O\'Brien "Q"'
+    result = run_hermes("plugins", "new", "quoting", "--kind", kind, "--no-input", "-o", str(tmp_path), "--description", description, "--author", author)
+    assert result.exit_code == 0, result.stderr
+    project = tmp_path / "hermes-quoting"
+    package = project / "src" / "hermes_quoting"
+    pyproject = tomllib.loads((project / "pyproject.toml").read_text())["project"]
+    assert pyproject["description"] == description and pyproject["authors"][0]["name"] == author
+    manifest = yaml.safe_load((package / "plugin.yaml").read_text())
+    assert (manifest["description"], manifest["author"]) == (description, author)
+    for source in project.rglob("*.py"):
+        ast.parse(source.read_text(), str(source))
+    assert ast.get_docstring(ast.parse((package / "__init__.py").read_text()), clean=False) == description
+    for workflow in (project / ".github" / "workflows").glob("*.yml"):
+        assert yaml.safe_load(workflow.read_text())["jobs"], workflow
+    validated = run_hermes("plugins", "validate", str(package))
+    assert validated.exit_code == 0 and validated.stdout.startswith("ok   quoting 0.1.0"), validated.stdout + validated.stderr
+
+
+def test_a_description_on_two_lines_is_refused(run_hermes, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    result = run_hermes("plugins", "new", "twolines", "--no-input", "-o", str(out), "--description", "one\ntwo")
+    assert result.exit_code == 1 and "the description must be one line" in result.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_the_authoring_tutorial_works_as_written(template_venv, tmp_path):
+    """docs/authoring.md steps 1-3: generate, replace __init__.py, plugin.yaml and the tests, install -e, test."""
+    blocks = re.findall(r"```(python|yaml)\n(.*?)```", (REPO_ROOT / "docs" / "authoring.md").read_text(), re.DOTALL)
+    assert [language for language, _ in blocks] == ["python", "yaml", "python"]
+    (_, init), (_, manifest), (_, tests) = blocks
+    home = tmp_path / "home"
+    home.mkdir()
+    created = template_venv.hermes_run("plugins", "new", "rm_guard", "--kind", "hooks", "--description", "Blocks rm -rf in terminal calls", "--no-input", home=home, cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    project = tmp_path / "hermes-rm-guard"
+    (project / "src" / "hermes_rm_guard" / "__init__.py").write_text(init)
+    (project / "src" / "hermes_rm_guard" / "plugin.yaml").write_text(manifest)
+    (project / "tests" / "test_rm_guard.py").write_text(tests)
+    # `pip install -e '.[test]'` of step 1; hermes-host and pytest are already in this environment.
+    editable = template_venv.run("-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-e", str(project), cwd=tmp_path)
+    assert editable.returncode == 0, editable.stdout + editable.stderr
+    validated = template_venv.hermes_run("plugins", "validate", "src/hermes_rm_guard", home=home, cwd=project)
+    assert validated.stdout.startswith("ok   rm_guard 0.1.0 (standalone) src/hermes_rm_guard"), validated.stdout + validated.stderr
+    own_tests = template_venv.pytest(project / "tests", cwd=project)
+    assert own_tests.returncode == 0 and " 3 passed" in own_tests.stdout, own_tests.stdout + own_tests.stderr

@@ -1,4 +1,4 @@
-"""{{ cookiecutter.description }}"""
+{{ cookiecutter.description | docstring }}
 {%- if cookiecutter.kind == "hooks" %}
 
 import logging
