@@ -317,9 +317,16 @@ class AgentSession:
         return result
 
     def _engine_call(self, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
-        """An optional engine member, isolated: an engine written for an older host may lack it or fail in it."""
+        """An optional engine member, isolated: an engine written for an older host may lack it or fail in it.
+
+        A member the engine inherits unchanged from ContextEngine is not called at all: its
+        answer is ``default`` by definition, and skipping it keeps turns of engines that
+        override nothing (the usual case) free of the per-call signature inspection.
+        """
+        from hermes_core.context_engine import ContextEngine
+
         function = getattr(self.context_engine, method, None)
-        if function is None:
+        if function is None or getattr(type(self.context_engine), method, None) is getattr(ContextEngine, method, object()):
             return default
         try:
             return _call_with_supported(function, *args, **kwargs)
@@ -328,7 +335,9 @@ class AgentSession:
             return default
 
     def _preflight_due(self) -> bool:
-        if getattr(self.context_engine, "should_defer_preflight_to_real_usage", False) is True and self._last_prompt_tokens:
+        """Asked only while no model call has reported the prompt's real size (after a resume or a
+        compression): once one has, the check after each turn judges by that figure instead."""
+        if self._last_prompt_tokens:
             return False
         return bool(self._engine_call("should_compress_preflight", list(self.history), default=False))
 
