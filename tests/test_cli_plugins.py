@@ -65,6 +65,12 @@ def test_list_prints_manifest_warnings_on_stderr(make_plugin, run_hermes):
     assert "warning" not in run_hermes("plugins", "list", "--json").stderr  # JSON readers get it in 'warnings'
 
 
+def test_a_clash_is_reported_once(make_plugin, run_hermes):
+    make_plugin("memory", "def register(ctx): pass\n")  # the key of a builtin
+    result = run_hermes("plugins", "list")
+    assert result.stderr.count("is ignored: the key is taken by the builtin plugin") == 1
+
+
 def test_list_load_reports_a_failing_plugin_in_error(make_plugin, run_hermes):
     make_plugin("crashy", "raise ImportError('needs pyowm')\n")
     run_hermes("plugins", "enable", "crashy")

@@ -73,11 +73,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.load:
         manager.load_all()
     entries = manager.list_plugins()
-    installs: dict[str, Any] = {}
-    if (manager.home / "plugins.lock").is_file():  # only then is the lock reader worth importing
-        from hermes_core.distribution.lockfile import install_info
-
-        installs = install_info(manager.home)
+    installs = _install_records(manager)
     for entry in entries:
         entry["install"] = installs.get(entry["key"])
     if args.json:
@@ -101,12 +97,24 @@ def cmd_list(args: argparse.Namespace) -> int:
         print()
         for note in notes:
             print(note)
-    for clash in manager.clashes:
-        print(f"warning: {clash}", file=sys.stderr)
-    for record in manager.plugins:  # unknown manifest keys, guessed kinds, newer manifest versions
-        for warning in record.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+    # clashes, then manifest warnings (unknown keys, guessed kinds, newer manifest versions);
+    # a clash is also among the winner's warnings, so each line is printed once
+    for warning in dict.fromkeys([*manager.clashes, *(w for record in manager.plugins for w in record.warnings)]):
+        print(f"warning: {warning}", file=sys.stderr)
     return 0
+
+
+def _install_records(manager: Any) -> dict[str, Any]:
+    """``{key: install info}`` from plugins.lock, for plugins ``hermes plugins install`` put there."""
+    if not (manager.home / "plugins.lock").is_file():  # only then is the lock reader worth importing
+        return {}
+    from hermes_core.distribution.lockfile import install_info
+
+    return install_info(manager.home)
+
+
+def _install_record(manager: Any, key: str) -> Any:
+    return _install_records(manager).get(key)
 
 
 def _installed_from(install: dict[str, str] | None) -> str:
@@ -150,6 +158,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     entry["author"] = manifest.author if manifest else ""
     entry["requires_hermes"] = manifest.requires_hermes if manifest else ""
     entry["problems"] = [p.as_dict() for p in record.candidate.problems]
+    entry["install"] = _install_record(manager, record.key)
     if args.json:
         _print_json(entry)
         return 0
@@ -163,6 +172,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(f"{label + ':':<{width}}{value}")
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
+    if entry["install"]:
+        print(f"{'installed from:':<{width}}{_installed_from(entry['install'])}")
     for item in env_status:
         state = "set" if item["present"] else "MISSING"
         print(f"{'requires env:':<{width}}{item['name']} ({state})")

@@ -47,6 +47,8 @@ def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_ho
     assert memo["install"] == {"source": "path", "spec": str(source), "version": "1.0", "commit": "", "pinned": "==1.0"}
     table = run_hermes("plugins", "list").stdout
     assert "INSTALLED FROM" in table.splitlines()[0] and "path ==1.0" in table
+    assert run_hermes("plugins", "info", "memo", "--json").json()["install"] == memo["install"]
+    assert "installed from: path ==1.0" in run_hermes("plugins", "info", "memo").stdout
 
 
 def test_an_installed_name_needs_force_and_force_replaces_it(run_hermes, hermes_home, source, tmp_path):
