@@ -127,7 +127,10 @@ class Config(Mapping[str, Any]):
         return copy.deepcopy(self._data)
 
 
-def _read_yaml_mapping(path: Path) -> dict[str, Any]:
+def read_yaml_mapping(path: Path, *, use_cache: bool = True) -> dict[str, Any]:
+    """The mapping in the YAML file ``path`` (``{}`` when missing or empty); ConfigError naming the
+    line for bad YAML. ``use_cache=False`` neither reads nor writes the parse cache, for callers
+    that must leave ``$HERMES_HOME`` untouched."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -136,7 +139,7 @@ def _read_yaml_mapping(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
     if not text.strip():
         return {}
-    cached = _cached_parse(path, text)
+    cached = _cached_parse(path, text) if use_cache else None
     if cached is not None:
         return cached
     import yaml  # deferred: keeps `hermes --help` from paying for the YAML parser
@@ -157,7 +160,8 @@ def _read_yaml_mapping(path: Path) -> dict[str, Any]:
             f"{path}: the top level must be a mapping of keys, got {type(data).__name__} -> "
             "start the file with keys such as 'plugins:'"
         )
-    _store_parse(path, text, data)
+    if use_cache:
+        _store_parse(path, text, data)
     return data
 
 
@@ -251,7 +255,7 @@ def load_config(
     env = os.environ if env is None else env
     home = get_hermes_home(env) if home is None else home
     path = home / CONFIG_FILE_NAME
-    merged = deep_merge(DEFAULT_CONFIG, _read_yaml_mapping(path))
+    merged = deep_merge(DEFAULT_CONFIG, read_yaml_mapping(path))
     # ${VAR} may name a secret kept in $HERMES_HOME/.env; the process environment wins.
     merged = expand_env_vars(merged, {**read_env_file(home), **env} if "${" in repr(merged) else env)
     for key, value in (overrides or {}).items():
@@ -261,7 +265,7 @@ def load_config(
 
 def read_user_config(home: Path) -> dict[str, Any]:
     """Return config.yaml exactly as the user wrote it (no defaults, no expansion)."""
-    return _read_yaml_mapping(home / CONFIG_FILE_NAME)
+    return read_yaml_mapping(home / CONFIG_FILE_NAME)
 
 
 def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:

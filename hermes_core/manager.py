@@ -327,7 +327,6 @@ class PluginManager:
 
     def unload(self, key: str) -> None:
         """Remove everything plugin ``key`` registered and forget its modules."""
-        from hermes_core.context import Registrations
         from hermes_core.loader import forget_plugin_module
 
         record = self._records.get(key)

@@ -254,7 +254,7 @@ def validate_manifest_data(
 
 
 def _parse_yaml(text: str) -> Any:
-    import yaml  # deferred: see config._read_yaml_mapping
+    import yaml  # deferred: see config.read_yaml_mapping
 
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 

@@ -152,26 +152,9 @@ _EDITED_SECTIONS: tuple[str, ...] = ("plugins", "memory", "context")
 
 def _parse_config(path: Path) -> dict[str, Any]:
     """config.yaml as written, parsed without the parse cache (which would write into $HERMES_HOME)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
-    import yaml
+    from hermes_core.config import read_yaml_mapping
 
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise HermesError(f"{path}: invalid YAML{where}: {problem} -> fix the file or move it aside") from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise HermesError(f"{path}: the top level must be a mapping of keys, not {type(data).__name__} -> start the file with keys such as 'plugins:'")
-    return data
+    return read_yaml_mapping(path, use_cache=False)
 
 
 def _check_editable(data: dict[str, Any], path: Path) -> None:

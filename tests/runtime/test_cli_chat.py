@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from hermes_core.testing_servers import OpenAIServer, text_reply
@@ -95,11 +99,8 @@ def test_a_plugin_command_that_raises_is_reported_and_the_chat_goes_on(configure
     assert "still here" in result.stdout
 
 
-def _hermes(hermes_home, *argv: str) -> "subprocess.CompletedProcess[str]":
+def _hermes(hermes_home, *argv: str) -> subprocess.CompletedProcess[str]:
     """The CLI in a process of its own, as a user runs it."""
-    import os
-    import subprocess
-    import sys
 
     env = dict(os.environ, HERMES_HOME=str(hermes_home))
     return subprocess.run([sys.executable, "-m", "hermes_core", *argv], capture_output=True, text=True, env=env, timeout=120)
