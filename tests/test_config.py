@@ -110,3 +110,25 @@ def test_env_file_values_expand_in_config_and_empty_vars_take_defaults(hermes_ho
     assert config.get("memory.url") == "https://vault.invalid" and config.get("memory.mode") == "fallback"
     monkeypatch.setenv("VAULT_URL", "https://env.invalid")
     assert load_config().get("memory.url") == "https://env.invalid"
+
+
+def test_secrets_are_refused_and_redacted_however_they_are_nested(hermes_home, run_hermes):
+    for key, value in [
+        ("model", "{api_key: sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX}"),
+        ("plugins.entries.x.settings.github_token", "ghp_abcdef"),
+        ("model.token", "t0ps3cret"),
+    ]:
+        result = run_hermes("config", "set", key, value)
+        assert result.exit_code == 1 and "would put a secret in config.yaml" in result.stderr, (key, result.stderr)
+    assert not (hermes_home / "config.yaml").exists()
+    assert run_hermes("config", "set", "model.api_key", "${OPENAI_API_KEY:-}").exit_code == 0  # a reference with a default
+    (hermes_home / "config.yaml").write_text("plugins:\n  entries:\n    x:\n      settings:\n        github_token: ghp_abcdef\n")
+    shown = run_hermes("config", "show").stdout
+    assert "ghp_abcdef" not in shown and "github_token: '[REDACTED]'" in shown
+
+
+def test_null_clears_a_text_setting(hermes_home, run_hermes):
+    import yaml
+
+    assert run_hermes("config", "set", "memory.provider", "null").exit_code == 0
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text())["memory"]["provider"] == ""

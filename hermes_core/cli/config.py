@@ -72,19 +72,35 @@ def parse_value(text: str) -> Any:
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
-_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}")
+# Setting names that hold credentials in config files (wider than the API-payload rule:
+# ``github_token`` is a secret here, while ``token`` in a model response is a word).
+_SECRET_SETTING = re.compile(r".*(?:api[_-]?key|apikey|token|secret|password|passwd|credentials?|private[_-]?key)", re.IGNORECASE)
 
 
 def _redacted(key: str, value: Any) -> Any:
-    """``value`` with secrets replaced, judged by key names (api_key, token, ...) and key-shaped text."""
-    from hermes_core.runtime.clients.sanitize import sanitize_request
+    """``value`` with secrets replaced: values of credential-named settings, and key-shaped text anywhere."""
+    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
 
     leaf = key.rsplit(".", 1)[-1] if key else ""
-    return sanitize_request({leaf: value})[leaf] if leaf else sanitize_request(value)
+    if isinstance(value, dict):
+        return {k: _redacted(str(k), v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(leaf, item) for item in value]
+    if isinstance(value, str) and value and _SECRET_SETTING.fullmatch(leaf):
+        return REDACTED
+    return sanitize_request(value)
 
 
-def _looks_secret(key: str, value: Any) -> bool:
-    return isinstance(value, str) and _redacted(key, value) != value
+def _secret_paths(key: str, value: Any) -> list[str]:
+    """Dotted keys under ``key`` whose value is a secret written out (not a ``${VAR}`` reference)."""
+    if isinstance(value, dict):
+        return [path for k, v in value.items() for path in _secret_paths(f"{key}.{k}", v)]
+    if isinstance(value, list):
+        return [path for item in value for path in _secret_paths(key, item)]
+    if isinstance(value, str) and not _REFERENCE.fullmatch(value.strip()) and _redacted(key, value) != value:
+        return [key]
+    return []
 
 
 def cmd_get(args: argparse.Namespace) -> int:
@@ -124,6 +140,10 @@ def checked_value(key: str, value: Any) -> Any:
         if not isinstance(value, dict):
             raise ConfigError(f"{key} is a mapping of settings, not {value!r} -> set one of its keys, e.g. '{key}.<name>'")
     elif isinstance(default, str) and not isinstance(value, str):
+        if value is None:
+            return ""  # 'null' clears a text setting
+        if isinstance(value, (dict, list)):
+            raise ConfigError(f"{key} is text, not {value!r} -> e.g. 'hermes config set {key} {default or 'NAME'}'")
         return str(value)
     return value
 
@@ -137,11 +157,12 @@ def cmd_set(args: argparse.Namespace) -> int:
         print(f"{args.key} stored in {path}")
         return 0
     value = parse_value(args.value)
-    if _looks_secret(args.key, value) and not _REFERENCE.fullmatch(value):
-        variable = args.key.replace(".", "_").upper()
+    secrets = _secret_paths(args.key, value)
+    if secrets:
+        variable = re.sub(r"[^A-Za-z0-9]+", "_", secrets[0]).upper()
         raise ConfigError(
-            f"{args.key} would put a secret in config.yaml -> keep it in .env and refer to it: "
-            f"'hermes config set {variable} <secret>' then \"hermes config set {args.key} '${{{variable}}}'\""
+            f"{secrets[0]} would put a secret in config.yaml -> keep it in .env and refer to it: "
+            f"'hermes config set {variable} <secret>' then \"hermes config set {secrets[0]} '${{{variable}}}'\""
         )
     value = checked_value(args.key, value)
     path = update_user_config(home, args.key, value)

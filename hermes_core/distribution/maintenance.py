@@ -172,9 +172,21 @@ def _plugin_directory(home: Path, entry: LockEntry, subject: str) -> Path:
     """The path of a directory plugin in $HERMES_HOME/plugins, not resolved: it may be a link."""
     root = user_plugins_root(home)
     if entry.source == "manual" and entry.location and root in Path(entry.location).parents:
-        return Path(entry.location)  # where discovery found it, e.g. plugins/<category>/<name>
-    plugin_name_check(entry.key, subject)
-    return root / entry.key
+        target = Path(entry.location)  # where discovery found it, e.g. plugins/<category>/<name>
+    else:
+        plugin_name_check(entry.key, subject)
+        target = root / entry.key
+    # The plugin itself may be a link (only the link is removed), but the directories leading to
+    # it must really be inside the plugins directory: no '..', no linked category directory.
+    inside = root.resolve()
+    parent = target.parent.resolve()
+    if ".." in target.parts or (parent != inside and inside not in parent.parents):
+        raise InstallError(
+            subject,
+            f"{target} is not inside {root} once links and '..' are resolved (it leads to {parent / target.name})",
+            f"delete it yourself if you mean to, then remove its entry from {home / 'plugins.lock'}",
+        )
+    return target
 
 
 def remove(installer: Installer, name: str) -> LockEntry:

@@ -273,3 +273,23 @@ def test_remove_unlinks_a_linked_plugin_and_keeps_what_it_points_to(run_hermes, 
     assert f"unlinking {link} (it points to {source}, which is kept)" in result.stdout
     assert not link.exists() and not link.is_symlink()
     assert (source / "plugin.yaml").is_file() and (source / "memo.cfg.example").is_file()
+
+
+def test_remove_never_deletes_outside_the_plugins_directory(run_hermes, hermes_home, tmp_path):
+    from hermes_core.distribution.lockfile import LockEntry, lock_path, write_lock
+
+    outside = tmp_path / "outside"
+    (outside / "victim").mkdir(parents=True)
+    (outside / "victim" / "keep.txt").write_text("mine")
+    plugins = hermes_home / "plugins"
+    plugins.mkdir()
+    # a category directory that is a link to somewhere else
+    (plugins / "cat").symlink_to(outside)
+    sneaky = LockEntry("cat/victim", str(plugins / "cat" / "victim"), "manual", "directory", "1", location=str(plugins / "cat" / "victim"), plugins=["cat/victim"])
+    # a lock entry whose location climbs out with '..'
+    climbing = LockEntry("climber", "x", "manual", "directory", "1", location=str(plugins / ".." / ".." / "outside" / "victim"), plugins=["climber"])
+    write_lock(lock_path(hermes_home), {"cat/victim": sneaky, "climber": climbing})
+    for key in ("cat/victim", "climber"):
+        result = run_hermes("plugins", "remove", key)
+        assert result.exit_code == 1 and "is not inside" in result.stderr, result.stderr
+    assert (outside / "victim" / "keep.txt").read_text() == "mine"
