@@ -362,12 +362,20 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
         raise HermesError(f"{where}: a chat message must be a JSON object with 'role' and 'content', not {type(message).__name__}")
     if "role" not in message:
         raise HermesError(f"{where}: the message has no 'role' -> add one of {roles}")
-    if message["role"] not in _ROLES:
+    if not isinstance(message["role"], str) or message["role"] not in _ROLES:
         raise HermesError(f"{where}: 'role' is {message['role']!r} -> use one of {roles}")
     _check_tool_calls(where, message.get("tool_calls"))
+    for key in ("tool_call_id", "tool_name", "name"):
+        if message.get(key) is not None and not isinstance(message[key], str):
+            raise HermesError(f"{where}: '{key}' must be text, not {type(message[key]).__name__} -> write it as a string")
     content = message.get("content")
     if isinstance(content, list):  # content parts: keep the text
-        content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict))
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("text") is not None]
+        if not all(isinstance(t, str) for t in texts):
+            raise HermesError(f"{where}: a content part's 'text' must be text -> write it as a string")
+        content = "\n".join(texts)
+    elif content is not None and not isinstance(content, str):
+        raise HermesError(f"{where}: 'content' must be text or a list of parts, not {type(content).__name__}")
     kept = {k: v for k, v in dict(message, content=content).items() if k in {"role", "content", "tool_calls", "tool_call_id", "tool_name", "name"}}
     name = kept.pop("name", None)
     if name and kept["role"] == "tool":

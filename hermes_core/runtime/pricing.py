@@ -8,6 +8,7 @@ and OpenAI models as of :data:`PRICING_VERSION`; prices change, so a configured
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ PRICING_VERSION = "list-prices-2025-08"
 
 #: model name prefix -> (input, output, cache_read, cache_write) in USD per million tokens.
 #: OpenAI charges no premium for writing its cache: written tokens cost as much as input.
-#: The longest matching prefix wins, so "claude-3-5-haiku" is not priced as "claude-3-5".
+#: A name matches an entry followed only by a release suffix; the longest such entry wins.
 LIST_PRICES: dict[str, tuple[float, float, float, float]] = {
     "claude-opus-4-5": (5.0, 25.0, 0.50, 6.25),
     "claude-opus-4": (15.0, 75.0, 1.50, 18.75),
@@ -60,10 +61,16 @@ def _rates_from_config(pricing: dict[str, Any]) -> tuple[float, float, float, fl
     return rate("input"), rate("output"), rate("cache_read"), rate("cache_write")
 
 
+# What may follow a table name and still be the same model: dated or numbered releases
+# ("-20241022", "-2024-08-06", "-4-1") and "-latest". "o3-pro" or "gpt-5-pro" are other
+# models with other prices, so they get no estimate rather than a wrong one.
+_RELEASE_SUFFIX = re.compile(r"(?:-\d+)*(?:-latest)?")
+
+
 def list_price(model: str) -> tuple[float, float, float, float] | None:
     """The table's rates for ``model`` (provider prefixes such as ``anthropic/`` ignored)."""
     name = model.rsplit("/", 1)[-1].lower()
-    matches = [prefix for prefix in LIST_PRICES if name.startswith(prefix)]
+    matches = [prefix for prefix in LIST_PRICES if name.startswith(prefix) and _RELEASE_SUFFIX.fullmatch(name[len(prefix):])]
     return LIST_PRICES[max(matches, key=len)] if matches else None
 
 

@@ -13,7 +13,7 @@ from . import indexing, lineage, maintenance
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          try_write_transaction, with_retry, write_transaction)
-from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, TitleInUseError
+from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from .listing import list_sessions_rich
 from .pending import PendingTail
 from .prefixes import PrefixExpander
@@ -33,6 +33,13 @@ _SELECT_SESSION = f"SELECT {SESSION_FIELDS_SQL} FROM sessions s"
 MAX_SEARCH_LIMIT = 1000
 # collapse_copies fetches up to this many candidates to find *limit* distinct messages
 COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
+
+
+def _cannot_open(path: Path, exc: BaseException) -> StateStoreError:
+    return StateStoreError(
+        f"{path} cannot be opened ({exc}) -> it must be a file (or not exist yet) in a directory you "
+        "can write; check the path and its permissions"
+    )
 
 
 class SessionStore:
@@ -56,8 +63,11 @@ class SessionStore:
         self.path = Path(db_path)
         self.rank_window = rank_window
         self._lock = threading.RLock()
-        create_private_file(self.path)
-        self._conn = open_raw(self.path)
+        try:
+            create_private_file(self.path)
+            self._conn = open_raw(self.path)
+        except (OSError, sqlite3.OperationalError) as exc:  # a directory, no permission, a missing parent
+            raise _cannot_open(self.path, exc) from exc
         self._tail = PendingTail(self._conn)
         self._prefixes = PrefixExpander(self._conn)
         self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
@@ -68,7 +78,7 @@ class SessionStore:
                 with_retry(lambda: check_not_too_new(self._conn, str(self.path)))
             except sqlite3.DatabaseError as exc:  # "file is not a database" and friends
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise
+                    raise _cannot_open(self.path, exc) from exc
                 raise NotAStateDatabaseError(str(self.path), f"SQLite cannot open it: {exc}") from exc
             configure(self._conn, durable=durable)
             restrict_modes(self.path)

@@ -105,6 +105,10 @@ def test_import_takes_one_conversation_per_line_as_in_fine_tuning_files(hermes_h
         ([{"messages": [{"role": "user", "content": "a"}]}, {"role": "user", "content": "b"}], "mixes conversation lines"),
         ([{"messages": [{"role": "user", "content": "a"}, {"content": "no role"}]}], "train.jsonl:1: message 2: the message has no 'role' -> add one of"),
         ([{"role": "robot", "content": "beep"}], "train.jsonl:1: 'role' is 'robot' -> use one of assistant, system, tool, user"),
+        ([{"role": ["user"], "content": "a"}], "train.jsonl:1: 'role' is ['user']"),
+        ([{"role": "user", "content": [{"type": "text", "text": 5}]}], "a content part's 'text' must be text"),
+        ([{"role": "user", "content": {"text": "a"}}], "'content' must be text or a list of parts, not dict"),
+        ([{"role": "user", "content": "a"}, {"role": "tool", "content": "r", "tool_call_id": {"id": 1}}], "train.jsonl:2: 'tool_call_id' must be text, not dict"),
         (["just text"], "train.jsonl:1: a chat message must be a JSON object"),
         ([{"messages": "not a list"}], "'messages' must be a list"),
     ],
@@ -156,6 +160,14 @@ def test_an_unusable_state_db_is_a_one_line_user_error_and_stays_unmodified(herm
     assert line.startswith(f"hermes: error: {db}") and cause in line and fix in line and "not modified" in line
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     assert not Path(str(db) + "-wal").exists()
+
+
+def test_a_state_db_that_is_a_directory_is_a_one_line_user_error(hermes_home, run_hermes):
+    (hermes_home / "state.db").mkdir()
+    result = run_hermes("sessions", "list")
+    assert result.exit_code == 1 and "internal error" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"hermes: error: {hermes_home / 'state.db'} cannot be opened") and "permissions" in line
 
 
 # -- import: encodings and tool calls ---------------------------------------------------------

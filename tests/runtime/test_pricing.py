@@ -16,6 +16,9 @@ def test_the_longest_prefix_wins_and_provider_prefixes_are_ignored():
     assert list_price("anthropic/claude-sonnet-4-5") == list_price("claude-sonnet-4")
     assert list_price("gpt-4o-mini-2024-07-18")[0] == 0.15 and list_price("gpt-4o")[0] == 2.50
     assert list_price("qwen2.5-7b-instruct") is None
+    assert list_price("claude-opus-4-1-20250805") == list_price("claude-opus-4") and list_price("gpt-4o-2024-08-06")[0] == 2.50
+    for other_model in ("o3-pro", "o3-mini", "gpt-5-pro", "o3-deep-research", "gpt-4o-audio-preview"):
+        assert list_price(other_model) is None, other_model  # not a release of a priced model: no guess
 
 
 def test_each_kind_of_token_is_priced_at_its_own_rate():

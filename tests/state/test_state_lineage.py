@@ -139,3 +139,11 @@ def test_search_can_collapse_messages_compression_copied_along_a_chain(store):
     # a small limit is still filled with distinct messages
     assert len(store.search("zanzibar", limit=5, collapse_copies=True)) == 5
     assert len({(h.session_id, h.snippet) for h in store.search("zanzibar", limit=4, collapse_copies=True)}) == 4
+
+
+def test_collapsing_copies_keeps_a_message_said_twice_in_one_session(store):
+    store.create_session("once", "cli")
+    store.append_messages("once", [{"role": "user", "content": "deploy the app"}, {"role": "assistant", "content": "done"},
+                                   {"role": "user", "content": "deploy the app"}])
+    hits = store.search("deploy", collapse_copies=True)
+    assert len(hits) == 2 and len({h.message_id for h in hits}) == 2
