@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,12 +17,20 @@ class PolicyDecision:
     reason: str
 
 
-def _as_name_set(value: Any) -> set[str]:
+def name_list(value: Any) -> list[str] | None:
+    """A setting such as ``plugins.enabled`` as a list of names; a single name counts as a list of
+    one, an absent one as empty. ``None`` when the value is neither (a number, a mapping)."""
+    if value is None:
+        return []
     if isinstance(value, str):
-        return {value}
-    if isinstance(value, Iterable):
-        return {str(v) for v in value if v is not None}
-    return set()
+        return [value] if value.strip() else []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if v is not None]
+    return None
+
+
+def _as_name_set(value: Any) -> set[str]:
+    return set(name_list(value) or [])
 
 
 def matches(candidate: PluginCandidate, names: set[str]) -> bool:

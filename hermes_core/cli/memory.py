@@ -223,10 +223,9 @@ def _provider_records(manager: PluginManager) -> list[PluginRecord]:
 
 
 def _disabled_names(manager: PluginManager) -> list[str]:
-    value = manager.config.get("plugins.disabled", []) or []
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value if v is not None] if isinstance(value, list) else []
+    from hermes_core.policy import name_list
+
+    return name_list(manager.config.get("plugins.disabled", [])) or []
 
 
 def _is_disabled(manager: PluginManager, record: PluginRecord) -> bool:

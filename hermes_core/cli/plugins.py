@@ -186,13 +186,12 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def _name_list(plugins: dict[str, Any], key: str, manager: Any) -> list[str]:
     """``plugins.<key>`` as a list; a single name written as a string counts as a list of one."""
+    from hermes_core.policy import name_list
+
     value = plugins.get(key)
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value] if value.strip() else []
-    if isinstance(value, list):
-        return [str(v) for v in value if v is not None]
+    names = name_list(value)
+    if names is not None:
+        return names
     raise HermesError(f"{manager.home / 'config.yaml'}: 'plugins.{key}' must be a list of plugin names, not {type(value).__name__} -> fix the file")
 
 

@@ -184,11 +184,10 @@ def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     return data[name]
 
 
-def _names(value: Any) -> list[Any]:
-    # A single name is accepted where a list is expected (as policy.py reads it).
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else list(value)
+def _names(value: Any) -> list[str]:
+    from hermes_core.policy import name_list
+
+    return name_list(value) or []  # _check_editable has refused anything that is not names
 
 
 def enable_plugins(home: Path, plugins: list[PluginInfo], console: Console) -> None:
