@@ -120,10 +120,12 @@ class AgentSession:
         self.task_id = task_id or uuid.uuid4().hex[:12]
         self.max_tool_rounds = max_tool_rounds
         self.agent_context = agent_context
-        self.tools = ToolRunner(hooks=self.hooks, registry=plugins.tools, memory=memory, engine=context_engine, conversation=lambda: self.history)
+        self.tools = ToolRunner(hooks=self.hooks, registry=plugins.tools, memory=memory, engine=context_engine, conversation=lambda: [*self.history, *self._in_flight])
         self.session_id = ""
         self.system_prompt = ""
         self.history: list[dict[str, Any]] = []
+        #: The running turn's messages, until they are stored (engine tools see the whole conversation).
+        self._in_flight: list[dict[str, Any]] = []
         self._started_hook_due = False
         self._turns = 0
         #: Prompt size of the last model request (all input tokens), for the compression check.
@@ -271,6 +273,7 @@ class AgentSession:
         # an imported session may have no system prompt; an empty system message is not sent
         request = [{"role": "system", "content": self.system_prompt}, *conversation] if self.system_prompt else conversation
         added: list[dict[str, Any]] = [user_message]
+        self._in_flight = added
         outcomes: list[ToolCallOutcome] = []
         usage_total: dict[str, int] = {}
         final_text = ""
@@ -304,6 +307,7 @@ class AgentSession:
         )
         self.store.append_messages(self.session_id, added)
         self.history.extend(self._wire(m) for m in added)
+        self._in_flight = []
         if self.memory is not None and self._memory_lifecycle:
             # the background worker gets its own list; the runtime never mutates a stored message dict
             self.memory.sync_all(text, final_text, session_id=self.session_id, messages=list(self.history))

@@ -363,7 +363,8 @@ def test_the_engine_hook_points_tools_preflight_and_boundaries(make_plugin, plug
         result = session.run_turn("how full?")
         offered = [t["function"]["name"] for t in server.bodies[0]["tools"]]
     assert "context_status" in offered
-    assert json.loads(result.tool_calls[0].result) == {"messages_seen": 0, "tool": "context_status"}
+    # the engine's tool sees the conversation so far, this turn included (the question and the call)
+    assert json.loads(result.tool_calls[0].result) == {"messages_seen": 2, "tool": "context_status"}
     assert ("on_turn_complete", 4, 70) in engine.events
     assert [r["id"] for r in store.list_sessions_rich(limit=10, project_compression=False)] == [first]
     # resumed with four messages: the preflight check compresses before the first request
