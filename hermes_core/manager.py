@@ -186,6 +186,12 @@ class PluginManager:
                     trace(f"load: plugin '{record.key}' refused: {record.error}")
         return self.plugins
 
+    def load_builtins(self) -> list[PluginRecord]:
+        """Discover, then load only the builtin plugins: what a command needs that must keep
+        working whatever the user's own plugins do (the session store, the built-in memory)."""
+        self.discover()
+        return [self.load(record.key) for record in self.plugins if record.candidate.source == "builtin"]
+
     def load(self, key: str) -> PluginRecord:
         """Load one plugin (even if policy would skip it); a failure is recorded, or raised when strict."""
         record = self.get(key)

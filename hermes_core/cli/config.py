@@ -46,8 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _print_value(value: Any, as_json: bool) -> None:
     if as_json:
-        json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        from hermes_core.cli.output import print_json
+
+        print_json(value)
         return
     if isinstance(value, (dict, list)):
         import yaml

@@ -11,6 +11,7 @@ import sys
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
 if TYPE_CHECKING:
@@ -87,10 +88,7 @@ def _plugins() -> PluginManager:
 
 def _builtin_memory(manager: PluginManager) -> Any:
     """Load the builtin plugins only (not the user's) and return the built-in memory provider."""
-    manager.discover()
-    for record in manager.plugins:
-        if record.candidate.source == "builtin":
-            manager.load(record.key)
+    manager.load_builtins()
     provider = manager.memory_providers.get("builtin")
     if provider is None:
         raise HermesError("the built-in memory plugin did not load -> run 'hermes plugins list --load' to see why")
@@ -107,11 +105,6 @@ def _live_state(provider: Any, target: str) -> dict[str, Any]:
         raise HermesError(exc.message) from exc
 
 
-def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
-
-
 def _indented(entries: list[str]) -> list[str]:
     return ["    " + entry.replace("\n", "\n      ") for entry in entries]
 
@@ -124,7 +117,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     targets = TARGETS if args.target == "all" else (args.target,)
     states = [_live_state(provider, target) for target in targets]
     if args.json:
-        _print_json(states if args.target == "all" else states[0])
+        print_json(states if args.target == "all" else states[0])
         return 0
     for state in states:
         print(f"{state['target'].upper()} [{state['usage']}]")
@@ -193,7 +186,7 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
     result = json.loads(answer)
     ok = bool(result.get("success"))
     if args.json:
-        _print_json(result)
+        print_json(result)
         return 0 if ok else 1
     if not ok:
         details = _failure_details(result, action)
@@ -351,7 +344,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     status["usage"] = {target: _live_state(builtin, target)["usage"] for target in TARGETS}
     code = 0 if status["available"] else 1
     if args.json:
-        _print_json(status)
+        print_json(status)
         return code
     state = "available" if status["available"] else f"NOT available: {status['reason']}"
     plugin = f" [plugin {status['plugin']}]" if status["plugin"] and status["plugin"] != status["provider"] else ""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
 
@@ -49,11 +49,6 @@ def _manager() -> Any:
     return PluginManager()
 
 
-def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
-
-
 def _status(entry: dict[str, Any]) -> str:
     if entry["error"]:
         return "error"
@@ -77,7 +72,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for entry in entries:
         entry["install"] = installs.get(entry["key"])
     if args.json:
-        _print_json(entries)
+        print_json(entries)
         return 0
     if not entries:
         print("no plugins found")
@@ -160,7 +155,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     entry["problems"] = [p.as_dict() for p in record.candidate.problems]
     entry["install"] = _install_record(manager, record.key)
     if args.json:
-        _print_json(entry)
+        print_json(entry)
         return 0
     width = 16
     for label in ("name", "key", "version", "description", "author", "source", "kind", "path", "enabled", "reason", "requires_hermes"):
@@ -246,7 +241,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     reports = validate_path(args.path)
     failed = any(r.problems for r in reports)
     if args.json:
-        _print_json([r.as_dict() for r in reports])
+        print_json([r.as_dict() for r in reports])
         return 1 if failed else 0
     for report in reports:
         if report.problems:

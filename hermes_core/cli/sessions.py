@@ -13,6 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
@@ -138,10 +139,7 @@ def _open_store() -> Any:
     from hermes_core.manager import PluginManager
 
     manager = PluginManager()
-    manager.discover()
-    for record in manager.plugins:
-        if record.candidate.source == "builtin":
-            manager.load(record.key)
+    manager.load_builtins()
     return open_session_store(manager)
 
 
@@ -157,11 +155,6 @@ def open_session_store(manager: Any) -> Any:
         return factory(manager.home, progress=progress)
     finally:
         progress.finish()
-
-
-def _print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
 
 
 def _json_text(value: Any) -> str:
@@ -191,7 +184,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     with _open_store() as store:
         rows = store.list_sessions_rich(limit=limit, source=args.source)
     if args.json:
-        _print_json(rows)
+        print_json(rows)
         return 0
     if not rows and args.source is not None:
         print(f"no sessions match --source {args.source!r}; without --source every session is listed")
@@ -237,7 +230,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         row = _session_or_fail(store, args.session_id)
         messages = store.get_messages(args.session_id)
     if args.json:
-        _print_json({"session": row, "messages": messages})
+        print_json({"session": row, "messages": messages})
         return 0
     print(f"session {row['id']}  {row.get('title') or ''}  started {_when(row.get('started_at'))}  model {row.get('model') or '-'}")
     for message in messages:
@@ -270,7 +263,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         # a message that compression copied into later parts of a chain is listed once, where it first appeared
         hits = store.search(args.query, role_filter=roles, limit=limit, collapse_copies=True)
     if args.json:
-        _print_json([asdict(hit) for hit in hits])
+        print_json([asdict(hit) for hit in hits])
         return 0
     if not hits:
         print("no matches")
@@ -477,7 +470,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with _open_store() as store:
         stats = store.stats()
     if args.json:
-        _print_json(asdict(stats))
+        print_json(asdict(stats))
         return 0
     print(f"schema version   {stats.schema_version}")
     print(f"sessions         {stats.sessions}")
@@ -499,7 +492,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
             progress.finish()
     seconds = time.monotonic() - started
     if args.json:
-        _print_json({"messages": rows, "seconds": round(seconds, 3)})
+        print_json({"messages": rows, "seconds": round(seconds, 3)})
         return 0
     print(f"rebuilt the word and gram search indexes: {rows} messages in {seconds:.1f} s")
     return 0
