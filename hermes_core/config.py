@@ -295,12 +295,11 @@ def load_config(
     path = home / CONFIG_FILE_NAME
     from hermes_core.settings import check_tree
 
-    user = read_yaml_mapping(path)
-    # checked as written, before defaults and ${VAR} expansion: the message names what is in the file
-    check_tree(user, where=f"{path}: ")
-    merged = deep_merge(DEFAULT_CONFIG, user)
+    merged = deep_merge(DEFAULT_CONFIG, read_yaml_mapping(path))
     # ${VAR} may name a secret kept in $HERMES_HOME/.env; the process environment wins.
     merged = expand_env_vars(merged, {**read_env_file(home), **env} if "${" in repr(merged) else env)
+    # after expansion, so 'timeout: ${MODEL_TIMEOUT:-60}' is checked as the number it becomes
+    check_tree(merged, where=f"{path}: ")
     for key, value in (overrides or {}).items():
         set_dotted(merged, key, value)
     return Config(merged, path)

@@ -55,18 +55,22 @@ def make_private_dirs(directory: Path) -> None:
         raise NotADirectoryError(20, "Not a directory", str(directory))
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, new_mode: int = SHARED_FILE_MODE) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, new_mode: int = SHARED_FILE_MODE, exact_mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` atomically (temp file in the same directory, fsync, rename).
 
     An existing file keeps its mode (a user's chmod 600 survives); a new one gets ``new_mode``,
-    regardless of the umask. Missing parent directories are created 0700.
+    regardless of the umask. ``exact_mode`` is for files that must be private whatever was there
+    before (exported transcripts). Missing parent directories are created 0700.
     """
     import tempfile  # deferred: only writers need it
 
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = new_mode
+    if exact_mode is not None:
+        mode = exact_mode
+    else:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = new_mode
     make_private_dirs(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path), suffix=TEMP_SUFFIX)
     try:
@@ -90,7 +94,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, new_mode: int = SHARED_FILE_M
     _fsync_directory(path.parent)
 
 
-def atomic_write_text(path: Path, text: str, *, new_mode: int = SHARED_FILE_MODE) -> None:
+def atomic_write_text(path: Path, text: str, *, new_mode: int = SHARED_FILE_MODE, exact_mode: int | None = None) -> None:
     """:func:`atomic_write_bytes` of ``text`` as UTF-8; text that cannot be UTF-8 never reaches the disk."""
     try:
         data = text.encode("utf-8")
@@ -99,7 +103,7 @@ def atomic_write_text(path: Path, text: str, *, new_mode: int = SHARED_FILE_MODE
             f"{path}: not written, the text holds {_describe_bad_char(text, exc)} which is not valid UTF-8 "
             "-> give the value as UTF-8 text"
         ) from exc
-    atomic_write_bytes(path, data, new_mode=new_mode)
+    atomic_write_bytes(path, data, new_mode=new_mode, exact_mode=exact_mode)
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -134,12 +134,13 @@ def check_value(setting: Setting, value: Any, where: str = "") -> Any:
     if kind == BOOL:
         ok = isinstance(value, bool)
     elif kind in (INT, NUMBER):
+        number = _number_in_text(value, kind) if isinstance(value, str) else value
         ok = (
-            not isinstance(value, bool)
-            and isinstance(value, (int, float) if kind == NUMBER else int)
-            and math.isfinite(value)
-            and (setting.minimum is None or value > setting.minimum or (value == setting.minimum and not setting.above_minimum))
-            and (setting.maximum is None or value <= setting.maximum)
+            not isinstance(number, bool)
+            and isinstance(number, (int, float) if kind == NUMBER else int)
+            and math.isfinite(number)
+            and (setting.minimum is None or number > setting.minimum or (number == setting.minimum and not setting.above_minimum))
+            and (setting.maximum is None or number <= setting.maximum)
         )
     elif kind == NAMES:
         if isinstance(value, str):
@@ -154,6 +155,14 @@ def check_value(setting: Setting, value: Any, where: str = "") -> Any:
     if not ok:
         raise _refuse(setting, value, where)
     return value
+
+
+def _number_in_text(text: str, kind: str) -> Any:
+    """The number a text value holds (``${TIMEOUT:-60}`` expands to text), or ``None``."""
+    try:
+        return int(text.strip()) if kind == INT else float(text.strip())
+    except ValueError:
+        return None
 
 
 def value_from_text(key: str, text: str) -> Any:

@@ -136,8 +136,10 @@ def _open_store() -> Any:
     Opening an older state.db migrates it, which indexes every stored message
     (minutes on a big store); that shows progress on stderr.
     """
+    from hermes_core.config import ensure_home, get_hermes_home
     from hermes_core.manager import PluginManager
 
+    ensure_home(get_hermes_home())  # state.db lives there: a home that cannot be created is named as such
     manager = PluginManager()
     manager.load_builtins()
     return open_session_store(manager)
@@ -295,7 +297,7 @@ def _wire(message: dict[str, Any]) -> dict[str, Any]:
 
 def _write_export(path: Path, text: str, *, example: str) -> None:
     """Write *text* to *path* atomically with mode 0600; never creates a directory."""
-    from hermes_core.config import atomic_write_text
+    from hermes_core.files import atomic_write_text
 
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
@@ -306,7 +308,7 @@ def _write_export(path: Path, text: str, *, example: str) -> None:
     if not parent.is_dir():
         raise HermesError(f"cannot write {path}: {parent} is not a directory -> choose another path")
     try:
-        atomic_write_text(path, text, mode=EXPORT_MODE)
+        atomic_write_text(path, text, exact_mode=EXPORT_MODE)
     except OSError as exc:
         raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
 
@@ -376,11 +378,18 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
     return kept
 
 
+#: The largest file ``sessions import`` reads (it is held in memory to be checked before anything is written).
+MAX_IMPORT_BYTES = 1 << 30
+
+
 def _read_lines(path: Path) -> list[str]:
+    from hermes_core.files import read_limited_bytes
+
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path") from exc
+        # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory) and bounds the size
+        data = read_limited_bytes(path, MAX_IMPORT_BYTES, what="file to import")
+    except FileNotFoundError:
+        raise HermesError(f"{path}: no such file -> check the path") from None
     try:
         return data.decode("utf-8-sig").splitlines()  # -sig: a leading byte-order mark is fine
     except UnicodeDecodeError as exc:
@@ -407,6 +416,14 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
             item = json.loads(line)
         except ValueError as exc:
             raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
+        except RecursionError:
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        try:  # "\ud800" is valid JSON but cannot be stored as UTF-8 text
+            json.dumps(item, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise HermesError(f"{path}:{number}: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which is not valid text -> fix the line") from None
+        except (RecursionError, ValueError):
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
         if isinstance(item, dict) and "messages" in item:
             if not isinstance(item["messages"], list):
                 raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages")
