@@ -309,3 +309,43 @@ def test_config_set_keeps_the_mode_the_user_chose(hermes_home, run_hermes):
     assert run_hermes("config", "set", "memory.provider", "b").exit_code == 0
     assert run_hermes("config", "unset", "memory.provider").exit_code == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.fixture
+def open_umask():
+    previous = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def test_hermes_own_files_and_dirs_are_private_whatever_the_umask(tmp_path, monkeypatch, run_hermes, open_umask):
+    home = tmp_path / "fresh-home"
+    monkeypatch.setenv("HERMES_HOME", str(home))
+    source = tmp_path / "src" / "umplug"
+    source.mkdir(parents=True)
+    (source / "plugin.yaml").write_text("name: umplug\nversion: 0.1.0\n")
+    (source / "__init__.py").write_text("def register(ctx): pass\n")
+    for path in (source.parent, source, *source.iterdir()):
+        path.chmod(0o777)
+    conversation = tmp_path / "one.jsonl"
+    conversation.write_text('{"role": "user", "content": "hi"}\n')
+    for argv in (
+        ("memory", "add", "hello"),
+        ("sessions", "import", str(conversation)),
+        ("config", "set", "memory.provider", "x"),
+        ("config", "set", "SOME_TOKEN", "x"),
+        ("plugins", "install", str(source), "--no-input", "--enable"),
+    ):
+        result = run_hermes(*argv)
+        assert result.exit_code == 0, (argv, result.stderr)
+    modes = {str(p.relative_to(home)): stat.S_IMODE(p.stat().st_mode) for p in [home, *home.rglob("*")]}
+    for name in (".", "memories", "plugins", "cache"):
+        assert modes[name] == 0o700, (name, oct(modes[name]))
+    for name in (".env", "memories/MEMORY.md", "memories/MEMORY.md.lock", "state.db", "cache/config.yaml.json"):
+        assert modes[name] == 0o600, (name, oct(modes[name]))
+    assert modes["config.yaml"] == modes["plugins.lock"] == 0o644
+    assert not [name for name, mode in modes.items() if mode & 0o022], modes
+    listing = run_hermes("plugins", "list", "--load")
+    assert "world-writable" not in listing.stdout + listing.stderr and "umplug: hooks" in listing.stdout
