@@ -100,26 +100,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     reindex.set_defaults(func=cmd_reindex)
 
 
-class _Progress:
-    """``progress(done, total)`` shown as '\\r<label> done/total messages' on stderr when total >= *minimum*."""
-
-    def __init__(self, label: str, minimum: int = 0) -> None:
-        self.label = label
-        self.minimum = minimum
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total >= self.minimum:
-            print(f"\r{self.label} {done}/{total} messages", end="", file=sys.stderr, flush=True)
-            self.shown = True
-
-    def finish(self) -> None:
-        """End the progress line, if one was started."""
-        if self.shown:
-            print(file=sys.stderr)
-            self.shown = False
-
-
 def _accepts_progress(factory: Callable[..., Any]) -> bool:
     # the host's contract is factory(hermes_home); the builtin store also takes progress=
     try:
@@ -152,11 +132,10 @@ def open_session_store(manager: Any) -> Any:
         raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")
     if not _accepts_progress(factory):
         return factory(manager.home)
-    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
-    try:
+    from hermes_core.cli.progress import Progress
+
+    with Progress("indexing state.db for search", unit="messages", minimum=IMPORT_BATCH) as progress:
         return factory(manager.home, progress=progress)
-    finally:
-        progress.finish()
 
 
 def _json_text(value: Any) -> str:
@@ -441,9 +420,12 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
 def cmd_import(args: argparse.Namespace) -> int:
     conversations = read_chat_jsonl(args.file)
     total = sum(len(c) for c in conversations)
+    from hermes_core.cli.progress import Progress
+
     done = 0
-    progress = _Progress("imported", minimum=IMPORT_BATCH + 1)
-    with _open_store() as store:
+    progress = Progress("importing", unit="messages", minimum=IMPORT_BATCH + 1)
+    with _open_store() as store, progress:
+        progress.start(total)  # one job for the whole file, however many conversations it holds
         for conversation in conversations:
             system = next((m["content"] for m in conversation if m["role"] == "system"), None)
             body = [m for m in conversation if m["role"] != "system"]
@@ -454,9 +436,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 chunk = body[start : start + IMPORT_BATCH]
                 store.append_messages(session_id, chunk)
                 done += len(chunk)
-                progress(done, total)
+                progress.update(done)
             done += len(conversation) - len(body)
-            progress.finish()
             print(f"imported {len(body)} messages as session {session_id}")
     return 0
 
@@ -500,13 +481,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     """Rebuild the word and gram indexes from the messages table (a repair; one write transaction)."""
-    progress = _Progress("reindexed")
+    from hermes_core.cli.progress import Progress
+
     started = time.monotonic()
-    with _open_store() as store:
-        try:
-            rows = store.rebuild_search_index(progress)
-        finally:
-            progress.finish()
+    with _open_store() as store, Progress("reindexing", unit="messages") as progress:
+        rows = store.rebuild_search_index(progress)
     seconds = time.monotonic() - started
     if args.json:
         print_json({"messages": rows, "seconds": round(seconds, 3)})
