@@ -163,6 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, HermesError):
             print(f"hermes: error: {exc}", file=sys.stderr)
             return 1
+        if isinstance(exc, UnicodeEncodeError):  # text that is not UTF-8 (a non-UTF-8 byte in an argument) met a file or database
+            print(
+                f"hermes: error: text that is not valid UTF-8 was given ({exc.reason}: {exc.object[exc.start:exc.end]!r}) "
+                "-> give arguments and file contents as UTF-8; nothing was changed",
+                file=sys.stderr,
+            )
+            return 1
         if isinstance(exc, OSError):  # the environment (a path, a permission, a full disk), not a bug
             print(f"hermes: error: {describe_os_error(exc)}", file=sys.stderr)
             return 1
