@@ -61,13 +61,14 @@ def _commands(path: st.SearchStrategy[str], text: st.SearchStrategy[str]) -> st.
         ("plugins", "update"), ("config", "get"), ("config", "unset"), ("memory", "add", "--"), ("memory", "remove", "--"),
         ("sessions", "show"), ("sessions", "search", "--"), ("sessions", "import"), ("sessions", "prune", "--yes", "--older-than"),
         ("plugins", "install", "--no-input", "--no-index"), ("plugins", "install", "--no-input", "--no-index", "-r"),
+        ("memory", "setup", "--yes"), ("memory", "setup", "--yes", "builtin", "--set"), ("chat", "-q"), ("-p",),
     ]
     two_args = [("config", "set"), ("memory", "replace", "--")]
     return st.one_of(
         st.sampled_from(fixed).map(list),
         st.tuples(st.sampled_from(one_arg), arg).map(lambda t: [*t[0], t[1]]),
         st.tuples(st.sampled_from(two_args), arg, arg).map(lambda t: [*t[0], t[1], t[2]]),
-        st.tuples(st.sampled_from(["new"]), text).map(lambda t: ["plugins", "new", t[1], "--no-input", "-o", "/proc/hermes-no-such-dir"]),
+        st.tuples(text, st.sampled_from(["hooks", "tools"])).map(lambda t: ["plugins", "new", t[0], "--kind", t[1], "-o", "/proc/hermes-no-such-dir"]),
         st.tuples(st.just("sessions"), st.sampled_from(["export"]), text, path).map(lambda t: [t[0], t[1], t[2], "-o", t[3]]),
         st.lists(text, min_size=1, max_size=3),  # unknown commands and options
     )
@@ -109,7 +110,10 @@ def test_every_command_survives_hostile_input(data, lived_in_home, hostile_files
     monkeypatch.chdir(tmp_path)
     argv = data.draw(_commands(st.sampled_from(hostile_files), HOSTILE_TEXT), label="argv")
     before = _snapshot(lived_in_home)
-    result = run_hermes(*argv)
+    try:
+        result = run_hermes(*argv)
+    finally:
+        os.environ["HERMES_HOME"] = str(lived_in_home)  # '-p NAME' points the process at a profile; the next example starts over
     said = result.stderr + result.stdout
     assert result.exit_code in (0, 1, 2), (argv, result)
     assert "internal error" not in said and "Traceback" not in said, (argv, said)

@@ -349,3 +349,19 @@ def test_hermes_own_files_and_dirs_are_private_whatever_the_umask(tmp_path, monk
     assert not [name for name, mode in modes.items() if mode & 0o022], modes
     listing = run_hermes("plugins", "list", "--load")
     assert "world-writable" not in listing.stdout + listing.stderr and "umplug: hooks" in listing.stdout
+
+
+def test_a_refused_chat_leaves_state_db_without_sidecars(hermes_home, run_hermes):
+    assert run_hermes("memory", "add", "note").exit_code == 0
+    before = _snapshot(hermes_home)
+    result = run_hermes("chat", "-q", "hi")
+    assert result.exit_code == 1 and "no model is configured" in result.stderr
+    after = {k: v for k, v in _snapshot(hermes_home).items() if not str(k).startswith("cache")}
+    assert after == {k: v for k, v in before.items() if not str(k).startswith("cache")} or set(after) - set(before) <= {"state.db"}
+    assert not [name for name in after if str(name).endswith(("-wal", "-shm"))]
+
+
+def test_a_second_double_dash_in_memory_replace_is_text_not_a_crash(hermes_home, run_hermes):
+    assert run_hermes("memory", "add", "keep this").exit_code == 0
+    result = run_hermes("memory", "replace", "--", "", "--")
+    assert result.exit_code == 1 and "internal error" not in result.stderr
