@@ -5,6 +5,8 @@ import json
 import traceback
 from typing import Any
 
+import pytest
+
 from hermes_plugins_builtin.state import SessionStore
 
 
@@ -62,3 +64,8 @@ def killed_mid_batch_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
 
     store._conn.set_trace_callback(on_statement)
     store.append_messages(sid, [{"role": "user", "content": f"doomed row {i}"} for i in range(batch)])
+
+
+#: For tests of what only the SQLite file has (the batched index, WAL, file modes, raw SQL):
+#: they run on the SQLite backend only instead of once per backend.
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
