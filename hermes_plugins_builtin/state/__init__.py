@@ -55,9 +55,22 @@ def configured_backend(config: Mapping[str, Any]) -> str:
     return str(backend)
 
 
+def open_location(location: str | Path, *, progress: ProgressCallback | None = None) -> Any:
+    """A store at an explicit place: a postgresql:// URL, or the path of a state.db."""
+    text = str(location)
+    if text.split(":", 1)[0].lower() in ("postgresql", "postgres"):
+        from .postgres import open_postgres_store
+
+        return open_postgres_store(text)
+    return SessionStore(Path(text).expanduser(), progress=progress)
+
+
 def open_configured_store(hermes_home: Path, config: Mapping[str, Any], env: Mapping[str, str], *,
-                          progress: ProgressCallback | None = None) -> Any:
-    """The store ``state.backend`` names: state.db under *hermes_home*, or the PostgreSQL database."""
+                          progress: ProgressCallback | None = None, location: str | Path | None = None) -> Any:
+    """The store ``state.backend`` names (state.db under *hermes_home*, or the PostgreSQL
+    database), or the one at *location* when given."""
+    if location is not None:
+        return open_location(location, progress=progress)
     if configured_backend(config) == "sqlite":
         return open_store(hermes_home, progress=progress)
     from .postgres import open_postgres_store
@@ -70,7 +83,8 @@ def register(ctx) -> None:  # noqa: ANN001 - the host's PluginContext
     """Serve the configured session store: ``$HERMES_HOME/state.db`` unless ``state.backend`` says otherwise."""
     config, env = ctx.config, getattr(ctx._manager, "env", None) or {}
 
-    def factory(hermes_home: Path, *, progress: ProgressCallback | None = None) -> Any:
-        return open_configured_store(hermes_home, config, env, progress=progress)
+    def factory(hermes_home: Path, *, progress: ProgressCallback | None = None,
+                location: str | Path | None = None) -> Any:
+        return open_configured_store(hermes_home, config, env, progress=progress, location=location)
 
     ctx.register_session_store(factory)

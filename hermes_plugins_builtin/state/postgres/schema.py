@@ -81,11 +81,17 @@ MIGRATIONS: dict[int, Callable[[Any], None]] = {
 }
 
 
+def _table_exists(conn: Any, name: str) -> bool:
+    # a scan of pg_tables sees what other hosts committed a moment ago; to_regclass()
+    # reads the catalog cache, which an advisory lock does not refresh
+    return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
+                             "WHERE schemaname = current_schema() AND tablename = %s)", (name,)).fetchone()[0])
+
+
 def current_version(conn: Any, url: str) -> int:
     """0 for an empty database; the stored version otherwise (refusing foreign and newer ones)."""
-    has_meta = conn.execute("SELECT to_regclass('hermes_state_meta') IS NOT NULL").fetchone()[0]
-    if not has_meta:
-        if conn.execute("SELECT to_regclass('sessions') IS NOT NULL").fetchone()[0]:
+    if not _table_exists(conn, "hermes_state_meta"):
+        if _table_exists(conn, "sessions"):
             raise NotAStateDatabaseError(redact_url(url), "it has a 'sessions' table that hermes did not create")
         return 0
     row = conn.execute("SELECT value FROM hermes_state_meta WHERE key = 'schema_version'").fetchone()
