@@ -104,8 +104,9 @@ class Pool:
         except psycopg.Error as exc:
             raise connection_error(url, exc) from None
         self._pool = ConnectionPool(url, min_size=1, max_size=max_size, open=True, timeout=CONNECT_TIMEOUT_S * 2,
-                                    kwargs={"connect_timeout": CONNECT_TIMEOUT_S},
-                                    check=ConnectionPool.check_connection, name="hermes-state")
+                                    kwargs={"connect_timeout": CONNECT_TIMEOUT_S}, name="hermes-state")
+        # no check on checkout (a round trip per transaction): a connection that broke
+        # meanwhile fails its first statement, and run() retries on a fresh one
 
     def close(self) -> None:
         self._pool.close()

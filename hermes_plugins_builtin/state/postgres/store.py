@@ -227,21 +227,26 @@ class PostgresSessionStore:
             rows.append((key, *values, text, word_vector(text), gram_array(text) or None))
 
         def work(conn: Any) -> list[int]:
-            if not _exists(conn, session_id):
+            # the row lock on the session serialises appends to it across hosts (and proves it exists)
+            if conn.execute("SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (session_id,)).fetchone() is None:
                 raise SessionNotFoundError(session_id)
-            # a row lock on the session serialises appends to it across hosts
-            conn.execute("SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (session_id,))
-            added, calls = 0, 0
-            for row, enc in zip(rows, encoded):
-                if conn.execute(_INSERT_MESSAGE, row).fetchone() is not None:
-                    added += 1
-                    calls += enc.tool_call_count
-            if added:
+            inserted: dict[str, int] = {}
+            with conn.cursor() as cur:
+                cur.executemany(_INSERT_MESSAGE, rows, returning=True)
+                for key in keys:  # one result per row given; empty where the key was stored already
+                    found = cur.fetchone()
+                    if found is not None:
+                        inserted[key] = int(found[0])
+                    if not cur.nextset():
+                        break
+            calls = sum(enc.tool_call_count for key, enc in zip(keys, encoded) if key in inserted)
+            if inserted:
                 conn.execute("UPDATE sessions SET message_count = message_count + %s, "
-                             "tool_call_count = tool_call_count + %s WHERE id = %s", (added, calls, session_id))
-            found = dict(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
-                                      (keys,)).fetchall())
-            return [int(found[k]) for k in keys]
+                             "tool_call_count = tool_call_count + %s WHERE id = %s", (len(inserted), calls, session_id))
+            if len(inserted) < len(keys):  # a retry, or keys given again: the stored ids
+                inserted.update(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
+                                             ([k for k in keys if k not in inserted],)).fetchall())
+            return [int(inserted[k]) for k in keys]
 
         return self._write(work)
 
