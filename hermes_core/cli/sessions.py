@@ -101,7 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     from hermes_core.cli import sessions_migrate
 
-    sessions_migrate.add_arguments(commands)
+    sessions_migrate.add_arguments(commands, open_store=lambda manager: open_session_store(manager))
 
 
 class _Progress:

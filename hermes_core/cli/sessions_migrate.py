@@ -30,7 +30,9 @@ _MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "tool_name", "
                  "codex_message_items")
 
 
-def add_arguments(commands: Any) -> None:
+def add_arguments(commands: Any, open_store: Callable[[Any], Any]) -> None:
+    """Add ``migrate`` to the ``hermes sessions`` subcommands; *open_store(manager)* opens the
+    configured store with the group's migration progress (passed in: this module sits below it)."""
     migrate = commands.add_parser(
         "migrate", help="copy every session to another store (a postgresql:// URL or a state.db path), verified")
     migrate.add_argument("--to", required=True, metavar="TARGET",
@@ -38,7 +40,7 @@ def add_arguments(commands: Any) -> None:
     migrate.add_argument("--force", action="store_true",
                          help="copy into a target that already holds other sessions (merge)")
     migrate.add_argument("--json", action="store_true", help="print a JSON summary")
-    migrate.set_defaults(func=cmd_migrate)
+    migrate.set_defaults(func=cmd_migrate, open_store=open_store)
 
 
 def _open_target(manager: Any, target: str) -> Any:
@@ -170,13 +172,12 @@ class _SessionProgress:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from hermes_core.cli.sessions import open_session_store
     from hermes_core.manager import PluginManager
 
     manager = PluginManager()
     manager.load_builtins()
     started = time.monotonic()
-    with open_session_store(manager) as source, _open_target(manager, args.to) as target:
+    with args.open_store(manager) as source, _open_target(manager, args.to) as target:
         if getattr(source, "path", None) == getattr(target, "path", object()):
             raise HermesError(f"--to {args.to!r} is the store hermes already uses -> give another location")
         progress = _SessionProgress()
