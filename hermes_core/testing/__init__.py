@@ -32,3 +32,7 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'hermes_core.testing' has no attribute {name!r}")
     return getattr(import_module(f"hermes_core.testing.{module}"), name)
+
+# Loaded as a pytest plugin under this name (``-p hermes_core.testing``, or an install made before
+# the fixtures moved to their own module), this package brings the fixtures along.
+pytest_plugins = ["hermes_core.testing.fixtures"]
