@@ -323,6 +323,12 @@ def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
     write(path, text, new_mode=mode)
 
 
+def _dump(data: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
 def dump_user_config(home: Path, data: Mapping[str, Any]) -> str:
     """config.yaml text for ``data``, checked to read back as ``data`` before anything is written."""
     import yaml
@@ -332,12 +338,12 @@ def dump_user_config(home: Path, data: Mapping[str, Any]) -> str:
 
     path = home / CONFIG_FILE_NAME
     try:
-        text = yaml.safe_dump(dict(data), sort_keys=False, default_flow_style=False, allow_unicode=True)
+        text = _dump(dict(data))
     except (yaml.YAMLError, RecursionError) as exc:
         raise ConfigError(f"{path}: not written, the settings cannot be written as YAML ({exc}) -> give plain values") from None
     check_utf8(text, "the new config.yaml", "give keys and values as UTF-8 text; the file was not changed")
-    try:
-        same = load_yaml(text) == dict(data)
+    try:  # compared as text, so a .nan (never equal to itself) still counts as the same
+        same = _dump(load_yaml(text)) == text
     except (yaml.YAMLError, RecursionError):
         same = False
     if not same:
