@@ -165,10 +165,19 @@ def test_new_at_a_terminal_asks_only_for_what_was_not_given(tmp_path):
         [sys.executable, "-m", "hermes_core", "plugins", "new", "tty_one", "--kind", "tools", "--author", "Ann", "-o", str(tmp_path)],
         stdin=follower, stdout=follower, stderr=follower, env=env, close_fds=True,
     )
+    import select
+    import time
+
     os.close(follower)
     os.write(leader, b"Guards rm -rf\n")
     output = b""
+    deadline = time.monotonic() + 120  # a prompt nobody answers (a re-asked name) would wait forever
+    waiting = False
     while True:
+        ready, _, _ = select.select([leader], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            waiting = True
+            break
         try:
             chunk = os.read(leader, 4096)
         except OSError:  # the terminal closes when the process ends
@@ -176,7 +185,11 @@ def test_new_at_a_terminal_asks_only_for_what_was_not_given(tmp_path):
         if not chunk:
             break
         output += chunk
-    assert process.wait(timeout=60) == 0, output
+    if waiting:
+        process.kill()
+        process.wait()
+        pytest.fail(f"hermes plugins new was still waiting for input: {output.decode('utf-8', 'replace')[-300:]!r}")
+    assert process.wait() == 0, output
     os.close(leader)
     text = output.decode("utf-8", "replace")
     assert text.count("[") >= 1 and "one line saying what the plugin does" in text
