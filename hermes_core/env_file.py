@@ -112,8 +112,10 @@ def check_env_value(name: str, value: str) -> None:
     if reason:
         raise ConfigError(f"{name} cannot be set in .env: {reason} -> set it in your shell if you really mean to")
     check_utf8(value, f"the value for {name}")
-    if "\n" in value or "\r" in value or "\0" in value:
-        raise ConfigError(f"the value for {name} contains a line break or NUL -> give it on one line")
+    if "\n" in value or "\r" in value:
+        raise ConfigError(f"the value for {name} contains a line break -> give it on one line")
+    if "\0" in value:
+        raise ConfigError(f"the value for {name} contains a NUL character -> remove it")
 
 
 def _quote(value: str) -> str:

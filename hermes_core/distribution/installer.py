@@ -211,7 +211,7 @@ class Installer:
         try:  # a regular file of at most 1 MiB: a FIFO or a device would block or fill memory
             text = read_limited_text(path, 1 << 20, what="list given to -r")
         except FileNotFoundError:
-            raise HermesError(f"{path}: no such file -> check the path given to -r") from None
+            raise HermesError(f"{path}: cannot be read (no such file) -> check the path given to -r") from None
         self.preflight(f"cannot install from {path}")
         outcomes: list[Outcome] = []
         failures: list[str] = []
