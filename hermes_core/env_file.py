@@ -82,8 +82,8 @@ def parse_env_text(text: str) -> tuple[dict[str, str], list[str]]:
     values: dict[str, str] = {}
     refused: list[str] = []
     for binding in _bindings(text):
-        if binding.key is None or binding.error:
-            continue
+        if binding.key is None or binding.error or "\0" in binding.key or "\0" in (binding.value or ""):
+            continue  # as python-dotenv does with lines it cannot parse; a NUL cannot enter an environment
         if refusal_reason(binding.key):
             refused.append(binding.key)
             continue

@@ -74,11 +74,36 @@ def _commands(path: st.SearchStrategy[str], text: st.SearchStrategy[str]) -> st.
     )
 
 
+def _database_rows(path: Path) -> str | None:
+    """The rows of a SQLite file, read-only; ``None`` when it is not one. Opening a WAL database
+    moves committed pages from state.db-wal into state.db, and opening an empty file (a new
+    database) writes the schema, so its bytes are not the thing to compare: its rows are."""
+    import sqlite3
+
+    if path.stat().st_size == 0:
+        return repr([[], []])
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            # the conversations themselves: a new database gets its schema and metadata on first open
+            return repr([connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall() if table in tables else [] for table in ("sessions", "messages")])
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return None
+
+
 def _snapshot(home: Path) -> dict[str, bytes | str]:
     state: dict[str, bytes | str] = {}
+    rows = _database_rows(home / "state.db") if (home / "state.db").is_file() else None
+    if rows is not None:
+        state["state.db (rows)"] = rows
     for path in sorted(home.rglob("*")):
         relative = str(path.relative_to(home))
         if relative == "cache" or relative.startswith("cache/"):
+            continue
+        if rows is not None and relative.startswith("state.db"):
             continue
         if path.is_symlink():
             state[relative] = "-> " + os.readlink(path)
@@ -120,3 +145,50 @@ def test_every_command_survives_hostile_input(data, lived_in_home, hostile_files
     if result.exit_code != 0:
         assert said.strip(), (argv, result)  # a refusal, or a report such as doctor's, says why
         assert _snapshot(lived_in_home) == before, argv
+
+
+HOSTILE_CONTENTS = st.one_of(
+    st.binary(max_size=64),
+    st.sampled_from(
+        [
+            b"\xff\xfe\x00garbage",
+            b"plugins: 5\n",
+            b"plugins:\n  enabled: {a: 1}\n",
+            b"a: &a [*a]\n",
+            b"a: " + b"[" * 5000 + b"]" * 5000 + b"\n",
+            b"name: x\nrequires_env: 42\noptional_env: true\nkind: 7\n",
+            b"LD_PRELOAD=/tmp/evil.so\nPATH=/tmp\nA=\"unterminated\n\x00B=1\n",
+            b"model:\n  context_length: -5\n  timeout: nan\n",
+            b"- just\n- a list\n",
+            b"x: \"\\ud800\"\n",
+        ]
+    ),
+)
+WHERE = st.sampled_from(["config.yaml", ".env", "plugins/fine/plugin.yaml", "memories/MEMORY.md", "plugins.lock", "state.db"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_command_survives_hostile_files_in_the_home(data, lived_in_home, run_hermes, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    where = lived_in_home / data.draw(WHERE, label="file")
+    original = where.read_bytes() if where.exists() else None
+    where.write_bytes(data.draw(HOSTILE_CONTENTS, label="contents"))
+    argv = data.draw(_commands(st.just(str(where)), st.sampled_from(["fine", "x.y", "note", "-"])), label="argv")
+    before = _snapshot(lived_in_home)
+    try:
+        result = run_hermes(*argv)
+    finally:
+        os.environ["HERMES_HOME"] = str(lived_in_home)
+    said = result.stderr + result.stdout
+    try:
+        assert result.exit_code in (0, 1, 2), (argv, result)
+        assert "internal error" not in said and "Traceback" not in said, (argv, said)
+        if result.exit_code != 0:
+            assert said.strip(), (argv, result)
+            assert _snapshot(lived_in_home) == before, argv
+    finally:  # the next example starts from the lived-in home again
+        if original is None:
+            where.unlink(missing_ok=True)
+        else:
+            where.write_bytes(original)

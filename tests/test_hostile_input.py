@@ -365,3 +365,16 @@ def test_a_second_double_dash_in_memory_replace_is_text_not_a_crash(hermes_home,
     assert run_hermes("memory", "add", "keep this").exit_code == 0
     result = run_hermes("memory", "replace", "--", "", "--")
     assert result.exit_code == 1 and "internal error" not in result.stderr
+
+
+def test_env_and_lock_files_with_nul_or_bad_bytes_are_errors_or_skipped_lines(hermes_home, run_hermes):
+    (hermes_home / ".env").write_bytes(b"A=\"unterminated\n\x00B=1\nGOOD=yes\nNUL=a\x00b\n")
+    result = run_hermes("memory", "show")
+    assert result.exit_code == 0, result.stderr
+    from hermes_core.config import read_env_file
+
+    assert read_env_file(hermes_home).get("GOOD") == "yes" and "NUL" not in read_env_file(hermes_home)
+    (hermes_home / "plugins.lock").write_bytes(b"\x80")
+    result = run_hermes("plugins", "list")  # the listing still works; the lock's problem is named
+    said = result.stdout + result.stderr
+    assert result.exit_code in (0, 1) and "plugins.lock" in said and "is not UTF-8 text" in said and "internal error" not in said

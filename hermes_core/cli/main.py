@@ -163,6 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, HermesError):
             print(f"hermes: error: {exc}", file=sys.stderr)
             return 1
+        if isinstance(exc, UnicodeDecodeError):  # a file that should be UTF-8 text is not
+            print(
+                f"hermes: error: a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "
+                "-> run the same command with --debug to see which file, then fix or move it aside",
+                file=sys.stderr,
+            )
+            return 1
         if isinstance(exc, UnicodeEncodeError):  # text that is not UTF-8 (a non-UTF-8 byte in an argument) met a file or database
             print(
                 f"hermes: error: text that is not valid UTF-8 was given ({exc.reason}: {exc.object[exc.start:exc.end]!r}) "
