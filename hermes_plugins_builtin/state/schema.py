@@ -14,7 +14,7 @@ from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -147,6 +147,28 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
+# v4: memory backfill checkpoints. A job per target provider fixes the messages it covers
+# (id <= upto_message_id) when it starts; every item (a built-in entry, a turn, a session end)
+# handed over and confirmed is a row of memory_backfill_done, and in_flight names the one item
+# handed over but not yet confirmed, so an interrupted run knows exactly what to resend.
+V4_DDL = """
+CREATE TABLE memory_backfill_jobs (
+    provider TEXT PRIMARY KEY,
+    upto_message_id INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    finished_at REAL,
+    in_flight TEXT
+);
+CREATE TABLE memory_backfill_done (
+    provider TEXT NOT NULL,
+    item TEXT NOT NULL,
+    done_at REAL NOT NULL,
+    PRIMARY KEY (provider, item)
+) WITHOUT ROWID;
+"""
+
+
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, V1_DDL)
 
@@ -172,10 +194,15 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
     # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
+def _migrate_to_v4(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V4_DDL)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _migrate_to_v1,
     2: _migrate_to_v2,
     3: _migrate_to_v3,
+    4: _migrate_to_v4,
 }
 
 
