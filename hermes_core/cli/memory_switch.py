@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -116,8 +117,9 @@ def cmd_switch(args: argparse.Namespace) -> int:
     summary: dict[str, Any] = {"provider": provider.name, "plugin": record.key, "memory.provider": selection, "previous": before, "changed": False}
     backfill = plan = None
     if args.backfill:
+        planning = time.monotonic()
         backfill, plan, store = _plan(manager, provider, since, args.sessions)
-        summary["backfill"] = plan.summary()
+        summary["backfill"] = dict(plan.summary(), plan_seconds=round(time.monotonic() - planning, 3))
         if args.dry_run:
             store.close()
     if args.dry_run:
