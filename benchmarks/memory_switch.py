@@ -13,8 +13,9 @@ itself (the command's own `seconds`), the same with the planning pass (which rea
 message once to count what is left), the whole command's wall time, and the process's peak RSS;
 median and spread over the runs. Goal: >= 5,000 messages/s.
 
-A real provider is added as another row by installing its plugin in the same home and running
-the same command against it in the same loop (interleaved with the null provider, on equal work).
+A real provider is another row: `--plugin-dir plugins/memory/mem0` copies its plugin into the same
+home and runs the same command against it in the same loop (interleaved with the do-nothing
+provider, on equal work).
 """
 
 from __future__ import annotations
@@ -107,13 +108,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--plugin", action="append", default=[], help="extra provider plugin name already installed in the template (repeatable)")
+    parser.add_argument("--plugin-dir", action="append", default=[], type=Path, metavar="DIR",
+                        help="a provider plugin directory to measure beside the do-nothing one (repeatable); "
+                        "its settings come from the environment, which every run inherits")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         template = root / "template"
         build_home(template, args.messages)
-        rows: dict[str, list[dict[str, float]]] = {name: [] for name in ["null-memory", *args.plugin]}
+        names = ["null-memory"]
+        for directory in args.plugin_dir:
+            import yaml
+
+            names.append(yaml.safe_load((directory / "plugin.yaml").read_text())["name"])
+            shutil.copytree(directory, template / "plugins" / directory.name)
+        rows: dict[str, list[dict[str, float]]] = {name: [] for name in names}
         for _ in range(args.runs):
             for name in rows:  # interleaved: every provider once per round
                 rows[name].append(one_run(template, root, name))
