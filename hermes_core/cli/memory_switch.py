@@ -64,7 +64,12 @@ def open_store(manager: PluginManager) -> Any:
     from hermes_core.cli.sessions import open_session_store
 
     manager.load_builtins()
-    return open_session_store(manager)
+    store = open_session_store(manager)
+    if not callable(getattr(store, "memory_backfill_ledger", None)):
+        store.close()
+        raise HermesError("the session store in use keeps no memory backfill checkpoints (the builtin 'state' plugin does) -> "
+                          "use the builtin session store for this command")
+    return store
 
 
 def without_summaries(text: str) -> str:

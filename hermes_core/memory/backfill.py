@@ -64,6 +64,7 @@ class BackfillPlan:
     done_before: int
     in_flight: str | None
     resumed: bool
+    since: float | None = None
 
     @property
     def turns(self) -> int:
@@ -150,7 +151,7 @@ class Backfill:
             sessions.append(SessionPlan(session, len(turns), pending, ends, ends and f"end:{session['id']}" not in done))
         pending_entries = [r for r in entries if entry_item(r) not in done]
         return BackfillPlan(self.provider.name, upto, list(entries), pending_entries, sessions, len(done),
-                            job.in_flight if job else None, job is not None and job.finished_at is None)
+                            job.in_flight if job else None, job is not None and job.finished_at is None, since)
 
     def _turns(self, session: dict[str, Any], upto: int, since: float | None) -> list[ReplayTurn]:
         return session_turns(session["id"], self.store.replay_messages(session["id"], upto_message_id=upto),
@@ -220,7 +221,7 @@ class Backfill:
                 current = sid
             messages = self.store.replay_messages(sid, upto_message_id=plan.upto_message_id)
             wire = wire_messages(messages) if "messages" in self._turn_extras else None
-            for turn in session_turns(sid, messages, copies=self._copies(sid, plan.upto_message_id), clean=self.clean):
+            for turn in session_turns(sid, messages, copies=self._copies(sid, plan.upto_message_id), clean=self.clean, since=plan.since):
                 if turn.item in done:
                     continue
                 yield turn.item, f"session {sid} turn {turn.message_id}", (lambda t=turn, w=wire: self._sync(t, w))

@@ -88,13 +88,13 @@ def test_dry_run_writes_nothing(history, run_hermes, hermes_home):
 def test_sessions_and_since_choose_the_conversations(history, run_hermes, hermes_home):
     last = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--sessions", "2", "--dry-run", "--json").json()["backfill"]
     assert (last["sessions"], last["turns"]) == (2, 3)  # the two parts of the compressed conversation
-    since = history[30].timestamp - 3  # the user message of turn 30
+    since = history[31].timestamp - 3  # the user message of turn 31: the second turn of conv-10
     from datetime import datetime
 
     stamp = datetime.fromtimestamp(since).isoformat()
     result = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--since", stamp, "--yes", "--json")
-    assert result.json()["backfill"]["turns_sent"] == len(history) - 30
-    assert [r[1] for r in _stored_turns(hermes_home)] == [t.user for t in history[30:]]
+    assert result.json()["backfill"]["turns_sent"] == len(history) - 31
+    assert [r[1] for r in _stored_turns(hermes_home)] == [t.user for t in history[31:]]
     bad = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--since", "last tuesday")
     assert bad.exit_code == 1 and "--since 'last tuesday' is not a date" in bad.stderr
 
