@@ -209,6 +209,10 @@ def _stored(backfill: Any, plan: Any) -> str:
     return f"{turns} of {plan.turns} turns and {entries} of {len(plan.entries)} memory entries"
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _report(args: argparse.Namespace, summary: dict[str, Any]) -> int:
     if args.json:
         print_json(summary)
@@ -228,7 +232,8 @@ def _report(args: argparse.Namespace, summary: dict[str, Any]) -> int:
             print(f"{backfill['already_done']} items were sent by an earlier run and are skipped")
         print("dry run: nothing was changed")
         return 0
-    print(f"sent {backfill['entries_sent']} memory entries and {backfill['turns_sent']} turns in {backfill['seconds']:.1f} s"
+    print(f"sent {_count(backfill['entries_sent'], 'memory entry', 'memory entries')} and {_count(backfill['turns_sent'], 'turn', 'turns')} "
+          f"in {backfill['seconds']:.1f} s"
           + (f"; {backfill['already_done']} sent earlier were skipped" if backfill["already_done"] else ""))
     if backfill["resent_after_interruption"]:
         print(f"resent after the interruption: {', '.join(backfill['resent_after_interruption'])} (handed over when the last run stopped)")

@@ -168,7 +168,7 @@ def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]])
                 f"import into {provider.name} stopped after {imported} of {len(pending)} records: {message} -> "
                 "fix the cause and run the same import again; records already imported are skipped"
             ) from None
-        ledger.confirm([item for item, _ in batch])
+        ledger.record_done([item for item, _ in batch])
         imported += len(batch)
     return imported
 

@@ -154,7 +154,7 @@ class Backfill:
                             job.in_flight if job else None, job is not None and job.finished_at is None, since)
 
     def _turns(self, session: dict[str, Any], upto: int, since: float | None) -> list[ReplayTurn]:
-        return session_turns(session["id"], self.store.replay_messages(session["id"], upto_message_id=upto),
+        return session_turns(session["id"], self.store.replay_messages(session["id"], upto_message_id=upto, full=False),
                              copies=self._copies(session["id"], upto), clean=self.clean, since=since)
 
     def _copies(self, session_id: str, upto: int) -> Any:
@@ -162,7 +162,7 @@ class Backfill:
         earlier = chain[: chain.index(session_id)] if session_id in chain else []
         if not earlier:
             return None
-        return copies_of([self.store.replay_messages(part, upto_message_id=upto) for part in earlier], self.clean)
+        return copies_of([self.store.replay_messages(part, upto_message_id=upto, full=False) for part in earlier], self.clean)
 
     # -- running --
 
@@ -219,7 +219,7 @@ class Backfill:
                 previous = current
                 self._switch(sid, session, previous)
                 current = sid
-            messages = self.store.replay_messages(sid, upto_message_id=plan.upto_message_id)
+            messages = self.store.replay_messages(sid, upto_message_id=plan.upto_message_id, full="messages" in self._turn_extras)
             wire = wire_messages(messages) if "messages" in self._turn_extras else None
             for turn in session_turns(sid, messages, copies=self._copies(sid, plan.upto_message_id), clean=self.clean, since=plan.since):
                 if turn.item in done:

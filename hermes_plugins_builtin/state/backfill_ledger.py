@@ -83,6 +83,13 @@ class BackfillLedger:
             conn.execute("UPDATE memory_backfill_jobs SET in_flight = ?, updated_at = ? WHERE provider = ?",
                          (next_item, now, self.provider))
 
+    def record_done(self, items: Iterable[str]) -> None:
+        """Record *items* as stored, leaving the job (if any) as it is: for imports beside a backfill."""
+        now = time.time()
+        with self._lock, write_transaction(self._conn) as conn:
+            conn.executemany("INSERT OR IGNORE INTO memory_backfill_done (provider, item, done_at) VALUES (?, ?, ?)",
+                             [(self.provider, item, now) for item in items])
+
     def finish(self) -> None:
         """Mark the job complete (nothing in flight)."""
         now = time.time()

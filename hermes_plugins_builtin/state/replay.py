@@ -34,8 +34,17 @@ def replay_sessions(conn: sqlite3.Connection, *, upto_message_id: int, exclude_s
     return rows
 
 
-def session_messages(conn: sqlite3.Connection, session_id: str, upto_message_id: int) -> list[dict[str, Any]]:
-    """The messages of one session with id <= *upto_message_id*, in conversation order."""
+def session_messages(conn: sqlite3.Connection, session_id: str, upto_message_id: int, *,
+                     full: bool = True) -> list[dict[str, Any]]:
+    """The messages of one session with id <= *upto_message_id*, in conversation order.
+
+    ``full=False`` reads only id, role, content and timestamp (what finding the turns needs),
+    without decoding the JSON columns.
+    """
+    if not full:
+        rows = conn.execute("SELECT id, role, content, timestamp FROM messages WHERE session_id = ? AND id <= ? "
+                            "ORDER BY timestamp, id", (session_id, upto_message_id)).fetchall()
+        return [{"id": r[0], "role": r[1], "content": r[2], "timestamp": r[3]} for r in rows]
     rows = conn.execute(f"SELECT id, {', '.join(MESSAGE_FIELDS)} FROM messages WHERE session_id = ? AND id <= ? "
                         "ORDER BY timestamp, id", (session_id, upto_message_id)).fetchall()
     return [decode_message(r) for r in rows]

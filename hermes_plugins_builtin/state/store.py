@@ -388,10 +388,10 @@ class SessionStore:
             return replay.replay_sessions(conn, upto_message_id=upto_message_id, exclude_sources=exclude_sources,
                                           since=since, last=last)
 
-    def replay_messages(self, session_id: str, *, upto_message_id: int) -> list[dict[str, Any]]:
-        """One session's messages with id <= *upto_message_id*, in conversation order."""
+    def replay_messages(self, session_id: str, *, upto_message_id: int, full: bool = True) -> list[dict[str, Any]]:
+        """One session's messages with id <= *upto_message_id*, in conversation order (``full=False``: id, role, content, timestamp)."""
         with self._lock:
-            return replay.session_messages(self._conn, session_id, upto_message_id)
+            return replay.session_messages(self._conn, session_id, upto_message_id, full=full)
 
     # -- maintenance ---------------------------------------------------------
     def delete_session(self, session_id: str) -> bool:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hermes_core.memory.fallback_import import import_through_existing_paths
 from hermes_core.memory.provider import MemoryProvider
 from hermes_core.memory.records import MemoryRecord, RecordError, iso_utc, parse_jsonl, record_from_dict
-from hermes_core.memory.replay_turns import NON_CONVERSATION_SOURCES
+from hermes_core.memory.replay_turns import NON_CONVERSATION_SOURCES, content_text, session_turns
 from hermes_plugins_builtin.session_search.grouping import HIDDEN_SOURCES
 
 
@@ -114,3 +114,20 @@ def test_default_import_falls_back_to_on_memory_write():
     provider = _Mirroring()
     import_through_existing_paths(provider, [MemoryRecord("likes tea"), MemoryRecord("repo in ~/src", kind="note", peer="assistant")])
     assert provider.writes == [("add", "user", "likes tea"), ("add", "memory", "repo in ~/src")]
+
+
+def test_content_parts_give_their_text_and_text_that_looks_like_json_stays():
+    assert content_text('[{"type": "text", "text": "hi"}, {"type": "image_url", "image_url": {}}]') == "hi"
+    assert content_text("[1, 2] is a list") == "[1, 2] is a list"
+    assert content_text("[1, 2]") == "[1, 2]"
+    assert content_text(None) == ""
+
+
+@given(st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "tool", "system"]),
+                                       "content": st.one_of(st.none(), st.text(max_size=30))}), max_size=12))
+def test_turns_of_any_message_list_start_at_user_messages(messages):
+    stored = [dict(m, id=i + 1, timestamp=float(i)) for i, m in enumerate(messages)]
+    turns = session_turns("s", stored)
+    users = [m for m in stored if m["role"] == "user" and (m["content"] or "").strip()]
+    assert [t.message_id for t in turns] == [m["id"] for m in users]
+    assert all(t.end <= len(stored) for t in turns)

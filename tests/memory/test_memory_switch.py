@@ -162,3 +162,20 @@ def test_sigkill_half_way_then_the_same_command_finishes_with_every_turn_once(hi
     repeated = {source: n for source, n in deliveries.items() if n != 1}
     message_id = resent.removeprefix("turn:")
     assert repeated == ({} if when == "before" else {next(s for s in deliveries if s.endswith(f":message:{message_id}")): 2})
+
+
+def test_ctrl_c_keeps_the_checkpoint_and_says_how_to_resume(history, hermes_home):
+    command = [sys.executable, "-m", "hermes_core", "memory", "switch", "ledger-memory", "--backfill", "--yes"]
+    env = dict(os.environ, HERMES_HOME=str(hermes_home), LEDGER_KILL_AT="12", LEDGER_KILL_WHEN="after", LEDGER_KILL_SIGNAL="INT")
+    interrupted = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert interrupted.returncode == 130, interrupted.stderr
+    assert "backfill interrupted; 11 of 63 turns and 0 of 0 memory entries are stored and checkpointed" in interrupted.stderr
+    assert "run 'hermes memory switch ledger-memory --backfill --yes' to resume" in interrupted.stderr and "Traceback" not in interrupted.stderr
+    env.pop("LEDGER_KILL_AT")
+    finished = subprocess.run(command + ["--json"], env=env, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert json.loads(finished.stdout)["backfill"]["turns_sent"] == len(history) - 11
+    assert [u for _, u, _, _ in _stored_turns(hermes_home)] == [t.user for t in history]
+    # without a terminal, progress is plain lines on stderr ending with the total
+    remaining = len(history) - 11 + 17  # the turns left and the 17 conversations not closed yet
+    assert f"backfilling ledger: {remaining}/{remaining} (" in finished.stderr
