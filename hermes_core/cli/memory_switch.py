@@ -29,6 +29,8 @@ def add_arguments(commands: Any) -> None:
     which = switch.add_mutually_exclusive_group()
     which.add_argument("--sessions", type=int, metavar="N", help="backfill only the N most recent conversations")
     which.add_argument("--since", metavar="DATE", help="backfill only turns from DATE on (2025-03-01 or 2025-03-01T14:00)")
+    switch.add_argument("--again", action="store_true",
+                        help="forget what earlier backfills into NAME sent and send everything again (after its storage was emptied or replaced)")
     switch.add_argument("--dry-run", action="store_true", help="say what would be sent; change nothing")
     switch.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     switch.add_argument("--json", action="store_true", help="print a JSON summary at the end")
@@ -111,6 +113,8 @@ def cmd_switch(args: argparse.Namespace) -> int:
     since = parse_since(args.since) if args.since else None
     manager = _plugins()
     before = manager.config.get("memory.provider", "") or ""
+    if args.again and not args.backfill:
+        raise HermesError("--again goes with --backfill -> hermes memory switch NAME --backfill --again")
     if args.provider.lower() in BUILTIN_ONLY:
         if args.backfill:
             raise HermesError("the built-in memory is always on and already holds its entries -> name an external provider to backfill it")
@@ -123,7 +127,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
     backfill = plan = None
     if args.backfill:
         planning = time.monotonic()
-        backfill, plan, store = _plan(manager, provider, since, args.sessions)
+        backfill, plan, store = _plan(manager, provider, since, args.sessions, args.again)
         summary["backfill"] = dict(plan.summary(), plan_seconds=round(time.monotonic() - planning, 3))
         if args.dry_run:
             store.close()
@@ -144,7 +148,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
     return _report(args, summary)
 
 
-def _plan(manager: PluginManager, provider: MemoryProvider, since: float | None, last: int | None) -> tuple[Any, Any, Any]:
+def _plan(manager: PluginManager, provider: MemoryProvider, since: float | None, last: int | None, again: bool) -> tuple[Any, Any, Any]:
     from hermes_core.memory.backfill import Backfill
     from hermes_core.memory.records import coerce_records
 
@@ -152,7 +156,7 @@ def _plan(manager: PluginManager, provider: MemoryProvider, since: float | None,
     store = open_store(manager)
     try:
         backfill = Backfill(provider, store, hermes_home=str(manager.home), clean=without_summaries, **_retry_settings(manager))
-        return backfill, backfill.plan(entries, since=since, last=last), store
+        return backfill, backfill.plan(entries, since=since, last=last, fresh=again), store
     except BaseException:
         store.close()
         raise

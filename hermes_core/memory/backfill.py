@@ -65,6 +65,8 @@ class BackfillPlan:
     in_flight: str | None
     resumed: bool
     since: float | None = None
+    #: Checkpoints of earlier runs are ignored and forgotten when the run starts (``--again``).
+    fresh: bool = False
 
     @property
     def turns(self) -> int:
@@ -138,11 +140,14 @@ class Backfill:
 
     # -- planning (reads only) --
 
-    def plan(self, entries: Sequence[MemoryRecord], *, since: float | None = None, last: int | None = None) -> BackfillPlan:
-        """What is left to send; writes nothing (a new job's bound is the newest message now)."""
-        job = self.ledger.job()
+    def plan(self, entries: Sequence[MemoryRecord], *, since: float | None = None, last: int | None = None, fresh: bool = False) -> BackfillPlan:
+        """What is left to send; writes nothing (a new job's bound is the newest message now).
+
+        ``fresh`` plans as if nothing had been sent before (the run then forgets the old checkpoints).
+        """
+        job = None if fresh else self.ledger.job()
         upto = job.upto_message_id if job is not None else self.store.max_message_id()
-        done = self.ledger.done_items()
+        done = set() if fresh else self.ledger.done_items()
         sessions = []
         for session in self.store.replay_sessions(upto_message_id=upto, exclude_sources=NON_CONVERSATION_SOURCES, since=since, last=last):
             turns = self._turns(session, upto, since)
@@ -151,7 +156,7 @@ class Backfill:
             sessions.append(SessionPlan(session, len(turns), pending, ends, ends and f"end:{session['id']}" not in done))
         pending_entries = [r for r in entries if entry_item(r) not in done]
         return BackfillPlan(self.provider.name, upto, list(entries), pending_entries, sessions, len(done),
-                            job.in_flight if job else None, job is not None and job.finished_at is None, since)
+                            job.in_flight if job else None, job is not None and job.finished_at is None, since, fresh)
 
     def _turns(self, session: dict[str, Any], upto: int, since: float | None) -> list[ReplayTurn]:
         return session_turns(session["id"], self.store.replay_messages(session["id"], upto_message_id=upto, full=False),
@@ -170,6 +175,8 @@ class Backfill:
         """Send every pending item of ``plan``; raises :class:`BackfillFailed` (ledger intact) when the provider keeps failing."""
         report = BackfillReport()
         started = time.monotonic()
+        if plan.fresh:
+            self.ledger.forget()
         self.ledger.start(plan.upto_message_id)
         total, sent = plan.pending_items, 0
         previous: str | None = None

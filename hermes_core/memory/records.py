@@ -55,7 +55,7 @@ class MemoryRecord:
     peer: str = DEFAULT_PEER
     created_at: str | None = None
     source: str = ""
-    metadata: Mapping[str, Any] = field(default_factory=dict)
+    metadata: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         for name, value in _checked(self.text, self.kind, self.peer, self.created_at, self.source, self.metadata).items():

@@ -71,6 +71,16 @@ def test_the_same_command_again_sends_nothing(history, run_hermes, hermes_home):
     assert again.json()["changed"] is False
 
 
+def test_again_sends_everything_once_more_after_the_storage_was_replaced(history, run_hermes, hermes_home):
+    assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--yes").exit_code == 0
+    (hermes_home / "ledger_memory.db").unlink()  # the backend was emptied
+    assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--yes", "--json").json()["backfill"]["turns_sent"] == 0
+    again = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--again", "--yes", "--json")
+    assert again.exit_code == 0 and again.json()["backfill"]["turns_sent"] == len(history)
+    assert [u for _, u, _, _ in _stored_turns(hermes_home)] == [t.user for t in history]
+    assert "--again goes with --backfill" in run_hermes("memory", "switch", "ledger-memory", "--again").stderr
+
+
 def test_dry_run_writes_nothing(history, run_hermes, hermes_home):
     run_hermes("memory", "add", "The user deploys with make release.")
     config_before = (hermes_home / "config.yaml").read_bytes() if (hermes_home / "config.yaml").exists() else b""
