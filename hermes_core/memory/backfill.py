@@ -182,8 +182,11 @@ class Backfill:
         previous: str | None = None
         first_session = next((s.session for s in plan.sessions if s.pending_turns or s.pending_end), None)
         current_session = first_session["id"] if first_session else f"memory-backfill-{self.provider.name}"
-        self.provider.initialize(current_session, hermes_home=self.hermes_home, platform=(first_session or {}).get("source") or "cli",
-                                 agent_context="primary")
+        try:
+            self.provider.initialize(current_session, hermes_home=self.hermes_home, platform=(first_session or {}).get("source") or "cli",
+                                     agent_context="primary")
+        except (Exception, SystemExit) as exc:  # provider code: nothing was sent yet
+            raise BackfillFailed("initialize", 1, exc, "initialize (before anything was sent)") from exc
         try:
             for item, where, send in self._items(plan, current_session):
                 # one commit: the previous item is stored, this one is in the provider's hands

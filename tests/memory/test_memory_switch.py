@@ -189,3 +189,11 @@ def test_ctrl_c_keeps_the_checkpoint_and_says_how_to_resume(history, hermes_home
     # without a terminal, progress is plain lines on stderr ending with the total
     remaining = len(history) - 11 + 17  # the turns left and the 17 conversations not closed yet
     assert f"backfilling ledger: {remaining}/{remaining} (" in finished.stderr
+
+
+def test_a_provider_failing_to_start_is_reported_and_nothing_is_recorded(history, run_hermes, hermes_home):
+    (hermes_home / "ledger_memory.db").mkdir()  # the provider's file cannot be opened
+    result = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--yes")
+    assert result.exit_code == 1 and "stopped at initialize (before anything was sent)" in result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert _checkpoints(hermes_home) == []
