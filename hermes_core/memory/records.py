@@ -61,6 +61,22 @@ class MemoryRecord:
         for name, value in _checked(self.text, self.kind, self.peer, self.created_at, self.source, self.metadata).items():
             object.__setattr__(self, name, value)
 
+    # Read like a dict too, for providers written against records as plain JSON objects.
+    def __getitem__(self, key: str) -> Any:
+        if key not in RECORD_FIELDS and key != "user":
+            raise KeyError(key)
+        return getattr(self, "peer" if key == "user" else key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``record.get("text")`` as on the JSON object of the record (``user`` reads ``peer``)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def keys(self) -> tuple[str, ...]:
+        return RECORD_FIELDS
+
     @property
     def timestamp(self) -> float | None:
         """``created_at`` as seconds since the epoch, for backends that take numbers."""

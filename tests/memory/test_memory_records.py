@@ -131,3 +131,9 @@ def test_turns_of_any_message_list_start_at_user_messages(messages):
     users = [m for m in stored if m["role"] == "user" and (m["content"] or "").strip()]
     assert [t.message_id for t in turns] == [m["id"] for m in users]
     assert all(t.end <= len(stored) for t in turns)
+
+
+def test_records_read_like_the_json_objects_they_travel_as():
+    record = MemoryRecord("likes tea", kind="preference", peer="dana", source="x:1")
+    assert record["text"] == "likes tea" and record.get("user") == "dana" and record.get("nope", 7) == 7
+    assert dict(record) == {**record.to_dict(), "metadata": {}}
