@@ -177,7 +177,7 @@ class MemoryProviderContract:
             assert str(exc), "MemoryExportUnsupported must say why"
             return None
         assert exported is not None, "export_memories() must return an iterable of records (or raise MemoryExportUnsupported)"
-        return [record_from_dict(item) for item in exported]
+        return [record_from_dict(item, fold_unknown=True) for item in exported]
 
     def test_export_yields_valid_records_or_says_it_cannot(self, provider: MemoryProvider, hermes_home: Path) -> None:
         provider.initialize("contract-session", **self.initialize_kwargs(hermes_home))

@@ -154,15 +154,24 @@ def _checked(text: Any, kind: Any, peer: Any, created_at: Any, source: Any, meta
     return {"text": text, "kind": kind, "peer": peer, "created_at": iso_utc(created_at), "source": source, "metadata": dict(metadata)}
 
 
-def record_from_dict(data: Any) -> MemoryRecord:
-    """A checked :class:`MemoryRecord` from one decoded JSON object; :class:`RecordError` says what is wrong."""
+def record_from_dict(data: Any, *, fold_unknown: bool = False) -> MemoryRecord:
+    """A checked :class:`MemoryRecord` from one decoded JSON object; :class:`RecordError` says what is wrong.
+
+    Fields other than the record's are an error (a typo in a file should not pass silently), or
+    with ``fold_unknown`` are kept under ``metadata`` (what a provider's export adds, e.g. its ids).
+    """
     if isinstance(data, MemoryRecord):
         return data
     if not isinstance(data, Mapping):
         raise RecordError(f"a record must be a JSON object with at least 'text', not {type(data).__name__}")
-    unknown = sorted(set(data) - set(RECORD_FIELDS) - {"user"})
-    if unknown:
-        raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} -> a record has {', '.join(RECORD_FIELDS)}; put the rest under 'metadata'", unknown[0])
+    unknown = sorted(set(data) - set(RECORD_FIELDS) - {"user"}, key=str)
+    if unknown and fold_unknown:
+        metadata = data.get("metadata")
+        extra = {str(k): data[k] for k in unknown}
+        data = {k: v for k, v in data.items() if k not in extra}
+        data["metadata"] = {**extra, **metadata} if isinstance(metadata, Mapping) else (extra if metadata is None else metadata)
+    elif unknown:
+        raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} -> a record has {', '.join(RECORD_FIELDS)}; put the rest under 'metadata'", str(unknown[0]))
     if "peer" in data and "user" in data and data["peer"] != data["user"]:
         raise RecordError("'peer' and 'user' disagree -> give only one of them", "peer")
     return MemoryRecord(
@@ -176,10 +185,10 @@ def record_from_dict(data: Any) -> MemoryRecord:
 
 
 def coerce_records(items: Iterable[Any], *, origin: str) -> Iterator[MemoryRecord]:
-    """Check what a provider's ``export_memories()`` yielded; ``origin`` names it in errors."""
+    """Check what a provider's ``export_memories()`` yielded (extra fields kept under metadata); ``origin`` names it in errors."""
     for number, item in enumerate(items, 1):
         try:
-            yield record_from_dict(item)
+            yield record_from_dict(item, fold_unknown=True)
         except RecordError as exc:
             raise RecordError(f"{origin} record {number}: {exc}", exc.field) from None
 

@@ -137,3 +137,12 @@ def test_records_read_like_the_json_objects_they_travel_as():
     record = MemoryRecord("likes tea", kind="preference", peer="dana", source="x:1")
     assert record["text"] == "likes tea" and record.get("user") == "dana" and record.get("nope", 7) == 7
     assert dict(record) == {**record.to_dict(), "metadata": {}}
+
+
+def test_a_providers_extra_fields_are_kept_under_metadata_but_a_files_are_an_error():
+    from hermes_core.memory.records import coerce_records
+
+    (record,) = coerce_records([{"text": "likes tea", "id": "m-1", "metadata": {"score": 1}}], origin="mem0")
+    assert record.metadata == {"id": "m-1", "score": 1}
+    with pytest.raises(RecordError, match="unknown field"):
+        record_from_dict({"text": "likes tea", "id": "m-1"})
