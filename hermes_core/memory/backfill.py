@@ -28,6 +28,8 @@ DEFAULT_FLUSH_TIMEOUT = 60.0
 ENTRY_TARGETS = {"note": "memory", "profile": "user"}
 
 Progress = Callable[[int, int], None]
+#: Prefixes of the items a backfill records: built-in entries, turns, session ends.
+BACKFILL_ITEM_KINDS = ("entry", "turn", "end")
 
 
 class BackfillFailed(RuntimeError):
@@ -147,7 +149,8 @@ class Backfill:
         """
         job = None if fresh else self.ledger.job()
         upto = job.upto_message_id if job is not None else self.store.max_message_id()
-        done = set() if fresh else self.ledger.done_items()
+        # the ledger also holds what `hermes memory import` stored; only backfill items count here
+        done = set() if fresh else {item for item in self.ledger.done_items() if item.split(":", 1)[0] in BACKFILL_ITEM_KINDS}
         sessions = []
         for session in self.store.replay_sessions(upto_message_id=upto, exclude_sources=NON_CONVERSATION_SOURCES, since=since, last=last):
             turns = self._turns(session, upto, since)
@@ -176,7 +179,7 @@ class Backfill:
         report = BackfillReport()
         started = time.monotonic()
         if plan.fresh:
-            self.ledger.forget()
+            self.ledger.forget(BACKFILL_ITEM_KINDS)
         self.ledger.start(plan.upto_message_id)
         total, sent = plan.pending_items, 0
         previous: str | None = None

@@ -97,9 +97,14 @@ class BackfillLedger:
             conn.execute("UPDATE memory_backfill_jobs SET in_flight = NULL, finished_at = ?, updated_at = ? "
                          "WHERE provider = ?", (now, now, self.provider))
 
-    def forget(self) -> int:
-        """Delete the job and every checkpoint of this provider; returns how many items were recorded."""
+    def forget(self, kinds: Iterable[str] | None = None) -> int:
+        """Delete the job and this provider's checkpoints (only items named ``<kind>:...`` when *kinds*
+        is given); returns how many items were deleted."""
         with self._lock, write_transaction(self._conn) as conn:
-            count = conn.execute("DELETE FROM memory_backfill_done WHERE provider = ?", (self.provider,)).rowcount
+            if kinds is None:
+                count = conn.execute("DELETE FROM memory_backfill_done WHERE provider = ?", (self.provider,)).rowcount
+            else:
+                count = sum(conn.execute("DELETE FROM memory_backfill_done WHERE provider = ? AND item >= ? AND item < ?",
+                                         (self.provider, f"{kind}:", f"{kind};")).rowcount for kind in kinds)
             conn.execute("DELETE FROM memory_backfill_jobs WHERE provider = ?", (self.provider,))
         return int(count)

@@ -116,3 +116,17 @@ def test_export_from_a_provider_without_export_says_so(run_hermes, make_plugin, 
 def test_export_refuses_a_directory_or_missing_parent(run_hermes, tmp_path):
     assert "is a directory" in run_hermes("memory", "export", str(tmp_path)).stderr
     assert "does not exist" in run_hermes("memory", "export", str(tmp_path / "no" / "m.jsonl")).stderr
+
+
+def test_imports_and_backfills_into_one_provider_keep_their_own_checkpoints(ledger, run_hermes, hermes_home, tmp_path):
+    from switch_support import build_history
+
+    history = build_history(hermes_home, conversations=2)
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"text": "Prefers tabs.", "kind": "preference"}) + "\n")
+    assert run_hermes("memory", "import", str(path), "--provider", "ledger").exit_code == 0
+    plan = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--dry-run", "--json").json()["backfill"]
+    assert plan["already_done"] == 0 and plan["turns_to_send"] == len(history)
+    assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--again", "--yes").exit_code == 0
+    again = run_hermes("memory", "import", str(path), "--provider", "ledger", "--json").json()
+    assert again["imported_before"] == 1  # --again forgot the backfill's checkpoints, not the import's
