@@ -124,28 +124,48 @@ def cmd_switch(args: argparse.Namespace) -> int:
     record, provider = resolve_provider(manager, args.provider)
     selection = _selection_for(_provider_records(manager), record)
     summary: dict[str, Any] = {"provider": provider.name, "plugin": record.key, "memory.provider": selection, "previous": before, "changed": False}
-    backfill = plan = None
-    if args.backfill:
+    if not args.backfill:
+        if not args.dry_run:
+            update_user_config(manager.home, "memory.provider", selection)
+            summary["changed"] = selection != before
+        return _report(args, dict(summary, dry_run=True) if args.dry_run else summary)
+    # taken before planning: a plan made while another run still sends would send its items again
+    lock = None if args.dry_run else _one_backfill_at_a_time(manager, provider.name)
+    store = None
+    try:
         planning = time.monotonic()
         backfill, plan, store = _plan(manager, provider, since, args.sessions, args.again)
         summary["backfill"] = dict(plan.summary(), plan_seconds=round(time.monotonic() - planning, 3))
         if args.dry_run:
-            store.close()
-    if args.dry_run:
-        summary["dry_run"] = True
-        return _report(args, summary)
-    if plan is not None:
+            return _report(args, dict(summary, dry_run=True))
         _confirm(f"set memory.provider to {selection} and send {plan.pending_items} items ({len(plan.pending_entries)} memory entries, "
                  f"{plan.pending_turns} turns of {len(plan.sessions)} conversations) to {provider.name}?", args)
-    update_user_config(manager.home, "memory.provider", selection)
-    summary["changed"] = selection != before
-    if backfill is None or plan is None:
-        return _report(args, summary)
-    try:
+        update_user_config(manager.home, "memory.provider", selection)
+        summary["changed"] = selection != before
         summary["backfill"].update(_run(backfill, plan, args))
     finally:
-        store.close()
+        if store is not None:
+            store.close()
+        if lock is not None:
+            lock.release()
     return _report(args, summary)
+
+
+def _one_backfill_at_a_time(manager: PluginManager, provider: str) -> Any:
+    """A lock file per target provider: two backfills into one provider would send the same turns twice."""
+    import re
+
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(manager.home / f".memory-backfill-{re.sub(r'[^A-Za-z0-9_.-]', '_', provider)}.lock")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise HermesError(
+            f"another backfill into {provider} is running (lock {lock.lock_file}) -> wait for it to finish; "
+            "if it was killed, the lock is free again and this command resumes it"
+        ) from None
+    return lock
 
 
 def _plan(manager: PluginManager, provider: MemoryProvider, since: float | None, last: int | None, again: bool) -> tuple[Any, Any, Any]:

@@ -197,3 +197,15 @@ def test_a_provider_failing_to_start_is_reported_and_nothing_is_recorded(history
     assert result.exit_code == 1 and "stopped at initialize (before anything was sent)" in result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert _checkpoints(hermes_home) == []
+
+
+def test_a_second_backfill_into_the_same_provider_is_refused_while_one_runs(history, run_hermes, hermes_home):
+    from filelock import FileLock
+
+    running = FileLock(hermes_home / ".memory-backfill-ledger.lock")
+    with running:  # what a running backfill holds
+        refused = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--yes")
+        assert refused.exit_code == 1 and "another backfill into ledger is running" in refused.stderr
+        assert _provider_setting(hermes_home) == "" and not (hermes_home / "ledger_memory.db").exists()
+        assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--dry-run").exit_code == 0  # reading needs no lock
+    assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--yes").exit_code == 0
