@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
+from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
@@ -147,26 +148,11 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
-# v4: memory backfill checkpoints. A job per target provider fixes the messages it covers
-# (id <= upto_message_id) when it starts; every item (a built-in entry, a turn, a session end)
-# handed over and confirmed is a row of memory_backfill_done, and in_flight names the one item
-# handed over but not yet confirmed, so an interrupted run knows exactly what to resend.
-V4_DDL = """
-CREATE TABLE memory_backfill_jobs (
-    provider TEXT PRIMARY KEY,
-    upto_message_id INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    finished_at REAL,
-    in_flight TEXT
-);
-CREATE TABLE memory_backfill_done (
-    provider TEXT NOT NULL,
-    item TEXT NOT NULL,
-    done_at REAL NOT NULL,
-    PRIMARY KEY (provider, item)
-) WITHOUT ROWID;
-"""
+# v4: memory backfill checkpoints (see backfill_ledger.py). A job per target provider fixes the
+# messages it covers (id <= upto_message_id) when it starts; every item (a built-in entry, a turn,
+# a session end) handed over and confirmed is a row of memory_backfill_done, and in_flight names
+# the one item handed over but not yet confirmed, so an interrupted run knows what to resend.
+V4_DDL = SQLITE_BACKFILL_DDL
 
 
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:

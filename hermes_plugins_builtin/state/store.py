@@ -387,7 +387,15 @@ class SessionStore:
     # -- memory backfill (see backfill_ledger.py and replay.py) ---------------
     def memory_backfill_ledger(self, provider: str) -> BackfillLedger:
         """The backfill checkpoints of the memory provider *provider*."""
-        return BackfillLedger(self._conn, self._lock, provider)
+        def read(work: Any) -> Any:
+            with self._lock, read_transaction(self._conn) as conn:
+                return work(conn)
+
+        def write(work: Any) -> Any:
+            with self._lock, write_transaction(self._conn) as conn:
+                return work(conn)
+
+        return BackfillLedger(read, write, provider)
 
     def max_message_id(self) -> int:
         """The id of the newest message (0 for an empty store)."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hermes_plugins_builtin.compressor import SUMMARY_PREFIX
 from hermes_plugins_builtin.state import SessionStore
@@ -38,11 +40,14 @@ def _turn(store: SessionStore, session_id: str, user: str, assistant: str, at: f
     return ExpectedTurn(session_id, user, assistant, at + 3)
 
 
-def build_history(hermes_home: Path, conversations: int = 20, turns: int = 3) -> list[ExpectedTurn]:
-    """``conversations`` ended conversations plus the sessions a backfill must leave out or trim; the turns it must send, in order."""
+def build_history(hermes_home: Path, conversations: int = 20, turns: int = 3, *, store: Any = None) -> list[ExpectedTurn]:
+    """``conversations`` ended conversations plus the sessions a backfill must leave out or trim; the turns it must send, in order.
+
+    Written to ``hermes_home/state.db``, or to ``store`` when given (another backend).
+    """
     expected: list[ExpectedTurn] = []
     at = START
-    with SessionStore(hermes_home / "state.db") as store:
+    with (nullcontext(store) if store is not None else SessionStore(hermes_home / "state.db")) as store:
         for c in range(conversations):
             sid = f"conv-{c:02d}"
             store.create_session(sid, "cli", started_at=at)
