@@ -74,14 +74,24 @@ def open_store(manager: PluginManager) -> Any:
     return store
 
 
-def without_summaries(text: str) -> str:
-    """Message text without a compression summary (it condenses turns that are replayed themselves)."""
-    from hermes_plugins_builtin.compressor import SUMMARY_PREFIX, split_summary
+def summary_filter(manager: PluginManager) -> Any:
+    """Message text -> the text without a compression summary, by the active context engine.
 
-    if SUMMARY_PREFIX[:20] not in text:
-        return text.strip()
-    _, rest = split_summary({"role": "user", "content": text})
-    return (rest or {}).get("content", "").strip() if rest is not None else ""
+    A summary condenses turns that are replayed themselves; only the engine that wrote it knows
+    its shape (``ContextEngine.text_without_summary``).
+    """
+    engine = manager.active_context_engine()
+    strip = getattr(engine, "text_without_summary", None) if engine is not None else None
+    if not callable(strip):
+        return str.strip
+
+    def clean(text: str) -> str:
+        try:
+            return str(strip(text)).strip()
+        except Exception:  # engine code: keep the text rather than lose a turn
+            return text.strip()
+
+    return clean
 
 
 def parse_since(text: str) -> float:
@@ -175,7 +185,7 @@ def _plan(manager: PluginManager, provider: MemoryProvider, since: float | None,
     entries = list(coerce_records(builtin_provider(manager).export_memories(), origin="built-in memory"))
     store = open_store(manager)
     try:
-        backfill = Backfill(provider, store, hermes_home=str(manager.home), clean=without_summaries, **_retry_settings(manager))
+        backfill = Backfill(provider, store, hermes_home=str(manager.home), clean=summary_filter(manager), **_retry_settings(manager))
         return backfill, backfill.plan(entries, since=since, last=last, fresh=again), store
     except BaseException:
         store.close()
