@@ -89,6 +89,9 @@ class Registrations:
     middleware: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
     auxiliary_tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
     session_stores: list[Callable[[Path], Any]] = field(default_factory=list)
+    web_search_providers: list[Any] = field(default_factory=list)
+    #: Providers of kinds this host lists but does not run: (kind, provider), e.g. ("platform", ...).
+    other_providers: list[tuple[str, Any]] = field(default_factory=list)
 
 
 class PluginContext:
@@ -235,22 +238,77 @@ class PluginContext:
         self.staged.skills.append(Skill(name, skill_path, description, self.plugin_id))
 
     def register_memory_provider(self, provider: MemoryProvider) -> None:
-        """Offer a memory provider; it runs only when ``memory.provider`` selects its name."""
-        if not isinstance(provider, MemoryProvider):
+        """Offer a memory provider; it runs only when ``memory.provider`` selects its name.
+
+        Any object with the contract's required members is accepted (see :mod:`hermes_core.duck`).
+        """
+        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider, missing_members
+
+        accepted = as_memory_provider(provider)
+        if accepted is None:
+            lacking = missing_members(provider, MEMORY_PROVIDER_REQUIRED)
             raise RegistrationError(
-                f"register_memory_provider expects a MemoryProvider instance, got {type(provider).__name__} "
+                f"register_memory_provider expects a MemoryProvider instance (or an object with its members), got {type(provider).__name__} "
+                f"(missing {', '.join(lacking) or 'an instance: pass ProviderClass(), not the class'}) "
                 "-> subclass hermes_core.MemoryProvider"
             )
-        self.staged.memory_providers.append(provider)
+        self.staged.memory_providers.append(accepted)
 
     def register_context_engine(self, engine: ContextEngine) -> None:
         """Offer a context engine; it replaces the built-in one when ``context.engine`` selects it."""
-        if not isinstance(engine, ContextEngine):
+        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine, missing_members
+
+        accepted = as_context_engine(engine)
+        if accepted is None:
+            lacking = missing_members(engine, CONTEXT_ENGINE_REQUIRED)
             raise RegistrationError(
-                f"register_context_engine expects a ContextEngine instance, got {type(engine).__name__} "
+                f"register_context_engine expects a ContextEngine instance (or an object with its members), got {type(engine).__name__} "
+                f"(missing {', '.join(lacking) or 'an instance: pass EngineClass(), not the class'}) "
                 "-> subclass hermes_core.ContextEngine"
             )
-        self.staged.context_engines.append(engine)
+        self.staged.context_engines.append(accepted)
+
+    def register_web_search_provider(self, provider: Any) -> None:
+        """Offer a web search backend (``agent.web_search_provider.WebSearchProvider``); ``web.search_backend`` selects one."""
+        from hermes_core.duck import missing_members
+
+        lacking = missing_members(provider, ("name", "is_available"))
+        if lacking or not (callable(getattr(provider, "search", None)) or callable(getattr(provider, "extract", None))):
+            raise RegistrationError(
+                f"register_web_search_provider expects a WebSearchProvider instance, got {type(provider).__name__} "
+                f"(missing {', '.join(lacking) or 'search/extract'})"
+            )
+        self.staged.web_search_providers.append(provider)
+
+    def _register_listed_provider(self, kind: str, provider: Any) -> None:
+        # Kinds this host has no runtime for: recorded, listed, never called.
+        self.staged.other_providers.append((kind, provider))
+
+    def register_image_gen_provider(self, provider: Any) -> None:
+        self._register_listed_provider("image_gen", provider)
+
+    def register_video_gen_provider(self, provider: Any) -> None:
+        self._register_listed_provider("video_gen", provider)
+
+    def register_browser_provider(self, provider: Any) -> None:
+        self._register_listed_provider("browser", provider)
+
+    def register_tts_provider(self, provider: Any) -> None:
+        self._register_listed_provider("tts", provider)
+
+    def register_transcription_provider(self, provider: Any) -> None:
+        self._register_listed_provider("transcription", provider)
+
+    def register_platform(self, name: str, label: str = "", adapter_factory: Any = None, check_fn: Any = None, **kwargs: Any) -> None:
+        """A gateway platform adapter: listed by ``plugins list --load``; this host runs no gateway."""
+        self._register_listed_provider("platform", {"name": name, "label": label or name})
+
+    @property
+    def llm(self) -> Any:
+        """The auxiliary model, for completions the plugin needs (``ctx.llm.complete(messages)``)."""
+        from hermes_core.compat.agent_plugin_llm import PluginLlm
+
+        return PluginLlm(self._manager, self.plugin_id)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:
         """Offer the store sessions and messages are kept in: ``factory(hermes_home) -> store``.

@@ -123,7 +123,11 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[typ
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise PluginLoadError(f"import failed: {type(exc).__name__}: {exc}") from exc
+        from hermes_core.compat import describe_missing_module
+
+        why = describe_missing_module(exc)
+        cause = f"import failed: {type(exc).__name__}: {exc}" + (f"; {why}" if why else "")
+        raise PluginLoadError(cause) from exc
 
     try:
         wrappers = wrapper_hookimpls(module, manager.hooks.pm)

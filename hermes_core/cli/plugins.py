@@ -84,10 +84,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         if entry["error"]:
             notes.append(f"{entry['key']}: {entry['error']}")
         elif args.load and entry["loaded"]:
-            parts = [f"hooks {', '.join(entry['hooks']) or '-'}", f"tools {', '.join(entry['tools']) or '-'}"]
-            if entry["cli_commands"]:
-                parts.append(f"commands {', '.join('hermes ' + c for c in entry['cli_commands'])}")
-            notes.append(f"{entry['key']}: " + "; ".join(parts))
+            from hermes_core.listing import registration_summary
+
+            notes.append(f"{entry['key']}: " + registration_summary(entry))
     if notes:
         print()
         for note in notes:
