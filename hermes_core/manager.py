@@ -17,7 +17,7 @@ from hermes_core._version import __version__
 from hermes_core.config import Config, env_flag, get_hermes_home, load_config
 from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
 from hermes_core.errors import PluginLoadError
-from hermes_core.policy import decide
+from hermes_core.policy import decide, enabled_parts
 from hermes_core.tools import ToolEntry, ToolRegistry
 from hermes_core.tracing import debug_enabled, trace
 
@@ -137,7 +137,14 @@ class PluginManager:
 
     def _resolve_memory_selection(self) -> None:
         """Keep one external memory provider plugin: the last source wins, the others are told why."""
-        chosen = [r for r in self._records.values() if r.enabled and r.candidate.kind == "exclusive" and r.candidate.source != "builtin"]
+        # A plugin with two parts counts here only when memory.provider selects its provider part.
+        chosen = [
+            r
+            for r in self._records.values()
+            if r.enabled
+            and r.candidate.source != "builtin"
+            and (r.candidate.kind == "exclusive" or "provider" in enabled_parts(r.candidate, self.config))
+        ]
         for loser in chosen[:-1]:
             loser.enabled = False
             loser.reason = (
@@ -208,7 +215,7 @@ class PluginManager:
         self._export_env_file()
         try:
             with loading(self, record.key):
-                module, staged = load_plugin(record.candidate, self)
+                module, staged = load_plugin(record.candidate, self, enabled_parts(record.candidate, self.config))
             self._commit(record, module, staged)
         except Exception as exc:
             self._drop_direct_tools(key)
