@@ -391,6 +391,29 @@ KNOWN_EXTRA_HOOKS: frozenset[str] = frozenset(
         "pre_approval_request",
         "post_approval_response",
         "pre_response_delivery",
+        # Added by newer Hermes Agent releases; fired here where the runtime has that moment
+        # (streams, the final answer, failed API calls), kept for the others.
+        "on_stream_start",
+        "on_stream_delta",
+        "on_stream_end",
+        "on_interim_message",
+        "pre_verify",
+        "transform_api_error_classification",
+        "on_skill_lifecycle",
+        "agent_loop_stopped",
+        "pre_command",
+        "pre_auxiliary_call",
+        "post_auxiliary_call",
+        "pre_tts_synthesis",
+        "pre_transcription",
+        "on_room_member_activity",
+        "gateway_platform_event",
+        "kanban_task_claimed",
+        "kanban_task_completed",
+        "kanban_task_blocked",
+        "on_kanban_worker_spawned",
+        "on_kanban_worker_exited",
+        "on_kanban_worker_stale_claim",
     }
 )
 
