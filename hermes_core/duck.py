@@ -122,13 +122,37 @@ _ENGINE_STATE = frozenset(
 )
 
 
+def _delegate(attr: str) -> Any:
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(object.__getattribute__(self, "_target"), attr)(*args, **kwargs)
+
+    call.__name__ = attr
+    return call
+
+
+def _adapter_for(adapter: type, base: type, target: Any) -> Any:
+    """An adapter whose class overrides exactly the optional members the target has.
+
+    Hosts tell "the provider implements prefetch" from ``type(p).prefetch is not Base.prefetch``;
+    the class-level delegators keep that true, and the instance-level bound methods (set by
+    ``__init__``) keep the target's own signatures visible to ``inspect``.
+    """
+    overridden = {
+        attr: _delegate(attr)
+        for attr, default in inspect.getmembers(base)
+        if not attr.startswith("_") and attr != "name" and callable(default) and callable(getattr(target, attr, None))
+    }
+    cls = type(f"{type(target).__name__}As{base.__name__}", (adapter,), overridden)
+    return cls(target)
+
+
 def as_memory_provider(obj: Any) -> MemoryProvider | None:
     """``obj`` itself when it is a :class:`MemoryProvider`, an adapter when it has the members, else ``None``."""
     if isinstance(obj, MemoryProvider):
         return obj
     if inspect.isclass(obj) or missing_members(obj, MEMORY_PROVIDER_REQUIRED):
         return None
-    return MemoryProviderAdapter(obj)
+    return _adapter_for(MemoryProviderAdapter, MemoryProvider, obj)
 
 
 def as_context_engine(obj: Any) -> ContextEngine | None:
@@ -137,7 +161,7 @@ def as_context_engine(obj: Any) -> ContextEngine | None:
         return obj
     if inspect.isclass(obj) or missing_members(obj, CONTEXT_ENGINE_REQUIRED):
         return None
-    return ContextEngineAdapter(obj)
+    return _adapter_for(ContextEngineAdapter, ContextEngine, obj)
 
 
 def unwrap(obj: Any) -> Any:

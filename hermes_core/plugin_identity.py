@@ -66,14 +66,14 @@ def is_install_of(directory_plugin: PluginCandidate, package_plugin: PluginCandi
         init_bytes = (directory / "__init__.py").read_bytes()
     except OSError:
         return False
-    package_init = _package_init(package_plugin)
-    if package_init is not None and init_bytes == package_init:
-        return True  # a copy of the package
     if (directory / top / "__init__.py").is_file():
         return True  # the package copied beneath the directory
     names = {_norm(n) for n in (package_plugin.key, package_plugin.name, top, package_plugin.entry_point.distribution if package_plugin.entry_point else "")}
     if not ({_norm(directory.name), _norm(directory_plugin.name)} & names):
         return False
+    package_init = _package_init(package_plugin)
+    if package_init is not None and init_bytes == package_init:
+        return True  # a copy of the package
     text = init_bytes[:65536].decode("utf-8", errors="replace")
     return re.search(rf"^\s*(?:from|import)\s+{re.escape(top)}\b", text, re.MULTILINE) is not None
 
