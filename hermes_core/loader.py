@@ -74,9 +74,28 @@ def import_entry_point_plugin(candidate: PluginCandidate, ref: EntryPointRef | N
 
 
 def _find_register(module: types.ModuleType, target: Any) -> Any:
+    if inspect.isclass(target):
+        return _class_register(target)
     if target is not module and callable(target):
         return target
     return getattr(target, "register", None)
+
+
+def _class_register(cls: type) -> Any:
+    """An entry point naming a provider or engine class (``pkg.provider:VaultProvider``): register an instance."""
+
+    def register(ctx: PluginContext) -> None:
+        from hermes_core.duck import as_context_engine, as_memory_provider
+
+        instance = cls()
+        if as_memory_provider(instance) is not None:
+            ctx.register_memory_provider(instance)
+        elif as_context_engine(instance) is not None:
+            ctx.register_context_engine(instance)
+        else:
+            raise PluginLoadError(f"the entry point names class {cls.__name__}, which is neither a memory provider nor a context engine")
+
+    return register
 
 
 def _has_hookimpls(module: types.ModuleType) -> bool:

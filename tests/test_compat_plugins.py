@@ -305,3 +305,12 @@ def test_live_manager_is_the_one_that_loaded(make_plugin, plugin_manager):
 
     assert live_manager() is manager and get_plugin_manager() is manager
     assert registry.target is manager.tools
+
+
+def test_an_entry_point_naming_a_provider_class_registers_an_instance(site_dir, plugin_manager):
+    install(
+        site_dir, "fxc_classy", "0.9", "[hermes_agent.memory_providers]\nclassy = fxc_classy.provider:ClassyProvider\n",
+        {"__init__.py": "", "provider.py": PROVIDER_MODULE.format(cls="ClassyProvider", name="classy")},
+    )
+    manager = plugin_manager(config={"memory": {"provider": "classy"}})
+    assert manager.get("classy").loaded and manager.active_memory_provider().name == "classy"
