@@ -303,6 +303,22 @@ class PluginContext:
         """A gateway platform adapter: listed by ``plugins list --load``; this host runs no gateway."""
         self._register_listed_provider("platform", {"name": name, "label": label or name})
 
+    def register_dashboard_auth_provider(self, provider: Any) -> None:
+        self._register_listed_provider("dashboard_auth", provider)
+
+    def register_secret_source(self, source: Any) -> None:
+        self._register_listed_provider("secret_source", source)
+
+    def register_slack_action_handler(self, action_id: str, callback: Any) -> None:
+        self._register_listed_provider("slack_action", {"name": action_id})
+
+    @property
+    def profile_name(self) -> str:
+        """``default``, the profile's name, or ``custom`` (a HERMES_HOME outside the profiles folder)."""
+        from hermes_core.compat.hermes_cli_profiles import _profile_name_from_context
+
+        return _profile_name_from_context(self._manager.home)
+
     @property
     def llm(self) -> Any:
         """The auxiliary model, for completions the plugin needs (``ctx.llm.complete(messages)``)."""

@@ -314,3 +314,24 @@ def test_an_entry_point_naming_a_provider_class_registers_an_instance(site_dir, 
     )
     manager = plugin_manager(config={"memory": {"provider": "classy"}})
     assert manager.get("classy").loaded and manager.active_memory_provider().name == "classy"
+
+
+def test_ctx_llm_completes_with_the_configured_model(hermes_home, make_plugin, plugin_manager):
+    from hermes_core.testing_servers import OpenAIServer, text_reply
+
+    make_plugin("asker", "CTX = []\ndef register(ctx):\n    CTX.append(ctx)\n")
+    with OpenAIServer([text_reply("a short summary", usage={"prompt_tokens": 30, "completion_tokens": 4}), text_reply('{"ok": true}')]) as server:
+        config = {"model": {"provider": "openai", "name": "aux-model", "base_url": server.base_url}, "auxiliary": {"plugins": {"model": "summarizer"}}}
+        manager = plugin_manager(enabled=["asker"], config=config)
+        ctx = manager.get("asker").module.CTX[0]
+        result = ctx.llm.complete([{"role": "system", "content": "be brief"}, {"role": "user", "content": "summarize"}])
+        structured = ctx.llm.complete_structured(instructions="check", input=[{"type": "text", "text": "x"}], json_mode=True)
+        bodies = server.bodies
+    assert result.text == "a short summary" and result.usage.input_tokens == 30 and result.usage.total_tokens == 34
+    assert bodies[0]["model"] == "summarizer" and bodies[0]["messages"][0] == {"role": "system", "content": "be brief"}
+    assert structured.parsed == {"ok": True} and structured.content_type == "json"
+    from hermes_core.compat.agent_plugin_llm import PluginLlmError
+
+    with pytest.raises(PluginLlmError, match="non-empty list"):
+        ctx.llm.complete([])
+    assert ctx.profile_name == "default"

@@ -16,39 +16,37 @@ from hermes_core.errors import HermesError
 if TYPE_CHECKING:
     from hermes_core.manager import PluginManager
 
-__all__ = ["PluginLlm", "PluginLlmCompleteResult", "PluginLlmUsage", "PluginLlmError"]
+__all__ = ["PluginLlm", "PluginLlmCompleteResult", "PluginLlmStructuredResult", "PluginLlmUsage", "PluginLlmError"]
 
 
 class PluginLlmError(HermesError):
     """The auxiliary model could not be called (not configured, bad input, provider failure)."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class PluginLlmUsage:
     input_tokens: int = 0
     output_tokens: int = 0
+    total_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
-
-    @property
-    def prompt_tokens(self) -> int:
-        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
-
-    @property
-    def completion_tokens(self) -> int:
-        return self.output_tokens
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.output_tokens
+    cost_usd: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class PluginLlmCompleteResult:
     text: str
     provider: str
     model: str
+    agent_id: str = ""
     usage: PluginLlmUsage = field(default_factory=PluginLlmUsage)
+    audit: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PluginLlmStructuredResult(PluginLlmCompleteResult):
+    parsed: Any = None
+    content_type: str = "text"
 
 
 def _check_messages(messages: Any) -> list[dict[str, Any]]:
@@ -107,7 +105,48 @@ class PluginLlm:
             raise PluginLlmError(f"plugin '{self._plugin_id}': no auxiliary model: {exc}") from exc
         except Exception as exc:
             raise PluginLlmError(f"plugin '{self._plugin_id}': the auxiliary model failed: {type(exc).__name__}: {exc}") from exc
-        usage = {k: v for k, v in (response.usage or {}).items() if k in PluginLlmUsage.__dataclass_fields__}
+        counts = response.usage or {}
+        tokens = {k: int(counts.get(k) or 0) for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")}
+        total = sum(tokens.values())
+        from hermes_core.runtime.pricing import estimate_cost
+
+        model_name = response.response_model or getattr(client, "model", "")
+        cost = estimate_cost(tokens, model_name, self._manager.config.get("model.pricing", None)).usd
         return PluginLlmCompleteResult(
-            response.text, getattr(client, "provider", "") or "", response.response_model or getattr(client, "model", ""), PluginLlmUsage(**usage)
+            response.text,
+            getattr(client, "provider", "") or "",
+            model_name,
+            usage=PluginLlmUsage(total_tokens=total, cost_usd=cost, **tokens),
+            audit={"plugin": self._plugin_id, "task": task or "plugins"},
         )
+
+    def complete_structured(
+        self,
+        *,
+        instructions: str,
+        input: list[Any],
+        json_schema: Any = None,
+        json_mode: bool = False,
+        system_prompt: str | None = None,
+        model: str | None = None,
+        max_tokens: int | None = None,
+        **_ignored: Any,
+    ) -> PluginLlmStructuredResult:
+        """``instructions`` plus text ``input`` blocks; with ``json_mode`` or a schema, the answer parsed as JSON."""
+        import json
+
+        texts = [block.get("text", "") if isinstance(block, dict) else getattr(block, "text", str(block)) for block in input]
+        wanted_json = json_mode or json_schema is not None
+        system = "\n\n".join(filter(None, [system_prompt, "Answer with JSON only." if wanted_json else ""]))
+        if json_schema is not None:
+            system += "\nThe JSON must match this schema: " + json.dumps(json_schema)
+        messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": "\n\n".join([instructions, *texts])}]
+        result = self.complete(messages, model=model, max_tokens=max_tokens)
+        parsed, kind = None, "text"
+        if wanted_json:
+            text = result.text.strip().removeprefix("```json").removeprefix("```").removesuffix("```").strip()
+            try:
+                parsed, kind = json.loads(text), "json"
+            except ValueError:
+                pass
+        return PluginLlmStructuredResult(result.text, result.provider, result.model, result.agent_id, result.usage, result.audit, parsed, kind)
