@@ -52,3 +52,11 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return redact_sensitive_text(super().format(record))
+
+
+_ENV_DUMP = re.compile(r"^\s*(env|printenv|set|export\s+-p|declare\s+-x)\s*(\||$)|\bcat\s+[^|;]*\.env\b")
+
+
+def is_env_dump_command(command: str | None) -> bool:
+    """Whether a shell command prints the environment or a .env file (its output is all secrets)."""
+    return bool(command and _ENV_DUMP.search(command))

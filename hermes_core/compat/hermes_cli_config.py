@@ -106,3 +106,31 @@ def remove_env_value(name: str) -> bool:
 
 def _deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return deep_merge(base, override)
+
+
+def get_config_value(key: str, default: Any = None) -> Any:
+    """A dotted setting (``memory.provider``) of the merged configuration."""
+    return cfg_get(load_config(), key, default=default)
+
+
+def ensure_hermes_home() -> Path:
+    home = get_hermes_home()
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def load_env() -> dict[str, str]:
+    """The variables of ``$HERMES_HOME/.env``."""
+    return read_env_file(get_hermes_home())
+
+
+def is_managed() -> bool:
+    """Whether a package manager owns this install (it never does here)."""
+    return False
+
+
+def get_missing_env_vars(required: list[str] | None = None) -> list[str]:
+    import os
+
+    env = load_env()
+    return [name for name in required or [] if not (os.environ.get(name) or env.get(name))]

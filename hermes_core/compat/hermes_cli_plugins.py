@@ -105,7 +105,13 @@ def get_pre_tool_call_block_message(tool_name: str, args: dict[str, Any] | None,
 
 
 def resolve_pre_tool_block(tool_name: str, args: dict[str, Any] | None, **hook_kwargs: Any) -> str | None:
-    """The message a blocked tool call returns, or ``None`` when the call may proceed."""
+    """The message a blocked tool call returns, or ``None`` when the call may proceed.
+
+    A whitelist set for this thread (:func:`set_thread_tool_whitelist`) is checked first.
+    """
+    allowed = getattr(_thread_whitelist, "allowed", None)
+    if allowed is not None and tool_name not in allowed:
+        return str(getattr(_thread_whitelist, "fmt", "Tool '{tool_name}' denied")).format(tool_name=tool_name)
     return get_pre_tool_call_block_message(tool_name, args, **hook_kwargs)
 
 
@@ -139,3 +145,65 @@ def get_plugin_toolsets() -> list[tuple[str, str, str]]:
 
 def get_plugin_auxiliary_tasks() -> list[dict[str, Any]]:
     return [{"key": key, **task} for key, task in get_plugin_manager().auxiliary_tasks.items()]
+
+
+class PluginToolOverrideError(PermissionError):
+    """A plugin replaced another's tool without ``plugins.entries.<key>.allow_tool_override``."""
+
+
+VALID_MIDDLEWARE = frozenset({"llm_request", "llm_execution", "tool_request", "tool_execution", "anthropic_request"})
+
+
+def _get_enabled_plugins() -> set[str] | None:
+    from hermes_core.policy import name_list
+
+    names = name_list(get_plugin_manager().config.get("plugins.enabled", None))
+    return set(names) if names is not None else None
+
+
+def _get_disabled_plugins() -> set[str]:
+    from hermes_core.policy import name_list
+
+    return set(name_list(get_plugin_manager().config.get("plugins.disabled", [])) or [])
+
+
+def _env_enabled(name: str) -> bool:
+    from hermes_core.config import env_flag
+
+    return env_flag(name)
+
+
+def resolve_plugin_command_result(result: Any) -> Any:
+    """A slash command's answer, awaited when the handler was ``async``."""
+    from hermes_core.async_bridge import resolve_awaitable
+
+    return resolve_awaitable(result)
+
+
+def get_pre_verify_continue_message(**kwargs: Any) -> str | None:
+    """The first ``pre_verify`` answer that asks the agent to keep going, or ``None``."""
+    for value in invoke_hook("pre_verify", **kwargs):
+        if isinstance(value, dict):
+            if value.get("action") == "continue" and value.get("message"):
+                return str(value["message"])
+            if value.get("decision") == "block" and value.get("reason"):
+                return str(value["reason"])
+    return None
+
+
+_thread_whitelist = __import__("threading").local()
+
+
+def set_thread_tool_whitelist(allowed: set[str] | None, deny_msg_fmt: str = "Tool '{tool_name}' denied: not in this thread's tool whitelist") -> None:
+    _thread_whitelist.allowed = allowed
+    _thread_whitelist.fmt = deny_msg_fmt
+
+
+def clear_thread_tool_whitelist() -> None:
+    _thread_whitelist.allowed = None
+
+
+def get_bundled_plugins_dir() -> Any:
+    from hermes_core.discovery import bundled_plugins_root
+
+    return bundled_plugins_root()

@@ -66,3 +66,7 @@ def list_profiles() -> list[str]:
     root = _profiles_root()
     names = sorted(p.name for p in root.iterdir() if p.is_dir() and _PROFILE_ID.match(p.name)) if root.is_dir() else []
     return [DEFAULT_PROFILE, *names]
+
+
+def get_active_profile() -> str:
+    return get_active_profile_name()

@@ -149,3 +149,7 @@ class LiveToolRegistry:
 
 #: Module-level singleton, as in Hermes Agent.
 registry = LiveToolRegistry()
+
+
+def invalidate_check_fn_cache() -> None:
+    """Availability checks run on every call here; there is no cache to drop."""

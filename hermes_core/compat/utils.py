@@ -93,3 +93,29 @@ def env_float(name: str, default: float = 0.0) -> float:
         return float(os.environ.get(name, default))
     except (TypeError, ValueError):
         return default
+
+
+TRUTHY_STRINGS = frozenset(_TRUE)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    return is_truthy_value(os.environ.get(name), default)
+
+
+def fast_safe_load(text: str) -> Any:
+    """YAML with the C loader when available."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def base_url_hostname(base_url: str) -> str:
+    from urllib.parse import urlparse
+
+    return (urlparse(base_url or "").hostname or "").lower()
+
+
+def base_url_host_matches(base_url: str, *hosts: str) -> bool:
+    """Whether the URL's host is one of ``hosts`` or a subdomain of one."""
+    host = base_url_hostname(base_url)
+    return any(host == h.lower() or host.endswith("." + h.lower()) for h in hosts)
