@@ -103,4 +103,5 @@ def enabled_parts(candidate: PluginCandidate, config: Any) -> tuple[str, ...]:
         parts.append("general")
     if selected_by(candidate, config.get("memory.provider", "")):
         parts.append("provider")
-    return tuple(parts) or ("general",)
+    # Neither selects it: an explicit load (`hermes memory setup`, `plugins info`) gets the whole plugin.
+    return tuple(parts) or ("general", "provider")

@@ -335,3 +335,11 @@ def test_ctx_llm_completes_with_the_configured_model(hermes_home, make_plugin, p
     with pytest.raises(PluginLlmError, match="non-empty list"):
         ctx.llm.complete([])
     assert ctx.profile_name == "default"
+
+
+def test_memory_setup_configures_the_provider_part_of_a_two_part_plugin(site_dir, hermes_home, run_hermes):
+    install(site_dir, "fxc_dual", "1.5.0", "[hermes_agent.plugins]\ndual = fxc_dual\n[hermes_agent.memory_providers]\ndual = fxc_dual:register_provider\n", DUAL)
+    result = run_hermes("memory", "setup", "dual", "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert "memory.provider = dual" in result.stdout
+    assert "provider: dual" in (hermes_home / "config.yaml").read_text()
