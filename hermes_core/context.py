@@ -141,21 +141,29 @@ class PluginContext:
     def register_tool(
         self,
         name: str,
-        toolset: str,
-        schema: dict[str, Any],
-        handler: Callable[..., Any],
+        toolset: str = "",
+        schema: dict[str, Any] | None = None,
+        handler: Callable[..., Any] | None = None,
         check_fn: Callable[[], bool] | None = None,
         requires_env: list[str] | None = None,
         is_async: bool = False,
         description: str = "",
         emoji: str = "",
         override: bool = False,
+        parameters: dict[str, Any] | None = None,
+        **_ignored: Any,
     ) -> None:
         """Register a tool; ``handler(args: dict, **kwargs) -> str`` (a JSON string).
+
+        ``schema`` may be replaced by ``parameters=`` (plus ``description=``), as some
+        published plugins call it; the toolset then defaults to the plugin's key.
 
         :raises RegistrationError: invalid schema, or the name is taken (``override=True``
             also needs ``plugins.entries.<key>.allow_tool_override: true``).
         """
+        if schema is None and parameters is not None:
+            schema = {"name": name, "description": description, "parameters": parameters}
+        toolset = toolset or self.plugin_id
         allowed = bool(self._manager.plugin_entry(self.plugin_id).get("allow_tool_override", False))
         entry = self._manager.tools.prepare(
             name,

@@ -137,6 +137,8 @@ def pre_llm_call(
     model: str,
     platform: str,
     turn_id: str,
+    task_id: str = "",
+    sender_id: str = "",
 ) -> str | dict[str, str] | None:
     """Fires once per user turn, before the tool loop starts.
 
@@ -147,6 +149,8 @@ def pre_llm_call(
     :param model: the model the turn will use.
     :param platform: where the turn comes from (``"cli"``, ``"telegram"``, ...).
     :param turn_id: an id for this turn.
+    :param task_id: the agent task the turn belongs to.
+    :param sender_id: who sent the message, on platforms that say (``""`` in the CLI).
     :return: a string, or ``{"context": str}``, to add to the API copy of the
         current user message (never the system prompt; never stored). Every
         callback's context is collected in order and joined by a blank line.

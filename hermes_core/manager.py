@@ -153,6 +153,15 @@ class PluginManager:
             )
 
     @property
+    def home_path(self) -> Path:
+        """``home`` under the name Hermes Agent's manager uses (plugins read it through ``ctx._manager``)."""
+        return self.home
+
+    @property
+    def _discovered(self) -> bool:
+        return self._discovery is not None
+
+    @property
     def plugins(self) -> list[PluginRecord]:
         """Every discovered plugin, in discovery order."""
         return list(self._records.values())

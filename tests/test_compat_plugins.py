@@ -343,3 +343,24 @@ def test_memory_setup_configures_the_provider_part_of_a_two_part_plugin(site_dir
     assert result.exit_code == 0, result.stderr
     assert "memory.provider = dual" in result.stdout
     assert "provider: dual" in (hermes_home / "config.yaml").read_text()
+
+
+def test_calls_published_plugins_make_on_newer_hosts_work(make_plugin, plugin_manager, hermes_home):
+    code = """
+        SEEN = {}
+        def on_llm(session_id, user_message, sender_id, task_id):
+            SEEN['sender'] = sender_id
+            return None
+        def register(ctx):
+            SEEN['home'] = ctx._manager.home_path
+            ctx.register_tool(name="pay_quote", description="quote a price", parameters={"type": "object", "properties": {}}, handler=lambda args, **kw: "{}")
+            ctx.register_hook("pre_llm_call", on_llm)
+    """
+    make_plugin("newer", code)
+    manager = plugin_manager(enabled=["newer"])
+    record = manager.get("newer")
+    assert record.loaded, record.error
+    assert record.module.SEEN["home"] == hermes_home
+    assert manager.tools.get_entry("pay_quote").toolset == "newer"
+    manager.hooks.pre_llm_call(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True, model="m", platform="cli", turn_id="t", task_id="k", sender_id="u1")
+    assert record.module.SEEN["sender"] == "u1"

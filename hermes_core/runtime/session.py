@@ -268,6 +268,8 @@ class AgentSession:
             model=self.model,
             platform=self.platform,
             turn_id=turn_id,
+            task_id=self.task_id,
+            sender_id="",
         )
         incoming = api_user_message(user_message, build_memory_context_block(recalled), plugin_context)
         conversation = self._engine_selection(incoming) or [*self.history, incoming]
