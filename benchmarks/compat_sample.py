@@ -93,7 +93,7 @@ print(json.dumps({
     "version": dist.version, "entry_points": eps,
     "loaded": bool(records) and all(d["loaded"] for d in described),
     "errors": [d["error"] for d in described if d["error"]],
-    "registrations": {k: sorted({x for d in described for x in d[k]}) for k in ("tools", "hooks", "commands", "cli_commands", "memory_providers", "context_engines", "middleware", "skills")},
+    "registrations": {k: sorted({x for d in described for x in d[k]}) for k in ("tools", "hooks", "commands", "cli_commands", "memory_providers", "context_engines", "middleware", "skills", "web_search_providers", "other_providers")},
     "rm_rf": decision.message if decision else None,
     "unmet": unmet,
 }))
@@ -120,13 +120,13 @@ try:
     from hermes_cli import plugins as hp
     manager = hp.get_plugin_manager()
     manager.discover_and_load()
-    for entry in manager.list_plugins():
-        if entry.get("key") in general or entry.get("name") in general:
-            ok.append(bool(entry.get("enabled")) and not entry.get("error"))
-            if entry.get("error"):
-                result["errors"].append(str(entry["error"]))
-            result["tools"] += list(entry.get("tools") or [])
-            result["hooks"] += list(entry.get("hooks") or [])
+    for key, loaded in manager._plugins.items():
+        if key in general or loaded.manifest.name in general:
+            ok.append(bool(loaded.enabled) and not loaded.error)
+            if loaded.error:
+                result["errors"].append(str(loaded.error))
+            result["tools"] += list(loaded.tools_registered)
+            result["hooks"] += list(loaded.hooks_registered)
     try:
         result["rm_rf"] = hp.get_pre_tool_call_block_message("terminal", {"command": "rm -rf /"}, task_id="compat-sample")
     except Exception as exc:
@@ -187,8 +187,21 @@ def _probe(python: Path, script: str, dist: str) -> dict:
 
 def _registrations(result: dict) -> str:
     regs = result.get("registrations") or {}
-    parts = [f"{len(regs[k])} {label}" for k, label in (("tools", "tools"), ("hooks", "hooks"), ("commands", "commands"), ("cli_commands", "CLI"), ("memory_providers", "provider"), ("context_engines", "engine"), ("middleware", "middleware"), ("skills", "skills")) if regs.get(k)]
+    parts = [f"{len(regs[k])} {label}" for k, label in (("tools", "tools"), ("hooks", "hooks"), ("commands", "commands"), ("cli_commands", "CLI"), ("memory_providers", "provider"), ("context_engines", "engine"), ("middleware", "middleware"), ("skills", "skills"), ("web_search_providers", "web search"), ("other_providers", "listed providers")) if regs.get(k)]
     return ", ".join(parts) or "-"
+
+
+def _same(here: dict, ref: dict) -> str:
+    """Whether both hosts registered the same tools and hooks and gave the same kind of answer."""
+    regs = here.get("registrations") or {}
+    differences = []
+    if sorted(regs.get("tools", [])) != sorted(set(ref.get("tools", []))):
+        differences.append("tools")
+    if sorted(regs.get("hooks", [])) != sorted(set(ref.get("hooks", []))):
+        differences.append("hooks")
+    if bool(here.get("rm_rf")) != bool(ref.get("rm_rf")):
+        differences.append("answer")
+    return "yes" if not differences else "differs: " + ", ".join(differences)
 
 
 def _markdown(rows: list[dict], reference: bool, machine: str) -> str:
@@ -205,15 +218,17 @@ def _markdown(rows: list[dict], reference: bool, machine: str) -> str:
     header = "| plugin | kind | version | loads here | registrations | `rm -rf /` answer | unmet imports |"
     rule = "|---|---|---|---|---|---|---|"
     if reference:
-        header += " 0.19.0 loads |"
-        rule += "---|"
+        header += " 0.19.0 loads | same tools, hooks, answer |"
+        rule += "---|---|"
     lines += ["", header, rule]
     for row in rows:
         here = row["here"]
         answer = (here.get("rm_rf") or "allowed").replace("|", "\\|")[:70]
         cells = [row["name"], row["kind"], here.get("version", "-"), "yes" if here["loaded"] else "no", _registrations(here), answer, ", ".join(here.get("unmet") or []) or "-"]
         if reference:
-            cells.append("yes" if row["reference"]["loaded"] else "no")
+            ref = row["reference"]
+            cells.append("yes" if ref["loaded"] else "no")
+            cells.append(_same(here, ref) if ref["loaded"] and here["loaded"] else "-")
         lines.append("| " + " | ".join(cells) + " |")
     failures = [(r["name"], e) for r in rows for e in r["here"].get("errors", [])]
     if failures:

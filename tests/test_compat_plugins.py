@@ -156,10 +156,10 @@ def test_aliases_are_on_by_default_and_real_packages_keep_priority(site_dir, mak
 
 
 def test_an_unserved_hermes_agent_module_is_named_in_the_error(make_plugin, plugin_manager):
-    make_plugin("gw", "from gateway.platforms.base import BasePlatformAdapter\ndef register(ctx):\n    pass\n")
+    make_plugin("gw", "from gateway.run import GatewayRunner\ndef register(ctx):\n    pass\n")
     record = plugin_manager(enabled=["gw"], strict=False).get("gw")
     assert not record.loaded
-    assert "'gateway.platforms.base', a Hermes Agent module this host does not provide" in record.error
+    assert "'gateway.run', a Hermes Agent module this host does not provide" in record.error
 
 
 def test_memory_status_loads_a_legacy_provider_with_default_config(hermes_home, make_plugin, run_hermes):
@@ -364,3 +364,35 @@ def test_calls_published_plugins_make_on_newer_hosts_work(make_plugin, plugin_ma
     assert manager.tools.get_entry("pay_quote").toolset == "newer"
     manager.hooks.pre_llm_call(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True, model="m", platform="cli", turn_id="t", task_id="k", sender_id="u1")
     assert record.module.SEEN["sender"] == "u1"
+
+
+def test_a_platform_plugin_loads_and_is_listed(make_plugin, plugin_manager):
+    code = """
+        from gateway.config import Platform, PlatformConfig
+        from gateway.platforms.base import BasePlatformAdapter, MessageEvent, SendResult
+        from gateway.session import SessionSource
+
+        class PagerAdapter(BasePlatformAdapter):
+            def __init__(self, config):
+                super().__init__(config, Platform("pager"))
+            async def connect(self):
+                return True
+            async def disconnect(self):
+                pass
+            async def send(self, chat_id, content, reply_to=None, metadata=None):
+                return SendResult(success=True, message_id="m1")
+
+        def register(ctx):
+            ctx.register_platform("pager", "Pager", lambda config: PagerAdapter(config), check_fn=lambda: True)
+    """
+    make_plugin("pager", code, manifest={"name": "pager", "kind": "standalone"})
+    manager = plugin_manager(enabled=["pager"])
+    record = manager.get("pager")
+    assert record.loaded, record.error
+    assert manager.describe(record)["other_providers"] == ["platform:pager"]
+    import asyncio
+
+    from gateway.config import Platform, PlatformConfig
+
+    adapter = record.module.PagerAdapter(PlatformConfig(enabled=True))
+    assert adapter.platform is Platform("pager") and asyncio.run(adapter.send("c", "hi")).message_id == "m1"

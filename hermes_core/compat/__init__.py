@@ -38,6 +38,9 @@ ALIASES: dict[str, str] = {
     "toolsets": "hermes_core.compat.toolsets",
     "model_tools": "hermes_core.compat.model_tools",
     "utils": "hermes_core.compat.utils",
+    "gateway.config": "hermes_core.compat.gateway_config",
+    "gateway.session": "hermes_core.compat.gateway_session",
+    "gateway.platforms.base": "hermes_core.compat.gateway_platforms_base",
     "plugins.memory": "hermes_core.compat.plugins_memory",
     "plugins.memory.config_schema": "hermes_core.compat.plugins_memory_config_schema",
 }
