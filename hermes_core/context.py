@@ -182,6 +182,11 @@ class PluginContext:
         )
         self.staged.tools.append(entry)
 
+    def register(self, name: str, toolset: str = "", schema: dict[str, Any] | None = None, handler: Callable[..., Any] | None = None, **options: Any) -> None:
+        """``tools.registry.registry.register``'s spelling of :meth:`register_tool`, for plugins whose
+        ``register(registry)`` expects the tool registry rather than a context."""
+        self.register_tool(name, toolset, schema, handler, **options)
+
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning."""
         check_callback_signature(hook_name, callback)

@@ -355,13 +355,14 @@ def test_calls_published_plugins_make_on_newer_hosts_work(make_plugin, plugin_ma
             SEEN['home'] = ctx._manager.home_path
             ctx.register_tool(name="pay_quote", description="quote a price", parameters={"type": "object", "properties": {}}, handler=lambda args, **kw: "{}")
             ctx.register_hook("pre_llm_call", on_llm)
+            ctx.register(name="via_registry_api", toolset="web", schema={"name": "via_registry_api", "parameters": {"type": "object", "properties": {}}}, handler=lambda args, **kw: "{}")
     """
     make_plugin("newer", code)
     manager = plugin_manager(enabled=["newer"])
     record = manager.get("newer")
     assert record.loaded, record.error
     assert record.module.SEEN["home"] == hermes_home
-    assert manager.tools.get_entry("pay_quote").toolset == "newer"
+    assert manager.tools.get_entry("pay_quote").toolset == "newer" and manager.tools.get_entry("via_registry_api").toolset == "web"
     manager.hooks.pre_llm_call(session_id="s", user_message="hi", conversation_history=[], is_first_turn=True, model="m", platform="cli", turn_id="t", task_id="k", sender_id="u1")
     assert record.module.SEEN["sender"] == "u1"
 
