@@ -166,6 +166,8 @@ def _install(python: Path, base: list[str], names: list[str]) -> dict[str, str]:
         done = _pip(python, *base)
         if done.returncode:
             raise SystemExit(f"cannot install {base}: {done.stderr[-2000:]}")
+        if Path(base[0]).is_dir():  # a rerun in the same --work directory gets the checkout as it is now
+            _pip(python, "--force-reinstall", "--no-deps", *base)
     for index, name in enumerate(names, 1):
         print(f"  [{index}/{len(names)}] pip install {name}", file=sys.stderr, flush=True)
         done = _pip(python, name)
