@@ -397,3 +397,14 @@ def test_a_platform_plugin_loads_and_is_listed(make_plugin, plugin_manager):
 
     adapter = record.module.PagerAdapter(PlatformConfig(enabled=True))
     assert adapter.platform is Platform("pager") and asyncio.run(adapter.send("c", "hi")).message_id == "m1"
+
+
+def test_plugins_info_shows_the_parts_and_the_installer_copy(site_dir, hermes_home, run_hermes):
+    install(site_dir, "fxc_dual", "1.5.0", "[hermes_agent.plugins]\ndual = fxc_dual\n[hermes_agent.memory_providers]\ndual = fxc_dual:register_provider\n", DUAL)
+    (hermes_home / "plugins" / "dual").mkdir(parents=True)
+    (hermes_home / "plugins" / "dual" / "__init__.py").write_text("from fxc_dual import register_provider as register  # MemoryProvider\n")
+    result = run_hermes("plugins", "info", "dual")
+    assert result.exit_code == 0, result.stderr
+    assert "parts:          general (plugins.enabled), memory provider (memory.provider)" in result.stdout
+    assert f"also at:        {hermes_home / 'plugins' / 'dual'}" in result.stdout
+    assert "distribution:   fxc-dual" in result.stdout and "version:        1.5.0" in result.stdout
