@@ -205,7 +205,7 @@ def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], firs
     """
     staged = context.staged
     if "general" not in parts:
-        _keep_only_memory(staged)
+        context.staged = Registrations(memory_providers=list(staged.memory_providers))
         return
     if "provider" not in parts:
         return
@@ -220,12 +220,6 @@ def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], firs
     provider_context = PluginContext(candidate, context._manager)
     _run_register(register, provider_context)
     staged.memory_providers.extend(provider_context.staged.memory_providers)
-
-
-def _keep_only_memory(staged: Registrations) -> None:
-    providers = list(staged.memory_providers)
-    staged.__init__()  # type: ignore[misc]
-    staged.memory_providers.extend(providers)
 
 
 def forget_plugin_module(module: types.ModuleType | None) -> None:
