@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core import hookspecs
 from hermes_core.context_engine import ContextEngine
+from hermes_core.context_extras import HermesAgentRegistrars
 from hermes_core.errors import RegistrationError
 from hermes_core.hooks import check_callback_signature
 from hermes_core.memory.provider import MemoryProvider
@@ -94,7 +95,7 @@ class Registrations:
     other_providers: list[tuple[str, Any]] = field(default_factory=list)
 
 
-class PluginContext:
+class PluginContext(HermesAgentRegistrars):
     """The object a plugin's ``register(ctx)`` receives."""
 
     def __init__(self, candidate: PluginCandidate, manager: PluginManager) -> None:
@@ -280,64 +281,6 @@ class PluginContext:
                 "-> subclass hermes_core.ContextEngine"
             )
         self.staged.context_engines.append(accepted)
-
-    def register_web_search_provider(self, provider: Any) -> None:
-        """Offer a web search backend (``agent.web_search_provider.WebSearchProvider``); ``web.search_backend`` selects one."""
-        from hermes_core.duck import missing_members
-
-        lacking = missing_members(provider, ("name", "is_available"))
-        if lacking or not (callable(getattr(provider, "search", None)) or callable(getattr(provider, "extract", None))):
-            raise RegistrationError(
-                f"register_web_search_provider expects a WebSearchProvider instance, got {type(provider).__name__} "
-                f"(missing {', '.join(lacking) or 'search/extract'})"
-            )
-        self.staged.web_search_providers.append(provider)
-
-    def _register_listed_provider(self, kind: str, provider: Any) -> None:
-        # Kinds this host has no runtime for: recorded, listed, never called.
-        self.staged.other_providers.append((kind, provider))
-
-    def register_image_gen_provider(self, provider: Any) -> None:
-        self._register_listed_provider("image_gen", provider)
-
-    def register_video_gen_provider(self, provider: Any) -> None:
-        self._register_listed_provider("video_gen", provider)
-
-    def register_browser_provider(self, provider: Any) -> None:
-        self._register_listed_provider("browser", provider)
-
-    def register_tts_provider(self, provider: Any) -> None:
-        self._register_listed_provider("tts", provider)
-
-    def register_transcription_provider(self, provider: Any) -> None:
-        self._register_listed_provider("transcription", provider)
-
-    def register_platform(self, name: str, label: str = "", adapter_factory: Any = None, check_fn: Any = None, **kwargs: Any) -> None:
-        """A gateway platform adapter: listed by ``plugins list --load``; this host runs no gateway."""
-        self._register_listed_provider("platform", {"name": name, "label": label or name})
-
-    def register_dashboard_auth_provider(self, provider: Any) -> None:
-        self._register_listed_provider("dashboard_auth", provider)
-
-    def register_secret_source(self, source: Any) -> None:
-        self._register_listed_provider("secret_source", source)
-
-    def register_slack_action_handler(self, action_id: str, callback: Any) -> None:
-        self._register_listed_provider("slack_action", {"name": action_id})
-
-    @property
-    def profile_name(self) -> str:
-        """``default``, the profile's name, or ``custom`` (a HERMES_HOME outside the profiles folder)."""
-        from hermes_core.compat.hermes_cli_profiles import _profile_name_from_context
-
-        return _profile_name_from_context(self._manager.home)
-
-    @property
-    def llm(self) -> Any:
-        """The auxiliary model, for completions the plugin needs (``ctx.llm.complete(messages)``)."""
-        from hermes_core.compat.agent_plugin_llm import PluginLlm
-
-        return PluginLlm(self._manager, self.plugin_id)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:
         """Offer the store sessions and messages are kept in: ``factory(hermes_home) -> store``.
