@@ -408,3 +408,26 @@ def test_plugins_info_shows_the_parts_and_the_installer_copy(site_dir, hermes_ho
     assert "parts:          general (plugins.enabled), memory provider (memory.provider)" in result.stdout
     assert f"also at:        {hermes_home / 'plugins' / 'dual'}" in result.stdout
     assert "distribution:   fxc-dual" in result.stdout and "version:        1.5.0" in result.stdout
+
+
+def test_a_plugin_cli_command_runs_with_the_aliases_and_the_live_manager(make_plugin, run_hermes, hermes_home):
+    code = """
+        from hermes_cli.config import cfg_get, load_config
+        from hermes_cli.plugins import get_plugin_manager
+
+        def setup(parser):
+            parser.add_argument("--key", default="memory.provider")
+
+        def run(args):
+            manager = get_plugin_manager()
+            print(f"{args.key}={cfg_get(load_config(), args.key, default='?')!r} live={manager.get('cli_probe').loaded}")
+            return 0
+
+        def register(ctx):
+            ctx.register_cli_command("cli-probe", "print a setting", setup, run)
+    """
+    make_plugin("cli_probe", code)
+    (hermes_home / "config.yaml").write_text("plugins:\n  enabled: [cli_probe]\nmemory:\n  provider: ''\n")
+    result = run_hermes("cli-probe")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "memory.provider='' live=True\n"
