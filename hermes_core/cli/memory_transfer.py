@@ -151,6 +151,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> int:
+    from hermes_core.cli.memory_progress import ItemProgress
+
+    with ItemProgress(f"importing into {provider.name}", enabled=len(pending) > IMPORT_BATCH) as progress:
+        return _import_batches(provider, ledger, pending, progress)
+
+
+def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any) -> int:
     from hermes_core.memory.fallback_import import ImportUnsupported
 
     imported = 0
@@ -170,6 +177,7 @@ def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]])
             ) from None
         ledger.record_done([item for item, _ in batch])
         imported += len(batch)
+        progress(imported, len(pending))
     return imported
 
 

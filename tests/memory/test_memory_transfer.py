@@ -130,3 +130,12 @@ def test_imports_and_backfills_into_one_provider_keep_their_own_checkpoints(ledg
     assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--again", "--yes").exit_code == 0
     again = run_hermes("memory", "import", str(path), "--provider", "ledger", "--json").json()
     assert again["imported_before"] == 1  # --again forgot the backfill's checkpoints, not the import's
+
+
+def test_a_large_import_goes_in_batches_with_progress(ledger, run_hermes, hermes_home, tmp_path):
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({"text": f"fact {i}", "source": f"t:{i}"}) + "\n" for i in range(120)))
+    result = run_hermes("memory", "import", str(path), "--provider", "ledger")
+    assert result.exit_code == 0 and "imported 120 records into ledger" in result.stdout
+    assert "importing into ledger: 120/120" in result.stderr
+    assert [r[0] for r in ledger_rows(hermes_home, "SELECT text FROM records ORDER BY rowid")] == [f"fact {i}" for i in range(120)]
