@@ -13,9 +13,10 @@ itself (the command's own `seconds`), the same with the planning pass (which rea
 message once to count what is left), the whole command's wall time, and the process's peak RSS;
 median and spread over the runs. Goal: >= 5,000 messages/s.
 
-A real provider is another row: `--plugin-dir plugins/memory/mem0` copies its plugin into the same
-home and runs the same command against it in the same loop (interleaved with the do-nothing
-provider, on equal work).
+A real provider is another row: `--provider mem0` (bundled or installed) or `--plugin-dir DIR`
+(copied into the benchmark's home), with `--config FILE` for its settings (e.g. Mem0 local mode
+pointed at a model server); the same command runs against it in the same loop, interleaved with
+the do-nothing provider, on equal work.
 """
 
 from __future__ import annotations
@@ -111,12 +112,18 @@ def main() -> None:
     parser.add_argument("--plugin-dir", action="append", default=[], type=Path, metavar="DIR",
                         help="a provider plugin directory to measure beside the do-nothing one (repeatable); "
                         "its settings come from the environment, which every run inherits")
+    parser.add_argument("--provider", action="append", default=[], metavar="NAME",
+                        help="a provider hermes already finds (bundled or installed) to measure beside the do-nothing one")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="a config.yaml for the benchmark's home (the measured providers' settings); memory.provider is left to the command")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         template = root / "template"
         build_home(template, args.messages)
-        names = ["null-memory"]
+        if args.config is not None:
+            shutil.copyfile(args.config, template / "config.yaml")
+        names = ["null-memory", *args.provider]
         for directory in args.plugin_dir:
             import yaml
 
