@@ -141,6 +141,11 @@ class MemoryProvider(ABC):
         """Why :meth:`is_available` is false, worded for the user; ``""`` when it is available."""
         return ""
 
+    def problems(self) -> list[str]:
+        """Problems the user should act on (writes that failed for good, a bad config file), each
+        naming cause and fix; ``hermes memory status`` lists them. Must not touch the network."""
+        return []
+
     def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
         """Prepare for read-only use (status, listing) without starting background work."""
         self.initialize(session_id, **kwargs)
