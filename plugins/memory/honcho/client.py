@@ -34,7 +34,7 @@ def describe_error(exc: BaseException, config: HonchoConfig) -> HonchoCallError:
     import honcho
 
     url = config.baseUrl or ("http://localhost:8000" if config.environment == "local" else "https://api.honcho.dev")
-    status = getattr(exc, "status", None)
+    status = getattr(exc, "status", None) or None  # the SDK gives network errors status 0
     text = config.redact(str(exc))
     if isinstance(exc, honcho.TimeoutError):
         return HonchoCallError(f"Honcho at {url} did not answer within {config.timeout} s -> check the server, or raise 'timeout' in honcho.json", retryable=True)

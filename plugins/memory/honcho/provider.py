@@ -54,6 +54,10 @@ class HonchoMemoryProvider(MemoryProvider):
         self._links: dict[str, Any] = {}
         self._peers: dict[str, Any] = {}
         self._down_until = 0.0
+        self._down_cause = ""
+        self._journal: FailureJournal | None = None
+        #: Sends writes a previous session could not deliver; started by initialize().
+        self.replay_thread: threading.Thread | None = None
         self._header = ""
         self._turn = 0
         self._last_recall = ""
@@ -101,7 +105,10 @@ class HonchoMemoryProvider(MemoryProvider):
         return not self.unavailable_reason()
 
     def journal(self) -> FailureJournal:
-        return FailureJournal(self.hermes_home / "honcho" / "failed_writes.jsonl")
+        path = self.hermes_home / "honcho" / "failed_writes.jsonl"
+        if self._journal is None or self._journal.path != path:
+            self._journal = FailureJournal(path)
+        return self._journal
 
     # -- lifecycle --
 
@@ -130,7 +137,8 @@ class HonchoMemoryProvider(MemoryProvider):
         self._header = self._mode_header(config)  # frozen for the session: the prompt prefix cache holds
         self._active = True
         if self._context.get("agent_context") in (None, "primary") and self.journal().entries():
-            threading.Thread(target=self.journal().replay, args=(self._send,), name="honcho-replay", daemon=True).start()
+            self.replay_thread = threading.Thread(target=self.journal().replay, args=(self._send,), name="honcho-replay", daemon=True)
+            self.replay_thread.start()
 
     def _resolve_session_name(self) -> SessionName:
         ctx = self._context
@@ -194,7 +202,7 @@ class HonchoMemoryProvider(MemoryProvider):
         name = session_name or self.session_name.name
         with self._lock:
             if time.monotonic() < self._down_until:
-                raise HonchoCallError(f"Honcho was unreachable a moment ago; retrying in {self._down_until - time.monotonic():.0f} s", retryable=True)
+                raise HonchoCallError(f"{self._down_cause} (not tried again for {RECONNECT_BACKOFF_S:g} s)", retryable=True)
             try:
                 assert self._backend is not None
                 for peer_id in (self.user_peer, self.ai_peer):
@@ -205,7 +213,7 @@ class HonchoMemoryProvider(MemoryProvider):
                     self._links[name] = self._backend.session(name, {self.user_peer: configs["user"], self.ai_peer: configs["ai"]})
             except HonchoCallError as exc:
                 if exc.retryable:
-                    self._down_until = time.monotonic() + RECONNECT_BACKOFF_S
+                    self._down_until, self._down_cause = time.monotonic() + RECONNECT_BACKOFF_S, str(exc)
                 raise
             return self._peers[self.user_peer], self._peers[self.ai_peer], self._links[name]
 
@@ -273,11 +281,9 @@ class HonchoMemoryProvider(MemoryProvider):
     # -- tools --
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        try:
-            mode = self.config().recallMode
-        except HonchoConfigError:
+        if self.unavailable_reason():  # reads the config again: no tools offered that could only fail
             return []
-        return [] if mode == "context" else [dict(schema) for schema in TOOL_SCHEMAS]
+        return [] if self.config().recallMode == "context" else [dict(schema) for schema in TOOL_SCHEMAS]
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         import json
