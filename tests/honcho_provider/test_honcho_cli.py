@@ -129,3 +129,20 @@ def test_memory_setup_honcho_uses_the_generic_picker(run_hermes: Any, hermes_hom
 def test_a_disabled_plugin_offers_no_command(run_hermes: Any, hermes_home: Path) -> None:
     (hermes_home / "config.yaml").write_text("plugins:\n  disabled: [honcho]\n")
     assert run_hermes("honcho", "status").exit_code == 2
+
+
+def test_listing_and_status_never_import_the_sdk(hermes_home: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: honcho\n")
+    (hermes_home / "honcho.json").write_text('{"baseUrl": "http://localhost:8000"}')
+    code = (
+        "import sys\nfrom hermes_core.cli.main import main\n"
+        "for argv in (['plugins', 'list'], ['memory', 'status'], ['honcho', 'status']):\n"
+        "    assert main(argv) == 0, argv\n"
+        "print('IMPORTED' if 'honcho' in sys.modules else 'CLEAN')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("CLEAN") and "honcho [plugin memory/honcho] (available)" in result.stdout

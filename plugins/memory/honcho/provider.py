@@ -58,6 +58,8 @@ class HonchoMemoryProvider(MemoryProvider):
         self._journal: FailureJournal | None = None
         #: Sends writes a previous session could not deliver; started by initialize().
         self.replay_thread: threading.Thread | None = None
+        #: The latest background fetch for the next turn (benchmarks wait on it to model a turn's length).
+        self.prefetch_thread: threading.Thread | None = None
         self._header = ""
         self._turn = 0
         self._last_recall = ""
@@ -257,7 +259,8 @@ class HonchoMemoryProvider(MemoryProvider):
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
         if self._active and self._prefetcher is not None:
-            self._prefetcher.prepare_in_background(max(self._turn, 1) + 1, sanitize_context(query or ""))
+            started = self._prefetcher.prepare_in_background(max(self._turn, 1) + 1, sanitize_context(query or ""))
+            self.prefetch_thread = started or self.prefetch_thread
 
     def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "", messages: list[dict[str, Any]] | None = None) -> None:
         config = self._config
