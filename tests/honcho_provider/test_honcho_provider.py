@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -224,15 +225,60 @@ def test_reasoning_levels_follow_dynamic_and_cap(make_provider: Any, fake: Any, 
 # -- moving memories --
 
 
-def test_export_and_import_round_trip(make_provider: Any, hermes_home: Path, workspace: str, honcho_config: Any) -> None:
+def test_export_and_import_round_trip(make_provider: Any, workspace: str) -> None:
+    from dataclasses import dataclass
+
     source = make_provider()
     call(source, "honcho_conclude", conclusion="Eri prefers metric units")
     call(source, "honcho_conclude", conclusion="I answer in English", peer="ai")
     records = source.export_memories()
-    assert {(r["peer"], r["text"], r["kind"]) for r in records} == {("user", "Eri prefers metric units", "conclusion"), ("ai", "I answer in English", "conclusion")}
-    assert all(r["user"] == "eri" and r["source"].startswith(f"honcho:{workspace}") and r["created_at"] for r in records)
+    assert {(r["peer"], r["text"], r["kind"]) for r in records} == {("user", "Eri prefers metric units", "conclusion"), ("assistant", "I answer in English", "conclusion")}
+    assert all(r["metadata"]["user"] == "eri" and r["source"].startswith(f"honcho:{workspace}:conclusion:") and r["created_at"] for r in records)
+    assert len({r["source"] for r in records}) == 2
+
+    @dataclass
+    class Record:  # the shape a host's record type has: attributes, not keys
+        text: str
+        peer: str = "user"
+
     target = make_provider(aiPeer="coder")
-    imported = target.import_memories([*records, {"text": "   "}, "not a record", {"text": "Eri uses vim", "kind": "memory"}])
+    imported = target.import_memories([*records, {"text": "   "}, Record("Eri uses vim"), Record("Eri uses vim")])
     assert imported == 3
+    assert target.import_memories(records) == 0  # already held: nothing added twice
     texts = {(r["peer"], r["text"]) for r in target.export_memories()}
-    assert texts == {("user", "Eri prefers metric units"), ("user", "Eri uses vim"), ("ai", "I answer in English")}
+    assert texts == {("user", "Eri prefers metric units"), ("user", "Eri uses vim"), ("assistant", "I answer in English")}
+
+
+def test_two_profiles_share_one_workspace_with_two_ai_peers(server: Any, sdk: Any, workspace: str, user_home: Path, turn: Any) -> None:
+    from hermes_bundled_plugins.memory.honcho.provider import HonchoMemoryProvider
+
+    real_key = os.environ.get("HONCHO_TEST_API_KEY", "").strip()
+
+    base = user_home / ".hermes"
+    coder_home = base / "profiles" / "coder"
+    coder_home.mkdir(parents=True)
+    shared = {
+        "baseUrl": server.base_url, "workspace": workspace, "peerName": "eri", "writeFrequency": "turn", "timeout": 2,
+        "hosts": {
+            "hermes": {"aiPeer": "hermes", "recallMode": "hybrid", "sessionStrategy": "per-directory"},
+            "hermes.coder": {"aiPeer": "coder", "recallMode": "tools", "sessionStrategy": "per-repo"},
+        },
+        **({"apiKey": real_key} if real_key else {}),
+    }
+    (base / "honcho.json").write_text(json.dumps(shared))
+    main, coder = HonchoMemoryProvider(), HonchoMemoryProvider()
+    main.initialize("s-main", hermes_home=str(base), platform="cli", cwd=str(user_home))
+    coder.initialize("s-coder", hermes_home=str(coder_home), platform="cli", cwd=str(user_home))
+    try:
+        assert (main.ai_peer, coder.ai_peer, main.user_peer, coder.user_peer) == ("hermes", "coder", "eri", "eri")
+        turn(main, 1, "I am planning a trip to Lisbon", "Have fun")
+        assert turn(coder, 1, "fix the flaky test", "done") == ""  # tools mode: nothing injected
+        call(main, "honcho_conclude", conclusion="Eri is travelling to Lisbon")
+        call(coder, "honcho_conclude", conclusion="Eri writes Python with type hints")
+        assert [c.content for c in sdk.peer("hermes").conclusions_of("eri").list()] == ["Eri is travelling to Lisbon"]
+        assert [c.content for c in sdk.peer("coder").conclusions_of("eri").list()] == ["Eri writes Python with type hints"]
+        assert {p.id for p in sdk.peers()} >= {"eri", "hermes", "coder"}
+        assert len(main.get_tool_schemas()) == len(coder.get_tool_schemas()) == 5
+    finally:
+        main.shutdown()
+        coder.shutdown()

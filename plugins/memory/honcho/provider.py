@@ -325,6 +325,10 @@ class HonchoMemoryProvider(MemoryProvider):
             )
         return found
 
+    def flush_writes(self, timeout: float | None = None) -> bool:
+        """Wait until every message handed over so far is sent (or journalled); ``False`` on timeout."""
+        return True if self._writer is None else self._writer.drain(timeout)
+
     def export_memories(self) -> list[dict[str, Any]]:
         """Both peers' conclusions (or their representation when there are none) as portable records."""
         self._require_active()
@@ -332,8 +336,8 @@ class HonchoMemoryProvider(MemoryProvider):
         assert self._backend is not None
         return portability.export_records(self._backend, self.config(), user, ai)
 
-    def import_memories(self, records: list[dict[str, Any]]) -> int:
-        """Records (``text``, ``peer``/``kind``...) saved as conclusions; returns how many were saved."""
+    def import_memories(self, records: Any) -> int:
+        """Records (dicts or record objects with ``text`` and ``peer``) saved as conclusions; returns how many were new."""
         self._require_active()
         _, ai, _ = self._connected()
         assert self._backend is not None
