@@ -139,3 +139,8 @@ def turn() -> Callable[..., str]:
         return recalled
 
     return run
+
+
+@pytest.fixture
+def provider_for_fuzz(make_provider: Callable[..., HonchoMemoryProvider]) -> HonchoMemoryProvider:
+    return make_provider(writeFrequency="turn")

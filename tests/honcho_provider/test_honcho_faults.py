@@ -37,7 +37,7 @@ def run_turn(provider: Any) -> tuple[str, bool]:
     return recalled, manager.flush(30)
 
 
-def test_server_down_the_turn_completes_and_the_write_is_kept_then_replayed(make_provider: Any, honcho_config: Any, fake: Any, hermes_home: Path, sdk: Any, run_hermes: Any) -> None:
+def test_server_down_the_turn_completes_and_the_write_is_kept_then_replayed(make_provider: Any, hermes_home: Path, sdk: Any, run_hermes: Any) -> None:
     provider = make_provider(writeFrequency="turn", root={"baseUrl": dead_url()})
     recalled, drained = run_turn(provider)
     assert recalled == "" and drained
