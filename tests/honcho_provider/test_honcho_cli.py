@@ -13,7 +13,7 @@ def honcho_json(home: Path) -> dict[str, Any]:
     return json.loads((home / "honcho.json").read_text())
 
 
-def test_the_command_group_exists_before_honcho_is_selected_and_setup_selects_it(run_hermes: Any, hermes_home: Path) -> None:
+def test_the_command_group_exists_before_honcho_is_selected_and_setup_selects_it(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "setup" in run_hermes("honcho", "--help").stdout
     result = run_hermes("honcho", "setup", "--no-input", "--api-key", "hk_test_" + "x" * 20, "--peer-name", "eri", "--recall-mode", "tools", "--json")
     assert result.exit_code == 0, result.stderr
@@ -23,7 +23,12 @@ def test_the_command_group_exists_before_honcho_is_selected_and_setup_selects_it
     assert "HONCHO_API_KEY" in (hermes_home / ".env").read_text()
     assert oct((hermes_home / "honcho.json").stat().st_mode & 0o777) == "0o600"
     status = run_hermes("memory", "status", "--json").json()
-    assert status["provider"] == "honcho" and status["available"] is True
+    assert status["provider"] == "honcho" and status["available"] is True and status["missing_env"] == []
+    (hermes_home / ".env").write_text("")
+    monkeypatch.delenv("HONCHO_API_KEY", raising=False)  # the in-process runs exported .env into this process
+    assert run_hermes("memory", "status", "--json").json()["missing_env"] == ["HONCHO_API_KEY"]  # and it is needed
+    (hermes_home / "honcho.json").write_text('{"baseUrl": "http://localhost:8000"}')
+    assert run_hermes("memory", "status", "--json").json()["missing_env"] == []  # a local server needs no key
 
 
 def test_setup_without_a_key_or_url_fails_cleanly_and_writes_nothing(run_hermes: Any, hermes_home: Path) -> None:

@@ -304,7 +304,15 @@ class HonchoMemoryProvider(MemoryProvider):
     # -- setup and status --
 
     def get_config_schema(self) -> list[dict[str, Any]]:
-        return settings.CONFIG_SCHEMA
+        """The setup fields; the API key is left out when honcho.json holds one or a local server needs none,
+        so ``hermes memory status`` does not call HONCHO_API_KEY missing."""
+        try:
+            config = self.config(reload=True)
+        except HonchoConfigError:
+            return settings.CONFIG_SCHEMA
+        key_source = config.sources["apiKey"]
+        keyless = (key_source == "root" or key_source.startswith("host block")) or (not config.api_key and is_local_url(config.baseUrl))
+        return [f for f in settings.CONFIG_SCHEMA if not (keyless and f["key"] == "apiKey")]
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
         settings.save_settings(Path(hermes_home), values, env=self._env, user_home=self._user_home)
