@@ -87,6 +87,7 @@ def test_small_edits(run_hermes: Any, hermes_home: Path, tmp_path: Path) -> None
         (("honcho", "peer", "--user", "eri smith"), "only letters"),
         (("honcho", "peer"), "give --user NAME"),
         (("honcho", "map", "  "), "session name is empty"),
+        (("honcho", "setup", "--no-input", "--base-url", "localhost:8000"), "http:// or https://"),
     ],
 )
 def test_bad_input_is_one_clear_error_and_changes_nothing(run_hermes: Any, hermes_home: Path, argv: tuple[str, ...], message: str) -> None:

@@ -101,6 +101,7 @@ def test_legacy_auto_recall_and_depth_clamping(hermes_home: Path) -> None:
         ({"observation": {"user": {"observeMe": "on"}}}, ["observation.user.observeMe", "true or false"]),
         ({"sessions": {"/x": 3}}, ["sessions", "directory -> session name"]),
         ({"hosts": ["hermes"]}, ["hosts must be an object"]),
+        ({"baseUrl": "localhost:8000"}, ["baseUrl", "http://"]),
     ],
 )
 def test_a_bad_value_names_file_key_value_and_fix(hermes_home: Path, data: dict, fragments: list[str]) -> None:

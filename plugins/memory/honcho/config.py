@@ -34,7 +34,7 @@ class HonchoConfigError(ValueError):
 class Key:
     """One setting: its kind, default, allowed choices and what it means."""
 
-    kind: str  # str | bool | int | enum | levels | write | object | sessions
+    kind: str  # str | url | bool | int | enum | levels | write | object | sessions
     default: Any = None
     choices: tuple[str, ...] = ()
     minimum: int | None = None
@@ -43,7 +43,7 @@ class Key:
 
 KEYS: dict[str, Key] = {
     "apiKey": Key("str", None, help="API key (app.honcho.dev); falls back to HONCHO_API_KEY"),
-    "baseUrl": Key("str", None, help="base URL of a self-hosted Honcho; local URLs need no API key"),
+    "baseUrl": Key("url", None, help="base URL of a self-hosted Honcho; local URLs need no API key"),
     "environment": Key("enum", "production", ("production", "local"), help="SDK environment"),
     "enabled": Key("bool", None, help="master switch; on when apiKey or baseUrl is set"),
     "workspace": Key("str", None, help="workspace ID shared by every profile that names it (default: host key)"),
@@ -169,7 +169,7 @@ def _check(key: str, value: Any, where: str) -> Any:
     spec = KEYS[key]
     value = _LEGACY.get(key, {}).get(value, value) if isinstance(value, str) else value
     expected = {
-        "str": "a string", "bool": "true or false", "int": "a whole number", "object": "an object",
+        "str": "a string", "url": "an http:// or https:// URL, e.g. http://localhost:8000", "bool": "true or false", "int": "a whole number", "object": "an object",
         "sessions": "an object of directory -> session name", "levels": f"a list of {', '.join(REASONING_LEVELS)}",
         "enum": "one of " + ", ".join(f'"{c}"' for c in spec.choices),
         "write": 'one of "async", "turn", "session" or a whole number of turns >= 1',
@@ -184,6 +184,11 @@ def _check(key: str, value: Any, where: str) -> Any:
         if not isinstance(value, str):
             raise bad()
         return value.strip() or None
+    if spec.kind == "url":
+        parts = urlsplit(value.strip()) if isinstance(value, str) else None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise bad()
+        return value.strip().rstrip("/")
     if spec.kind == "bool":
         if not isinstance(value, bool):
             raise bad()
