@@ -84,6 +84,16 @@ def test_write_frequency_modes(make_provider: Any, sdk: Any, turn: Any, frequenc
     assert len(stored(sdk, name)) == 6
 
 
+def test_replayed_turns_keep_their_time_and_their_session(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider(sessionStrategy="per-session", writeFrequency="turn")
+    provider.sync_turn("an old question", "an old answer", session_id="20250101_oldone", timestamp=1735732800.0, source="session:20250101_oldone:message:1")
+    provider.sync_turn("today", "yes")
+    old = sdk.session("20250101_oldone").messages()
+    assert [m.content for m in old] == ["an old question", "an old answer"]
+    assert old[0].created_at.isoformat().startswith("2025-01-01T12:00:00") and old[0].metadata["hermes_source"] == "session:20250101_oldone:message:1"
+    assert [m.content for m in sdk.session(provider.session_name.name).messages()] == ["today", "yes"]
+
+
 def test_save_messages_false_sends_nothing(make_provider: Any, sdk: Any, turn: Any) -> None:
     provider = make_provider(saveMessages=False, writeFrequency="turn")
     turn(provider, 1, "secret plans", "noted")

@@ -99,10 +99,13 @@ class HonchoBackend:
         configured = [(peer_id, SessionPeerConfig(**flags)) for peer_id, flags in peers.items()]
         return self.call(self.client.session, session_id, peers=configured)
 
-    def add_messages(self, session: Any, messages: list[tuple[str, str, dict[str, Any]]]) -> None:
-        """``messages``: ``(peer_id, content, metadata)`` in order; at most 100 per request."""
+    def add_messages(self, session: Any, messages: list[tuple[str, str, dict[str, Any], str | None]]) -> None:
+        """``messages``: ``(peer_id, content, metadata, created_at)`` in order; at most 100 per request."""
         from honcho.api_types import MessageCreateParams
 
         for start in range(0, len(messages), 100):
-            batch = [MessageCreateParams(peer_id=p, content=c, metadata=m or None) for p, c, m in messages[start : start + 100]]
+            batch = [
+                MessageCreateParams(peer_id=p, content=c, metadata=m or None, created_at=t)  # type: ignore[arg-type]
+                for p, c, m, t in messages[start : start + 100]
+            ]
             self.call(session.add_messages, batch)

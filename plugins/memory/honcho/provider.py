@@ -24,7 +24,7 @@ from .prefetch import Prefetcher
 from .recall import format_base_context
 from .sessions import SessionName, observation_flags, resolve_session_name, session_peer_configs, user_peer_id
 from .tools import TOOL_SCHEMAS, HonchoTools, ToolContext
-from .writer import DEFAULT_RETRY_DELAYS, FailureJournal, MessageWriter, PendingMessage, chunk_message
+from .writer import DEFAULT_RETRY_DELAYS, FailureJournal, MessageWriter, PendingMessage, chunk_message, iso_time
 
 logger = logging.getLogger("hermes.plugins.honcho")
 #: After a failed connection, calls give up at once for this long instead of waiting on a dead server each turn.
@@ -226,7 +226,7 @@ class HonchoMemoryProvider(MemoryProvider):
             by_session.setdefault(message.session, []).append(message)
         for name, batch in by_session.items():
             session = self._connected(name)[2]
-            self._backend.add_messages(session, [(m.peer, m.content, m.metadata) for m in batch])
+            self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
 
     def _fetch_base(self) -> str:
         assert self._backend is not None
@@ -262,19 +262,40 @@ class HonchoMemoryProvider(MemoryProvider):
             started = self._prefetcher.prepare_in_background(max(self._turn, 1) + 1, sanitize_context(query or ""))
             self.prefetch_thread = started or self.prefetch_thread
 
-    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "", messages: list[dict[str, Any]] | None = None) -> None:
+    def sync_turn(
+        self,
+        user_content: str,
+        assistant_content: str,
+        *,
+        session_id: str = "",
+        messages: list[dict[str, Any]] | None = None,
+        timestamp: float | str | None = None,
+        source: str = "",
+    ) -> None:
+        """Queue the turn as ``writeFrequency`` says. ``timestamp``/``source`` come with replayed history."""
         config = self._config
         if not self._active or self._writer is None or config is None or not config.saveMessages:
             return
         if self._context.get("agent_context") not in (None, "primary"):
             return  # sub-agents, cron and flush runs are not the user's conversation
-        metadata = {"source": "hermes", "hermes_session_id": session_id or self.session_id}
+        metadata = {"source": "hermes", "hermes_session_id": session_id or self.session_id, **({"hermes_source": source} if source else {})}
+        name = self._session_name_for(session_id)
+        said = iso_time(timestamp)
         pending: list[PendingMessage] = []
         for peer, text in ((self.user_peer, user_content), (self.ai_peer, assistant_content)):
             text = sanitize_context(text or "").strip()  # a leaked <memory-context> block is never stored
             for piece in chunk_message(text, config.messageMaxChars) if text else []:
-                pending.append(PendingMessage(self.session_name.name, peer, piece, dict(metadata)))
+                pending.append(PendingMessage(name, peer, piece, dict(metadata), said))
         self._writer.add_turn(pending)
+
+    def _session_name_for(self, session_id: str) -> str:
+        """The Honcho session of a turn of ``session_id`` (another hermes session only matters per-session)."""
+        if not session_id or session_id == self.session_id or self.config().sessionStrategy != "per-session":
+            return self.session_name.name
+        if self.session_name.rule != "per-session":  # a map, a title or a gateway key decided: it still holds
+            return self.session_name.name
+        prefix = f"{self.user_peer}-" if self.config().sessionPeerPrefix else ""
+        return sanitize_id(prefix + session_id)
 
     def recall_status(self) -> RecallStatus | None:
         if not self._last_recall:

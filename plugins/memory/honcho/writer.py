@@ -37,6 +37,8 @@ class PendingMessage:
     peer: str
     content: str
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: ISO 8601 time the message was said, when it is not now (replayed history).
+    created_at: str | None = None
 
 
 def chunk_message(text: str, max_chars: int) -> list[str]:
@@ -57,6 +59,18 @@ def chunk_message(text: str, max_chars: int) -> list[str]:
         pieces.append(prefix + rest[:cut].rstrip())
         rest = rest[cut:].lstrip()
     return pieces
+
+
+def iso_time(timestamp: float | str | None) -> str | None:
+    """A message's time as ISO 8601 UTC, from epoch seconds or an ISO string; ``None`` when unknown."""
+    if timestamp is None or timestamp == "" or isinstance(timestamp, bool):
+        return None
+    if isinstance(timestamp, (int, float)):
+        return datetime.fromtimestamp(float(timestamp), UTC).isoformat()
+    try:
+        return datetime.fromisoformat(str(timestamp).replace("Z", "+00:00")).isoformat()
+    except ValueError:
+        return None
 
 
 class FailureJournal:
