@@ -133,6 +133,10 @@ class MemoryProvider(ABC):
     def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
         """The built-in memory changed; mirror it if useful."""
 
+    def on_session_title(self, title: str) -> None:
+        """The user named the running session (``/title``; ``""`` when cleared); a provider that files
+        memory by session name may follow it."""
+
     def recall_status(self) -> RecallStatus | None:
         """What the last prefetch recalled, if the provider tracks it."""
         return None

@@ -52,7 +52,7 @@ def test_context_tokens_truncate_the_joined_layers(make_provider: Any, fake: Any
 def test_the_system_prompt_block_is_a_static_mode_header(make_provider: Any, turn: Any) -> None:
     provider = make_provider(writeFrequency="turn")
     header = provider.system_prompt_block()
-    assert header.startswith("# Honcho memory") and "<memory-context>" in header and "honcho_conclude" in header
+    assert header.startswith("# Honcho memory") and "memory-context blocks" in header and "<memory-context>" not in header and "honcho_conclude" in header
     turn(provider, 1, "my name is Eri")
     provider.on_session_switch("next-session", parent_session_id="20260415_a3f2b1")
     assert provider.system_prompt_block() == header
@@ -143,7 +143,7 @@ def test_session_names_follow_the_priority_chain(make_provider: Any, tmp_path: P
     mapped = make_provider(sessions={str(project): "myproject-main"}, init={"title": "ignored"})
     assert (mapped.session_name.name, mapped.session_name.rule) == ("myproject-main", "manual map (sessions)")
     renamed = make_provider()
-    renamed.set_title("Sprint 12 review")
+    renamed.on_session_title("Sprint 12 review")
     assert renamed.session_name.name == "Sprint-12-review"
 
 

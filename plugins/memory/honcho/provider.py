@@ -31,8 +31,8 @@ logger = logging.getLogger("hermes.plugins.honcho")
 RECONNECT_BACKOFF_S = 5.0
 
 _MODE_HEADERS = {
-    "hybrid": "Relevant memory is recalled into user messages inside <memory-context> blocks; the honcho_* tools look up more and honcho_conclude saves lasting facts.",
-    "context": "Relevant memory is recalled into user messages inside <memory-context> blocks.",
+    "hybrid": "Relevant memory is recalled into user messages inside memory-context blocks; the honcho_* tools look up more and honcho_conclude saves lasting facts.",
+    "context": "Relevant memory is recalled into user messages inside memory-context blocks.",
     "tools": "Nothing is recalled automatically: use honcho_profile, honcho_search, honcho_context and honcho_reasoning to look things up, and honcho_conclude to save lasting facts.",
 }
 
@@ -162,7 +162,7 @@ class HonchoMemoryProvider(MemoryProvider):
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         self._turn = turn_number
 
-    def set_title(self, title: str) -> None:
+    def on_session_title(self, title: str) -> None:
         """``/title``: later messages go to the session named after it (unless the manual map names one)."""
         self._drain()
         self._context["title"] = title
