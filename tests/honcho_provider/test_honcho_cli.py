@@ -152,3 +152,12 @@ def test_listing_and_status_never_import_the_sdk(hermes_home: Path, tmp_path: Pa
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("CLEAN") and "honcho [plugin memory/honcho] (available)" in result.stdout
+
+
+def test_status_check_connects(run_hermes: Any, honcho_config: Any, server: Any) -> None:
+    honcho_config()
+    ok = run_hermes("honcho", "status", "--check", "--json")
+    assert ok.exit_code == 0 and ok.json()["connection"]["ok"] is True
+    honcho_config(root={"baseUrl": "http://127.0.0.1:9"})
+    down = run_hermes("honcho", "status", "--check")
+    assert down.exit_code == 1 and "connection: FAILED: Honcho unreachable at http://127.0.0.1:9" in down.stdout

@@ -67,7 +67,8 @@ def register_cli(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--recall-mode", choices=RECALL_MODES)
     setup.add_argument("--session-strategy", choices=SESSION_STRATEGIES)
     setup.add_argument("--no-input", action="store_true", help="never prompt; use the flags and defaults")
-    add("status", "show the resolved settings of the active profile and where each comes from", cmd_status)
+    status = add("status", "show the resolved settings of the active profile and where each comes from", cmd_status)
+    status.add_argument("--check", action="store_true", help="also connect to Honcho and report whether it answers")
     add("enable", "turn Honcho on for the active profile", cmd_enable)
     add("disable", "turn Honcho off for the active profile", cmd_disable)
     mode = add("mode", "change the recall mode (hybrid, context, tools) or the observation mode (directional, unified)", cmd_mode)
@@ -153,11 +154,13 @@ def cmd_status(args: argparse.Namespace) -> int:
         "session": {"name": session.name, "rule": session.rule},
         "warnings": config.warnings,
     }
+    if args.check:
+        report["connection"] = _check_connection(config)
     if args.json:
         from hermes_core.cli.output import print_json
 
         print_json(report)
-        return 0
+        return 0 if report.get("connection", {"ok": True})["ok"] else 1
     print(f"file:    {report['file'] or '(none: defaults and environment only)'}")
     print(f"host:    {config.host}")
     print(f"session: {session.name} ({session.rule})")
@@ -165,7 +168,26 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  {key:<24} {json.dumps(entry['value']):<28} {entry['source']}")
     for warning in config.warnings:
         print(f"warning: {warning}")
+    if args.check:
+        connection = report["connection"]
+        print(f"connection: ok ({connection['ms']} ms)" if connection["ok"] else f"connection: FAILED: {connection['error']}")
+        return 0 if connection["ok"] else 1
     return 0
+
+
+def _check_connection(config: Any) -> dict[str, Any]:
+    """One real call (workspace get-or-create, then the queue status), bounded by the config's timeout."""
+    import time
+
+    from .client import HonchoBackend, HonchoCallError
+
+    started = time.perf_counter()
+    try:
+        backend = HonchoBackend(config)
+        backend.call(backend.client.queue_status)
+    except HonchoCallError as exc:
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, "ms": round((time.perf_counter() - started) * 1000)}
 
 
 # -- small edits --
