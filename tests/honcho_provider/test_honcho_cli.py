@@ -102,7 +102,9 @@ def test_a_malformed_file_is_named_with_its_line(run_hermes: Any, hermes_home: P
     (hermes_home / "honcho.json").write_text('{\n  "workspace": "a",\n}')
     result = run_hermes("honcho", "status")
     assert result.exit_code == 1 and f"{hermes_home / 'honcho.json'}: line 3" in result.stderr
-    assert run_hermes("honcho", "enable").exit_code == 1
+    for argv in (("enable",), ("map", "x"), ("sync",), ("setup", "--no-input", "--base-url", "http://localhost:8000"), ("peer", "--user", "eri")):
+        failed = run_hermes("honcho", *argv)
+        assert failed.exit_code == 1 and "line 3" in failed.stderr and "internal error" not in failed.stderr, argv
 
 
 def test_profiles_edit_their_own_host_block_and_sync_creates_the_rest(run_hermes: Any, hermes_home: Path, user_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

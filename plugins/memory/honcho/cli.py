@@ -31,6 +31,13 @@ def _home() -> Path:
     return get_hermes_home()
 
 
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return read_raw(path)
+    except HonchoConfigError as exc:
+        raise _error(str(exc)) from None
+
+
 def _edit(updates: dict[str, Any], root: dict[str, Any] | None = None) -> Path:
     try:
         return edit_host_block(_home(), updates, root_keys=root)
@@ -230,8 +237,9 @@ def cmd_map(args: argparse.Namespace) -> int:
         raise _error("the session name is empty -> e.g. hermes honcho map myproject-main")
     home = _home()
     path = writable_path(home)
-    data = read_raw(path)
-    block = (data.get("hosts") or {}).get(host_key(home)) or {}
+    data = _read(path)
+    hosts = data.get("hosts") if isinstance(data.get("hosts"), dict) else {}
+    block = hosts.get(host_key(home)) or {}
     # write where 'sessions' resolves from: a host block with its own map wins over the root's
     if isinstance(block, dict) and isinstance(block.get("sessions"), dict):
         path = _edit({"sessions": {**block["sessions"], directory: name}})
@@ -248,7 +256,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     base = home.parent.parent if home.parent.name == "profiles" else get_hermes_home()
     profiles = sorted(p.name for p in (base / "profiles").iterdir() if p.is_dir()) if (base / "profiles").is_dir() else []
     path = writable_path(home)
-    data = read_raw(path)
+    data = _read(path)
     hosts = data.setdefault("hosts", {})
     if not isinstance(hosts, dict):
         raise _error(f"{path}: hosts must be an object -> fix it by hand first")
