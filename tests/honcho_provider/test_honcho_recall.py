@@ -133,3 +133,13 @@ def test_first_turn_injection_and_tools_mode_inject_nothing_later(make_provider:
     assert _turns_with(fake, "POST", "/chat", before, workspace) == 0  # nothing fetched for turns that inject nothing
     tools_only = make_provider(recallMode="tools", writeFrequency="turn")
     assert turn(tools_only, 1, "hello there") == "" and tools_only.system_prompt_block().count("honcho_profile") == 1
+
+
+def test_cadences_count_prefetches_when_the_host_does_not_announce_turns(make_provider: Any, fake: Any, workspace: str) -> None:
+    provider = make_provider(contextCadence=2, dialecticCadence=2, writeFrequency="turn")
+    for number in range(1, 6):
+        provider.prefetch(f"question {number}")
+        provider.queue_prefetch(f"question {number}")
+    provider.prefetch("question 6")
+    assert provider._prefetcher.state.base_turns == [1, 3, 5]
+    assert [t for t, _ in provider._prefetcher.state.dialectic_runs] == [1, 3, 5]

@@ -62,6 +62,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self.prefetch_thread: threading.Thread | None = None
         self._header = ""
         self._turn = 0
+        self._turn_announced = False
         self._last_recall = ""
         self.session_id = ""
         self.session_name = SessionName("", "")
@@ -120,7 +121,7 @@ class HonchoMemoryProvider(MemoryProvider):
             self._hermes_home = Path(kwargs["hermes_home"])
         self._context = {k: kwargs.get(k) for k in ("platform", "agent_context", "cwd", "title", "gateway_session_key", "user_id", "profile")}
         self.session_id = session_id
-        self._turn = 0
+        self._turn, self._turn_announced = 0, False
         reason = self.unavailable_reason()
         if reason:
             logger.info("honcho: not active: %s", reason)
@@ -161,6 +162,7 @@ class HonchoMemoryProvider(MemoryProvider):
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
         self._turn = turn_number
+        self._turn_announced = True
 
     def on_session_title(self, title: str) -> None:
         """``/title``: later messages go to the session named after it (unless the manual map names one)."""
@@ -254,6 +256,9 @@ class HonchoMemoryProvider(MemoryProvider):
     def prefetch(self, query: str, *, session_id: str = "") -> str:
         if not self._active or self._prefetcher is None:
             return ""
+        if not self._turn_announced:  # a host that does not call on_turn_start: each prefetch is a turn
+            self._turn += 1
+        self._turn_announced = False
         self._last_recall = self._prefetcher.for_turn(max(self._turn, 1), sanitize_context(query or ""))
         return self._last_recall
 
