@@ -74,7 +74,7 @@ class HonchoServer:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 
     def __enter__(self) -> Self:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="honcho-server", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="honcho-server", daemon=True)
         self._thread.start()
         return self
 

@@ -20,7 +20,7 @@ json_values = st.recursive(
 settings_dicts = st.dictionaries(st.sampled_from([*KEYS, "hosts", "unknownKey"]), json_values, max_size=6)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(root=settings_dicts, host=settings_dicts)
 def test_any_honcho_json_is_a_config_or_a_clear_error(hermes_home: Path, root: dict[str, Any], host: dict[str, Any]) -> None:
     path = hermes_home / "honcho.json"
