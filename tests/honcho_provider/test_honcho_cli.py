@@ -163,3 +163,14 @@ def test_status_check_connects(run_hermes: Any, honcho_config: Any, server: Any)
     honcho_config(root={"baseUrl": "http://127.0.0.1:9"})
     down = run_hermes("honcho", "status", "--check")
     assert down.exit_code == 1 and "connection: FAILED: Honcho unreachable at http://127.0.0.1:9" in down.stdout
+
+
+def test_without_the_sdk_status_says_how_to_install_it(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "honcho", None)  # how Python marks a module as not importable
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: honcho\n")
+    (hermes_home / "honcho.json").write_text('{"baseUrl": "http://localhost:8000"}')
+    result = run_hermes("memory", "status")
+    assert result.exit_code == 1 and "pip install 'hermes-host[honcho]'" in result.stdout
+    assert run_hermes("honcho", "status", "--check").stdout.count("pip install 'hermes-host[honcho]'") == 1

@@ -8,6 +8,7 @@ never held up; writes retry (see writer.py).
 from __future__ import annotations
 
 import importlib.util
+import sys
 from typing import Any
 
 from .config import HonchoConfig, is_local_url
@@ -26,7 +27,12 @@ class HonchoCallError(RuntimeError):
 
 def sdk_installed() -> bool:
     """Whether honcho-ai can be imported, without importing it."""
-    return importlib.util.find_spec("honcho") is not None
+    if "honcho" in sys.modules:  # imported already, or blocked (None)
+        return sys.modules["honcho"] is not None
+    try:
+        return importlib.util.find_spec("honcho") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def describe_error(exc: BaseException, config: HonchoConfig) -> HonchoCallError:
