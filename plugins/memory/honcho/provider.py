@@ -116,6 +116,13 @@ class HonchoMemoryProvider(MemoryProvider):
     # -- lifecycle --
 
     def initialize(self, session_id: str, **kwargs: Any) -> None:
+        self._start(session_id, kwargs, inspecting=False)
+
+    def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
+        """Ready for status and tools, without resending journalled writes in the background."""
+        self._start(session_id, kwargs, inspecting=True)
+
+    def _start(self, session_id: str, kwargs: dict[str, Any], *, inspecting: bool) -> None:
         self.shutdown()
         if kwargs.get("hermes_home"):
             self._hermes_home = Path(kwargs["hermes_home"])
@@ -139,7 +146,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self._prefetcher = Prefetcher(config, self._fetch_base, self._ask)
         self._header = self._mode_header(config)  # frozen for the session: the prompt prefix cache holds
         self._active = True
-        if self._context.get("agent_context") in (None, "primary") and self.journal().entries():
+        if not inspecting and self._context.get("agent_context") in (None, "primary") and self.journal().entries():
             self.replay_thread = threading.Thread(target=self.journal().replay, args=(self._send,), name="honcho-replay", daemon=True)
             self.replay_thread.start()
 
@@ -342,6 +349,18 @@ class HonchoMemoryProvider(MemoryProvider):
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
         settings.save_settings(Path(hermes_home), values, env=self._env, user_home=self._user_home)
+
+    def status_details(self) -> dict[str, Any]:
+        """Lines for ``hermes memory status``: where memory goes and how it is written."""
+        try:
+            config = self.config(reload=True)
+        except HonchoConfigError as exc:
+            return {"config": str(exc)}
+        return {
+            "host": config.host, "workspace": config.workspace, "session": self.session_name.name or None,
+            "recall": config.recallMode, "writes": config.writeFrequency,
+            "failed writes": sum(len(e["messages"]) for e in self.journal().entries()),
+        }
 
     def problems(self) -> list[str]:
         """Writes that failed for good (kept for the next session) and config problems, for ``hermes memory status``."""

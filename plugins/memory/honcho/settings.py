@@ -16,7 +16,7 @@ from typing import Any
 from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, _check, host_key, read_config_file, writable_path
 
 CONFIG_SCHEMA: list[dict[str, Any]] = [
-    {"key": "apiKey", "description": "Honcho API key (app.honcho.dev); leave empty for a local server", "secret": True, "env_var": "HONCHO_API_KEY", "url": "https://app.honcho.dev"},
+    {"key": "apiKey", "description": "Honcho API key (app.honcho.dev); leave empty for a local server", "secret": True, "env_var": "HONCHO_API_KEY", "url": "https://app.honcho.dev", "required": False},
     {"key": "baseUrl", "description": "base URL of a self-hosted Honcho (empty: Honcho cloud)", "type": "str"},
     {"key": "workspace", "description": "workspace ID (default: the host key, e.g. hermes)", "type": "str"},
     {"key": "peerName", "description": "your peer name (how Honcho knows you)", "type": "str"},
