@@ -161,3 +161,15 @@ def test_a_real_session_keeps_the_key_out_of_state_db_and_hook_kwargs(hermes_hom
     db = b"".join(p.read_bytes() for p in hermes_home.glob("state.db*"))
     assert SECRET.encode() not in db
     assert SECRET not in repr([call.kwargs for call in recorder.calls])
+
+
+def test_status_details_name_the_session_and_the_waiting_writes(make_provider: Any, workspace: str) -> None:
+    provider = make_provider(writeFrequency="turn", root={"baseUrl": dead_url()})
+    run_turn(provider)
+    provider.shutdown()
+    inspected = type(provider)()
+    inspected.initialize_for_inspection("status-1", hermes_home=str(provider.hermes_home), cwd=str(provider.hermes_home.parent / "project"))
+    details = inspected.status_details()
+    assert details["workspace"] == workspace and details["session"] == "project" and details["failed writes"] == 2
+    assert inspected.replay_thread is None  # inspection resends nothing
+    inspected.shutdown()

@@ -17,7 +17,7 @@ from typing import Any
 from hermes_core.memory.fence import sanitize_context
 from hermes_core.memory.provider import MemoryProvider, RecallStatus
 
-from . import portability, settings
+from . import portability, settings, status
 from .client import INSTALL_HINT, HonchoBackend, HonchoCallError, sdk_installed
 from .config import HonchoConfig, HonchoConfigError, is_local_url, load_config, sanitize_id
 from .prefetch import Prefetcher
@@ -352,31 +352,11 @@ class HonchoMemoryProvider(MemoryProvider):
 
     def status_details(self) -> dict[str, Any]:
         """Lines for ``hermes memory status``: where memory goes and how it is written."""
-        try:
-            config = self.config(reload=True)
-        except HonchoConfigError as exc:
-            return {"config": str(exc)}
-        return {
-            "host": config.host, "workspace": config.workspace, "session": self.session_name.name or None,
-            "recall": config.recallMode, "writes": config.writeFrequency,
-            "failed writes": sum(len(e["messages"]) for e in self.journal().entries()),
-        }
+        return status.details(self)
 
     def problems(self) -> list[str]:
         """Writes that failed for good (kept for the next session) and config problems, for ``hermes memory status``."""
-        found = []
-        try:
-            found.extend(self.config(reload=True).warnings)
-        except HonchoConfigError as exc:
-            found.append(str(exc))
-        entries = self.journal().entries()
-        if entries:
-            count = sum(len(e["messages"]) for e in entries)
-            found.append(
-                f"{count} message(s) in {len(entries)} write(s) failed to reach Honcho (last cause: {entries[-1].get('cause')}); "
-                f"they are kept in {self.journal().path} and sent again when the next session starts"
-            )
-        return found
+        return status.problems(self)
 
     def flush_writes(self, timeout: float | None = None) -> bool:
         """Wait until every message handed over so far is sent (or journalled); ``False`` on timeout."""
