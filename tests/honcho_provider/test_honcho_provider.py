@@ -232,6 +232,20 @@ def test_reasoning_levels_follow_dynamic_and_cap(make_provider: Any, fake: Any, 
     assert levels == ["medium", "minimal", "medium"]
 
 
+def test_built_in_memory_additions_become_conclusions(make_provider: Any, sdk: Any) -> None:
+    from hermes_core.memory.manager import MemoryManager
+
+    provider = make_provider(writeFrequency="turn")
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.on_memory_write("add", "user", "Eri prefers metric units", {"tool_name": "memory"})
+    manager.on_memory_write("add", "memory", "The deploy script lives in ops/deploy.sh")
+    manager.on_memory_write("remove", "user", "Eri prefers metric units")
+    assert provider.flush_writes(30)
+    assert [c.content for c in sdk.peer("hermes").conclusions_of("eri").list()] == ["Eri prefers metric units"]
+    assert [c.content for c in sdk.peer("hermes").conclusions.list()] == ["The deploy script lives in ops/deploy.sh"]
+
+
 # -- moving memories --
 
 

@@ -30,13 +30,6 @@ logger = logging.getLogger("hermes.plugins.honcho")
 #: After a failed connection, calls give up at once for this long instead of waiting on a dead server each turn.
 RECONNECT_BACKOFF_S = 5.0
 
-_MODE_HEADERS = {
-    "hybrid": "Relevant memory is recalled into user messages inside memory-context blocks; the honcho_* tools look up more and honcho_conclude saves lasting facts.",
-    "context": "Relevant memory is recalled into user messages inside memory-context blocks.",
-    "tools": "Nothing is recalled automatically: use honcho_profile, honcho_search, honcho_context and honcho_reasoning to look things up, and honcho_conclude to save lasting facts.",
-}
-
-
 class HonchoMemoryProvider(MemoryProvider):
     """Cross-session user modelling by Honcho: recalled context, dialectic reasoning, peer tools."""
 
@@ -144,7 +137,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self.session_name = self._resolve_session_name()
         self._writer = MessageWriter(self._send, mode=config.writeFrequency, journal=self.journal(), retry_delays=self._retry_delays)
         self._prefetcher = Prefetcher(config, self._fetch_base, self._ask)
-        self._header = self._mode_header(config)  # frozen for the session: the prompt prefix cache holds
+        self._header = status.mode_header(config, self.ai_peer, self.user_peer)  # frozen for the session: the prompt prefix cache holds
         self._active = True
         if not inspecting and self._context.get("agent_context") in (None, "primary") and self.journal().entries():
             self.replay_thread = threading.Thread(target=self.journal().replay, args=(self._send,), name="honcho-replay", daemon=True)
@@ -156,12 +149,6 @@ class HonchoMemoryProvider(MemoryProvider):
         gateway = str(ctx.get("gateway_session_key") or "") if ctx.get("platform") not in (None, "cli") else ""
         return resolve_session_name(
             self.config(), cwd=cwd, session_id=self.session_id, title=str(ctx.get("title") or ""), gateway_key=gateway, user_peer=self.user_peer
-        )
-
-    def _mode_header(self, config: HonchoConfig) -> str:
-        return (
-            f"# Honcho memory\nHoncho keeps a model of the user across sessions (you are peer '{self.ai_peer}', "
-            f"the user is peer '{self.user_peer}'). {_MODE_HEADERS[config.recallMode]}"
         )
 
     def system_prompt_block(self) -> str:
@@ -308,6 +295,24 @@ class HonchoMemoryProvider(MemoryProvider):
             return self.session_name.name
         prefix = f"{self.user_peer}-" if self.config().sessionPeerPrefix else ""
         return sanitize_id(prefix + session_id)
+
+    def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
+        """A fact added to the built-in memory becomes a Honcho conclusion (USER.md: about the user,
+        MEMORY.md: the AI's own), in the background; replacements and removals stay local."""
+        text = sanitize_context(content or "").strip()
+        if not self._active or self._writer is None or action != "add" or not text:
+            return
+
+        def conclude() -> None:
+            try:
+                _, ai, _ = self._connected()
+                assert self._backend is not None
+                view = ai.conclusions_of(self.user_peer) if target == "user" else ai.conclusions
+                self._backend.call(view.create, [{"content": text[:65535], "session_id": self.session_name.name}])
+            except HonchoCallError as exc:
+                logger.warning("honcho: the %s memory entry was not mirrored as a conclusion: %s", target, exc)
+
+        self._writer.submit(conclude)
 
     def recall_status(self) -> RecallStatus | None:
         if not self._last_recall:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .config import HonchoConfigError
+from .config import HonchoConfig, HonchoConfigError
 
 if TYPE_CHECKING:
     from .provider import HonchoMemoryProvider
@@ -38,3 +38,18 @@ def problems(provider: HonchoMemoryProvider) -> list[str]:
             f"they are kept in {provider.journal().path} and sent again when the next session starts"
         )
     return found
+
+
+_MODE_HEADERS = {
+    "hybrid": "Relevant memory is recalled into user messages inside memory-context blocks; the honcho_* tools look up more and honcho_conclude saves lasting facts.",
+    "context": "Relevant memory is recalled into user messages inside memory-context blocks.",
+    "tools": "Nothing is recalled automatically: use honcho_profile, honcho_search, honcho_context and honcho_reasoning to look things up, and honcho_conclude to save lasting facts.",
+}
+
+
+def mode_header(config: HonchoConfig, ai_peer: str, user_peer: str) -> str:
+    """The static system-prompt block: who is who, and how memory reaches the model in this recall mode."""
+    return (
+        f"# Honcho memory\nHoncho keeps a model of the user across sessions (you are peer '{ai_peer}', "
+        f"the user is peer '{user_peer}'). {_MODE_HEADERS[config.recallMode]}"
+    )

@@ -174,6 +174,10 @@ class MessageWriter:
             if full:
                 self.flush_buffer()
 
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the background thread, after what is queued (drain waits for it too)."""
+        self._background().put(job)
+
     def flush_buffer(self) -> None:
         """Send what ``session``/``N`` modes kept (in async mode: what is queued is drained instead)."""
         with self._lock:
