@@ -68,6 +68,10 @@ def test_profiles_pick_their_host_block_and_share_one_workspace(hermes_home: Pat
     assert (main.aiPeer, main.recallMode, main.sessionStrategy) == ("hermes", "hybrid", "per-directory")
     assert (coder.aiPeer, coder.recallMode, coder.sessionStrategy) == ("coder", "tools", "per-repo")
     assert host_key(coder_home, {"HERMES_HONCHO_HOST": "hermes"}) == "hermes"
+    shared["hosts"]["hermes_coder"] = shared["hosts"].pop("hermes.coder")  # the spelling newer Honcho tools write
+    write(user_home / ".hermes" / "honcho.json", shared)
+    underscored = load_config(coder_home, {})
+    assert (underscored.host, underscored.aiPeer, underscored.sources["aiPeer"]) == ("hermes_coder", "coder", "host block hosts.hermes_coder")
 
 
 def test_enabled_is_automatic_and_explicit_false_wins(hermes_home: Path) -> None:

@@ -245,6 +245,8 @@ def load_config(hermes_home: Path, env: Mapping[str, str] | None = None, *, prof
     hosts = data.get("hosts", {})
     if not isinstance(hosts, dict):
         raise HonchoConfigError(f"{path}: hosts must be an object of host name -> settings, not {type(hosts).__name__} -> e.g. \"hosts\": {{\"hermes\": {{...}}}}")
+    if host not in hosts and host.replace(".", "_", 1) in hosts:  # newer Honcho tools write hermes_<profile>
+        host = host.replace(".", "_", 1)
     block = hosts.get(host) or {}
     if not isinstance(block, dict):
         raise HonchoConfigError(f"{path}: hosts.{host} must be an object of settings -> e.g. \"{host}\": {{\"aiPeer\": \"{host}\"}}")
