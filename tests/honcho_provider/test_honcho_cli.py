@@ -122,6 +122,13 @@ def test_profiles_edit_their_own_host_block_and_sync_creates_the_rest(run_hermes
     hosts = json.loads((base / "honcho.json").read_text())["hosts"]
     assert hosts["hermes.coder"] == {"recallMode": "tools"} and hosts["hermes"] == {"recallMode": "context"}
     assert hosts["hermes.writer"] == {"aiPeer": "writer"}
+    hosts["hermes_writer"] = hosts.pop("hermes.writer")  # the spelling newer Honcho tools write is edited in place
+    (base / "honcho.json").write_text(json.dumps({"workspace": "hermes", "hosts": hosts}))
+    assert run_hermes("-p", "writer", "honcho", "peer", "--ai", "scribe").exit_code == 0
+    monkeypatch.setenv("HERMES_HOME", str(base))
+    assert run_hermes("honcho", "sync", "--json").json()["changed"]["created"] == []
+    edited = json.loads((base / "honcho.json").read_text())["hosts"]
+    assert edited["hermes_writer"] == {"aiPeer": "scribe"} and "hermes.writer" not in edited
     coder = run_hermes("-p", "coder", "honcho", "status", "--json").json()
     assert coder["host"] == "hermes.coder" and coder["settings"]["workspace"]["value"] == "hermes"
 

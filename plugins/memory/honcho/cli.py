@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, host_key, load_config, sanitize_id, writable_path
+from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, load_config, sanitize_id, writable_path
 from .settings import edit_host_block, read_raw, write_raw
 
 OBSERVATION_MODES = ("directional", "unified")
@@ -239,7 +239,7 @@ def cmd_map(args: argparse.Namespace) -> int:
     path = writable_path(home)
     data = _read(path)
     hosts = data.get("hosts") if isinstance(data.get("hosts"), dict) else {}
-    block = hosts.get(host_key(home)) or {}
+    block = hosts.get(block_name(hosts, host_key(home))) or {}
     # write where 'sessions' resolves from: a host block with its own map wins over the root's
     if isinstance(block, dict) and isinstance(block.get("sessions"), dict):
         path = _edit({"sessions": {**block["sessions"], directory: name}})
@@ -262,7 +262,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         raise _error(f"{path}: hosts must be an object -> fix it by hand first")
     created = []
     for host in ["hermes", *(f"hermes.{p}" for p in profiles)]:
-        if host not in hosts:
+        if block_name(hosts, host) not in hosts:
             hosts[host] = {"aiPeer": sanitize_id(host.removeprefix("hermes.")) if host != "hermes" else "hermes"}
             created.append(host)
     if created:

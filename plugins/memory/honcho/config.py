@@ -97,6 +97,12 @@ def host_key(hermes_home: Path, env: Mapping[str, str] | None = None, profile: s
     return f"{DEFAULT_HOST}.{profile}" if profile and profile != "default" else DEFAULT_HOST
 
 
+def block_name(hosts: Mapping[str, Any], host: str) -> str:
+    """The key of ``host``'s block: ``hermes.<profile>``, or ``hermes_<profile>`` (newer Honcho tools) when only that exists."""
+    underscored = host.replace(".", "_", 1)
+    return underscored if host not in hosts and underscored in hosts else host
+
+
 def is_local_url(url: str | None) -> bool:
     host = urlsplit(url or "").hostname or ""
     return bool(host) and bool(_LOCAL_HOSTS.match(host))
@@ -245,8 +251,7 @@ def load_config(hermes_home: Path, env: Mapping[str, str] | None = None, *, prof
     hosts = data.get("hosts", {})
     if not isinstance(hosts, dict):
         raise HonchoConfigError(f"{path}: hosts must be an object of host name -> settings, not {type(hosts).__name__} -> e.g. \"hosts\": {{\"hermes\": {{...}}}}")
-    if host not in hosts and host.replace(".", "_", 1) in hosts:  # newer Honcho tools write hermes_<profile>
-        host = host.replace(".", "_", 1)
+    host = block_name(hosts, host)
     block = hosts.get(host) or {}
     if not isinstance(block, dict):
         raise HonchoConfigError(f"{path}: hosts.{host} must be an object of settings -> e.g. \"{host}\": {{\"aiPeer\": \"{host}\"}}")

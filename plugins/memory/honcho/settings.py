@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, _check, host_key, read_config_file, writable_path
+from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, _check, block_name, host_key, read_config_file, writable_path
 
 CONFIG_SCHEMA: list[dict[str, Any]] = [
     {"key": "apiKey", "description": "Honcho API key (app.honcho.dev); leave empty for a local server", "secret": True, "env_var": "HONCHO_API_KEY", "url": "https://app.honcho.dev", "required": False},
@@ -58,10 +58,10 @@ def edit_host_block(
     env = os.environ if env is None else env
     path = writable_path(hermes_home, user_home)
     data = read_raw(path)
-    host = host_key(hermes_home, env)
     hosts = data.setdefault("hosts", {})
     if not isinstance(hosts, dict):
         raise HonchoConfigError(f"{path}: hosts must be an object -> fix it by hand before changing settings")
+    host = block_name(hosts, host_key(hermes_home, env))
     block = hosts.setdefault(host, {})
     for target, changes, prefix in ((block, updates, f"hosts.{host}."), (data, root_keys or {}, "")):
         for key, value in changes.items():
