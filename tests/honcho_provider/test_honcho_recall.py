@@ -143,3 +143,21 @@ def test_cadences_count_prefetches_when_the_host_does_not_announce_turns(make_pr
     provider.prefetch("question 6")
     assert provider._prefetcher.state.base_turns == [1, 3, 5]
     assert [t for t, _ in provider._prefetcher.state.dialectic_runs] == [1, 3, 5]
+
+
+@pytest.mark.parametrize(
+    ("depth", "replies", "levels", "answer"),
+    [
+        (2, ["likes tea", "audited: likes green tea"], ["minimal", "medium"], "audited: likes green tea"),
+        (2, ["x" * 301], ["minimal"], "x" * 301),
+        (3, ["a", "b", "reconciled"], ["minimal", "medium", "low"], "reconciled"),
+    ],
+)
+def test_dialectic_depth_over_http(make_provider: Any, fake: Any, workspace: str, depth: int, replies: list[str], levels: list[str], answer: str) -> None:
+    fake.chat_replies.extend(replies)
+    provider = make_provider(dialecticDepth=depth, dialecticReasoningLevel="medium", dialecticMaxChars=1000, writeFrequency="turn")
+    provider.on_turn_start(1, "hello there")
+    recalled = provider.prefetch("hello there")
+    chats = fake.calls("POST", f"{workspace}/peers/hermes/chat")
+    assert [c.body["reasoning_level"] for c in chats] == levels
+    assert recalled.endswith(answer)
