@@ -49,6 +49,7 @@ def test_server_down_the_turn_completes_and_the_write_is_kept_then_replayed(make
     problems = status.json()["problems"]
     assert len(problems) == 1 and "2 message(s)" in problems[0] and "unreachable" in problems[0]
     assert "problem:" in run_hermes("memory", "status").stdout
+    assert run_hermes("honcho", "status", "--json").json()["failed_writes"] == 2
     back = make_provider(writeFrequency="turn")  # the server is back: the next session sends what was kept
     assert back.replay_thread is not None
     back.replay_thread.join(30)

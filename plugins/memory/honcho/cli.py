@@ -15,6 +15,7 @@ from typing import Any
 
 from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, load_config, sanitize_id, writable_path
 from .settings import edit_host_block, read_raw, write_raw
+from .writer import FailureJournal
 
 OBSERVATION_MODES = ("directional", "unified")
 
@@ -160,6 +161,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         "observation": observation_flags(config),
         "session": {"name": session.name, "rule": session.rule},
         "warnings": config.warnings,
+        "failed_writes": sum(len(e["messages"]) for e in FailureJournal(home / "honcho" / "failed_writes.jsonl").entries()),
     }
     if args.check:
         report["connection"] = _check_connection(config)
@@ -175,6 +177,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  {key:<24} {json.dumps(entry['value']):<28} {entry['source']}")
     for warning in config.warnings:
         print(f"warning: {warning}")
+    if report["failed_writes"]:
+        print(f"failed writes: {report['failed_writes']} message(s) wait in {home / 'honcho' / 'failed_writes.jsonl'}; sent again at the next session")
     if args.check:
         connection = report["connection"]
         print(f"connection: ok ({connection['ms']} ms)" if connection["ok"] else f"connection: FAILED: {connection['error']}")
