@@ -2,7 +2,7 @@
 
 Run: python benchmarks/honcho_provider.py [--turns 40] [--cold-turns 8] [--session-turns 50] [--delay 0.2]
 
-The real honcho-ai SDK talks to hermes_core.testing_honcho.HonchoServer on 127.0.0.1, which
+The real honcho-ai SDK talks to hermes_core.testing.honcho_server.HonchoServer on 127.0.0.1, which
 answers every request after ``--delay`` seconds (200 ms: a distant cloud region).
 
 1. Turn overhead: the time spent in the provider's turn-time calls (on_turn_start, prefetch,
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hermes_bundled_plugins.memory.honcho.provider import HonchoMemoryProvider  # noqa: E402
-from hermes_core.testing_honcho import HonchoServer  # noqa: E402
+from hermes_core.testing.honcho_server import HonchoServer  # noqa: E402
 
 
 def _provider(home: Path, server: HonchoServer, workspace: str, **host: object) -> HonchoMemoryProvider:

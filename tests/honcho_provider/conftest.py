@@ -1,6 +1,6 @@
 """The Honcho provider's tests: the real honcho-ai SDK over real HTTP to a Honcho-protocol server.
 
-By default each test module starts :class:`hermes_core.testing_honcho.HonchoServer` on 127.0.0.1.
+By default each test module starts :class:`hermes_core.testing.honcho_server.HonchoServer` on 127.0.0.1.
 With ``HONCHO_TEST_BASE_URL`` set (and ``HONCHO_TEST_API_KEY`` if it needs one) the same tests run
 against that real server instead; tests that script faults or read the server's state directly
 are skipped there (``needs_fake``). Every test gets its own workspace, so runs never mix.
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from hermes_bundled_plugins.memory.honcho.provider import HonchoMemoryProvider
-from hermes_core.testing_honcho import HonchoServer
+from hermes_core.testing.honcho_server import HonchoServer
 
 REAL_URL = os.environ.get("HONCHO_TEST_BASE_URL", "").strip()
 REAL_KEY = os.environ.get("HONCHO_TEST_API_KEY", "").strip() or None

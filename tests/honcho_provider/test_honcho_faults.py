@@ -13,7 +13,7 @@ import pytest
 from hermes_core.memory.manager import MemoryManager
 from hermes_core.runtime.clients import OpenAIChatClient
 from hermes_core.runtime.session import AgentSession
-from hermes_core.testing_honcho import HonchoServer
+from hermes_core.testing.honcho_server import HonchoServer
 from hermes_core.testing_servers import OpenAIServer, text_reply
 
 SECRET = "hk_live_" + "Zq9" * 10

@@ -2,7 +2,7 @@
 
 The real ``honcho-ai`` SDK talks to it over real HTTP::
 
-    from hermes_core.testing_honcho import HonchoServer
+    from hermes_core.testing.honcho_server import HonchoServer
 
     with HonchoServer() as server:
         client = honcho.Honcho(base_url=server.base_url, workspace_id="ws")
@@ -32,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
-from hermes_core.testing_honcho_api import ApiError, HonchoApi, HonchoRequest, HonchoState
+from .honcho_api import ApiError, HonchoApi, HonchoRequest, HonchoState
 
 __all__ = ["Fault", "HonchoRequest", "HonchoServer", "HonchoState"]
 

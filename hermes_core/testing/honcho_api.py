@@ -1,4 +1,4 @@
-"""The state and the routes of :class:`hermes_core.testing_honcho.HonchoServer`: Honcho's v3 API in memory.
+"""The state and the routes of :class:`hermes_core.testing.honcho_server.HonchoServer`: Honcho's v3 API in memory.
 
 Replies have the shapes the real server sends (recorded from Honcho 3.0.x), so the honcho-ai SDK's
 own models accept them. What the real server does with a model is deterministic here: the
