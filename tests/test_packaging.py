@@ -96,3 +96,16 @@ def test_validate_names_a_malformed_entry_points_file(tmp_path, run_hermes, entr
 def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
     result = venv.run("-c", "import importlib.metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
     assert result.stdout.strip() == "['hermes_core.testing.fixtures']"
+
+
+def test_the_installed_honcho_plugin_sets_up_and_is_selected(venv, wheels, tmp_path):
+    import zipfile
+
+    names = zipfile.ZipFile(wheels["hermes"]).namelist()
+    assert {"plugin.yaml", "__init__.py", "provider.py", "cli.py"} <= {n.rsplit("/", 1)[1] for n in names if n.startswith("hermes_bundled_plugins/memory/honcho/")}
+    home = tmp_path / "home3"
+    home.mkdir()
+    setup = venv.hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri", cwd=tmp_path, home=home)
+    assert setup.returncode == 0, setup.stderr
+    status = venv.hermes("memory", "status", cwd=tmp_path, home=home)
+    assert status.returncode == 0 and "honcho [plugin memory/honcho] (available)" in status.stdout, status.stdout + status.stderr
