@@ -281,6 +281,15 @@ def _missing_env(manager: PluginManager, provider: MemoryProvider) -> list[str]:
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
+def _problems(provider: MemoryProvider) -> list[str]:
+    """What the provider says needs the user's attention (e.g. writes that failed for good)."""
+    try:
+        found = provider.problems() if callable(getattr(provider, "problems", None)) else []
+    except Exception as exc:  # provider code: its failure is itself worth reporting
+        return [f"problems() raised {type(exc).__name__}: {exc}"]
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
 def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
     """What the runtime will run for ``memory.provider``: the load policy's verdict, then the plugin itself."""
     from hermes_core.policy import selected_by
@@ -327,15 +336,6 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
     return status
 
 
-def _problems(provider: MemoryProvider) -> list[str]:
-    """What the provider says needs the user's attention (e.g. writes that failed for good)."""
-    try:
-        found = provider.problems() if callable(getattr(provider, "problems", None)) else []
-    except Exception as exc:  # provider code: its failure is itself worth reporting
-        return [f"problems() raised {type(exc).__name__}: {exc}"]
-    return [str(p) for p in found] if isinstance(found, list) else []
-
-
 def cmd_status(args: argparse.Namespace) -> int:
     manager = _plugins()
     selection = manager.config.get("memory.provider", "") or ""
@@ -354,12 +354,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     state = "available" if status["available"] else f"NOT available: {status['reason']}"
     plugin = f" [plugin {status['plugin']}]" if status["plugin"] and status["plugin"] != status["provider"] else ""
     print(f"provider:   {status['provider']}{plugin} ({state})")
+    for problem in status["problems"]:
+        print(f"problem:    {problem}")
     if status["missing_env"]:
         print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run 'hermes memory setup {status['provider']}'")
     if status.get("shadowed"):
         print(f"shadowed:   {', '.join(status['shadowed'])} (also named by memory.provider; only '{status['plugin']}' runs)")
-    for problem in status["problems"]:
-        print(f"problem:    {problem}")
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
         print(f"{target + ':':<12}{status['usage'][target]}")
