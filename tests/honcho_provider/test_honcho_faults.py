@@ -174,3 +174,17 @@ def test_status_details_name_the_session_and_the_waiting_writes(make_provider: A
     assert details["workspace"] == workspace and details["session"] == "project" and details["failed writes"] == 2
     assert inspected.replay_thread is None  # inspection resends nothing
     inspected.shutdown()
+
+
+@pytest.mark.parametrize("body", [b"[]", b'{"peer_card": 5}', b'"text"', b"{\"peer_card\": [1, {}]}", b"\xff\xfe", b""])
+def test_replies_of_the_wrong_shape_are_errors_not_crashes(make_provider: Any, fake: Any, body: bytes) -> None:
+    provider = make_provider(writeFrequency="turn")
+    provider.on_turn_start(1, "hello")
+    provider.prefetch("hello")
+    fake.fail(r"GET .*/peers/eri/card", 200, body=body)
+    answer = json.loads(provider.handle_tool_call("honcho_profile", {}))
+    assert set(answer) <= {"error", "peer", "peer_id", "card"}
+    if "error" in answer:
+        assert answer["error"].startswith("Honcho at")
+    else:
+        assert answer["card"] == []  # an empty reply means no card
