@@ -111,7 +111,7 @@ def test_slow_and_malformed_context_replies_leave_the_turn_with_what_is_known(ma
     fake.fail(r"GET .*/sessions/.*/context", 200, delay=1.5)  # longer than timeout: 1 s
     provider = make_provider(writeFrequency="turn", timeout=1)
     provider.on_turn_start(1, "what did we decide about the deploy?")
-    recalled = provider.prefetch("what did we decide about the deploy?")  # nothing queued ahead: fetched now
+    recalled = provider.prefetch("what did we decide about the deploy?")  # waits for the fetch initialize started
     assert "Eri deploys on Fridays" in recalled and "## Dialectic" in recalled and "## Session summary" not in recalled
     fake.heal()
     fake.fail(r"GET .*/peers/.*/context", 200, body=b"<html>proxy error</html>")

@@ -161,3 +161,15 @@ def test_dialectic_depth_over_http(make_provider: Any, fake: Any, workspace: str
     chats = fake.calls("POST", f"{workspace}/peers/hermes/chat")
     assert [c.body["reasoning_level"] for c in chats] == levels
     assert recalled.endswith(answer)
+
+
+def test_the_first_turn_is_fetched_while_the_user_types(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "hermes", "eri", "Eri deploys on Fridays")
+    provider = make_provider(writeFrequency="turn")
+    assert provider.prefetch_thread is not None
+    provider.prefetch_thread.join(30)  # the user is still typing
+    before = len(fake.calls("GET", workspace) + fake.calls("POST", workspace))
+    provider.on_turn_start(1, "when do I deploy?")
+    assert "Eri deploys on Fridays" in provider.prefetch("when do I deploy?")
+    assert len(fake.calls("GET", workspace) + fake.calls("POST", workspace)) == before  # nothing fetched in the turn
+    assert make_provider(recallMode="tools").prefetch_thread is None

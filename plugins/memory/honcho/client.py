@@ -93,6 +93,14 @@ class HonchoBackend:
         except Exception as exc:  # SDK errors, pydantic validation of a bad reply, httpx leftovers
             raise describe_error(exc, self.config) from None
 
+    def call_all(self, *calls: tuple[Any, dict[str, Any]]) -> list[Any]:
+        """Several independent calls at once (``(function, kwargs)`` each): one round-trip of waiting, not three."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="honcho-read") as pool:
+            futures = [pool.submit(self.call, function, **kwargs) for function, kwargs in calls]
+            return [future.result() for future in futures]  # the first failure is raised, as HonchoCallError
+
     # -- building blocks --
 
     def peer(self, peer_id: str) -> Any:

@@ -56,12 +56,12 @@ class Prefetcher:
             return ""
         with self._lock:
             pending = self._inflight.get(turn)
-        if pending is not None:
-            pending.wait(self.config.timeout)
+        if pending is not None:  # a layer that times out still leaves time for the other one
+            pending.wait(self.config.timeout * 2)
         with self._lock:
             if turn in self.state.ready:
                 return self.state.ready.pop(turn)
-            if pending is not None:  # still fetching after a full timeout: answer with what is known
+            if pending is not None:  # still fetching: answer with what is known
                 return join_layers(self.state.base, self.state.dialectic, self.config.contextTokens)
         return self._prepare(turn, message)
 

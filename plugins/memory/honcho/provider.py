@@ -139,7 +139,11 @@ class HonchoMemoryProvider(MemoryProvider):
         self._prefetcher = Prefetcher(config, self._fetch_base, self._ask)
         self._header = status.mode_header(config, self.ai_peer, self.user_peer)  # frozen for the session: the prompt prefix cache holds
         self._active = True
-        if not inspecting and self._context.get("agent_context") in (None, "primary") and self.journal().entries():
+        if inspecting or self._context.get("agent_context") not in (None, "primary"):
+            return
+        # the first turn's context needs no user message (the cold prompt): fetch it while the user types
+        self.prefetch_thread = self._prefetcher.prepare_in_background(1, "")
+        if self.journal().entries():
             self.replay_thread = threading.Thread(target=self.journal().replay, args=(self._send,), name="honcho-replay", daemon=True)
             self.replay_thread.start()
 
@@ -227,9 +231,9 @@ class HonchoMemoryProvider(MemoryProvider):
     def _fetch_base(self) -> str:
         assert self._backend is not None
         user, ai, session = self._connected()
-        call = self._backend.call
-        context = call(session.context, summary=True, tokens=self.config().contextTokens)
-        user_view, ai_view = call(user.context), call(ai.context)
+        context, user_view, ai_view = self._backend.call_all(
+            (session.context, {"summary": True, "tokens": self.config().contextTokens}), (user.context, {}), (ai.context, {})
+        )
         return format_base_context(
             summary=context.summary.content if context.summary else None,
             user_representation=user_view.representation, user_card=user_view.peer_card,
