@@ -82,6 +82,12 @@ def test_enabled_is_automatic_and_explicit_false_wins(hermes_home: Path) -> None
     assert config.enabled is False and config.sources["enabled"] == "host block hosts.hermes"
 
 
+def test_a_local_environment_needs_no_key(hermes_home: Path) -> None:
+    assert load_config(hermes_home, {"HONCHO_ENVIRONMENT": "local"}).is_local
+    assert not load_config(hermes_home, {}).is_local
+    assert not load_config(hermes_home, {"HONCHO_ENVIRONMENT": "local", "HONCHO_BASE_URL": "https://honcho.example"}).is_local
+
+
 def test_local_urls_are_recognised() -> None:
     assert all(is_local_url(u) for u in ("http://localhost:8000", "http://127.0.0.1:9", "http://[::1]:8000", "http://box.local"))
     assert not any(is_local_url(u) for u in ("https://api.honcho.dev", "", None, "http://10x.example"))

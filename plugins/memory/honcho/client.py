@@ -11,7 +11,7 @@ import importlib.util
 import sys
 from typing import Any
 
-from .config import HonchoConfig, is_local_url
+from .config import HonchoConfig
 
 INSTALL_HINT = "the honcho-ai library is not installed -> pip install 'hermes-host[honcho]' (or pip install 'honcho-ai>=2.7,<2.8')"
 
@@ -80,7 +80,7 @@ class HonchoBackend:
         else:
             kwargs["environment"] = config.environment
         # Local servers run without auth; a placeholder keeps the SDK from reading HONCHO_API_KEY itself.
-        kwargs["api_key"] = api_key or ("local" if is_local_url(config.baseUrl) else None)
+        kwargs["api_key"] = api_key or ("local" if config.is_local else None)
         self._sdk = honcho
         self.client = honcho.Honcho(**kwargs)
 

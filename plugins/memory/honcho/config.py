@@ -152,6 +152,12 @@ class HonchoConfig:
     def api_key(self) -> str | None:
         return self.values["apiKey"]
 
+    @property
+    def is_local(self) -> bool:
+        """A local server (a local baseUrl, or environment "local" without one): no API key needed."""
+        url = self.values["baseUrl"]
+        return is_local_url(url) if url else self.values["environment"] == "local"
+
     def redacted(self) -> dict[str, Any]:
         """Values safe to print: the API key is reduced to its last four characters."""
         shown = dict(self.values)

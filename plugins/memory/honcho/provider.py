@@ -19,7 +19,7 @@ from hermes_core.memory.provider import MemoryProvider, RecallStatus
 
 from . import portability, settings, status
 from .client import INSTALL_HINT, HonchoBackend, HonchoCallError, sdk_installed
-from .config import HonchoConfig, HonchoConfigError, is_local_url, load_config, sanitize_id
+from .config import HonchoConfig, HonchoConfigError, load_config, sanitize_id
 from .prefetch import Prefetcher
 from .recall import format_base_context
 from .sessions import SessionName, observation_flags, resolve_session_name, session_peer_configs, user_peer_id
@@ -92,7 +92,7 @@ class HonchoMemoryProvider(MemoryProvider):
             return f"Honcho is disabled for host '{config.host}' (enabled: false) -> run 'hermes honcho enable'"
         if not sdk_installed():
             return INSTALL_HINT
-        if not config.api_key and not is_local_url(config.baseUrl):
+        if not config.api_key and not config.is_local:
             where = config.baseUrl or "Honcho cloud"
             return f"{where} needs an API key -> set apiKey in honcho.json or HONCHO_API_KEY (hermes honcho setup)"
         return ""
@@ -353,7 +353,7 @@ class HonchoMemoryProvider(MemoryProvider):
         except HonchoConfigError:
             return settings.CONFIG_SCHEMA
         key_source = config.sources["apiKey"]
-        keyless = (key_source == "root" or key_source.startswith("host block")) or (not config.api_key and is_local_url(config.baseUrl))
+        keyless = (key_source == "root" or key_source.startswith("host block")) or (not config.api_key and config.is_local)
         return [f for f in settings.CONFIG_SCHEMA if not (keyless and f["key"] == "apiKey")]
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
