@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, load_config, sanitize_id, writable_path
+from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, is_local_url, load_config, sanitize_id, writable_path
 from .settings import edit_host_block, read_raw, write_raw
 from .writer import FailureJournal
 
@@ -118,8 +118,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         cloud = (_ask("Use Honcho cloud or a self-hosted server? (cloud/local)", "cloud") or "cloud").lower()
         if cloud.startswith("l") and not values["baseUrl"]:
             values["baseUrl"] = _ask("Server URL", "http://localhost:8000")
-        if not api_key and not cloud.startswith("l"):
-            api_key = _ask("API key (from app.honcho.dev)", None, secret=True)
+        if not api_key and not (cloud.startswith("l") and is_local_url(values["baseUrl"])):
+            api_key = _ask("API key (from app.honcho.dev, or your server's)", None, secret=True)
         values["peerName"] = values["peerName"] or _ask("Your peer name", os.environ.get("USER") or "user")
         values["recallMode"] = values["recallMode"] or _ask("Recall mode (hybrid/context/tools)", "hybrid")
     if api_key is not None and ("\n" in api_key or not api_key.strip()):
