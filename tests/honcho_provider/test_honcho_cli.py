@@ -49,6 +49,20 @@ def test_setup_interactively(run_hermes: Any, hermes_home: Path, monkeypatch: py
     assert honcho_json(hermes_home)["hosts"]["hermes"] == {"baseUrl": "http://localhost:8000", "peerName": "eri", "recallMode": "context", "enabled": True}
 
 
+def test_memory_setup_on_a_terminal_runs_the_honcho_wizard(hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hermes_core.cli.main import main
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    answers = iter(["cloud", "eri", "tools"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "hk_test_" + "k" * 20)
+    assert main(["memory", "setup", "honcho"]) == 0
+    assert honcho_json(hermes_home)["hosts"]["hermes"] == {"peerName": "eri", "recallMode": "tools", "enabled": True}
+    assert "HONCHO_API_KEY=" in (hermes_home / ".env").read_text() and "memory:\n  provider: honcho" in (hermes_home / "config.yaml").read_text()
+
+
 def test_status_shows_each_value_with_its_source(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (hermes_home / "honcho.json").write_text(json.dumps({"workspace": "team", "hosts": {"hermes": {"aiPeer": "ada"}}}))
     monkeypatch.setenv("HONCHO_BASE_URL", "http://localhost:8000")

@@ -39,9 +39,9 @@ def _read(path: Path) -> dict[str, Any]:
         raise _error(str(exc)) from None
 
 
-def _edit(updates: dict[str, Any], root: dict[str, Any] | None = None) -> Path:
+def _edit(updates: dict[str, Any], root: dict[str, Any] | None = None, *, home: Path | None = None) -> Path:
     try:
-        return edit_host_block(_home(), updates, root_keys=root)
+        return edit_host_block(home or _home(), updates, root_keys=root)
     except HonchoConfigError as exc:
         raise _error(str(exc)) from None
 
@@ -105,26 +105,31 @@ def _ask(label: str, default: str | None, secret: bool = False) -> str | None:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    from hermes_core.config import save_env_value, update_user_config
-
-    home = _home()
-    interactive = not args.no_input and sys.stdin.isatty()
     values = {
         "baseUrl": args.base_url, "workspace": args.workspace, "peerName": args.peer_name,
         "aiPeer": args.ai_peer, "recallMode": args.recall_mode, "sessionStrategy": args.session_strategy,
     }
-    api_key = args.api_key
+    interactive = not args.no_input and sys.stdin.isatty()
+    path, changed = run_setup(_home(), values, args.api_key, interactive=interactive)
+    return _done(args, path, changed, "Honcho set up; memory.provider = honcho")
+
+
+def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, interactive: bool) -> tuple[Path, dict[str, Any]]:
+    """Ask what is missing (when interactive), check everything, then write honcho.json, .env and
+    memory.provider; returns the file written and what changed. Also ``hermes memory setup honcho``."""
+    from hermes_core.config import save_env_value, update_user_config
+
     if interactive:
         cloud = (_ask("Use Honcho cloud or a self-hosted server? (cloud/local)", "cloud") or "cloud").lower()
-        if cloud.startswith("l") and not values["baseUrl"]:
+        if cloud.startswith("l") and not values.get("baseUrl"):
             values["baseUrl"] = _ask("Server URL", "http://localhost:8000")
-        if not api_key and not (cloud.startswith("l") and is_local_url(values["baseUrl"])):
+        if not api_key and not (cloud.startswith("l") and is_local_url(values.get("baseUrl"))):
             api_key = _ask("API key (from app.honcho.dev, or your server's)", None, secret=True)
-        values["peerName"] = values["peerName"] or _ask("Your peer name", os.environ.get("USER") or "user")
-        values["recallMode"] = values["recallMode"] or _ask("Recall mode (hybrid/context/tools)", "hybrid")
+        values["peerName"] = values.get("peerName") or _ask("Your peer name", os.environ.get("USER") or "user")
+        values["recallMode"] = values.get("recallMode") or _ask("Recall mode (hybrid/context/tools)", "hybrid")
     if api_key is not None and ("\n" in api_key or not api_key.strip()):
-        raise _error("--api-key is empty or spans lines -> pass the key on one line")
-    if not api_key and not values["baseUrl"] and not os.environ.get("HONCHO_API_KEY"):
+        raise _error("the API key is empty or spans lines -> give it on one line (--api-key KEY)")
+    if not api_key and not values.get("baseUrl") and not os.environ.get("HONCHO_API_KEY"):
         try:
             current = load_config(home)
         except HonchoConfigError as exc:
@@ -133,12 +138,12 @@ def cmd_setup(args: argparse.Namespace) -> int:
             raise _error("Honcho needs an API key (cloud) or a server URL (self-hosted) -> pass --api-key KEY or --base-url URL")
     updates = {k: v for k, v in values.items() if v}
     updates["enabled"] = True
-    path = _edit(updates)  # checked before anything else is written
+    path = _edit(updates, home=home)  # checked before anything else is written
     if api_key:
         save_env_value(home, "HONCHO_API_KEY", api_key.strip())
     update_user_config(home, "memory.provider", "honcho")
     changed = dict(updates, apiKey="(stored in .env)" if api_key else None)
-    return _done(args, path, {k: v for k, v in changed.items() if v is not None}, "Honcho set up; memory.provider = honcho")
+    return path, {k: v for k, v in changed.items() if v is not None}
 
 
 # -- status --

@@ -356,6 +356,13 @@ class HonchoMemoryProvider(MemoryProvider):
         keyless = (key_source == "root" or key_source.startswith("host block")) or (not config.api_key and config.is_local)
         return [f for f in settings.CONFIG_SCHEMA if not (keyless and f["key"] == "apiKey")]
 
+    def post_setup(self, hermes_home: str, config: dict[str, Any]) -> None:
+        """``hermes memory setup honcho`` on a terminal: the same wizard as ``hermes honcho setup``."""
+        from .cli import run_setup
+
+        path, _ = run_setup(Path(hermes_home), {}, None, interactive=True)
+        print(f"Honcho settings written to {path}")
+
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
         settings.save_settings(Path(hermes_home), values, env=self._env, user_home=self._user_home)
 
