@@ -346,15 +346,10 @@ class HonchoMemoryProvider(MemoryProvider):
     # -- setup and status --
 
     def get_config_schema(self) -> list[dict[str, Any]]:
-        """The setup fields; the API key is left out when honcho.json holds one or a local server needs none,
-        so ``hermes memory status`` does not call HONCHO_API_KEY missing."""
         try:
-            config = self.config(reload=True)
+            return settings.config_schema(self.config(reload=True))
         except HonchoConfigError:
             return settings.CONFIG_SCHEMA
-        key_source = config.sources["apiKey"]
-        keyless = (key_source == "root" or key_source.startswith("host block")) or (not config.api_key and config.is_local)
-        return [f for f in settings.CONFIG_SCHEMA if not (keyless and f["key"] == "apiKey")]
 
     def post_setup(self, hermes_home: str, config: dict[str, Any]) -> None:
         """``hermes memory setup honcho`` on a terminal: the same wizard as ``hermes honcho setup``."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, _check, block_name, host_key, read_config_file, writable_path
+from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfig, HonchoConfigError, _check, block_name, host_key, read_config_file, writable_path
 
 CONFIG_SCHEMA: list[dict[str, Any]] = [
     {"key": "apiKey", "description": "Honcho API key (app.honcho.dev); leave empty for a local server", "secret": True, "env_var": "HONCHO_API_KEY", "url": "https://app.honcho.dev", "required": False},
@@ -25,6 +25,14 @@ CONFIG_SCHEMA: list[dict[str, Any]] = [
     {"key": "writeFrequency", "description": "async, turn, session, or a number of turns", "type": "str"},
     {"key": "sessionStrategy", "description": "per-directory, per-session, per-repo or global", "type": "str", "choices": list(SESSION_STRATEGIES)},
 ]
+
+
+def config_schema(config: HonchoConfig) -> list[dict[str, Any]]:
+    """The setup fields; the API key is left out when honcho.json holds one or the server needs none,
+    so ``hermes memory status`` does not call HONCHO_API_KEY missing."""
+    source = config.sources["apiKey"]
+    keyless = source == "root" or source.startswith("host block") or (not config.api_key and config.is_local)
+    return [f for f in CONFIG_SCHEMA if not (keyless and f["key"] == "apiKey")]
 
 
 def read_raw(path: Path) -> dict[str, Any]:
