@@ -30,6 +30,7 @@ logger = logging.getLogger("hermes.plugins.honcho")
 #: After a failed connection, calls give up at once for this long instead of waiting on a dead server each turn.
 RECONNECT_BACKOFF_S = 5.0
 
+
 class HonchoMemoryProvider(MemoryProvider):
     """Cross-session user modelling by Honcho: recalled context, dialectic reasoning, peer tools."""
 
@@ -59,6 +60,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self._last_recall = ""
         self.session_id = ""
         self.session_name = SessionName("", "")
+        self.user_peer = self.ai_peer = ""
         self._context: dict[str, Any] = {}
 
     @property
