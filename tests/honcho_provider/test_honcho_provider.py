@@ -223,10 +223,10 @@ def test_search_budget_default_and_hard_cap(make_provider: Any, fake: Any, works
 
 def test_reasoning_levels_follow_dynamic_and_cap(make_provider: Any, fake: Any, workspace: str) -> None:
     fake.chat_replies.extend(["one", "two", "three"])
-    dynamic = make_provider(reasoningLevelCap="medium")
+    dynamic = make_provider(reasoningLevelCap="medium", recallMode="tools")  # tools only: no recall uses the replies
     assert call(dynamic, "honcho_reasoning", query="what is Eri's role?", reasoning_level="high")["reasoning_level"] == "medium"
     assert call(dynamic, "honcho_reasoning", query="and now?", reasoning_level="minimal")["answer"] == "two"
-    fixed = make_provider(dialecticDynamic=False, dialecticReasoningLevel="medium")
+    fixed = make_provider(dialecticDynamic=False, dialecticReasoningLevel="medium", recallMode="tools")
     assert call(fixed, "honcho_reasoning", query="q", reasoning_level="max")["reasoning_level"] == "medium"
     levels = [r.body["reasoning_level"] for r in fake.calls("POST", f"{workspace}/peers/eri/chat")]
     assert levels == ["medium", "minimal", "medium"]
