@@ -26,9 +26,10 @@ def test_base_context_and_dialectic_are_injected_in_order(make_provider: Any, fa
     fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")
     fake.add_conclusion(workspace, "hermes", "hermes", "Hermes answers tersely")
     fake.chat_replies.append("Eri is refactoring the auth module")
-    provider = make_provider(writeFrequency="turn")
     sdk.peer("eri").set_card(["Name: Eri"])
-    fake.set_summary(workspace, provider.session_name.name, "Discussed auth refactor")
+    fake.set_summary(workspace, "project", "Discussed auth refactor")  # all in place before the session starts fetching
+    provider = make_provider(writeFrequency="turn")
+    assert provider.session_name.name == "project"
     text = turn(provider, 1, "where were we?")
     order = ["## Session summary", "Discussed auth refactor", "## User representation", "night owl", "## User peer card", "Name: Eri",
              "## AI self-representation", "answers tersely", "## Dialectic", "refactoring the auth module"]
