@@ -112,6 +112,7 @@ def _turns_with(fake: Any, method: str, path: str, marker_start: int, workspace:
 def test_cadences_over_ten_turns(make_provider: Any, fake: Any, workspace: str, turn: Any) -> None:
     fake.add_conclusion(workspace, "hermes", "eri", "Eri prefers tabs")
     provider = make_provider(contextCadence=2, dialecticCadence=3, writeFrequency="turn")
+    provider.prefetch_thread.join(30)  # turn 1 was fetched when the session started
     start = len(fake.requests)
     recalled = [turn(provider, number, f"question {number}") for number in range(1, 11)]
     provider.on_turn_start(11, "question 11")
@@ -119,8 +120,8 @@ def test_cadences_over_ten_turns(make_provider: Any, fake: Any, workspace: str, 
     state = provider._prefetcher.state
     assert state.base_turns == [1, 3, 5, 7, 9, 11]
     assert [t for t, _ in state.dialectic_runs] == [1, 4, 7, 10]
-    assert _turns_with(fake, "POST", "/chat", start, workspace) == 4  # depth 1: one .chat() per firing
-    assert _turns_with(fake, "GET", "/context", start, workspace) == 6 * 3  # session context + both peers' context per refresh
+    assert _turns_with(fake, "POST", "/chat", start, workspace) == 3  # turns 4, 7, 10; depth 1: one .chat() per firing
+    assert _turns_with(fake, "GET", "/context", start, workspace) == 5 * 3  # turns 3-11: session + both peers' context
     assert all("Eri prefers tabs" in text for text in recalled)  # cached layers are injected on every turn
 
 
