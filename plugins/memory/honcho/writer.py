@@ -153,6 +153,8 @@ class MessageWriter:
         self._lock = threading.Lock()
         self._queue: queue.Queue[list[PendingMessage] | Callable[[], None] | None] | None = None
         self._thread: threading.Thread | None = None
+        #: The batch the background thread is sending right now (journalled if the session ends first).
+        self._sending: list[PendingMessage] | None = None
         #: Counts for status and benchmarks.
         self.sent_batches = 0
         self.failed_batches = 0
@@ -195,14 +197,19 @@ class MessageWriter:
         return done.wait(timeout)
 
     def close(self, timeout: float | None = 10.0) -> bool:
+        """Drain, then stop the thread. What is still unsent after ``timeout`` is journalled, not dropped:
+        the queued turns, and the one being sent (it may arrive twice if its request still succeeds)."""
         drained = self.drain(timeout)
+        if not drained:
+            sending = list(self._sending or [])
+            leftovers = sending + self._take_queued()
+            if leftovers:
+                cause = "the session ended before Honcho accepted these messages (server slow or unreachable)"
+                if sending:
+                    cause += f"; the first {len(sending)} were being sent and may arrive twice"
+                self.journal.record(leftovers, cause)
         if self._queue is not None:
             self._queue.put(None)
-        if not drained:
-            # still queued behind a slow server: kept for the next session rather than lost
-            leftovers = self._take_queued()
-            if leftovers:
-                self.journal.record(leftovers, "the session ended before Honcho accepted these messages (server slow or unreachable)")
         return drained
 
     # -- delivery --
@@ -235,7 +242,9 @@ class MessageWriter:
             if callable(item):
                 item()
             else:
+                self._sending = item
                 self._deliver(item)
+                self._sending = None
 
     def _deliver(self, messages: list[PendingMessage]) -> None:
         """Send with retries; a final failure goes to the journal, never raises."""
