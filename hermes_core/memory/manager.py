@@ -303,6 +303,16 @@ class MemoryManager:
         for provider in self._providers:
             self._call(provider, "on_delegation", task, result, child_session_id=child_session_id, **kwargs)
 
+    def on_session_title(self, title: str) -> None:
+        """The user named the running session (``/title``); ``""`` when the title was cleared.
+
+        Turns queued before the rename are handed over first, so they are filed under the old name.
+        """
+        self.flush(self.drain_timeout)
+        for provider in self._providers:
+            if callable(getattr(provider, "on_session_title", None)):  # providers written for older hosts lack it
+                self._call(provider, "on_session_title", title)
+
     # -- turn-time recall --
 
     def prefetch_all(self, query: str, *, session_id: str = "") -> str:

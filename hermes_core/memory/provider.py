@@ -136,6 +136,10 @@ class MemoryProvider(ABC):
     def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
         """The built-in memory changed; mirror it if useful."""
 
+    def on_session_title(self, title: str) -> None:
+        """The user named the running session (``/title``; ``""`` when cleared); a provider that files
+        memory by session name may follow it."""
+
     def recall_status(self) -> RecallStatus | None:
         """What the last prefetch recalled, if the provider tracks it."""
         return None
@@ -143,6 +147,11 @@ class MemoryProvider(ABC):
     def unavailable_reason(self) -> str:
         """Why :meth:`is_available` is false, worded for the user; ``""`` when it is available."""
         return ""
+
+    def problems(self) -> list[str]:
+        """Problems the user should act on (writes that failed for good, a bad config file), each
+        naming cause and fix; ``hermes memory status`` lists them. Must not touch the network."""
+        return []
 
     def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
         """Prepare for read-only use (status, listing) without starting background work."""
