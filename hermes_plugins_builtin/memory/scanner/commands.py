@@ -123,7 +123,7 @@ _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch|http|a
 _SHELL = r"(?:sudo\s+)?(?:-\S{1,200}\s+)*(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python\d?(?:\.\d+)?|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell|source|bash -s|sh -s)\b"
 
 REMOTE_CODE = (
-    rule("remote_code", "pipe_to_shell", rf"\b{_FETCH}\b[^\n]{{0,300}}?\|\s*(?:[^\n|]{{0,300}}\|\s*)?{_SHELL}"),
+    rule("remote_code", "pipe_to_shell", rf"\b{_FETCH}\b\s+[^\s|][^\n]{{0,300}}?\|\s*(?:[^\n|]{{0,300}}\|\s*)?{_SHELL}"),
     rule("remote_code", "process_substitution", rf"(?:\b(?:ba|z|k)?sh|\bsource|(?:^|\s)\.)\s+<\(\s*{_FETCH}\b"),
     rule("remote_code", "eval_download", rf"\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b|\b(?:eval|exec|iex|Invoke-Expression|sh -c|bash -c|zsh -c|python\d? -c|perl -e|ruby -e|node -e|source)\s*[\"'(]{{0,64}}\s*\$\(\s*{_FETCH}\b|\b(?:eval|exec|iex|Invoke-Expression)\s*\(?[^\n]{{0,80}}?(?:urlopen|urllib|requests\.get|DownloadString|Net::HTTP\.get|LWP::Simple|\bget\s*\(\s*[\"']https?|file_get_contents\s*\(\s*[\"']https?|https?\.get|fetch\s*\()|(?:urlopen|DownloadString|Net::HTTP\.get|https?'?\)?\.get)\b[^\n]{{0,160}}?\b(?:eval|exec|iex)\s*\("),
     rule("remote_code", "windows_downloaders", r"\bcertutil\b[^\n]{0,300}-urlcache|\bmshta\s+\S{0,200}https?:|\bregsvr32\b[^\n]{0,300}/i:\s*https?:|\bbitsadmin\b[^\n]{0,300}/transfer|\brundll32\b[^\n]{0,300}https?:|\bmsiexec\b[^\n]{0,300}/i\s+https?:|DownloadFile\([^\n]{0,300};\s*(?:Start-Process|&|\.\\)"),

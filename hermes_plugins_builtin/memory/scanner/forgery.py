@@ -17,8 +17,8 @@ _TOKENS = (
     r"tool_response|observation|endofprompt|pad|sep)\|>"
     r"|<[｜|]\s*(?:begin|end)[▁_ ]of[▁_ ]sentence\s*[｜|]>|<[｜|]\s*tool[▁_ ]calls?[▁_ ](?:begin|end)\s*[｜|]>|<[｜|]\s*(?:User|Assistant)\s*[｜|]>"
     r"|\[/?INST\]|<</?SYS>>|<(?:start|end)_of_turn>|\[/?(?:TOOL_CALLS|AVAILABLE_TOOLS|TOOL_RESULTS|SYSTEM_PROMPT)\]"
-    r"|</?\s*(?:system|system_prompt|system-prompt|developer|instructions|memory|memories|context|user_message|assistant|tool_result|"
-    r"function_results?|untrusted|admin|im_start)\s*>|<\s*/?\s*(?:tool_call|tool_use|function_calls|function_call|invoke|antml:\w{1,16}|tool_code)\b[^>\n]{0,200}>"
+    r"|</?\s*(?:system|developer|instructions?|memory|memories|context|user_\w{1,24}|assistant|tool_\w{1,24}|function_\w{1,24}|"
+    r"untrusted|admin|im_start)(?:[_-]\w{1,24})?\s*>|<\s*/?\s*(?:tool_call|tool_use|function_calls|function_call|invoke|antml:\w{1,16}|tool_code)\b[^>\n]{0,200}>"
     r"|<parameter\s+name\s*=|<function\s*=\s*\w{1,16}\s*>"
 )
 _ROLE_HEADER = (

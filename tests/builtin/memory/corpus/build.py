@@ -162,6 +162,10 @@ def main() -> None:
             base = {"lang": lang, "group": group, "split": split_of(group)}
             if relabel:
                 notes.append({"text": text, "label": "attack", "family": relabel, "variant": "plain", **base})
+                if label == "attack" and lang == "en" and "\n" not in text:
+                    for kind, varied in variants(seed_index, text):
+                        notes.append({"text": varied, "label": "attack", "family": relabel, "variant": kind, **base})
+                    seed_index += 1
             elif label == "attack":
                 notes.append({"text": text, "label": "attack", "family": family, "variant": "plain", **base})
                 if family in VARIANT_FAMILIES and lang == "en" and "\n" not in text:
@@ -169,7 +173,7 @@ def main() -> None:
                         notes.append({"text": varied, "label": "attack", "family": family, "variant": kind, **base})
                     seed_index += 1
             else:
-                hard = family in ("hard_en", "unicode") or text.startswith("!")
+                hard = family in ("hard_en", "unicode", "mixed")
                 notes.append({"text": text, "label": "benign", "family": "hard" if hard else "plain", "variant": family, **base})
     for template_id, (hard, lang, fills) in BENIGN_TEMPLATES.items():
         group = f"template:{template_id}"
