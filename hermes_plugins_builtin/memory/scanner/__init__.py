@@ -49,12 +49,13 @@ def _scan_cached(text: str) -> Finding | None:
 
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
+    contains = lowered.__contains__
     for detector in rules:
-        gate = detector.gate
-        # The gate is checked here rather than in find() to save a call per detector on the common, clean path.
-        if gate is not None and not any(word in lowered for word in gate):
+        # The gates are checked here rather than in find() to save calls per detector on the common, clean path.
+        gate, also = detector.gate, detector.also
+        if (gate is not None and not any(map(contains, gate))) or (also is not None and not any(map(contains, also))):
             continue
-        match = detector.find(text, lowered)
+        match = detector.pattern.search(text) if detector.check is None else detector.find(text, lowered)
         if match is not None:
             return Finding(detector.family, detector.name, match.group(), view)
     return None

@@ -80,6 +80,9 @@ def _not_example_copy(match: re.Match[str]) -> bool:
     return _not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
 
 
+_SECRET_PATH_WORDS = (".ssh", "id_", ".aws", "netrc", ".pgpass", ".npmrc", ".pypirc", ".docker", ".kube", ".gnupg", "private-keys", "gh/hosts",
+                      "gcloud", "/etc/", "history", ".git-credentials", ".env", "keychain", "login data", "wallet", ".p12", ".pem", ".config/",
+                      "credentials", ".vault-token", ".azure", "environ", ".terraform")
 _SECRET_SOURCE = rf"(?:{SECRET_PATH}|{SECRET_VAR}|{ENV_DUMP}|\$\(\s*(?:cat|whoami|hostname|id|uname)[^)]{{0,64}}\)|`(?:cat|whoami|hostname)[^`]{{0,64}}`|~/\.ssh/|\.ssh/)"
 _PRIVATE = any_of((
     r"api[\s_-]?keys?", r"access[\s_-]?tokens?", r"(?:auth|session|bearer|refresh|github|gh|npm|pypi|slack|bot) tokens?", r"tokens", r"passwords?\b(?!\s*(?:reset|manager|policy|policies|rotation|requirements|change))",
@@ -96,10 +99,10 @@ EXFILTRATION = (
     rule("exfiltration", "secret_to_network", _SECRET_SOURCE, _sent_remote, gate=_NETWORK_WORDS),
     rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})"),
     rule("exfiltration", "raw_socket", r"/dev/(?:tcp|udp)/(?!127\.|localhost\b)[\w.-]{1,64}/\d+"),
-    rule("exfiltration", "netcat_feed", r"\|\s*(?:nc|ncat|netcat|socat|telnet)\b[^\n]{0,300}|\b(?:nc|ncat|netcat|socat|telnet)\b[^\n|]{0,300}(?:<\s*\S|\s-[ec]\s)", _goes_remote),
-    rule("exfiltration", "data_in_image_url", rf"!\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<img\b[^>\n]{{0,200}}\bsrc\s*=\s*[\"']?{_DATA_URL}|\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<a\b[^>\n]{{0,200}}\bhref\s*=\s*[\"']?{_DATA_URL}"),
+    rule("exfiltration", "netcat_feed", r"\|\s*(?:nc|ncat|netcat|socat|telnet)\b[^\n]{0,300}|\b(?:nc|ncat|netcat|socat|telnet)\b[^\n|]{0,300}(?:<\s*\S|\s-[ec]\s)", _goes_remote, gate=("nc", "netcat", "socat", "telnet")),
+    rule("exfiltration", "data_in_image_url", rf"!\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<img\b[^>\n]{{0,200}}\bsrc\s*=\s*[\"']?{_DATA_URL}|\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<a\b[^>\n]{{0,200}}\bhref\s*=\s*[\"']?{_DATA_URL}", gate=("http",)),
     rule("exfiltration", "data_url_in_replies", rf"\b(?:add|append|include|insert|embed|render|put|attach|end with|start with)\b{window(80)}\b(?:every|each|all|your|the) (?:replies|reply|answers?|responses?|messages?|summar(?:y|ies))\b[^\n]{{0,120}}https?://\S{{0,200}}[?&=]|https?://\S{{0,200}}[?&=]\S{{0,200}}[^\n]{{0,80}}\b(?:to|in|into|at the end of) (?:every|each|all|your) (?:replies|reply|answers?|responses?|messages?)"),
-    rule("exfiltration", "send_private_data", rf"\b{_SEND}\w{{0,16}}\b{window(80)}(?<!\w){_PRIVATE}{window(80)}(?:\bto\b|\binto\b|\bat\b|\bvia\b|\bon\b|\bas (?:a )?query)\s*{window(20)}{_DESTINATION}|\b{_SEND}\w{{0,16}}\s+(?:it|them|this|everything|all)?\s*(?:to|into)\s+{_DESTINATION}{window(60)}\b{_PRIVATE}", _not_negated),
+    rule("exfiltration", "send_private_data", rf"\b{_SEND}\w{{0,16}}\b{window(80)}(?<!\w){_PRIVATE}{window(80)}(?:\bto\b|\binto\b|\bat\b|\bvia\b|\bon\b|\bas (?:a )?query)\s*{window(20)}{_DESTINATION}|\b{_SEND}\w{{0,16}}\s+(?:it|them|this|everything|all)?\s*(?:to|into)\s+{_DESTINATION}{window(60)}\b{_PRIVATE}", _not_negated, gate=("key", "token", "password", "passphrase", "credential", "secret", "env", "cookie", "history", "conversation", "chat", "transcript", "user", "dump", "keychain", "wallet", "seed phrase", "card number", "personal data", "their", "his ", "her ", "my ", "every", "each", "all ", "any ", "keystroke")),
     rule("exfiltration", "copy_secret_remote", rf"\b(?:scp|rsync|sftp|rclone (?:copy|sync)|aws s3 cp|gsutil cp)\b[^\n]{{0,300}}(?:{SECRET_PATH}|~/\.ssh|\.kube|\.gnupg|\.aws|\.docker)[^\n]{{0,300}}", _goes_remote),
 )
 
@@ -107,8 +110,8 @@ _READ = any_of((r"cat", r"less", r"more", r"head", r"tail", r"bat", r"strings", 
 _OUT = any_of((r"print", r"show", r"display", r"output", r"paste", r"echo", r"reveal", r"dump", r"list", r"include", r"write", r"tell", r"give", r"read out", r"share", r"post", r"log", r"return", r"report", r"expose", r"copy"))
 
 CREDENTIALS = (
-    rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy),
-    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated),
+    rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
+    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated, gate=_SECRET_PATH_WORDS),
     rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_OUT}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
     rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
@@ -116,7 +119,7 @@ CREDENTIALS = (
     rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b"),
     rule("credential_access", "secret_hunt", r"\b(?:grep|rg|ag|find|ack|findstr|Select-String)\b[^\n]{0,40}(?:api_?key|password|passwd|secret|token|private key|BEGIN [A-Z ]{0,64}PRIVATE)[^\n]{0,30}(?:\s~/?\s|\s/\s|\s/home|\$HOME|\s~$|\s~\s|C:\\\\Users)", _not_negated),
     rule("credential_access", "bundle_key_directory", r"\b(?:zip|tar|7z|rar|gzip|archive|bundle|compress|attach|upload|copy|cp -r|cp -a|rsync|back ?up|send|email|share)\w{0,16}\b[^\n]{0,40}?(?:~|\$HOME|\$\{HOME\}|/home/\w{1,16}|/root)/\.(?:ssh|gnupg|aws|kube|docker|password-store)\b/?(?!config\b|known_hosts\b)", _not_negated),
-    rule("credential_access", "agent_secrets", r"(?:~|\$HOME|\$\{?HERMES_HOME\}?)/(?:\.hermes/)?\.env\b"),
+    rule("credential_access", "agent_secrets", r"(?:~|\$HOME|\$\{?HERMES_HOME\}?)/(?:\.hermes/)?\.env\b", gate=(".env",)),
 )
 
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch|http|aria2c|lwp-download|lynx -source)"
@@ -124,7 +127,7 @@ _SHELL = r"(?:sudo\s+)?(?:-\S{1,200}\s+)*(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python\d?
 
 REMOTE_CODE = (
     rule("remote_code", "pipe_to_shell", rf"\b{_FETCH}\b\s+[^\s|][^\n]{{0,300}}?\|\s*(?:[^\n|]{{0,300}}\|\s*)?{_SHELL}"),
-    rule("remote_code", "process_substitution", rf"(?:\b(?:ba|z|k)?sh|\bsource|(?:^|\s)\.)\s+<\(\s*{_FETCH}\b"),
+    rule("remote_code", "process_substitution", rf"(?:\b(?:ba|z|k)?sh|\bsource|(?:^|\s)\.)\s+<\(\s*{_FETCH}\b", gate=("<(",)),
     rule("remote_code", "eval_download", rf"\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b|\b(?:eval|exec|iex|Invoke-Expression|sh -c|bash -c|zsh -c|python\d? -c|perl -e|ruby -e|node -e|source)\s*[\"'(]{{0,64}}\s*\$\(\s*{_FETCH}\b|\b(?:eval|exec|iex|Invoke-Expression)\s*\(?[^\n]{{0,80}}?(?:urlopen|urllib|requests\.get|DownloadString|Net::HTTP\.get|LWP::Simple|\bget\s*\(\s*[\"']https?|file_get_contents\s*\(\s*[\"']https?|https?\.get|fetch\s*\()|(?:urlopen|DownloadString|Net::HTTP\.get|https?'?\)?\.get)\b[^\n]{{0,160}}?\b(?:eval|exec|iex)\s*\("),
     rule("remote_code", "windows_downloaders", r"\bcertutil\b[^\n]{0,300}-urlcache|\bmshta\s+\S{0,200}https?:|\bregsvr32\b[^\n]{0,300}/i:\s*https?:|\bbitsadmin\b[^\n]{0,300}/transfer|\brundll32\b[^\n]{0,300}https?:|\bmsiexec\b[^\n]{0,300}/i\s+https?:|DownloadFile\([^\n]{0,300};\s*(?:Start-Process|&|\.\\)"),
     rule("remote_code", "download_then_run", rf"\b{_FETCH}\b[^\n]{{0,300}}https?://[^\n]{{0,300}}(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+\+?[0-7x]{{1,64}}\s+\S{{1,200}}\s*(?:&&|;)\s*)?(?:\./|/tmp/|\S{{0,200}}/\.|(?:ba|z)?sh\s+\S|python\d?\s+\S|LD_PRELOAD=)"),

@@ -38,6 +38,12 @@ def _prefixes(items: list, depth: int = 0) -> set[str] | None:
                     inner = None
                     break
                 inner |= found
+        elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] == 0 and results == {""}:
+            # An optional start: a match either begins with it or with what follows, so either set of words will do.
+            optional, rest = _prefixes(list(arg[2]), depth + 1), _prefixes(items[index + 1 :], depth + 1)
+            if optional is None or rest is None:
+                return None
+            return optional | rest
         elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] >= 1:
             inner = _prefixes(list(arg[2]), depth + 1)
             # Only the first repetition is certain; what follows the repeat is unknown, so stop after it.

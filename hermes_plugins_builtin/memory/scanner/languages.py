@@ -202,6 +202,15 @@ LEXICONS: dict[str, Lexicon] = {
 }
 
 
+# Gates written out where a stem list starts with a character class and so yields no words of its own.
+_GATES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("es", "instructions"): ("instrucci", "regla", "directiv", "indicacion", "norma", "restricci", "pauta", "prompt", "orden"),
+    ("fr", "instructions"): ("instruction", "consigne", "règle", "regle", "directive", "prompt", "restriction", "ordre"),
+    ("fr", "identity"): ("maintenant", "tu es", "désormais", "desormais", "tu n'es plus", "ta nouvelle", "agis comme", "sans", "mode d"),
+    ("ja", "identity"): ("から", "あなた", "制限", "制約", "フィルター", "開発者モード", "脱獄"),
+}
+
+
 def _pair(a: str, b: str) -> str:
     return rf"(?:{a}){_GAP}(?:{b})|(?:{b}){_GAP}(?:{a})"
 
@@ -210,10 +219,10 @@ def _build() -> tuple[Rule, ...]:
     built: list[Rule] = []
     for code, lex in LEXICONS.items():
         # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt).
-        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), gate=words_of(lex.instructions)))
-        built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})"))
-        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}"), gate=words_of(lex.user)))
-        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt), gate=words_of(lex.prompt)))
+        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), gate=_GATES.get((code, "instructions")) or words_of(lex.instructions), also=words_of(lex.dismiss)))
+        built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", gate=_GATES.get((code, "identity"))))
+        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}"), gate=words_of(lex.user), also=words_of(rf"{lex.tell_not}|{lex.hide}")))
+        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt), gate=words_of(lex.prompt), also=words_of(lex.reveal)))
     return tuple(built)
 
 

@@ -19,13 +19,17 @@ class Rule(NamedTuple):
     pattern: re.Pattern[str]
     check: Callable[[re.Match[str]], bool] | None = None
     gate: tuple[str, ...] | None = None
+    also: tuple[str, ...] | None = None
+
+    def passes_gates(self, lowered: str) -> bool:
+        """Whether ``lowered`` (the lower-cased text) has a word of ``gate`` and one of ``also``, where given."""
+        contains = lowered.__contains__
+        return (self.gate is None or any(map(contains, self.gate))) and (self.also is None or any(map(contains, self.also)))
 
     def find(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         """The first match that passes ``check``; ``lowered`` is ``text.lower()`` when the caller has it already."""
-        if self.gate is not None:
-            low = text.lower() if lowered is None else lowered
-            if not any(word in low for word in self.gate):
-                return None
+        if not self.passes_gates(text.lower() if lowered is None else lowered):
+            return None
         for match in self.pattern.finditer(text):
             if self.check is None or self.check(match):
                 return match
@@ -49,10 +53,12 @@ def rule(
     check: Callable[[re.Match[str]], bool] | None = None,
     flags: int = FLAGS,
     gate: Iterable[str] | None = None,
+    also: Iterable[str] | None = None,
 ) -> Rule:
-    """A detector; ``gate`` (lower-case words, one of which every match contains) is derived when not given."""
+    """A detector; ``gate`` (lower-case words, one of which every match contains) is derived when not given;
+    ``also`` is a second such list for detectors that need two words (a verb and its object)."""
     compiled = re.compile(pattern, flags)
-    return Rule(family, name, compiled, check, tuple(gate) if gate is not None else gate_for(compiled))
+    return Rule(family, name, compiled, check, tuple(gate) if gate is not None else gate_for(compiled), tuple(also) if also else None)
 
 
 def words_of(pattern: str) -> tuple[str, ...] | None:
