@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 
-from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence
+from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -29,6 +29,8 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *languages.RULES)
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
 _DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)
+vocabulary.learn_from([r.pattern.pattern for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
+
 #: Texts up to this length have their scan result cached (entries are rescanned on every read).
 _CACHED_LENGTH = 4096
 #: Longer texts are read by the detectors in overlapping pieces, which keeps the work linear in the length;

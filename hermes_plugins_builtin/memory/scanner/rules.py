@@ -42,8 +42,9 @@ def any_of(words: Iterable[str]) -> str:
 
 
 def window(limit: int) -> str:
-    """Up to ``limit`` characters inside one sentence (no full stop, question mark or line break)."""
-    return rf"[^.!?。！？\n]{{0,{limit}}}?"
+    """Up to ``limit`` characters inside one sentence: no line break, and no full stop, question or exclamation
+    mark unless a word, path or address goes on right after it (``~/.ssh``, ``v1.2``, ``example.com``)."""
+    return rf"(?:[^.!?。！？\n]|[.!?](?=[\w/~\\-])){{0,{limit}}}?"
 
 
 def rule(

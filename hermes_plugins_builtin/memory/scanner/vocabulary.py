@@ -8,6 +8,7 @@ phrases back. It is not a dictionary: words outside it stay as single letters, w
 from __future__ import annotations
 
 import functools
+import re
 
 _EXTRA = """remove replace skip may bypass circumvent evade lift waive suspend void revoke override disable enable grant allow let act pretend roleplay behave become becomes called named assume identity loyal loyalty owner master boss conceal covertly quietly secret secrets confidential lie deny pretend claim success fail failed tests test notice append insert save restore again keep keeps coming authorized_keys bashrc zshrc profile hook hooks plugin plugins repeat recite verbatim word dump expose disclose share quote instructions initial hidden preamble context window exec eval bash sh zsh python node perl ruby powershell iex download downloaded fetch fetched execute executed run sudo tmp dev tcp udp nc socket dns dig nslookup image link img src query param params string http https www com example cat less head tail printenv environ process netrc pgpass id rsa ed25519 shadow etc kube docker gnupg keychain transfer transferred sent sending uploads uploaded forwarded forwarding emails emailed copied copying step log logs before showing shown displayed anyone nobody someone ever forever permanently henceforth going forward instead rule only going forward anything posted counts owner freed guidelines asked network activity external calls clear trace
 save copilot github word current ones latest exactly says questions autonomous operator treat
@@ -31,7 +32,17 @@ take tell than that the their them then there these they this those to token tok
 upload url use user users using value was we web webhook were what when whenever which while who will with without word words
 write you your yourself
 """.split()) | frozenset(_EXTRA)
-_LONGEST = max(len(word) for word in WORDS)
+_LONGEST = 24
+_known: set[str] = set(WORDS)
+_ESCAPE = re.compile(r"\\.")
+_WORD = re.compile(r"[a-z]{2,24}")
+
+
+def learn_from(patterns: list[str]) -> None:
+    """Add the English words the detectors' patterns spell out, so a spaced-out phrase splits into them."""
+    for pattern in patterns:
+        _known.update(_WORD.findall(_ESCAPE.sub(" ", pattern.lower())))
+    segment.cache_clear()
 
 
 @functools.lru_cache(maxsize=256)
@@ -44,7 +55,7 @@ def segment(letters: str) -> str:
     for end in range(1, size + 1):
         best, start_of_best = (cost[end - 1][0] + 1, cost[end - 1][1] + 1), end - 1
         for start in range(max(0, end - _LONGEST), end - 1):
-            if letters[start:end] in WORDS:
+            if letters[start:end] in _known:
                 candidate = (cost[start][0], cost[start][1] + 1)
                 if candidate < best:
                     best, start_of_best = candidate, start
