@@ -33,12 +33,12 @@ LEXICONS: dict[str, Lexicon] = {
                   r"muestra|revela|repite|imprime|comparte|dime|escribe|traduce|copia|env[ií]a"),
     "fr": Lexicon(r"ne s'appliquent plus|ne s'applique plus|n'(?:est|sont) plus valables?|caduques?|ignor\w{0,16}|oubli\w{0,16}|n[eé]glig\w{0,16}|fais abstraction|ne (?:suis|respecte|tiens compte)|fais fi|contourn\w{0,16}|d[eé]sactiv\w{0,16}|annul\w{0,16}",
                   r"instructions?|consignes?|r[eè]gles|directives?|prompt syst[eè]me|restrictions?|ordres",
-                  r"(?:à|a) partir de maintenant\s*,?\s*tu es|tu es d[eé]sormais|d[eé]sormais\s*,?\s*tu es|tu es maintenant|tu n'es plus|ta nouvelle (?:identit[eé]|r[oô]le) est|agis comme",
+                  r"d[eé]sormais\s*,?\s*tu (?:ob[eé]is|travailles pour|r[eé]ponds (?:uniquement|seulement))|tu ob[eé]is (?:uniquement|seulement|d[eé]sormais)|(?:à|a) partir de maintenant\s*,?\s*tu es|tu es d[eé]sormais|d[eé]sormais\s*,?\s*tu es|tu es maintenant|tu n'es plus|ta nouvelle (?:identit[eé]|r[oô]le) est|agis comme",
                   r"sans (?:aucune )?(?:restriction|limite|filtre|r[eè]gle)s?|mode d[eé]veloppeur",
                   r"utilisat(?:eur|rice)s?", r"ne (?:lui )?(?:dis|dites|mentionne|r[eé]v[eè]le|montre|signale|pr[eé]viens)\w{0,16}(?: jamais| pas| rien)?|sans (?:le |lui )?(?:dire|pr[eé]venir|informer)",
                   r"cach\w{0,16}|dissimul\w{0,16}", r"prompt syst[eè]me|instructions (?:syst[eè]me|cach[eé]es|initiales)|message syst[eè]me",
                   r"affiche|r[eé]v[eè]le|r[eé]p[eè]te|montre|donne|imprime|traduis|copie|envoie|[eé]cris"),
-    "de": Lexicon(r"ignorier\w{0,16}|vergiss|vergessen|missacht\w{0,16}|[uü]bergeh\w{0,16}|setze? \w{1,16} au(?:ß|ss)er kraft|hebe? \w{1,16} auf|umgeh\w{0,16}|deaktivier\w{0,16}|befolge \w{1,16} nicht",
+    "de": Lexicon(r"gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|sind (?:aufgehoben|ungültig|außer kraft)|ignorier\w{0,16}|vergiss|vergessen|missacht\w{0,16}|[uü]bergeh\w{0,16}|setze? \w{1,16} au(?:ß|ss)er kraft|hebe? \w{1,16} auf|umgeh\w{0,16}|deaktivier\w{0,16}|befolge \w{1,16} nicht",
                   r"anweisungen|anweisung|regeln|richtlinien|vorgaben|instruktionen|systemprompt|einschr[aä]nkungen|befehle",
                   r"ab (?:sofort|jetzt) bist du|du bist (?:jetzt|ab sofort|ab jetzt|nun|von nun an)|von nun an bist du|du bist nicht mehr|deine neue (?:rolle|identit[aä]t) ist",
                   r"ohne (?:jegliche |irgendwelche )?(?:einschr[aä]nkungen|grenzen|filter|regeln)|entwicklermodus|jeden befehl ohne (?:rückfrage|nachfrage)",
@@ -98,7 +98,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"指令|指示|说明|规则|提示词|系统提示|命令|限制|要求|设定|準則|准则|規則|指令集",
                   r"从现在(?:开始|起)\s*[，,]?\s*你(?:是|就是|将是|扮演)|你现在是|你不再是|你的新(?:身份|角色)是|從現在開始\s*[，,]?\s*你是",
                   r"没有(?:任何)?限制|沒有(?:任何)?限制|不受(?:任何)?限制|无限制|開發者模式|开发者模式|越狱",
-                  r"用户|用戶|使用者", r"不要告诉|别告诉|不要让|不要通知|不要提|切勿告知|不要告知|不要透露给|不要讓",
+                  r"用户|用戶|使用者", r"不要告诉|别告诉|不要让|不要通知|不要提及|不要提起|切勿告知|不要告知|不要透露给|不要讓",
                   r"隐藏|瞒着|隐瞒|隱藏|瞞著", r"系统提示|系統提示|系统提示词|系统指令|系統指令|隐藏指令",
                   r"输出|显示|打印|告诉我|透露|泄露|重复|展示|发给|翻译|複述|复述"),
     "ja": Lexicon(r"無視|忘れ|従わな|従う必要はない|破棄|取り消|回避|守らな",
@@ -206,7 +206,7 @@ LEXICONS: dict[str, Lexicon] = {
 _GATES: dict[tuple[str, str], tuple[str, ...]] = {
     ("es", "instructions"): ("instrucci", "regla", "directiv", "indicacion", "norma", "restricci", "pauta", "prompt", "orden"),
     ("fr", "instructions"): ("instruction", "consigne", "règle", "regle", "directive", "prompt", "restriction", "ordre"),
-    ("fr", "identity"): ("maintenant", "tu es", "désormais", "desormais", "tu n'es plus", "ta nouvelle", "agis comme", "sans", "mode d"),
+    ("fr", "identity"): ("maintenant", "tu es", "tu ob", "désormais", "desormais", "tu n'es plus", "ta nouvelle", "agis comme", "sans", "mode d"),
     ("ja", "identity"): ("から", "あなた", "制限", "制約", "フィルター", "開発者モード", "脱獄"),
 }
 
