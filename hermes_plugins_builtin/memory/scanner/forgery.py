@@ -29,6 +29,14 @@ _ROLE_HEADER = (
 )
 _TURN = r"^[ \t>*_#\-\[(]{0,64}(?:human|user|assistant|ai|model|gpt|claude|chatgpt|bot|agent)\s*(?:\([^)\n]{0,30}\))?\s*[:\]]"
 
+_SCHEMA = re.compile(r"[\"']parameters[\"']\s*:\s*\{\s*(?:[\"'](?:type|properties|required|description)[\"']|[\"']\w{1,30}[\"']\s*:\s*[\"'](?:string|integer|number|boolean|object|array)[\"'])")
+
+
+def _not_a_schema(match: re.Match[str]) -> bool:
+    """A function definition ({"name", "parameters": {"city": "string"}}) documents a tool; it calls nothing."""
+    return _SCHEMA.search(match.string, match.start(), match.end() + 120) is None
+
+
 FORGERY = (
     rule("forgery", "chat_template_token", _TOKENS, gate=("<", "[")),
     rule("forgery", "role_header", _ROLE_HEADER, gate=("system", "developer", "sys", "admin", "operator")),
@@ -39,7 +47,7 @@ FORGERY = (
     rule("forgery", "fence", r"\b(?:end|close|closing)\s+(?:of\s+)?(?:the\s+)?(?:memory|memories|notes|context|system prompt|instructions|user (?:profile|input|message)|document|untrusted (?:content|text))\b\s*[-=#*═─]{0,64}\s*(?:$|\n|[.:])|(?:^|\n)\s*[-=#*]{3,}\s*(?:begin|start|end)\s+(?:of\s+)?(?:system|admin|developer|new|updated)\b|[═]{4,}|[─━]{8,}[^\n]{0,300}(?:system|memory|instructions)|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:MESSAGE|PROMPT|INSTRUCTIONS?)\b", gate=("end", "begin", "start", "close", "═", "─", "━")),
     rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
     rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", gate=("role", "<!--")),
-    rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:", gate=("tool_call", "function_call", "tool_use", "name", "function")),
+    rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:", _not_a_schema, gate=("tool_call", "function_call", "tool_use", "name", "function")),
     rule("forgery", "tool_result", r"(?:^|\n)\s*[\[(<]?\s*(?:tool|function)\s*(?:result|output|response|call)s?\s*[\])>:]|\bfunction call\s*:\s*\w{1,16}\s*\(|^\s*(?:Action|Observation)\s*:\s*\S[^\n]{0,300}\n\s*(?:Action Input|Observation|Thought)\s*:", gate=("tool", "function", "action")),
 )
 
