@@ -29,7 +29,7 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *languages.RULES)
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
 _DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)
-vocabulary.learn_from([r.pattern.pattern for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
+vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
 
 #: Texts up to this length have their scan result cached (entries are rescanned on every read).
 _CACHED_LENGTH = 4096

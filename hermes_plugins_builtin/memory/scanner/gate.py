@@ -2,7 +2,7 @@
 
 Most detectors start with a word from a list ("ignore|disregard|forget ..."). Searching the note for those
 words as plain substrings (``word in text``) is many times faster than running the full pattern at every position, so a detector
-whose words are absent is skipped. The words are read from the compiled pattern's own parse tree, so a gate can
+whose words are absent is skipped. The words are read from the pattern's own parse tree, so a gate can
 never disagree with its pattern; a pattern that does not start with a literal word gets no gate.
 """
 
@@ -66,10 +66,10 @@ def _prefixes(items: list, depth: int = 0) -> set[str] | None:
     return results
 
 
-def gate_for(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+def gate_for(pattern: str, flags: int) -> tuple[str, ...] | None:
     """Lower-case words one of which occurs in (the lower-cased form of) every text ``pattern`` can match, or None."""
     try:
-        tree = sre_parse.parse(pattern.pattern, pattern.flags)
+        tree = sre_parse.parse(pattern, flags)
     except re.error:
         return None
     found = _prefixes(list(tree))

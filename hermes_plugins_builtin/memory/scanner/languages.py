@@ -211,6 +211,11 @@ _GATES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
+def _written_gate(code: str, part: str) -> dict[str, tuple[str, ...]]:
+    gate = _GATES.get((code, part))
+    return {"gate": gate} if gate else {}
+
+
 def _pair(a: str, b: str) -> str:
     return rf"(?:{a}){_GAP}(?:{b})|(?:{b}){_GAP}(?:{a})"
 
@@ -220,7 +225,7 @@ def _build() -> tuple[Rule, ...]:
     for code, lex in LEXICONS.items():
         # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt).
         built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), gate=_GATES.get((code, "instructions")) or words_of(lex.instructions), also=words_of(lex.dismiss)))
-        built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", gate=_GATES.get((code, "identity"))))
+        built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **_written_gate(code, "identity")))
         built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}"), gate=words_of(lex.user), also=words_of(rf"{lex.tell_not}|{lex.hide}")))
         built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt), gate=words_of(lex.prompt), also=words_of(lex.reveal)))
     return tuple(built)

@@ -78,3 +78,19 @@ def test_attacks_never_reach_disk_through_the_tool(hermes_home):
             assert answer["error"].startswith("Blocked:") and answer["blocked_family"] in FAMILIES
     stored = provider.live_state("memory")["entries"]
     assert len(stored) <= 0.01 * len(DEV)
+
+
+def test_gates_never_change_a_result():
+    """Gates only skip detectors that could not match; running every detector without them decides the same."""
+    from hermes_plugins_builtin.memory import scanner
+
+    texts = [n["text"] for n in NOTES[::3]] + EARLIER["attacks"] + EARLIER["benign"]
+    gated = [scanner._scan(text) is None for text in texts]
+    saved = scanner.RULES, scanner._DECODED_RULES
+    try:
+        scanner.RULES = tuple(r.without_gates() for r in saved[0])
+        scanner._DECODED_RULES = tuple(r.without_gates() for r in saved[1])
+        ungated = [scanner._scan(text) is None for text in texts]
+    finally:
+        scanner.RULES, scanner._DECODED_RULES = saved
+    assert gated == ungated
