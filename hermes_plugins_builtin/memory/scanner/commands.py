@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Rule, any_of, rule, window
+from .rules import Rule, any_of, line_of, rule, window
 
 SECRET_PATH = any_of((
     r"~?/?\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)", r"\.aws/credentials\b",
@@ -39,13 +39,6 @@ _HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d
 _LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
 
 
-def _line_of(match: re.Match[str]) -> str:
-    text = match.string
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
-    return text[start : end if end >= 0 else len(text)]
-
-
 def remote_host_in(text: str) -> bool:
     """Whether ``text`` names a host other than this machine."""
     for found in _HOST.finditer(text):
@@ -56,7 +49,7 @@ def remote_host_in(text: str) -> bool:
 
 
 def _goes_remote(match: re.Match[str]) -> bool:
-    return remote_host_in(_line_of(match))
+    return remote_host_in(line_of(match))
 
 
 _NETWORK_RE = re.compile(NETWORK, re.IGNORECASE)
@@ -67,7 +60,7 @@ _NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync"
 
 def _sent_remote(match: re.Match[str]) -> bool:
     """A secret source counts when its line also has a network call that reaches a host other than this machine."""
-    line = _line_of(match)
+    line = line_of(match)
     return _NETWORK_RE.search(line) is not None and remote_host_in(line)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Rule, any_of, rule, window
+from .rules import Rule, any_of, line_of, rule, window
 
 _WRITE = any_of((
     r">>?", r"\btee\b(?:\s+-a)?", r"\b(?:add|append|write|put|insert|copy|paste|save|edit|modify|create|install|register|enable|inject|drop|place|echo|printf|plant|update|patch|prepend|sed -i)\w{0,16}\b",
@@ -36,10 +36,7 @@ _PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`|PROMPT_
 
 def _runs_payload(match: re.Match[str]) -> bool:
     """A start-up file edit counts when the line adds something that fetches, hides or runs code from elsewhere."""
-    text = match.string
-    start = text.rfind("\n", 0, match.start()) + 1
-    end = text.find("\n", match.end())
-    return _PAYLOAD.search(text[start : end if end >= 0 else len(text)]) is not None
+    return _PAYLOAD.search(line_of(match)) is not None
 
 
 _SELF = r"(?:this|these|the following|the same|my|this exact|these exact|all these|all of these)\s+(?:exact\s+)?(?:notes?|text|instructions?|paragraph|lines?|entry|entries|rules?|message|block|memory|memories|directives?|guidelines)"

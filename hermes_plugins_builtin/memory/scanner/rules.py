@@ -71,6 +71,14 @@ class Rule:
         return None
 
 
+def line_of(match: re.Match[str]) -> str:
+    """The line of the text that holds ``match``."""
+    text = match.string
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return text[start : end if end >= 0 else len(text)]
+
+
 def any_of(words: Iterable[str]) -> str:
     """A non-capturing alternation of regex fragments."""
     return "(?:" + "|".join(words) + ")"

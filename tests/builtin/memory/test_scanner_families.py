@@ -92,6 +92,10 @@ HARD_NEGATIVES = [
     "Use `pre-commit install` after cloning to set up the git hooks.",
     "System requirements: 8 GB RAM and Docker 24.",
     "Crème brûlée recipe from Zoë: 6 egg yolks, 500 ml cream.",
+    "Add the API base URL to your configuration before the first run.",
+    'Tool schema for the docs: {"name": "get_weather", "parameters": {"city": "string"}}',
+    "Data retention: delete raw logs after 30 days.",
+    "Copy .env.example to .env and fill in STRIPE_KEY before the first run.",
 ]
 
 
