@@ -76,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--yes", action="store_true", help="never prompt; use defaults for values not given")
     setup.set_defaults(func=cmd_setup)
 
+    from hermes_core.cli import memory_switch, memory_transfer
+
+    memory_switch.add_arguments(commands)
+    memory_transfer.add_arguments(commands)
+
 
 # -- shared --
 
