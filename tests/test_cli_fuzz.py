@@ -62,6 +62,8 @@ def _commands(path: st.SearchStrategy[str], text: st.SearchStrategy[str]) -> st.
         ("sessions", "show"), ("sessions", "search", "--"), ("sessions", "import"), ("sessions", "prune", "--yes", "--older-than"),
         ("plugins", "install", "--no-input", "--no-index"), ("plugins", "install", "--no-input", "--no-index", "-r"),
         ("memory", "setup", "--yes"), ("memory", "setup", "--yes", "builtin", "--set"), ("chat", "-q"), ("-p",),
+        ("memory", "switch", "--yes", "--dry-run"), ("memory", "switch", "--yes", "--backfill", "--since"), ("memory", "export"),
+        ("memory", "import", "--dry-run"), ("memory", "import"), ("sessions", "migrate", "--to"),
     ]
     two_args = [("config", "set"), ("memory", "replace", "--")]
     return st.one_of(

@@ -378,3 +378,11 @@ def test_env_and_lock_files_with_nul_or_bad_bytes_are_errors_or_skipped_lines(he
     result = run_hermes("plugins", "list")  # the listing still works; the lock's problem is named
     said = result.stdout + result.stderr
     assert result.exit_code in (0, 1) and "plugins.lock" in said and "is not UTF-8 text" in said and "internal error" not in said
+
+
+def test_memory_import_refuses_devices_and_fifos(hermes_home, run_hermes, tmp_path):
+    fifo = tmp_path / "records.jsonl"
+    os.mkfifo(fifo)
+    for path, expected in (("/dev/zero", "is a device or socket"), (str(fifo), "is a FIFO")):
+        result = run_hermes("memory", "import", path)
+        assert result.exit_code == 1 and expected in result.stderr and "nothing was imported" in result.stderr
