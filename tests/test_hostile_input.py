@@ -386,3 +386,9 @@ def test_memory_import_refuses_devices_and_fifos(hermes_home, run_hermes, tmp_pa
     for path, expected in (("/dev/zero", "is a device or socket"), (str(fifo), "is a FIFO")):
         result = run_hermes("memory", "import", path)
         assert result.exit_code == 1 and expected in result.stderr and "nothing was imported" in result.stderr
+
+
+def test_sessions_migrate_refuses_a_target_that_is_not_a_regular_file(hermes_home, run_hermes, tmp_path):
+    for target in ("/dev/zero", str(tmp_path)):
+        result = run_hermes("sessions", "migrate", "--to", target)
+        assert result.exit_code == 1 and "is not a regular file" in result.stderr, result.stderr
