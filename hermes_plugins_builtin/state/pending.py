@@ -1,11 +1,13 @@
-"""Search coverage for rows the persistent indexes do not hold yet (id > indexed_upto).
+"""Search coverage for rows the main indexes do not hold yet (id > indexed_upto).
 
-At most a batch of rows is ever waiting (see indexing.py). Before a search, this
-connection copies them into two small TEMP FTS5 tables built with the same
-tokenizers, and the same query runs against those too. TEMP tables live in this
-connection's private temp database, so a search never writes to state.db and
-never waits for the write lock. Scores from the tail are BM25 over the tail
-alone, which is good enough to interleave the newest few rows.
+At most a batch of rows is ever waiting (see indexing.py). The writer that
+appends them also adds them, in the same transaction, to two small persistent
+FTS5 tables (``messages_recent`` and ``messages_recent_grams``) built with the
+same tokenizers; when the batch is moved into the main indexes the small tables
+are emptied. A search only reads: it runs the same query against both pairs of
+tables and never indexes anything itself, so concurrent writers cost it nothing
+but the CPU they take. Scores from the recent tables are BM25 over those few rows,
+which is good enough to interleave the newest messages.
 """
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import sqlite3
 from typing import NamedTuple
 
 from .grams import document_grams, needs_grams
-from .schema import GRAM_TOKENIZER, WORD_TOKENIZER
 
 
 class IndexTables(NamedTuple):
@@ -24,41 +25,43 @@ class IndexTables(NamedTuple):
 
 
 PERSISTENT = IndexTables("messages_fts", "messages_grams")
-TAIL = IndexTables("pending_fts", "pending_grams")
+RECENT = IndexTables("messages_recent", "messages_recent_grams")
 
 
-class PendingTail:
-    """Keeps the TEMP tail tables of one connection in step with the waiting rows."""
+def has_recent_tables(conn: sqlite3.Connection) -> bool:
+    """Whether the file has the recent tables (schema 4 and later)."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'messages_recent'").fetchone() is not None
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-        self._loaded: tuple[int, int, int] | None = None
-        self._created = False
 
-    def refresh(self, upto: int) -> bool:
-        """Load rows with id > *upto* into the tail tables; False when there are none."""
-        conn = self._conn
-        last, count = conn.execute("SELECT max(id), count(*) FROM messages WHERE id > ?", (upto,)).fetchone()
-        if not count:
-            return False
-        key = (upto, last, count)
-        if key == self._loaded:
-            return True
-        self._create()
-        conn.execute("DELETE FROM temp.pending_fts")
-        conn.execute("DELETE FROM temp.pending_grams")
-        rows = conn.execute("SELECT id, search_text FROM messages WHERE id > ?", (upto,)).fetchall()
-        conn.executemany("INSERT INTO temp.pending_fts(rowid, search_text) VALUES (?, ?)", rows)
-        conn.executemany("INSERT INTO temp.pending_grams(rowid, grams) VALUES (?, ?)",
-                         [(mid, g) for mid, text in rows if needs_grams(text) and (g := document_grams(text))])
-        self._loaded = key
-        return True
+def add_recent(conn: sqlite3.Connection, first_id: int, last_id: int) -> None:
+    """Index rows *first_id*..*last_id* (just appended, above indexed_upto) in the recent tables."""
+    rows = conn.execute("SELECT id, search_text FROM messages WHERE id BETWEEN ? AND ?", (first_id, last_id)).fetchall()
+    _insert(conn, rows)
 
-    def _create(self) -> None:
-        if self._created:
-            return
-        self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.pending_fts "
-                           f"USING fts5(search_text, tokenize=\"{WORD_TOKENIZER}\")")
-        self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.pending_grams "
-                           f"USING fts5(grams, tokenize=\"{GRAM_TOKENIZER}\")")
-        self._created = True
+
+def refill_recent(conn: sqlite3.Connection, upto: int) -> None:
+    """Make the recent tables hold exactly the rows above *upto* (after deletes, raw inserts)."""
+    clear_recent(conn)
+    _insert(conn, conn.execute("SELECT id, search_text FROM messages WHERE id > ?", (upto,)).fetchall())
+
+
+def recent_in_step(conn: sqlite3.Connection, upto: int) -> bool:
+    """Whether the recent word table holds exactly the rows above *upto* (cheap: ids only)."""
+    held = [r[0] for r in conn.execute("SELECT id FROM messages_recent_docsize ORDER BY id")]
+    waiting = [r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ? ORDER BY id", (upto,))]
+    return held == waiting
+
+
+def clear_recent(conn: sqlite3.Connection) -> None:
+    """Empty both recent tables (their rows have moved into the main indexes)."""
+    conn.execute("INSERT INTO messages_recent(messages_recent) VALUES ('delete-all')")
+    conn.execute("INSERT INTO messages_recent_grams(messages_recent_grams) VALUES ('delete-all')")
+
+
+def _insert(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -> None:
+    if not rows:
+        return
+    conn.executemany("INSERT INTO messages_recent(rowid, search_text) VALUES (?, ?)", rows)
+    grams = [(mid, g) for mid, text in rows if needs_grams(text) and (g := document_grams(text))]
+    if grams:
+        conn.executemany("INSERT INTO messages_recent_grams(rowid, grams) VALUES (?, ?)", grams)

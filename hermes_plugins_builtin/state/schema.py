@@ -13,8 +13,9 @@ from typing import Callable
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
+from .ranking import rebuild_lists
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -147,6 +148,42 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
+# v4: rows waiting for their batch are indexed by their writer in two small
+# "recent" tables (pending.py), so a search never indexes anything; impact lists
+# let a query with thousands of matches be ranked by BM25 over all of them
+# (ranking.py).
+V4_DDL = f"""
+CREATE VIRTUAL TABLE messages_recent USING fts5(
+    search_text, content='messages', content_rowid='id', tokenize="{WORD_TOKENIZER}"
+);
+CREATE VIRTUAL TABLE messages_recent_grams USING fts5(grams, content='', tokenize="{GRAM_TOKENIZER}");
+CREATE TRIGGER messages_recent_ad AFTER DELETE ON messages WHEN old.id > {INDEXED_UPTO_SQL} BEGIN
+    INSERT INTO messages_recent(messages_recent, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+END;
+CREATE TRIGGER messages_recent_au AFTER UPDATE OF content, tool_name, tool_calls ON messages
+WHEN old.id > {INDEXED_UPTO_SQL} BEGIN
+    INSERT INTO messages_recent(messages_recent, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+    INSERT INTO messages_recent(rowid, search_text) VALUES (new.id, new.search_text);
+END;
+CREATE TABLE rank_terms (
+    term TEXT PRIMARY KEY,
+    df INTEGER NOT NULL,
+    checked_at INTEGER NOT NULL,
+    tracked INTEGER NOT NULL,
+    floor REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE rank_lists (
+    term TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    dl INTEGER NOT NULL,
+    impact REAL NOT NULL,
+    PRIMARY KEY (term, message_id)
+) WITHOUT ROWID;
+CREATE INDEX rank_lists_by_impact ON rank_lists(term, impact);
+"""
+
+
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, V1_DDL)
 
@@ -172,10 +209,18 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
     # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
+def _migrate_to_v4(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V4_DDL)
+    # lists for the rows indexed so far; migrate() then indexes the waiting rows,
+    # which adds them to the lists (and leaves the recent tables empty)
+    rebuild_lists(conn)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _migrate_to_v1,
     2: _migrate_to_v2,
     3: _migrate_to_v3,
+    4: _migrate_to_v4,
 }
 
 

@@ -12,10 +12,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from . import indexing, lineage, maintenance
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
-                         try_write_transaction, with_retry, write_transaction)
+                         with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from .listing import list_sessions_rich
-from .pending import PendingTail
+from .pending import recent_in_step, refill_recent
 from .prefixes import PrefixExpander
 from .query import parse
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_FIELDS_SQL, StoreStats, decode_message,
@@ -68,7 +68,6 @@ class SessionStore:
             self._conn = open_raw(self.path)
         except (OSError, sqlite3.OperationalError) as exc:  # a directory, no permission, a missing parent
             raise _cannot_open(self.path, exc) from exc
-        self._tail = PendingTail(self._conn)
         self._prefixes = PrefixExpander(self._conn)
         self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
         self._closed = False
@@ -100,6 +99,10 @@ class SessionStore:
                     indexing.rebuild(conn, progress)
         if self._waiting() >= indexing.BATCH_ROWS:
             self.flush_search_index(progress)
+        elif not recent_in_step(self._conn, indexing.indexed_upto(self._conn)):
+            # rows written by something that does not index them (raw SQL, an older tool)
+            with write_transaction(self._conn) as conn:
+                refill_recent(conn, indexing.indexed_upto(conn))
 
     def close(self) -> None:
         """Index the rows still waiting if the lock is free, then close the connection.
@@ -112,13 +115,10 @@ class SessionStore:
             self._closed = True
             self._checkpointer.close()
             try:
-                if self._waiting() and try_write_transaction(self._conn):
-                    try:
-                        indexing.index_pending(self._conn)
-                        self._conn.execute("COMMIT")
-                    except BaseException:
-                        self._conn.execute("ROLLBACK")
-                        raise
+                if self._waiting():
+                    with write_transaction_if_free(self._conn) as free:
+                        if free:
+                            indexing.index_pending(self._conn)
             finally:
                 self._conn.close()
 
@@ -258,8 +258,7 @@ class SessionStore:
             if cur.rowcount == 0:
                 raise SessionNotFoundError(session_id)
             ids = [_insert(conn, e.values) for e in encoded]
-            if ids[-1] - indexing.indexed_upto(conn) >= indexing.BATCH_ROWS:
-                indexing.index_pending(conn)
+            indexing.after_append(conn, ids[0], ids[-1])
         self._checkpointer.note_commit()
         return ids
 
@@ -353,11 +352,10 @@ class SessionStore:
                 excluded |= lineage.lineage_ids(conn, exclude_lineage_of)
             filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
             upto = indexing.indexed_upto(conn)
-            tail = self._tail.refresh(upto)
 
             def ranked(n: int) -> list[SearchHit]:
                 return run_search(conn, plan, filters, limit=n, rank_window=self.rank_window,
-                                  include_tail=tail, expander=self._prefixes, indexed_upto=upto)
+                                  include_recent=True, expander=self._prefixes, indexed_upto=upto)
 
             if not collapse_copies:
                 return ranked(limit)

@@ -1,0 +1,180 @@
+"""Ranks a query with more matches than the rank window from the impact lists (see ranking.py).
+
+Candidates come from the lists of the query's words (or, for a word too rare to
+have a list, from all of its matches, which are few). Each candidate's text is
+tokenized again to check it matches every term and to count term frequencies;
+the score is FTS5's bm25() formula with the index's own document count and
+average length, so scores mix with the ones FTS5 computes for smaller queries.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+
+from .query import Group, Term, ascii_lower
+from .ranking import LIST_SIZE, averages, idf, tokens, weight
+
+
+@dataclass(frozen=True)
+class _Alternative:
+    """One phrase of a term's FTS expression: its tokens, the last one maybe a prefix."""
+
+    fts: str
+    words: tuple[str, ...]
+    prefix: bool
+
+
+def _alternatives(term: Term) -> list[_Alternative] | None:
+    expr = (term.word_expr or "").strip()
+    if expr.startswith("(") and expr.endswith(")"):
+        expr = expr[1:-1]
+    out = []
+    for part in expr.split(" OR "):
+        part = part.strip()
+        prefix = part.endswith("*")
+        body = part.rstrip("*")
+        if not (body.startswith('"') and body.endswith('"')):
+            return None
+        words = tuple(tokens(body[1:-1].replace('""', '"')))
+        if not words:
+            return None
+        out.append(_Alternative(part, words, prefix))
+    return out
+
+
+def _frequency(toks: list[str], counts: Counter[str], alt: _Alternative) -> int:
+    """How often *alt* occurs in a message (tokens *toks*, their *counts*)."""
+    first = counts.get(alt.words[0], 0)
+    if len(alt.words) == 1 or not first or any(w not in counts for w in alt.words[1:]):
+        return first if len(alt.words) == 1 else 0
+    k, found = len(alt.words), 0
+    for i, word in enumerate(toks[: len(toks) - k + 1]):
+        if word == alt.words[0] and tuple(toks[i:i + k]) == alt.words:
+            found += 1
+    return found
+
+
+class _Frequencies:
+    """Document frequencies: from the lists' bookkeeping, else from the index's vocabulary."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._vocab = False
+
+    def of_word(self, word: str) -> tuple[int, bool]:
+        row = self._conn.execute("SELECT df, tracked FROM rank_terms WHERE term = ?", (word,)).fetchone()
+        if row is not None and row[1]:
+            return int(row[0]), True
+        if not self._vocab:
+            self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms "
+                               "USING fts5vocab(main, messages_fts, 'row')")
+            self._vocab = True
+        found = self._conn.execute("SELECT doc FROM temp.messages_fts_terms WHERE term = ?", (word,)).fetchone()
+        return (int(found[0]) if found else 0), False
+
+
+def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str, ...],
+                    excluded: tuple[str, ...], limit: int, upto: int) -> list[tuple[int, float]] | None:
+    """(message id, bm25 score) of the best *limit* matches of *group* among indexed rows.
+
+    None when the lists cannot answer for certain: gram terms, prefixes too wide to
+    expand, or when a message outside every list could still score better than the
+    last of the *limit* found (each list bounds what the messages outside it can
+    score: at most its lowest weight). The caller then ranks with FTS5.
+    """
+    positives = group.positives
+    if not positives or any(t.word_expr is None for t in positives):
+        return None
+    plan = [_alternatives(t) for t in positives]
+    if any(alts is None or any(a.prefix for a in alts) for alts in plan):
+        return None
+    negatives = [(_alternatives(t) if t.word_expr and t.literal is None else None, t) for t in group.negatives]
+    documents, avgdl = averages(conn)
+    freq = _Frequencies(conn)
+    idfs: dict[_Alternative, float] = {}
+    floors: dict[str, float] = {}
+    ids: set[int] = set()
+    bound = 0.0  # the best score a message outside the candidates could reach
+    for alts in plan:
+        term_bound, enumerated = 0.0, True
+        for alt in alts:  # type: ignore[union-attr]
+            dfs, listed = [], []
+            for word in alt.words:
+                df, tracked = freq.of_word(word)
+                dfs.append(df)
+                if tracked:
+                    listed.append(word)
+            idfs[alt] = idf(documents, min(dfs))
+            if not listed:  # rare: every message containing it is a candidate
+                ids.update(r[0] for r in conn.execute(
+                    "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid <= ?", (alt.fts, upto)))
+                continue
+            enumerated = False
+            for word in listed:
+                if word not in floors:
+                    rows = conn.execute("SELECT message_id, tf, dl FROM rank_lists WHERE term = ? "
+                                        "ORDER BY impact DESC, message_id DESC LIMIT ?", (word, LIST_SIZE)).fetchall()
+                    ids.update(r[0] for r in rows)
+                    full = len(rows) >= LIST_SIZE
+                    floors[word] = min((weight(tf, dl, avgdl) for _, tf, dl in rows), default=0.0) if full else 0.0
+            term_bound += idfs[alt] * min(floors[w] for w in listed)
+        if enumerated:
+            bound = float("-inf")  # a match must contain this term: every one is a candidate
+        elif bound != float("-inf"):
+            bound += term_bound
+    literals = [t.literal for t in positives]
+    scored = _score(conn, sorted(ids), plan, literals, negatives, idfs, avgdl, roles=roles, excluded=excluded,
+                    upto=upto)
+    if len(scored) >= limit and -scored[limit - 1][0] < bound:
+        return None
+    if len(scored) < limit and bound != float("-inf"):
+        return None  # the filters left too few: the rest may be outside the lists
+    return [(mid, score) for score, mid in scored[:limit]]
+
+
+def _score(conn: sqlite3.Connection, ids: list[int], plan: list, literals: list[str | None], negatives: list, idfs: dict,
+           avgdl: float, *, roles: tuple[str, ...], excluded: tuple[str, ...], upto: int) -> list[tuple[float, int]]:
+    """(bm25 score, id) of the candidates that really match, best first."""
+    if not ids:
+        return []
+    scored: list[tuple[float, int]] = []
+    for start in range(0, len(ids), 900):
+        chunk = ids[start:start + 900]
+        rows = conn.execute(f"SELECT id, role, session_id, search_text FROM messages WHERE id IN "
+                            f"({','.join('?' * len(chunk))}) AND id <= ?", (*chunk, upto)).fetchall()
+        for mid, role, session_id, text in rows:
+            if (roles and role not in roles) or (excluded and session_id in excluded):
+                continue
+            toks = tokens(text)
+            counts = Counter(toks)
+            dl = len(toks)
+            lowered: str | None = None
+            score, ok = 0.0, True
+            for literal, alts in zip(literals, plan):
+                hits = [(alt, _frequency(toks, counts, alt)) for alt in alts]
+                if not any(tf for _, tf in hits):
+                    ok = False
+                    break
+                if literal is not None:
+                    lowered = ascii_lower(text or "") if lowered is None else lowered
+                    if literal not in lowered:
+                        ok = False
+                        break
+                score += sum(idfs[alt] * weight(tf, dl, avgdl) for alt, tf in hits if tf)
+            if not ok:
+                continue
+            for alts, term in negatives:
+                if alts is not None:
+                    if any(_frequency(toks, counts, alt) for alt in alts):
+                        ok = False
+                        break
+                else:
+                    lowered = ascii_lower(text or "") if lowered is None else lowered
+                    if (term.literal or ascii_lower(term.text)) in lowered:
+                        ok = False
+                        break
+            if ok:
+                scored.append((-score, mid))
+    scored.sort(key=lambda s: (s[0], -s[1]))
+    return scored
