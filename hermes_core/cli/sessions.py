@@ -131,16 +131,25 @@ def _accepts_progress(factory: Callable[..., Any]) -> bool:
 
 
 def _open_store() -> Any:
-    """The session store the builtin plugin serves, without loading any other plugin.
+    """The session store of the builtin ``state`` plugin, opened without loading any plugin.
 
-    Opening an older state.db migrates it, which indexes every stored message
-    (minutes on a big store); that shows progress on stderr.
+    A sessions command needs nothing else, and loading every builtin costs more than
+    the command itself (the model clients' HTTP library, the schema validator), so
+    the store is opened the way the plugin's factory opens it, with its one
+    setting read from the configuration. Opening an older state.db migrates it,
+    which indexes every stored message (minutes on a big store); that shows
+    progress on stderr.
     """
-    from hermes_core.manager import PluginManager
+    from hermes_core.config import get_hermes_home, load_config
+    from hermes_plugins_builtin.state import SYNCHRONOUS_SETTING, durable_from_setting, open_store
 
-    manager = PluginManager()
-    manager.load_builtins()
-    return open_session_store(manager)
+    home = get_hermes_home()
+    setting = load_config(home).get(f"plugins.entries.state.settings.{SYNCHRONOUS_SETTING}")
+    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
+    try:
+        return open_store(home, progress=progress, durable=durable_from_setting(setting))
+    finally:
+        progress.finish()
 
 
 def open_session_store(manager: Any) -> Any:

@@ -1,6 +1,7 @@
 """SQLite session store (state.db): sessions, messages, lineage and full-text search."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from .errors import (NotAStateDatabaseError, SchemaTooNewError, SessionExistsError, SessionNotFoundError,
@@ -26,20 +27,45 @@ __all__ = [
     "StoreBusyError",
     "StoreStats",
     "TitleInUseError",
+    "durable_from_setting",
     "open_store",
     "parse",
 ]
 
 
-def open_store(hermes_home: Path, *, progress: ProgressCallback | None = None) -> SessionStore:
+#: ``plugins.entries.state.settings.synchronous``: "normal" (default) or "full".
+SYNCHRONOUS_SETTING = "synchronous"
+_SYNCHRONOUS = {"normal": False, "full": True}
+
+
+def durable_from_setting(value: object) -> bool:
+    """``True`` for ``synchronous: full`` (an fsync per commit), ``False`` for ``normal``.
+
+    See docs/sessions.md#durability for what NORMAL risks (the last commits on power
+    loss, never corruption).
+    """
+    if value is None:
+        return False
+    key = str(value).strip().lower()
+    if key not in _SYNCHRONOUS:
+        raise StateStoreError(
+            f"plugins.entries.state.settings.{SYNCHRONOUS_SETTING} is {value!r} -> it must be 'normal' or 'full'; "
+            f"fix it with: hermes config set plugins.entries.state.settings.{SYNCHRONOUS_SETTING} full"
+        )
+    return _SYNCHRONOUS[key]
+
+
+def open_store(hermes_home: Path, *, progress: ProgressCallback | None = None, durable: bool = False) -> SessionStore:
     """The store on ``hermes_home/state.db``; the host's ``factory(hermes_home)``.
 
     The optional *progress* (rows_done, rows_total) lets a caller that knows about
     it (``hermes sessions``) show the indexing a migration does while opening.
+    *durable* selects ``synchronous=FULL`` (see durable_from_setting).
     """
-    return SessionStore(hermes_home / "state.db", progress=progress)
+    return SessionStore(hermes_home / "state.db", progress=progress, durable=durable)
 
 
 def register(ctx) -> None:  # noqa: ANN001 - the host's PluginContext
     """Serve ``$HERMES_HOME/state.db`` as the host's session store."""
-    ctx.register_session_store(open_store)
+    durable = durable_from_setting(ctx.get_config(SYNCHRONOUS_SETTING))
+    ctx.register_session_store(functools.partial(open_store, durable=durable))
