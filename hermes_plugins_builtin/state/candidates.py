@@ -10,49 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
 
-from .query import Group, Term, ascii_lower
+from .matching import Alternative, alternatives, frequency
+from .query import Group, ascii_lower
 from .ranking import LIST_SIZE, averages, idf, tokens, weight
-
-
-@dataclass(frozen=True)
-class _Alternative:
-    """One phrase of a term's FTS expression: its tokens, the last one maybe a prefix."""
-
-    fts: str
-    words: tuple[str, ...]
-    prefix: bool
-
-
-def _alternatives(term: Term) -> list[_Alternative] | None:
-    expr = (term.word_expr or "").strip()
-    if expr.startswith("(") and expr.endswith(")"):
-        expr = expr[1:-1]
-    out = []
-    for part in expr.split(" OR "):
-        part = part.strip()
-        prefix = part.endswith("*")
-        body = part.rstrip("*")
-        if not (body.startswith('"') and body.endswith('"')):
-            return None
-        words = tuple(tokens(body[1:-1].replace('""', '"')))
-        if not words:
-            return None
-        out.append(_Alternative(part, words, prefix))
-    return out
-
-
-def _frequency(toks: list[str], counts: Counter[str], alt: _Alternative) -> int:
-    """How often *alt* occurs in a message (tokens *toks*, their *counts*)."""
-    first = counts.get(alt.words[0], 0)
-    if len(alt.words) == 1 or not first or any(w not in counts for w in alt.words[1:]):
-        return first if len(alt.words) == 1 else 0
-    k, found = len(alt.words), 0
-    for i, word in enumerate(toks[: len(toks) - k + 1]):
-        if word == alt.words[0] and tuple(toks[i:i + k]) == alt.words:
-            found += 1
-    return found
 
 
 class _Frequencies:
@@ -86,13 +47,14 @@ def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str,
     positives = group.positives
     if not positives or any(t.word_expr is None for t in positives):
         return None
-    plan = [_alternatives(t) for t in positives]
+    plan = [alternatives(t.word_expr or "") for t in positives]
     if any(alts is None or any(a.prefix for a in alts) for alts in plan):
         return None
-    negatives = [(_alternatives(t) if t.word_expr and t.literal is None else None, t) for t in group.negatives]
+    negatives = [(alternatives(t.word_expr) if t.word_expr and t.literal is None else None, t)
+                 for t in group.negatives]
     documents, avgdl = averages(conn)
     freq = _Frequencies(conn)
-    idfs: dict[_Alternative, float] = {}
+    idfs: dict[Alternative, float] = {}
     floors: dict[str, float] = {}
     ids: set[int] = set()
     bound = 0.0  # the best score a message outside the candidates could reach
@@ -113,8 +75,9 @@ def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str,
             enumerated = False
             for word in listed:
                 if word not in floors:
-                    rows = conn.execute("SELECT message_id, tf, dl FROM rank_lists WHERE term = ? "
-                                        "ORDER BY impact DESC, message_id DESC LIMIT ?", (word, LIST_SIZE)).fetchall()
+                    rows = sorted(conn.execute("SELECT impact, message_id, tf, dl FROM rank_lists WHERE term = ?",
+                                               (word,)), reverse=True)[:LIST_SIZE]
+                    rows = [(mid, tf, dl) for _, mid, tf, dl in rows]
                     ids.update(r[0] for r in rows)
                     full = len(rows) >= LIST_SIZE
                     floors[word] = min((weight(tf, dl, avgdl) for _, tf, dl in rows), default=0.0) if full else 0.0
@@ -152,7 +115,7 @@ def _score(conn: sqlite3.Connection, ids: list[int], plan: list, literals: list[
             lowered: str | None = None
             score, ok = 0.0, True
             for literal, alts in zip(literals, plan):
-                hits = [(alt, _frequency(toks, counts, alt)) for alt in alts]
+                hits = [(alt, frequency(toks, counts, alt)) for alt in alts]
                 if not any(tf for _, tf in hits):
                     ok = False
                     break
@@ -166,7 +129,7 @@ def _score(conn: sqlite3.Connection, ids: list[int], plan: list, literals: list[
                 continue
             for alts, term in negatives:
                 if alts is not None:
-                    if any(_frequency(toks, counts, alt) for alt in alts):
+                    if any(frequency(toks, counts, alt) for alt in alts):
                         ok = False
                         break
                 else:

@@ -15,7 +15,6 @@ import sqlite3
 from typing import Callable
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
-from .pending import add_recent, clear_recent, has_recent_tables
 from .ranking import rebuild_lists, update_lists
 
 BATCH_ROWS = 32
@@ -38,12 +37,15 @@ def _set_indexed_upto(conn: sqlite3.Connection, message_id: int) -> None:
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('indexed_upto', ?)", (str(message_id),))
 
 
-def after_append(conn: sqlite3.Connection, first_id: int, last_id: int) -> None:
-    """Index rows just appended: the whole backlog once a batch is full, else in the recent tables."""
+def after_append(conn: sqlite3.Connection, last_id: int) -> None:
+    """Index the waiting rows once a batch is full (caller holds the write lock)."""
     if last_id - indexed_upto(conn) >= BATCH_ROWS:
         index_pending(conn)
-    elif has_recent_tables(conn):
-        add_recent(conn, first_id, last_id)
+
+
+def has_rank_lists(conn: sqlite3.Connection) -> bool:
+    """Whether the file has the impact lists (schema 4 and later)."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'rank_lists'").fetchone() is not None
 
 
 def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = None, *,
@@ -54,7 +56,7 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
     that in one pass afterwards instead).
     """
     start = indexed_upto(conn)
-    current = has_recent_tables(conn)
+    current = has_rank_lists(conn)
     total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0]
     done, upto, grams_added = 0, start, False
     while True:
@@ -76,8 +78,6 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
     if done:
         _set_indexed_upto(conn, upto)
         merge_step(conn, grams=grams_added)
-        if current:
-            clear_recent(conn)
     return done
 
 
@@ -111,7 +111,7 @@ def rebuild(conn: sqlite3.Connection, progress: ProgressCallback | None = None) 
     conn.execute("INSERT INTO messages_grams(messages_grams) VALUES ('delete-all')")
     _set_indexed_upto(conn, 0)
     done = index_pending(conn, progress, lists=False)
-    if has_recent_tables(conn):
+    if has_rank_lists(conn):
         rebuild_lists(conn)
     conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
     conn.execute("INSERT INTO messages_grams(messages_grams) VALUES ('optimize')")

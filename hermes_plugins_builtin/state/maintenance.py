@@ -5,7 +5,6 @@ import os
 import sqlite3
 
 from .indexing import indexed_upto, unindex_grams
-from .pending import has_recent_tables, refill_recent
 from .records import StoreStats
 
 
@@ -18,10 +17,7 @@ def delete_session_rows(conn: sqlite3.Connection, session_id: str) -> bool:
     held = indexed_upto(conn)
     unindex_grams(conn, conn.execute(
         "SELECT id, search_text FROM messages WHERE session_id = ? AND id <= ?", (session_id, held)).fetchall())
-    waiting = conn.execute("SELECT 1 FROM messages WHERE session_id = ? AND id > ?", (session_id, held)).fetchone()
     conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
-    if waiting is not None and has_recent_tables(conn):
-        refill_recent(conn, held)  # the recent gram table, like the main one, cannot delete by itself
     return conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
 

@@ -148,29 +148,16 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
-# v4: rows waiting for their batch are indexed by their writer in two small
-# "recent" tables (pending.py), so a search never indexes anything; impact lists
-# let a query with thousands of matches be ranked by BM25 over all of them
-# (ranking.py).
-V4_DDL = f"""
-CREATE VIRTUAL TABLE messages_recent USING fts5(
-    search_text, content='messages', content_rowid='id', tokenize="{WORD_TOKENIZER}"
-);
-CREATE VIRTUAL TABLE messages_recent_grams USING fts5(grams, content='', tokenize="{GRAM_TOKENIZER}");
-CREATE TRIGGER messages_recent_ad AFTER DELETE ON messages WHEN old.id > {INDEXED_UPTO_SQL} BEGIN
-    INSERT INTO messages_recent(messages_recent, rowid, search_text) VALUES ('delete', old.id, old.search_text);
-END;
-CREATE TRIGGER messages_recent_au AFTER UPDATE OF content, tool_name, tool_calls ON messages
-WHEN old.id > {INDEXED_UPTO_SQL} BEGIN
-    INSERT INTO messages_recent(messages_recent, rowid, search_text) VALUES ('delete', old.id, old.search_text);
-    INSERT INTO messages_recent(rowid, search_text) VALUES (new.id, new.search_text);
-END;
+# v4: impact lists let a query with thousands of matches be ranked by BM25 over
+# all of them (ranking.py).
+V4_DDL = """
 CREATE TABLE rank_terms (
     term TEXT PRIMARY KEY,
     df INTEGER NOT NULL,
     checked_at INTEGER NOT NULL,
     tracked INTEGER NOT NULL,
-    floor REAL NOT NULL
+    floor REAL NOT NULL,
+    listed INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE rank_lists (
     term TEXT NOT NULL,
@@ -180,7 +167,6 @@ CREATE TABLE rank_lists (
     impact REAL NOT NULL,
     PRIMARY KEY (term, message_id)
 ) WITHOUT ROWID;
-CREATE INDEX rank_lists_by_impact ON rank_lists(term, impact);
 """
 
 
@@ -212,7 +198,7 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
 def _migrate_to_v4(conn: sqlite3.Connection) -> None:
     _run_script(conn, V4_DDL)
     # lists for the rows indexed so far; migrate() then indexes the waiting rows,
-    # which adds them to the lists (and leaves the recent tables empty)
+    # which adds them to the lists
     rebuild_lists(conn)
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from .candidates import rank_from_lists
-from .pending import PERSISTENT, RECENT, IndexTables
+from .tail import search_tail
+from .pending import PERSISTENT, IndexTables
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
 
@@ -99,7 +100,7 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     if filters.exclude_session_ids:
         where.append(f"m.session_id NOT IN ({','.join('?' * len(filters.exclude_session_ids))})")
         params.extend(filters.exclude_session_ids)
-    # the gram and recent indexes are maintained by the store, not by triggers:
+    # the gram index is maintained by the store, not by triggers:
     # joining messages also drops entries whose row was deleted behind its back
     join = bool(where) or table != PERSISTENT.word
     from_where = (f" FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
@@ -140,20 +141,22 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
                indexed_upto: int) -> list[SearchHit]:
     """Execute *plan* (caller holds a read transaction); groups run separately, merged by rank.
 
-    The main indexes hold rows up to *indexed_upto*; with *include_recent* the
-    recent tables (rows above it, see pending.py) are searched as well.
+    The indexes hold rows up to *indexed_upto*; with *include_recent* the rows
+    above it are searched as well (tail.py).
     """
     if plan.empty or limit <= 0:
         return []
     best: dict[int, float] = {}
     window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
-    sources = [(PERSISTENT, window)] + ([(RECENT, None)] if include_recent else [])
-    for tables, window in sources:
-        groups = expander.expand(plan.groups, indexed_upto) if tables is PERSISTENT else plan.groups
-        for group in groups:
-            for message_id, score in _group_hits(conn, group, filters, window, limit, tables, indexed_upto):
-                if message_id not in best or score < best[message_id]:
-                    best[message_id] = score
+    for group in expander.expand(plan.groups, indexed_upto):
+        for message_id, score in _group_hits(conn, group, filters, window, limit, PERSISTENT, indexed_upto):
+            if message_id not in best or score < best[message_id]:
+                best[message_id] = score
+    if include_recent:
+        for message_id, score in search_tail(conn, plan, roles=filters.roles, excluded=filters.exclude_session_ids,
+                                             upto=indexed_upto):
+            if message_id not in best or score < best[message_id]:
+                best[message_id] = score
     top = sorted(best.items(), key=lambda kv: (kv[1], -kv[0]))[:limit]
     if not top:
         return []

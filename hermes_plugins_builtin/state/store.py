@@ -15,7 +15,6 @@ from .connection import (configure, create_private_file, open_raw, read_transact
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from .listing import list_sessions_rich
-from .pending import recent_in_step, refill_recent
 from .prefixes import PrefixExpander
 from .query import parse
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_FIELDS_SQL, StoreStats, decode_message,
@@ -99,10 +98,6 @@ class SessionStore:
                     indexing.rebuild(conn, progress)
         if self._waiting() >= indexing.BATCH_ROWS:
             self.flush_search_index(progress)
-        elif not recent_in_step(self._conn, indexing.indexed_upto(self._conn)):
-            # rows written by something that does not index them (raw SQL, an older tool)
-            with write_transaction(self._conn) as conn:
-                refill_recent(conn, indexing.indexed_upto(conn))
 
     def close(self) -> None:
         """Index the rows still waiting if the lock is free, then close the connection.
@@ -258,7 +253,7 @@ class SessionStore:
             if cur.rowcount == 0:
                 raise SessionNotFoundError(session_id)
             ids = [_insert(conn, e.values) for e in encoded]
-            indexing.after_append(conn, ids[0], ids[-1])
+            indexing.after_append(conn, ids[-1])
         self._checkpointer.note_commit()
         return ids
 

@@ -216,13 +216,13 @@ def _varied_corpus(store, count):
     rng = random.Random(7)
     rows = []
     for i in range(count):
-        # BM25's idf is floored for words in more than half the messages: keep each under a third
+        # BM25's idf is floored for words in more than half the messages: keep each under 40 %
         words = [f"w{rng.randint(0, 10)}"] + rng.choices(["other", "words", "here", "and", "more"], k=rng.randint(2, 30))
-        if rng.random() < 0.25:
+        if rng.random() < 0.35:
             words += ["common"] * rng.randint(1, 4)
-        if rng.random() < 0.3:
+        if rng.random() < 0.35:
             words += ["filler"] * rng.randint(1, 6)
-        if rng.random() < 0.2:
+        if rng.random() < 0.3:
             words.append(rng.choice(["deploy", "deployed"]))
         rng.shuffle(words)
         rows.append({"role": "user" if i % 2 else "assistant", "content": " ".join(words)})
@@ -236,7 +236,7 @@ def test_a_query_with_thousands_of_matches_is_ranked_as_if_every_match_were(tmp_
     """Words in hundreds of messages have impact lists; the top 20 equals FTS5's over every match."""
     path = tmp_path / "state.db"
     with SessionStore(path, rank_window=50) as store:
-        _varied_corpus(store, 3000)
+        _varied_corpus(store, 4000)
         fast = [(h.message_id, round(h.rank, 6)) for h in store.search(query, limit=20)]
         fast_user = [h.message_id for h in store.search(query, limit=20, role_filter="user")]
         fast_t = [h.message_id for h in store.search(query, limit=20, exclude_session_ids=["s"])]
@@ -251,7 +251,7 @@ def test_a_query_with_thousands_of_matches_is_ranked_as_if_every_match_were(tmp_
 
 def test_impact_lists_follow_new_rows_and_a_rebuild(db_path):
     with SessionStore(db_path, rank_window=20) as store:
-        _varied_corpus(store, 3000)
+        _varied_corpus(store, 4000)
         store.create_session("u", "cli")
         store.append_messages("u", [{"role": "user", "content": "common common common common common"}])
         store.flush_search_index()
