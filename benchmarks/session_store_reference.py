@@ -14,7 +14,17 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List
 
-BENCH_DIR = Path(os.environ.get("HERMES_BENCH_DIR", Path(__file__).resolve().parent.parent.parent / "shared" / "bench"))
+def _bench_dir() -> Path:
+    """$HERMES_BENCH_DIR, else the nearest shared/bench beside the checkout or one of its parents."""
+    if os.environ.get("HERMES_BENCH_DIR"):
+        return Path(os.environ["HERMES_BENCH_DIR"])
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "shared" / "bench" / "bench_sessionstore.py").exists():
+            return parent / "shared" / "bench"
+    raise SystemExit("the shared benchmark (shared/bench/bench_sessionstore.py) was not found -> set HERMES_BENCH_DIR")
+
+
+BENCH_DIR = _bench_dir()
 if str(BENCH_DIR) not in sys.path:
     sys.path.insert(0, str(BENCH_DIR))
 

@@ -15,6 +15,9 @@ from .matching import Alternative, alternatives, frequency
 from .query import Group, ascii_lower
 from .ranking import LIST_SIZE, averages, idf, tokens, weight
 
+# a word without a list is scored here only if it is in at most this many messages
+ENUMERATE_MAX = 2 * LIST_SIZE
+
 
 class _Frequencies:
     """Document frequencies: from the lists' bookkeeping, else from the index's vocabulary."""
@@ -68,6 +71,8 @@ def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str,
                 if tracked:
                     listed.append(word)
             idfs[alt] = idf(documents, min(dfs))
+            if not listed and min(dfs) > ENUMERATE_MAX:
+                return None  # neither listed nor rare: FTS5 ranks it faster than Python could
             if not listed:  # rare: every message containing it is a candidate
                 ids.update(r[0] for r in conn.execute(
                     "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid <= ?", (alt.fts, upto)))

@@ -235,7 +235,7 @@ def _varied_corpus(store, count):
 def test_a_query_with_thousands_of_matches_is_ranked_as_if_every_match_were(tmp_path, query):
     """Words in hundreds of messages have impact lists; the top 20 equals FTS5's over every match."""
     path = tmp_path / "state.db"
-    with SessionStore(path, rank_window=50) as store:
+    with SessionStore(path) as store:
         _varied_corpus(store, 4000)
         fast = [(h.message_id, round(h.rank, 6)) for h in store.search(query, limit=20)]
         fast_user = [h.message_id for h in store.search(query, limit=20, role_filter="user")]
