@@ -44,8 +44,11 @@ def tokens(text: str | None) -> list[str]:
         return []
     if text.isascii():
         return _TOKEN.findall(text.lower())
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
-    return _TOKEN.findall(folded)
+    lowered = text.lower()
+    decomposed = unicodedata.normalize("NFD", lowered)
+    if decomposed != lowered or any(unicodedata.combining(ch) for ch in lowered if ch >= "\u0300"):
+        lowered = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _TOKEN.findall(lowered)
 
 
 def _varints(blob: bytes) -> list[int]:
