@@ -103,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
         facts = build(args.db, wl, args.facts, rng)
         (args.db.parent / "facts.json").write_text(json.dumps(facts))
     build_s = time.perf_counter() - started
-    todo = queries(wl, [tuple(f) for f in facts], args.queries, rng)
+    todo = queries(wl, [tuple(f) for f in facts], args.queries, random.Random(7))
     per_class: dict[str, list[float]] = {}
+    worst: list[tuple[float, str]] = []
     answers = dict((q, sid) for q, sid in facts)
     found_top3 = 0
     with SessionStore(args.db) as ours, SessionStore(args.db, rank_window=None) as exhaustive:
@@ -112,7 +113,9 @@ def main(argv: list[str] | None = None) -> int:
             mine = [h.message_id for h in ours.search(q, limit=20)]
             truth = [h.message_id for h in exhaustive.search(q, limit=20)]
             if truth:
-                per_class.setdefault(cat, []).append(len(set(mine) & set(truth)) / len(truth))
+                share = len(set(mine) & set(truth)) / len(truth)
+                per_class.setdefault(cat, []).append(share)
+                worst.append((share, q))
             if cat == "planted_fact":
                 top3 = {h.session_id for h in ours.search(q, limit=3)}
                 found_top3 += answers[q] in top3
@@ -123,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         "overlap_mean": round(statistics.fmean(overlaps), 4), "overlap_min": round(min(overlaps), 3),
         "queries_with_full_overlap": sum(1 for v in overlaps if v == 1.0),
         "planted_in_top3": f"{found_top3}/{len(facts)}", "planted_share": round(found_top3 / max(1, len(facts)), 4),
+        "worst": [f"{q!r}: {share:.2f}" for share, q in sorted(worst)[:10]],
         "per_class": {cat: {"n": len(v), "mean": round(statistics.fmean(v), 4), "min": round(min(v), 3)}
                       for cat, v in sorted(per_class.items())},
     }

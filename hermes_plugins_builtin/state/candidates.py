@@ -40,8 +40,9 @@ class _Frequencies:
 
 
 def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str, ...],
-                    excluded: tuple[str, ...], limit: int, upto: int) -> list[tuple[int, float]] | None:
-    """(message id, bm25 score) of the best *limit* matches of *group* among indexed rows.
+                    excluded: tuple[str, ...], limit: int, upto: int) -> tuple[list[tuple[int, float]], bool] | None:
+    """((message id, bm25 score) of the best *limit* matches of *group* among indexed rows,
+    whether that is certainly the exhaustive answer).
 
     None when the lists cannot answer: gram terms, prefixes too wide to expand, words
     neither listed nor rare, or filters that leave fewer than *limit* listed matches.
@@ -113,16 +114,16 @@ def rank_from_lists(conn: sqlite3.Connection, group: Group, *, roles: tuple[str,
         scored += _score(conn, fresh, plan, literals, negatives, idfs, avgdl, roles=roles, excluded=excluded, upto=upto)
         scored.sort(key=lambda s: (s[0], -s[1]))
         if exact:  # every match was enumerated: the lists add nothing
-            return [(mid, score) for score, mid in scored[:limit]]
+            return [(mid, score) for score, mid in scored[:limit]], True
         if len(scored) >= limit and -scored[limit - 1][0] >= bound_at(depth):
-            return [(mid, score) for score, mid in scored[:limit]]
+            return [(mid, score) for score, mid in scored[:limit]], True
         if depth >= longest:
             # Every listed message is scored but the bound is not beaten: typical of an OR
-            # of word forms (prefixes), where the bound adds up every form's weight though
-            # a message rarely holds them all. The best listed messages are the answer;
-            # benchmarks/search_relevance.py measures how close that stays to ranking
-            # every match. Too few survivors of the filters: let FTS5 decide.
-            return [(mid, score) for score, mid in scored[:limit]] if len(scored) >= limit else None
+            # of word forms (prefixes) or of two common words, where the bound adds up
+            # every word's weight though few messages weigh much in all of them. The
+            # caller decides between these and FTS5; too few survivors of the filters:
+            # FTS5 decides.
+            return ([(mid, score) for score, mid in scored[:limit]], False) if len(scored) >= limit else None
         batch = {mid for rows in lists.values() for _, mid in rows[depth:depth + _SLICE]}
         depth += _SLICE
 

@@ -22,9 +22,10 @@ from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
 
 DEFAULT_RANK_WINDOW = 500
-# a group the impact lists cannot rank is still ranked in full by FTS5 up to this
-# many times the window (a few milliseconds); beyond, over the newest window only
-EXHAUSTIVE_FACTOR = 4
+# a group the impact lists cannot rank for certain is ranked in full by FTS5 up to
+# this many times the window (a few milliseconds); beyond, the best listed messages
+# or, for gram terms, the newest window
+EXHAUSTIVE_FACTOR = 8
 SNIPPET_CHARS = 160
 MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
@@ -123,14 +124,16 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
     """(id, score) of one group's best *limit* matches in *tables*."""
     if window and tables is PERSISTENT:
-        sql, params = _group_query(group, filters, EXHAUSTIVE_FACTOR * window, limit, tables, probe=True)
+        cap = EXHAUSTIVE_FACTOR * window
+        sql, params = _group_query(group, filters, cap, limit, tables, probe=True)
         matches = conn.execute(sql, params).fetchone()[0]
+        listed = None
         if matches > window:
-            ranked = rank_from_lists(conn, group, roles=filters.roles, excluded=filters.exclude_session_ids,
+            listed = rank_from_lists(conn, group, roles=filters.roles, excluded=filters.exclude_session_ids,
                                      limit=limit, upto=indexed_upto)
-            if ranked is not None:
-                return ranked
-        if matches <= EXHAUSTIVE_FACTOR * window:
+            if listed is not None and (listed[1] or matches > cap):
+                return listed[0]  # certain, or the best listed of too many matches to rank in full
+        if matches <= cap:
             window = None  # few enough for FTS5 to rank them all
     sql, params = _group_query(group, filters, window, limit, tables)
     return conn.execute(sql, params).fetchall()
