@@ -15,6 +15,8 @@ Phases:
   search     every query class, per query, on the NORMAL databases.
   writers    --conc-procs processes per store appending at once, rounds alternating.
   load       our store only: every query class while --conc-procs processes append.
+  scale      our store only (--phases scale): write --messages, then every query class, quiet
+             (for the 1M-message figures; the reference would take hours at that size).
 
     python3 benchmarks/session_store.py                       # everything (~15 min here)
     python3 benchmarks/session_store.py --messages 3000 --sessions 30 --full-messages 600 \\
@@ -278,6 +280,50 @@ def phase_load(directory: Path, procs: int, iters: int) -> dict[str, Any]:
                                              "p95_ms": round(percentile(t, 0.95) * 1e3, 3)} for cat, t in times.items()}}
 
 
+def phase_scale(directory: Path, wl: shared.Workload, iters: int) -> dict[str, Any]:
+    """Our store alone: append the workload (rate per 10% of it), then time every query class."""
+    db = directory / "scale_ours.db"
+    for suffix in ("", "-wal", "-shm", "-lock"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    adapter = make(OURS, "normal")
+    adapter.open(str(db))
+    for s in wl.sessions:
+        adapter.create_session(s["id"], s["source"], s["model"])
+    step = max(1, len(wl.order) // 10)
+    rates, lat, started = [], [], time.perf_counter()
+    window = started
+    for i, (si, m) in enumerate(wl.order, 1):
+        a = time.perf_counter()
+        adapter.append_message(wl.sessions[si]["id"], m)
+        lat.append(time.perf_counter() - a)
+        if i % step == 0:
+            now = time.perf_counter()
+            rates.append(round(step / (now - window), 1))
+            window = now
+            log(f"  scale {i}/{len(wl.order)} {rates[-1]} msg/s")
+    elapsed = time.perf_counter() - started
+    adapter.close()
+    size = sum(os.path.getsize(str(db) + s) for s in ("", "-wal") if os.path.exists(str(db) + s))
+    adapter = make(OURS, "normal")
+    adapter.open(str(db))
+    load_before = machine()["load"]
+    for _, pool in shared.QUERY_CATEGORIES:
+        for q in pool:
+            adapter.search(q, limit=20)
+    classes = {}
+    for cat, pool in shared.QUERY_CATEGORIES:
+        times = []
+        for i in range(iters):
+            a = time.perf_counter()
+            adapter.search(pool[i % len(pool)], limit=20)
+            times.append(time.perf_counter() - a)
+        classes[cat] = {"p50_ms": round(percentile(times, 0.5) * 1e3, 3), "p95_ms": round(percentile(times, 0.95) * 1e3, 3)}
+    adapter.close()
+    return {"messages": len(wl.order), "msgs_per_s": round(len(wl.order) / elapsed, 1), "rate_per_tenth": rates,
+            "append_p99_ms": round(percentile(lat, 0.99) * 1e3, 3), "append_max_ms": round(max(lat) * 1e3, 2),
+            "bytes_after_close": size, "load_during_search": [load_before, machine()["load"]], "classes": classes}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-dir", type=Path, default=REPO / ".bench" / "ref")
@@ -304,9 +350,9 @@ def main(argv: list[str] | None = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
     phases = set(args.phases.split(","))
     report: dict[str, Any] = {"machine": machine(), "args": {k: str(v) for k, v in vars(args).items()}}
-    small = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, args.full_messages // 100),
-                            n_messages=args.full_messages).build()
     if "write" in phases:
+        small = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, args.full_messages // 100),
+                                n_messages=args.full_messages).build()
         report["write_full_disk"] = phase_write(args.workdir, "full", small, args.batch, 5)
         if args.tmpfs.is_dir():
             with tempfile.TemporaryDirectory(dir=args.tmpfs) as fast:
@@ -321,6 +367,10 @@ def main(argv: list[str] | None = None) -> int:
             report[f"writers_{mode}"] = phase_writers(args.workdir, mode, args.conc_procs, args.conc_msgs, args.rounds)
     if "load" in phases:
         report["search_under_load"] = phase_load(args.workdir, args.conc_procs, args.load_iters)
+    if "scale" in phases:
+        big = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
+        report["workload_digest"] = big.digest()[:16]
+        report["scale"] = phase_scale(args.workdir, big, args.search_iters)
     report["machine_end"] = machine()
     out = args.out or args.workdir / "fair.json"
     out.write_text(json.dumps(report, indent=1))
