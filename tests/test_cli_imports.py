@@ -52,7 +52,7 @@ def home(tmp_path: Path) -> Path:
         store.append_messages("s1", [{"role": "user", "content": "deploy the server"},
                                      {"role": "assistant", "content": "deployed"}])
     # a configured setting of the store, so the configuration is really read
-    (home / "config.yaml").write_text("plugins:\n  entries:\n    state:\n      settings:\n        synchronous: full\n")
+    (home / "config.yaml").write_text("state:\n  synchronous: full\n")
     plugin = home / "plugins" / "noisy"
     plugin.mkdir(parents=True)
     (plugin / "plugin.yaml").write_text("name: noisy\nversion: 1.0.0\ndescription: imports on load\nkind: standalone\n")

@@ -99,6 +99,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     reindex.add_argument("--json", action="store_true", help="print JSON instead of text")
     reindex.set_defaults(func=cmd_reindex)
 
+    from hermes_core.cli import sessions_migrate
+
+    sessions_migrate.add_arguments(commands, open_store=lambda manager: open_session_store(manager))
+
 
 class _Progress:
     """``progress(done, total)`` shown as '\\r<label> done/total messages' on stderr when total >= *minimum*."""
@@ -131,23 +135,23 @@ def _accepts_progress(factory: Callable[..., Any]) -> bool:
 
 
 def _open_store() -> Any:
-    """The session store of the builtin ``state`` plugin, opened without loading any plugin.
+    """The configured session store, opened the way the builtin ``state`` plugin's factory
+    opens it, without loading any plugin.
 
     A sessions command needs nothing else, and loading every builtin costs more than
-    the command itself (the model clients' HTTP library, the schema validator), so
-    the store is opened the way the plugin's factory opens it, with its one
-    setting read from the configuration. Opening an older state.db migrates it,
-    which indexes every stored message (minutes on a big store); that shows
-    progress on stderr.
+    the command itself (the model clients' HTTP library, the schema validator).
+    Opening an older state.db migrates it, which indexes every stored message
+    (minutes on a big store); that shows progress on stderr.
     """
+    import os
+
     from hermes_core.config import get_hermes_home, load_config
-    from hermes_plugins_builtin.state import SYNCHRONOUS_SETTING, durable_from_setting, open_store
+    from hermes_plugins_builtin.state import open_configured_store
 
     home = get_hermes_home()
-    setting = load_config(home).get(f"plugins.entries.state.settings.{SYNCHRONOUS_SETTING}")
     progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
     try:
-        return open_store(home, progress=progress, durable=durable_from_setting(setting))
+        return open_configured_store(home, load_config(home), os.environ, progress=progress)
     finally:
         progress.finish()
 
