@@ -280,8 +280,9 @@ def phase_load(directory: Path, procs: int, iters: int) -> dict[str, Any]:
                                              "p95_ms": round(percentile(t, 0.95) * 1e3, 3)} for cat, t in times.items()}}
 
 
-def phase_scale(directory: Path, wl: shared.Workload, iters: int) -> dict[str, Any]:
-    """Our store alone: append the workload (rate per 10% of it), then time every query class."""
+def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1) -> dict[str, Any]:
+    """Our store alone: append the workload (rate per 10% of it; with *batch* > 1 in turns of
+    that many messages of one session), then time every query class."""
     db = directory / "scale_ours.db"
     for suffix in ("", "-wal", "-shm", "-lock"):
         Path(str(db) + suffix).unlink(missing_ok=True)
@@ -292,9 +293,18 @@ def phase_scale(directory: Path, wl: shared.Workload, iters: int) -> dict[str, A
     step = max(1, len(wl.order) // 10)
     rates, lat, started = [], [], time.perf_counter()
     window = started
+    pending: dict[str, list] = {}
     for i, (si, m) in enumerate(wl.order, 1):
         a = time.perf_counter()
-        adapter.append_message(wl.sessions[si]["id"], m)
+        if batch <= 1:
+            adapter.append_message(wl.sessions[si]["id"], m)
+        else:  # a session's messages gathered into turns of *batch* (one transaction each)
+            turn = pending.setdefault(wl.sessions[si]["id"], [])
+            turn.append(m)
+            if len(turn) >= batch or i == len(wl.order):
+                for sid, msgs in list(pending.items()) if i == len(wl.order) else [(wl.sessions[si]["id"], turn)]:
+                    adapter.append_turn(sid, msgs)
+                    pending.pop(sid, None)
         lat.append(time.perf_counter() - a)
         if i % step == 0:
             now = time.perf_counter()
@@ -319,7 +329,8 @@ def phase_scale(directory: Path, wl: shared.Workload, iters: int) -> dict[str, A
             times.append(time.perf_counter() - a)
         classes[cat] = {"p50_ms": round(percentile(times, 0.5) * 1e3, 3), "p95_ms": round(percentile(times, 0.95) * 1e3, 3)}
     adapter.close()
-    return {"messages": len(wl.order), "msgs_per_s": round(len(wl.order) / elapsed, 1), "rate_per_tenth": rates,
+    return {"messages": len(wl.order), "appended_per_transaction": batch,
+            "msgs_per_s": round(len(wl.order) / elapsed, 1), "rate_per_tenth": rates,
             "append_p99_ms": round(percentile(lat, 0.99) * 1e3, 3), "append_max_ms": round(max(lat) * 1e3, 2),
             "bytes_after_close": size, "load_during_search": [load_before, machine()["load"]], "classes": classes}
 
@@ -339,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--load-iters", type=int, default=60)
     ap.add_argument("--phases", default="write,search,writers,load")
+    ap.add_argument("--scale-batch", type=int, default=1, help="scale phase: messages of one session per transaction")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     if not (args.ref_dir / "hermes_state.py").exists():
@@ -370,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     if "scale" in phases:
         big = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
         report["workload_digest"] = big.digest()[:16]
-        report["scale"] = phase_scale(args.workdir, big, args.search_iters)
+        report["scale"] = phase_scale(args.workdir, big, args.search_iters, args.scale_batch)
     report["machine_end"] = machine()
     out = args.out or args.workdir / "fair.json"
     out.write_text(json.dumps(report, indent=1))
