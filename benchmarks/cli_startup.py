@@ -86,17 +86,25 @@ def build_tree(root: Path, count: int) -> dict[str, str]:
     return env
 
 
-def _time_interleaved(commands: dict[str, tuple[list[str], dict[str, str]]], cwd: Path, runs: int) -> dict[str, list[float]]:
-    """One run of every command in turn, *runs* times (order reversed every other round)."""
+def _time_interleaved(commands: dict[str, tuple[list[str], dict[str, str]]], cwd: Path,
+                      runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall and CPU (user + system) ms of every command, one run of each in turn, *runs* times
+    (order reversed every other round). CPU time barely depends on what else the machine runs."""
+    import resource
+
     times: dict[str, list[float]] = {label: [] for label in commands}
+    cpu: dict[str, list[float]] = {label: [] for label in commands}
     labels = list(commands)
     for round_ in range(runs):
         for label in labels if round_ % 2 == 0 else reversed(labels):
             argv, env = commands[label]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
             times[label].append((time.perf_counter() - started) * 1000)
-    return times
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[label].append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+    return times, cpu
 
 
 def build_state_db(home: Path, messages: int) -> str:
@@ -167,7 +175,7 @@ def main() -> None:
         cold_env = dict(env, HERMES_NO_PARSE_CACHE="1")
         subprocess.run([args.hermes, "sessions", "list"], env=env, cwd=cwd, check=True, capture_output=True)  # warm the caches
         h = args.hermes
-        rows = _time_interleaved({
+        rows, cpu = _time_interleaved({
             "python -c pass": ([python, "-c", "pass"], env),
             "hermes --help": ([h, "--help"], env),
             "hermes plugins list (cold: cache off)": ([h, "plugins", "list"], cold_env),
@@ -183,10 +191,11 @@ def main() -> None:
           f"state.db of {args.messages:,} messages; Python {platform.python_version()}; "
           f"{'wheel in a fresh venv' if args.wheel else h}; load {load_before} -> {load_after}")
     base = statistics.median(rows["python -c pass"])
-    print(f"{'command':<40} {'median ms':>10} {'best ms':>9} {'p90 ms':>8} {'over python -c pass':>20}")
+    print(f"{'command':<40} {'median ms':>10} {'best ms':>9} {'p90 ms':>8} {'over python -c pass':>20} {'CPU ms median':>14}")
     for label, times in rows.items():
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
-        print(f"{label:<40} {statistics.median(times):>10.1f} {min(times):>9.1f} {p90:>8.1f} {statistics.median(times) - base:>+19.1f}")
+        print(f"{label:<40} {statistics.median(times):>10.1f} {min(times):>9.1f} {p90:>8.1f} "
+              f"{statistics.median(times) - base:>+19.1f} {statistics.median(cpu[label]):>14.1f}")
     print(f"plugin modules imported: {len(imported)}{' ' + ', '.join(imported) if imported else ''}")
     if imported or len(found) != args.plugins:
         sys.exit(1)
