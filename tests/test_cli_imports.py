@@ -25,6 +25,7 @@ print()
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
 HEAVY = ("httpx", "jsonschema", "yaml", "rich", "hermes_core.manager", "hermes_core.discovery", "hermes_core.loader")
+OTHER_GROUPS = ("hermes_core.cli.plugins", "hermes_core.cli.config", "hermes_core.cli.memory", "hermes_core.cli.chat")
 OTHER_BUILTINS = ("hermes_plugins_builtin.compressor", "hermes_plugins_builtin.memory",
                   "hermes_plugins_builtin.session_search", "hermes_plugins_builtin.prompt_caching")
 
@@ -68,6 +69,7 @@ def test_sessions_commands_load_only_the_state_store(home: Path, tmp_path: Path,
     assert "hermes_plugins_builtin.state.store" in modules
     assert _loaded(modules, HEAVY + OTHER_BUILTINS) == []
     assert "hermes_plugins.noisy" not in modules
+    assert _loaded(modules, OTHER_GROUPS) == []  # the other command groups are not even parsed
 
 
 def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, tmp_path: Path) -> None:
@@ -82,4 +84,4 @@ def test_help_imports_no_command_machinery(home: Path, tmp_path: Path) -> None:
     probe = "import sys, json\nfrom hermes_core.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\nprint(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
-    assert _loaded(modules, HEAVY + ("sqlite3", "hermes_plugins_builtin")) == []
+    assert _loaded(modules, HEAVY + ("sqlite3", "hermes_plugins_builtin") + OTHER_GROUPS + ("hermes_core.cli.sessions",)) == []
