@@ -5,7 +5,6 @@ import json
 import sqlite3
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -135,7 +134,11 @@ class SessionStore:
                        parent_session_id: str | None = None, title: str | None = None,
                        started_at: float | None = None) -> str:
         """Create a session and return its id (a new UUID when none is given)."""
-        sid = session_id or str(uuid.uuid4())
+        if not session_id:
+            import uuid  # deferred: it imports platform, which the read-only commands never need
+
+            session_id = str(uuid.uuid4())
+        sid = session_id
         config = json.dumps(dict(model_config), ensure_ascii=False) if model_config is not None else None
         with self._lock, write_transaction(self._conn) as conn:
             if parent_session_id is not None and not self._exists(parent_session_id):
