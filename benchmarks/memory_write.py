@@ -1,4 +1,4 @@
-"""Built-in memory: latency of one write (lock + re-read + temp file + fsync + os.replace) and the scanner's rates.
+"""Built-in memory: latency of one write (lock + re-read + temp file + fsync + os.replace).
 
 Run: python benchmarks/memory_write.py [--writes N] [--dir PATH] [--tmpfs /dev/shm] [--json]
 
@@ -12,8 +12,7 @@ The goal is p50 <= 2 ms for the tool call. fsync cost depends entirely on the di
 counts the fsyncs each write makes (goal: at most two); and it repeats the writes on a RAM-backed
 filesystem (--tmpfs, where fsync costs nothing) for the CPU cost alone (goal: p50 <= 0.5 ms).
 
-Scanner, from tests/builtin/memory/injection_corpus.json: the share of attacks blocked and the
-share of benign notes wrongly blocked (false positives), with any misses listed.
+The scanner's rates and scan time are measured by benchmarks/scanner.py.
 """
 
 from __future__ import annotations
@@ -29,9 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hermes_plugins_builtin.memory import BuiltinMemoryProvider, scan
+from hermes_plugins_builtin.memory import BuiltinMemoryProvider
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "injection_corpus.json"
 FILL_ENTRIES = 14
 
 
@@ -114,23 +112,6 @@ def measure_writes(home: Path, writes: int) -> dict[str, Any]:
             "load": f"{load_before} -> {load()}"}
 
 
-def measure_scanner() -> dict[str, Any]:
-    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
-    missed = [a["text"] for a in corpus["attacks"] if scan(a["text"]) is None]
-    false_positives = [b["text"] for b in corpus["benign"] if scan(b["text"]) is not None]
-    attacks, benign = len(corpus["attacks"]), len(corpus["benign"])
-    return {
-        "attacks": attacks,
-        "blocked": attacks - len(missed),
-        "block_rate": (attacks - len(missed)) / attacks,
-        "benign": benign,
-        "false_positives": len(false_positives),
-        "false_positive_rate": len(false_positives) / benign,
-        "missed": missed,
-        "wrongly_blocked": false_positives,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=2000)
@@ -152,7 +133,6 @@ def main(argv: list[str] | None = None) -> int:
         "writes": args.writes,
         **writes,
         "tmpfs": ram,
-        "scanner": measure_scanner(),
     }
     if args.json:
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
@@ -173,13 +153,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  goal p50 <= 2 ms: {goal}; at most two fsyncs per write: {'met' if writes['fsyncs_per_write'] <= 2 else 'MISSED'}")
     if ram is not None:
         print(f"  goal CPU-only (tmpfs) p50 <= 0.5 ms: {'met' if ram['tool_call']['p50_ms'] <= 0.5 else 'MISSED'}")
-    scanner = result["scanner"]
-    print(f"scanner: {scanner['blocked']}/{scanner['attacks']} attacks blocked ({scanner['block_rate']:.1%}), "
-          f"{scanner['false_positives']}/{scanner['benign']} benign notes blocked ({scanner['false_positive_rate']:.1%} false positives)")
-    for text in scanner["missed"]:
-        print(f"  missed attack: {text!r}")
-    for text in scanner["wrongly_blocked"]:
-        print(f"  false positive: {text!r}")
     return 0
 
 

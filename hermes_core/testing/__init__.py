@@ -6,6 +6,7 @@
 - ``replies``, ``model_server``, ``openai_server``, ``anthropic_server``, ``prefix_cache``: scripted
   model servers on 127.0.0.1 (standard library only; ``hermes_core.testing_servers`` re-exports them).
 - ``postgres``: a PostgreSQL cluster in a temporary directory.
+- ``honcho_server`` (with ``honcho_api``): a Honcho v3 protocol server for the honcho-ai SDK.
 
 Names are imported on first use, so ``from hermes_core.testing import OpenAIServer`` does not
 load pytest, and the pytest plugin does not load the servers.
@@ -23,6 +24,7 @@ _EXPORTS = {
     "Reply": "replies", "ToolCall": "replies", "disconnect_reply": "replies", "error_reply": "replies",
     "hang_reply": "replies", "rate_limit_reply": "replies", "raw_reply": "replies", "text_reply": "replies",
     "tool_call_reply": "replies", "tool_calls_reply": "replies",
+    "HonchoServer": "honcho_server", "HonchoState": "honcho_api",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -44,7 +44,7 @@ def after_append(conn: sqlite3.Connection, last_id: int) -> None:
 
 
 def has_rank_lists(conn: sqlite3.Connection) -> bool:
-    """Whether the file has the impact lists (schema 4 and later)."""
+    """Whether the file has the impact lists (schema 5 and later)."""
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'rank_lists'").fetchone() is not None
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
+from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
 from .ranking import rebuild_lists
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -148,9 +149,15 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
-# v4: impact lists let a query with thousands of matches be ranked by BM25 over
+# v4: memory backfill checkpoints (see backfill_ledger.py). A job per target provider fixes the
+# messages it covers (id <= upto_message_id) when it starts; every item (a built-in entry, a turn,
+# a session end) handed over and confirmed is a row of memory_backfill_done, and in_flight names
+# the one item handed over but not yet confirmed, so an interrupted run knows what to resend.
+V4_DDL = SQLITE_BACKFILL_DDL
+
+# v5: impact lists let a query with thousands of matches be ranked by BM25 over
 # all of them (ranking.py).
-V4_DDL = """
+V5_DDL = """
 CREATE TABLE rank_terms (
     term TEXT PRIMARY KEY,
     df INTEGER NOT NULL,
@@ -197,6 +204,10 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
 
 def _migrate_to_v4(conn: sqlite3.Connection) -> None:
     _run_script(conn, V4_DDL)
+
+
+def _migrate_to_v5(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V5_DDL)
     # lists for the rows indexed so far; migrate() then indexes the waiting rows,
     # which adds them to the lists
     rebuild_lists(conn)
@@ -207,6 +218,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     2: _migrate_to_v2,
     3: _migrate_to_v3,
     4: _migrate_to_v4,
+    5: _migrate_to_v5,
 }
 
 
