@@ -158,7 +158,7 @@ V4_DDL = SQLITE_BACKFILL_DDL
 # v5: impact lists let a query with thousands of matches be ranked by BM25 over
 # all of them (ranking.py).
 V5_DDL = """
-CREATE TABLE rank_terms (
+CREATE TABLE IF NOT EXISTS rank_terms (
     term TEXT PRIMARY KEY,
     df INTEGER NOT NULL,
     checked_at INTEGER NOT NULL,
@@ -166,7 +166,7 @@ CREATE TABLE rank_terms (
     floor REAL NOT NULL,
     listed INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE rank_lists (
+CREATE TABLE IF NOT EXISTS rank_lists (
     term TEXT NOT NULL,
     message_id INTEGER NOT NULL,
     tf INTEGER NOT NULL,

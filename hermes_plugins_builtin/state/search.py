@@ -107,8 +107,10 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     from_where = (f" FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
                   + f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where))
     all_params: list[object] = [match, *params]
-    if probe:  # only whether there are more than *window* matches
-        return f"SELECT count(*) FROM (SELECT 1{from_where} LIMIT ?)", [*all_params, (window or 0) + 1]
+    if probe:  # only whether there are more than *window* matches: a stale gram entry may count,
+        # so without filters the join (a lookup per match) is left out
+        bare = f" FROM {table} WHERE {table} MATCH ?" if not where else from_where
+        return f"SELECT count(*) FROM (SELECT 1{bare} LIMIT ?)", [*all_params, (window or 0) + 1]
     base = f"SELECT {table}.rowid AS id, bm25({table}) AS score{from_where}"
     if window:
         sql = (f"SELECT id, score FROM ({base} ORDER BY {table}.rowid DESC LIMIT ?) "
