@@ -92,7 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--db", type=Path, default=HERE.parent / ".bench" / "relevance" / "state.db")
     ap.add_argument("--reuse", action="store_true", help="use the database of an earlier run as it is")
+    ap.add_argument("--window-only", action="store_true",
+                    help="rank as before the impact lists: FTS5 over every match up to the rank window, "
+                         "else over the newest rank_window matches (for comparison)")
     args = ap.parse_args(argv)
+    if args.window_only:
+        import hermes_plugins_builtin.state.search as search_module
+
+        search_module.rank_from_lists = lambda *a, **k: None  # type: ignore[assignment]
+        search_module.EXHAUSTIVE_FACTOR = 1
     rng = random.Random(20261124)
     wl = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
     args.db.parent.mkdir(parents=True, exist_ok=True)
@@ -121,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 found_top3 += answers[q] in top3
     overlaps = [v for values in per_class.values() for v in values]
     report = {
-        "machine": machine(), "messages": args.messages, "facts": len(facts), "queries": len(todo),
+        "machine": machine(), "ranking": "window only" if args.window_only else "impact lists", "messages": args.messages, "facts": len(facts), "queries": len(todo),
         "queries_with_matches": len(overlaps), "build_s": round(build_s, 1),
         "overlap_mean": round(statistics.fmean(overlaps), 4), "overlap_min": round(min(overlaps), 3),
         "queries_with_full_overlap": sum(1 for v in overlaps if v == 1.0),
