@@ -168,7 +168,7 @@ def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: 
     ids = [f"w{wid}-{tag}-{s['id']}" for s in wl.sessions]
     for s, sid in zip(wl.sessions, ids):
         adapter.create_session(sid, s["source"], s["model"])
-    start.wait()
+    start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
     lat, ok, failed, i = [], 0, 0, 0
     t0 = time.perf_counter()
     while i < len(wl.order) and not (stop is not None and stop.is_set()):
@@ -254,11 +254,11 @@ def phase_load(directory: Path, procs: int, iters: int) -> dict[str, Any]:
     db = directory / "ours_normal.db"
     ctx = mp.get_context("spawn")
     stop = ctx.Event()
-    ps, (start, q) = run_writers(OURS, "normal", db, procs, 2000, "load", stop=stop)
+    ps, (start, q) = run_writers(OURS, "normal", db, procs, 2000, f"load{int(time.time())}", stop=stop)
     adapter = make(OURS, "normal")
     adapter.open(str(db))
     before = adapter.count_messages()
-    start.wait()
+    start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
     time.sleep(1.0)  # let the writers reach full speed before timing
     times: dict[str, list[float]] = {cat: [] for cat, _ in shared.QUERY_CATEGORIES}
     loads = [machine()["load"]]
