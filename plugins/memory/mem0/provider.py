@@ -1,0 +1,475 @@
+"""Mem0MemoryProvider: recall before a turn, background writes after it, three tools, and status.
+
+Threads: one ordered worker opens the backend and makes every write (turns, mirrored built-in
+memory edits, retries of queued writes), so writes land in the order they happened; one prefetch
+thread runs the search for the next turn. The turn itself only reads what those threads left.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hermes_core.memory.provider import MemoryProvider, RecallStatus, is_trivial_prompt
+
+from . import tools
+from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend, store_size
+from .resilience import CircuitBreaker, Outbox, StatusFile
+from .settings import Mem0Settings, SettingsError, config_schema, load_settings, save_settings
+
+logger = logging.getLogger("hermes.plugins.memory.mem0")
+
+#: Longest query sent to the embedder; longer prompts are cut (their start carries the question).
+MAX_QUERY_CHARS = 2000
+#: Longest memory shown in the recalled block.
+MAX_LINE_CHARS = 400
+#: Seconds the first turn waits for mem0 to open (import + store) before searching.
+OPEN_TIMEOUT = 6.0
+#: Seconds ``on_session_end``/``shutdown`` wait for queued writes.
+DRAIN_TIMEOUT = 10.0
+
+
+class _Worker:
+    """One daemon thread running jobs in submission order."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="mem0-writes", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def drain(self, timeout: float) -> bool:
+        done = threading.Event()
+        self._jobs.put(done.set)
+        return done.wait(timeout)
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception:  # a job's failure is already recorded by the job; the worker must live on
+                logger.exception("mem0: background job failed")
+
+
+def format_recall(results: list[dict[str, Any]]) -> str:
+    """A compact bullet list under one heading; duplicates and empty memories left out."""
+    seen: set[str] = set()
+    lines = []
+    for result in results:
+        text = " ".join(str(result.get("memory") or "").split())
+        if not text or text.lower() in seen:
+            continue
+        seen.add(text.lower())
+        lines.append("- " + (text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"))
+    return "## Mem0 Memory\n" + "\n".join(lines) if lines else ""
+
+
+class Mem0MemoryProvider(MemoryProvider):
+    """Mem0 memory, local (embedded ``mem0.Memory``) or platform (``MemoryClient``)."""
+
+    def __init__(self) -> None:
+        self.settings: Mem0Settings | None = None
+        self._home: Path | None = None
+        self._session_id = ""
+        self._writes = True
+        self._backend: Backend | None = None
+        self._backend_error = ""
+        self._opened = threading.Event()
+        self._open_lock = threading.Lock()
+        self._worker: _Worker | None = None
+        self._breaker = CircuitBreaker(5, 120.0)
+        self._outbox: Outbox | None = None
+        self._status: StatusFile | None = None
+        self._lock = threading.Lock()
+        self._prefetched: str | None = None
+        self._prefetch_thread: threading.Thread | None = None
+        self._turns_recalled = 0
+        self._last_recall_count = 0
+        self._last_error = ""
+
+    # -- identity and availability --
+
+    @property
+    def name(self) -> str:
+        return "mem0"
+
+    def _settings_for_check(self) -> Mem0Settings:
+        from hermes_core.config import get_hermes_home
+
+        return self.settings or load_settings(self._home or get_hermes_home())
+
+    def is_available(self) -> bool:
+        return not self.unavailable_reason()
+
+    def unavailable_reason(self) -> str:
+        if not mem0_installed():
+            return INSTALL_HINT
+        try:
+            settings = self._settings_for_check()
+        except SettingsError as exc:
+            return str(exc)
+        if settings.mode == "platform":
+            return "" if settings.api_key else "memory.mem0.mode is platform but MEM0_API_KEY is not set -> 'hermes memory setup mem0'"
+        if settings.llm is None and "llm" not in settings.native:
+            return "local mode needs a model: configure the chat model (model.name, model.base_url) or memory.mem0.llm.model"
+        if settings.embedder is None and "embedder" not in settings.native:
+            return "local mode needs an embedding endpoint: set memory.mem0.embedder.base_url (or model.base_url)"
+        return ""
+
+    # -- lifecycle --
+
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        self._setup(session_id, kwargs)
+        self._worker = _Worker()
+        self._worker.submit(self._open_and_replay)
+
+    def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
+        self._setup(session_id, kwargs)
+
+    def _setup(self, session_id: str, kwargs: dict[str, Any]) -> None:
+        from hermes_core.config import get_hermes_home
+
+        self._home = Path(kwargs.get("hermes_home") or get_hermes_home())
+        self.settings = load_settings(self._home, platform=str(kwargs.get("platform") or "cli"), user_id=kwargs.get("user_id") or None)
+        self._session_id = session_id
+        # Sub-agents, cron and flush runs read memory but do not write it (Hermes Agent's rule).
+        self._writes = str(kwargs.get("agent_context") or "primary") == "primary"
+        self._breaker = CircuitBreaker(self.settings.breaker_threshold, self.settings.breaker_cooldown)
+        self._outbox = Outbox(self.settings.data_dir, self.settings.max_attempts)
+        self._status = StatusFile(self.settings.data_dir)
+        for note in self.settings.notes:
+            logger.warning("mem0: %s", note)
+
+    def _open(self) -> Backend | None:
+        """The backend, opened once; ``None`` (with the reason recorded) when it cannot be."""
+        with self._open_lock:
+            if self._backend is None and not self._backend_error and self.settings is not None:
+                try:
+                    self._backend = open_backend(self.settings)
+                except BackendError as exc:
+                    self._backend_error = str(exc)
+                    self._record_error("open", self._backend_error)
+                    logger.warning("mem0: %s", exc)
+                except Exception as exc:  # mem0's own errors on start: reported, never raised into the host
+                    self._backend_error = f"{type(exc).__name__}: {exc}"
+                    self._record_error("open", self._backend_error)
+                    logger.warning("mem0 could not start: %s", self._backend_error)
+            self._opened.set()
+            return self._backend
+
+    def _open_and_replay(self) -> None:
+        if self._open() is not None and self._writes:
+            self._replay()
+
+    def shutdown(self) -> None:
+        self._drain(DRAIN_TIMEOUT)
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+        thread = self._prefetch_thread
+        if thread is not None:
+            thread.join(self.settings.timeout if self.settings else 5.0)
+        with self._open_lock:
+            if self._backend is not None:
+                try:
+                    self._backend.close()
+                except Exception as exc:
+                    logger.debug("mem0: close failed: %s", exc)
+                self._backend = None
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        self._drain(DRAIN_TIMEOUT)
+
+    def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False, rewound: bool = False, **kwargs: Any) -> None:
+        with self._lock:
+            self._session_id = new_session_id
+            if reset:  # a new conversation: the last turn's search is about something else
+                self._prefetched = None
+                self._turns_recalled = 0
+
+    def _drain(self, timeout: float) -> bool:
+        worker = self._worker
+        if worker is None:
+            return True
+        if not worker.drain(timeout):
+            pending = len(self._outbox.pending()) if self._outbox else 0
+            logger.warning("mem0: writes still running after %g s; %d queued in %s are retried next time", timeout, pending, self._outbox.pending_path if self._outbox else "")
+            return False
+        return True
+
+    # -- the system prompt and recall --
+
+    def system_prompt_block(self) -> str:
+        if self.settings is None:
+            return ""
+        where = "local store" if self.settings.mode == "local" else f"Mem0 platform ({self.settings.host})"
+        return (
+            f"# Mem0 memory ({where})\n"
+            f"Long-term memory about user {self.settings.user_id}. Relevant memories are recalled before each turn; "
+            "use mem0_search to look something up, mem0_profile for everything known, mem0_conclude to store a durable fact."
+        )
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        """First turn: a bounded search. Later turns: what the previous turn's background search found."""
+        if self.settings is None:
+            return ""
+        with self._lock:
+            first = self._turns_recalled == 0
+            self._turns_recalled += 1
+            cached, self._prefetched = self._prefetched, None
+        if cached is not None:
+            return cached
+        if not first or is_trivial_prompt(query):
+            return ""
+        return self._bounded_search(query)
+
+    def _bounded_search(self, query: str) -> str:
+        box: dict[str, str] = {}
+
+        def run() -> None:
+            if self._opened.wait(OPEN_TIMEOUT):
+                box["text"] = self._recall(query)
+
+        thread = threading.Thread(target=run, name="mem0-first-recall", daemon=True)
+        thread.start()
+        assert self.settings is not None
+        thread.join(OPEN_TIMEOUT + self.settings.prefetch_timeout)
+        if thread.is_alive():
+            logger.info("mem0: the first recall took longer than %g s; the turn went on without it", OPEN_TIMEOUT + self.settings.prefetch_timeout)
+        return box.get("text", "")
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        if self.settings is None or is_trivial_prompt(query):
+            return
+        previous = self._prefetch_thread
+        if previous is not None and previous.is_alive():
+            return  # one search at a time; a slow backend must not pile threads up
+
+        def run() -> None:
+            self._opened.wait(OPEN_TIMEOUT)
+            text = self._recall(query)
+            with self._lock:
+                self._prefetched = text
+
+        self._prefetch_thread = threading.Thread(target=run, name="mem0-prefetch", daemon=True)
+        self._prefetch_thread.start()
+
+    def _recall(self, query: str) -> str:
+        assert self.settings is not None
+        results = self.call("search", lambda b: b.search(query[:MAX_QUERY_CHARS], user_id=self.settings.user_id, top_k=self.settings.top_k, rerank=self.settings.rerank))
+        if results is None:
+            return ""
+        self._last_recall_count = len(results)
+        return format_recall(results)
+
+    def recall_status(self) -> RecallStatus | None:
+        return RecallStatus("Mem0", self._last_recall_count) if self._last_recall_count else None
+
+    # -- guarded calls --
+
+    def call(self, operation: str, action: Callable[[Backend], Any]) -> Any:
+        """Run ``action`` on the backend through the circuit breaker; ``None`` when it did not succeed."""
+        if not self._breaker.allows():
+            return None
+        backend = self._open()
+        if backend is None:
+            return None
+        try:
+            result = action(backend)
+        except Exception as exc:  # mem0, openai, httpx and qdrant errors alike: counted, recorded, never raised
+            self._failed(operation, exc)
+            return None
+        self._breaker.succeeded()
+        return result
+
+    def _failed(self, operation: str, exc: BaseException) -> None:
+        message = f"{type(exc).__name__}: {exc}"
+        self._record_error(operation, message)
+        if self._breaker.failed():
+            logger.warning(
+                "mem0: %d consecutive failures (last: %s); calls paused for %g s, writes are queued meanwhile",
+                self._breaker.failures, message, self._breaker.cooldown,
+            )
+        else:
+            logger.info("mem0 %s failed: %s", operation, message)
+
+    def _record_error(self, operation: str, message: str) -> None:
+        self._last_error = f"{operation}: {message}"
+        if self._status is not None:
+            self._status.record_error(operation, message)
+
+    # -- writes --
+
+    def _submit_write(self, write: dict[str, Any]) -> None:
+        if not self._writes or self.settings is None:
+            return
+        write = dict(write, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
+        if self._worker is None:  # inspection mode, or after shutdown: make it now
+            self._write_now(write)
+        else:
+            self._worker.submit(lambda: self._write_now(write))
+
+    def _write_now(self, write: dict[str, Any]) -> None:
+        assert self._outbox is not None
+        if self._outbox.pending():
+            self._outbox.put(write, "queued behind earlier writes that are waiting")
+            self._replay()
+            return
+        reason = self._make(write)
+        if reason:
+            self._outbox.put(write, reason)
+
+    def _make(self, write: dict[str, Any]) -> str:
+        """Make one write; ``""`` on success, else why it was not made."""
+        if not self._breaker.allows():
+            return f"paused after {self._breaker.failures} consecutive failures (last: {self._last_error})"
+        backend = self._open()
+        if backend is None:
+            return self._backend_error or "mem0 is not open"
+        try:
+            self._apply(backend, write)
+        except Exception as exc:
+            self._failed(f"write ({write.get('op')})", exc)
+            return f"{type(exc).__name__}: {exc}"
+        self._breaker.succeeded()
+        return ""
+
+    def _apply(self, backend: Backend, write: dict[str, Any]) -> None:
+        op = write.get("op")
+        user_id, agent_id = write["user_id"], write["agent_id"]
+        if op == "add":
+            backend.add(write["messages"], user_id=user_id, agent_id=agent_id, infer=bool(write.get("infer")), metadata=write.get("metadata"))
+        elif op == "mirror":
+            tools.mirror(backend, write, user_id=user_id, agent_id=agent_id)
+        else:
+            raise ValueError(f"unknown queued write {op!r}")
+
+    def _replay(self) -> None:
+        if self._outbox is None:
+            return
+
+        def make(record: dict[str, Any]) -> None:
+            reason = self._make(record)
+            if reason:
+                raise RuntimeError(reason)
+
+        made, error = self._outbox.replay(make, self._breaker.allows)
+        if made:
+            logger.info("mem0: %d queued write(s) made", made)
+
+    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "") -> None:
+        messages = [{"role": r, "content": c} for r, c in (("user", user_content), ("assistant", assistant_content)) if c and c.strip()]
+        if not messages:
+            return
+        assert self.settings is not None
+        self._submit_write({"op": "add", "messages": messages, "infer": self.settings.infer, "metadata": {"session_id": session_id or self._session_id, "source": "turn"}})
+
+    def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
+        if action not in ("add", "replace", "remove") or self.settings is None:
+            return
+        metadata = metadata or {}
+        self._submit_write({"op": "mirror", "action": action, "target": target, "content": content, "old_entry": str(metadata.get("old_entry") or "")})
+
+    # -- tools --
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return tools.schemas()
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        return json.dumps(tools.handle(self, tool_name, args if isinstance(args, dict) else {}), ensure_ascii=False, default=str)
+
+    def breaker_message(self) -> str:
+        return (
+            f"Mem0 is paused after {self._breaker.failures} consecutive failures (last: {self._last_error}); "
+            f"it is retried in {self._breaker.seconds_left():.0f} s"
+        )
+
+    def breaker_open(self) -> bool:
+        return not self._breaker.allows()
+
+    def backend_error(self) -> str:
+        return self._backend_error
+
+    # -- moving memories between providers --
+
+    def export_memories(self) -> list[dict[str, Any]]:
+        """Every memory of the configured user as portable records."""
+        assert self.settings is not None, "initialize first"
+        backend = self._open()
+        if backend is None:
+            raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
+        return [tools.to_record(m, self.settings.user_id) for m in backend.get_all(user_id=self.settings.user_id)]
+
+    def import_memories(self, records: list[dict[str, Any]]) -> int:
+        """Add each record's text verbatim (no extraction); returns how many were added."""
+        assert self.settings is not None, "initialize first"
+        backend = self._open()
+        if backend is None:
+            raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
+        added = 0
+        for record in records:
+            text = str(record.get("text") or "").strip()
+            if not text:
+                continue
+            metadata = {k: v for k, v in (("kind", record.get("kind")), ("source", record.get("source")), ("created_at", record.get("created_at"))) if v}
+            user_id = str(record.get("user") or record.get("peer") or self.settings.user_id)
+            backend.add([{"role": "user", "content": text}], user_id=user_id, agent_id=self.settings.agent_id, infer=False, metadata=metadata or None)
+            added += 1
+        return added
+
+    # -- setup and status --
+
+    def get_config_schema(self) -> list[dict[str, Any]]:
+        return config_schema()
+
+    def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
+        save_settings(values, Path(hermes_home))
+
+    def backup_paths(self) -> list[str]:
+        if self.settings is None:
+            return []
+        return [str(self.settings.data_dir), str(self.settings.home / "mem0.json")]
+
+    def status_details(self) -> dict[str, Any]:
+        """Mode, where memories live, how many, queued and failed writes, the last error."""
+        settings = self.settings
+        if settings is None:
+            return {}
+        details: dict[str, Any] = {"mode": settings.mode, "store": settings.location, "user_id": settings.user_id, "agent_id": settings.agent_id}
+        if settings.mode == "local":
+            details["store_bytes"] = store_size(settings.store_path)
+            if settings.llm is not None:
+                details["llm"] = f"{settings.llm.model} @ {settings.llm.base_url or settings.llm.provider}"
+            if settings.embedder is not None:
+                details["embedder"] = f"{settings.embedder.model} ({settings.embedder.dims} dims) @ {settings.embedder.base_url or settings.embedder.provider}"
+        backend = self._open() if mem0_installed() else None
+        if backend is not None:
+            try:
+                details["memories"] = len(backend.get_all(user_id=settings.user_id))
+            except Exception as exc:
+                details["memories"] = None
+                self._record_error("count", f"{type(exc).__name__}: {exc}")
+        else:
+            details["memories"] = None
+            details["open_error"] = self._backend_error or INSTALL_HINT
+        assert self._outbox is not None and self._status is not None
+        details["pending_writes"] = len(self._outbox.pending())
+        failed = self._outbox.failed()
+        details["failed_writes"] = len(failed)
+        if failed:
+            details["failed_writes_file"] = str(self._outbox.failed_path)
+        details["last_error"] = self._status.read().get("last_error")
+        if settings.notes:
+            details["notes"] = list(settings.notes)
+        return details
