@@ -123,6 +123,14 @@ class EmbeddingModelServer(OpenAIServer):
             for queue in self._faults.values():
                 queue.clear()
 
+    def reset(self, *script: ScriptItem) -> None:
+        """Start over with a new chat script: faults and recorded requests cleared (one server, many tests)."""
+        self.clear_faults()
+        with self._lock:
+            self._script = list(script)
+            self._used = 0
+            self._requests.clear()
+
     def route_of(self, request: RecordedRequest) -> str:
         if request.path.split("?")[0].rstrip("/").endswith("/embeddings"):
             return "embeddings"

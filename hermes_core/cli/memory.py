@@ -331,6 +331,26 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
     return status
 
 
+def _provider_details(manager: PluginManager) -> dict[str, Any]:
+    """The active provider's own status lines (``status_details()``), read without starting its background work."""
+    from hermes_core.memory.provider import MemoryProvider
+
+    provider = manager.active_memory_provider()
+    if provider is None or type(provider).status_details is MemoryProvider.status_details:
+        return {}
+    try:
+        provider.initialize_for_inspection(f"status-{uuid.uuid4()}", hermes_home=str(manager.home), platform="cli", agent_context="primary")
+        details = provider.status_details()
+    except Exception as exc:  # provider code: its failure is part of the status, not a crash
+        return {"error": f"status_details() raised {type(exc).__name__}: {exc}"}
+    finally:
+        try:
+            provider.shutdown()
+        except Exception:
+            pass
+    return details if isinstance(details, dict) else {"error": f"status_details() returned {type(details).__name__}, not a mapping"}
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     manager = _plugins()
     selection = manager.config.get("memory.provider", "") or ""
@@ -339,6 +359,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     status: dict[str, Any] = {"provider": selection or "builtin", "plugin": "", "available": True, "reason": "", "missing_env": [], "shadowed": []}
     if selection not in ("", "builtin"):  # what the runtime treats as built-in only; anything else must resolve
         status.update(_provider_status(manager, selection))
+    if status["available"] and status["plugin"]:
+        status["details"] = _provider_details(manager)
     status["providers"] = sorted(r.name for r in _provider_records(manager))
     builtin = _builtin_memory(manager)
     status["usage"] = {target: _live_state(builtin, target)["usage"] for target in TARGETS}
@@ -353,6 +375,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run 'hermes memory setup {status['provider']}'")
     if status.get("shadowed"):
         print(f"shadowed:   {', '.join(status['shadowed'])} (also named by memory.provider; only '{status['plugin']}' runs)")
+    for key, value in (status.get("details") or {}).items():
+        shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "-" if value is None else str(value)
+        print(f"{key.replace('_', ' ') + ':':<12}{shown}")
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
         print(f"{target + ':':<12}{status['usage'][target]}")

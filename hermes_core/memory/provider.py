@@ -145,6 +145,13 @@ class MemoryProvider(ABC):
         """Prepare for read-only use (status, listing) without starting background work."""
         self.initialize(session_id, **kwargs)
 
+    def status_details(self) -> dict[str, Any]:
+        """Extra lines for ``hermes memory status`` (mode, store, counts, last error); ``{}`` for none.
+
+        Called after :meth:`initialize_for_inspection`. Values should be text, numbers or lists.
+        """
+        return {}
+
     def cache_busting_signature(self) -> dict[str, Any] | None:
         """Settings whose change must invalidate agents a long-lived host has cached; ``None`` for none."""
         return None

@@ -173,7 +173,7 @@ class Mem0MemoryProvider(MemoryProvider):
             self._replay()
 
     def shutdown(self) -> None:
-        self._drain(DRAIN_TIMEOUT)
+        self.flush(DRAIN_TIMEOUT)
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
@@ -189,7 +189,7 @@ class Mem0MemoryProvider(MemoryProvider):
                 self._backend = None
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
-        self._drain(DRAIN_TIMEOUT)
+        self.flush(DRAIN_TIMEOUT)
 
     def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False, rewound: bool = False, **kwargs: Any) -> None:
         with self._lock:
@@ -198,7 +198,8 @@ class Mem0MemoryProvider(MemoryProvider):
                 self._prefetched = None
                 self._turns_recalled = 0
 
-    def _drain(self, timeout: float) -> bool:
+    def flush(self, timeout: float = DRAIN_TIMEOUT) -> bool:
+        """Wait until every write submitted so far was made or queued; ``False`` on timeout."""
         worker = self._worker
         if worker is None:
             return True
@@ -469,7 +470,8 @@ class Mem0MemoryProvider(MemoryProvider):
         details["failed_writes"] = len(failed)
         if failed:
             details["failed_writes_file"] = str(self._outbox.failed_path)
-        details["last_error"] = self._status.read().get("last_error")
+        last = self._status.read().get("last_error")
+        details["last_error"] = f"{last.get('at', '?')} {last.get('operation', '?')}: {last.get('message', '')}" if isinstance(last, dict) else None
         if settings.notes:
             details["notes"] = list(settings.notes)
         return details
