@@ -17,8 +17,8 @@ import pytest
 from hermes_core.testing_openai_embeddings import EmbeddingModelServer
 
 sys.path.insert(0, str(Path(__file__).parent))
+from mem0_testkit import DIMS, write_config  # noqa: E402
 
-DIMS = 64
 
 
 @pytest.fixture(scope="session")
@@ -41,16 +41,6 @@ def server(model_server: EmbeddingModelServer) -> Iterator[EmbeddingModelServer]
     model_server.reset()
     yield model_server
     model_server.reset()
-
-
-def write_config(home: Path, base_url: str, extra: str = "") -> None:
-    (home / "config.yaml").write_text(
-        "model:\n  provider: openai\n  name: chat-model\n"
-        f"  base_url: {base_url}\n"
-        "memory:\n  provider: mem0\n  mem0:\n"
-        f"    embedder:\n      model: hashed-bow\n      dims: {DIMS}\n"
-        "    timeout: 2\n" + extra
-    )
 
 
 @pytest.fixture
