@@ -282,7 +282,8 @@ def _missing_env(manager: PluginManager, provider: MemoryProvider) -> list[str]:
         schema = _config_schema(provider)
     except HermesError:
         return []
-    names = [f["env_var"] for f in schema if f.get("secret") and isinstance(f.get("env_var"), str) and f["env_var"]]
+    # A secret marked ``required: False`` (e.g. a key only one mode needs) is not missing when unset.
+    names = [f["env_var"] for f in schema if f.get("secret") and f.get("required") is not False and isinstance(f.get("env_var"), str) and f["env_var"]]
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
@@ -377,7 +378,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"shadowed:   {', '.join(status['shadowed'])} (also named by memory.provider; only '{status['plugin']}' runs)")
     for key, value in (status.get("details") or {}).items():
         shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "-" if value is None else str(value)
-        print(f"{key.replace('_', ' ') + ':':<12}{shown}")
+        label = key.replace("_", " ") + ":"
+        print(f"{label:<12}{shown}" if len(label) < 12 else f"{label} {shown}")
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
         print(f"{target + ':':<12}{status['usage'][target]}")

@@ -62,6 +62,14 @@ class _Worker:
                 logger.exception("mem0: background job failed")
 
 
+def _human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size} B"
+
+
 def format_recall(results: list[dict[str, Any]]) -> str:
     """A compact bullet list under one heading; duplicates and empty memories left out."""
     seen: set[str] = set()
@@ -160,7 +168,8 @@ class Mem0MemoryProvider(MemoryProvider):
                 except BackendError as exc:
                     self._backend_error = str(exc)
                     self._record_error("open", self._backend_error)
-                    logger.warning("mem0: %s", exc)
+                    # A session warns once; status (no worker) shows it in its own output instead.
+                    logger.log(logging.WARNING if self._worker is not None else logging.DEBUG, "mem0: %s", exc)
                 except Exception as exc:  # mem0's own errors on start: reported, never raised into the host
                     self._backend_error = f"{type(exc).__name__}: {exc}"
                     self._record_error("open", self._backend_error)
@@ -449,7 +458,7 @@ class Mem0MemoryProvider(MemoryProvider):
             return {}
         details: dict[str, Any] = {"mode": settings.mode, "store": settings.location, "user_id": settings.user_id, "agent_id": settings.agent_id}
         if settings.mode == "local":
-            details["store_bytes"] = store_size(settings.store_path)
+            details["store_size"] = _human_size(store_size(settings.store_path))
             if settings.llm is not None:
                 details["llm"] = f"{settings.llm.model} @ {settings.llm.base_url or settings.llm.provider}"
             if settings.embedder is not None:

@@ -259,7 +259,7 @@ def config_schema() -> list[dict[str, Any]]:
     """The fields ``hermes memory setup mem0`` walks (keys are relative to ``memory.mem0``)."""
     return [
         {"key": "mode", "description": "auto (platform when MEM0_API_KEY is set), local (embedded, no account) or platform", "default": "auto", "choices": list(MODES)},
-        {"key": "api_key", "description": "Mem0 platform API key (leave empty for local mode)", "secret": True, "env_var": API_KEY_ENV, "url": "https://app.mem0.ai"},
+        {"key": "api_key", "description": "Mem0 platform API key (leave empty for local mode)", "secret": True, "required": False, "env_var": API_KEY_ENV, "url": "https://app.mem0.ai"},
         {"key": "host", "description": "platform address, for a self-hosted Mem0 platform (empty: https://api.mem0.ai)"},
         {"key": "user_id", "description": "whose memories these are", "default": DEFAULT_USER_ID},
         {"key": "agent_id", "description": "which agent writes them", "default": DEFAULT_AGENT_ID},
