@@ -104,8 +104,8 @@ class LocalBackend(Backend):
         except RuntimeError as exc:
             if "already accessed" in str(exc):
                 raise BackendError(
-                    f"the mem0 store {settings.store_path} is open in another hermes process (the embedded store allows one) -> "
-                    "close the other chat, or point memory.mem0.store.path elsewhere"
+                    f"the mem0 store {settings.store_path} is in use by another hermes process or session (the embedded store "
+                    "allows one at a time) -> close the other chat, or give each a store with memory.mem0.store.path"
                 ) from exc
             raise BackendError(f"cannot open the mem0 store at {self.location}: {exc}") from exc
         except OSError as exc:

@@ -13,7 +13,8 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -100,31 +101,43 @@ class Outbox:
         self.pending_path = directory / "pending.jsonl"
         self.failed_path = directory / "failed.jsonl"
         self.max_attempts = max_attempts
-        self._lock = threading.Lock()
+        self._thread_lock = threading.RLock()
+        self._file_lock: Any = None
+
+    @contextmanager
+    def _lock(self) -> Iterator[None]:
+        """Threads of this process, then other hermes processes sharing the home (a second chat, status)."""
+        with self._thread_lock:
+            if self._file_lock is None:
+                from filelock import FileLock
+
+                self.directory.mkdir(parents=True, exist_ok=True)
+                self._file_lock = FileLock(str(self.directory / "outbox.lock"), timeout=120)
+            with self._file_lock:
+                yield
 
     def pending(self) -> list[dict[str, Any]]:
-        with self._lock:
+        with self._lock():
             return _read_jsonl(self.pending_path)
 
     def failed(self) -> list[dict[str, Any]]:
-        with self._lock:
+        with self._lock():
             return _read_jsonl(self.failed_path)
 
     def put(self, write: dict[str, Any], error: str) -> bool:
         """Queue ``write`` with the cause; ``False`` when even the queue file cannot be written."""
         record = dict(write, attempts=int(write.get("attempts", 0)), error=error, queued_at=write.get("queued_at") or time.time())
-        with self._lock:
-            try:
-                self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            with self._lock():
                 _write_jsonl(self.pending_path, _read_jsonl(self.pending_path) + [record])
-                return True
-            except OSError as exc:
-                logger.error("mem0: a write could not be made (%s) nor queued in %s (%s); it is lost: %.200s", error, self.pending_path, exc, json.dumps(write))
-                return False
+            return True
+        except OSError as exc:  # filelock's Timeout is an OSError too
+            logger.error("mem0: a write could not be made (%s) nor queued in %s (%s); it is lost: %.200s", error, self.pending_path, exc, json.dumps(write))
+            return False
 
     def replay(self, make: Callable[[dict[str, Any]], None], allowed: Callable[[], bool]) -> tuple[int, str]:
         """Retry queued writes in order until one fails; returns (made, last error)."""
-        with self._lock:
+        with self._lock():
             records = _read_jsonl(self.pending_path)
             made, error = 0, ""
             while records and allowed():

@@ -29,6 +29,7 @@ def _pending(home) -> list[dict]:
 def test_model_server_down_queues_writes_and_a_later_session_makes_them(open_provider, server, mem0_home):
     write_config(mem0_home, _dead_url())
     provider = open_provider()
+    assert provider.flush(30)  # mem0 is open (its import is slow on a loaded machine; that is not what is timed)
     started = time.monotonic()
     assert provider.prefetch("which port does postgres use?") == ""
     assert time.monotonic() - started < 5
@@ -67,6 +68,7 @@ def test_a_500_keeps_the_write_and_the_next_write_replays_it_first(open_provider
 def test_a_hanging_model_times_out_and_the_turn_goes_on(open_provider, server, mem0_home):
     write_config(mem0_home, server.base_url, "    timeout: 0.5\n")
     provider = open_provider()
+    assert provider.flush(30)
     server.fail_next("embeddings", hang_reply(5))
     started = time.monotonic()
     assert provider.prefetch("what is the postgres port") == ""
@@ -148,3 +150,19 @@ def test_writes_that_keep_failing_end_in_failed_jsonl_and_status(open_provider, 
     assert [f["messages"][0]["content"] for f in failed] == ["doomed"] and "input rejected" in failed[0]["error"]
     details = provider.status_details()
     assert details["failed_writes"] == 1 and details["failed_writes_file"].endswith("failed.jsonl")
+
+
+def test_a_store_already_open_elsewhere_is_named_and_writes_wait(open_provider, server, mem0_home):
+    first = open_provider()
+    assert first.flush(30)  # its worker has opened the embedded store
+    second = open_provider("s2")
+    second.sync_turn("from the second chat", "")
+    assert second.flush(30)
+    details = second.status_details()
+    assert "in use by another hermes process or session" in details["open_error"]
+    assert details["pending_writes"] == 1
+    first.shutdown()
+    second.shutdown()
+    third = open_provider("s3")
+    assert third.flush(30)
+    assert [r["text"] for r in third.export_memories()] == ["from the second chat"]
