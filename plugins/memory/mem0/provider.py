@@ -275,6 +275,14 @@ class Mem0MemoryProvider(MemoryProvider):
         self._prefetch_thread = threading.Thread(target=run, name="mem0-prefetch", daemon=True)
         self._prefetch_thread.start()
 
+    def wait_for_prefetch(self, timeout: float | None = None) -> bool:
+        """Wait for the background search ``queue_prefetch`` started; ``False`` if it still runs."""
+        thread = self._prefetch_thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
     def _recall(self, query: str) -> str:
         assert self.settings is not None
         results = self.call("search", lambda b: b.search(query[:MAX_QUERY_CHARS], user_id=self.settings.user_id, top_k=self.settings.top_k, rerank=self.settings.rerank))

@@ -116,7 +116,7 @@ def test_the_breaker_opens_after_consecutive_failures_and_stops_calling(open_pro
     paused = json.loads(provider.handle_tool_call("mem0_search", {"query": "postgres"}))
     assert paused["error"].startswith("Mem0 is paused after 2 consecutive failures")
     provider.queue_prefetch("postgres?")
-    provider._prefetch_thread.join(10)
+    assert provider.wait_for_prefetch(10)
     provider.sync_turn("written while paused", "")
     assert provider.flush(10)
     assert len(server.requests_of("embeddings")) == calls, "an open breaker must not call mem0"

@@ -39,7 +39,7 @@ def test_later_turns_use_the_background_search_and_search_nothing_on_the_turn(op
     _plant(provider, POSTGRES)
     assert provider.prefetch("hello there, what is the postgres port") != ""  # first turn: a real search
     provider.queue_prefetch("postgres port for staging?")
-    provider._prefetch_thread.join(10)
+    assert provider.wait_for_prefetch(10)
     before = _embedding_calls(server)
     recalled = provider.prefetch("and the cat?")
     assert POSTGRES in recalled
