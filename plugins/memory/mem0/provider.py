@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hermes_core.memory.manager import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, RecallStatus, is_trivial_prompt
 
 from . import tools
@@ -33,33 +33,6 @@ MAX_LINE_CHARS = 400
 OPEN_TIMEOUT = 6.0
 #: Seconds ``on_session_end``/``shutdown`` wait for queued writes.
 DRAIN_TIMEOUT = 10.0
-
-
-class _Worker:
-    """One daemon thread running jobs in submission order."""
-
-    def __init__(self) -> None:
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name="mem0-writes", daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
-
-    def drain(self, timeout: float) -> bool:
-        done = threading.Event()
-        self._jobs.put(done.set)
-        return done.wait(timeout)
-
-    def stop(self) -> None:
-        self._jobs.put(None)
-
-    def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            try:
-                job()
-            except Exception:  # a job's failure is already recorded by the job; the worker must live on
-                logger.exception("mem0: background job failed")
 
 
 def _human_size(size: int) -> str:
@@ -95,7 +68,7 @@ class Mem0MemoryProvider(MemoryProvider):
         self._backend_error = ""
         self._opened = threading.Event()
         self._open_lock = threading.Lock()
-        self._worker: _Worker | None = None
+        self._worker: OrderedWorker | None = None
         self._breaker = CircuitBreaker(5, 120.0)
         self._outbox: Outbox | None = None
         self._status: StatusFile | None = None
@@ -139,8 +112,8 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def initialize(self, session_id: str, **kwargs: Any) -> None:
         self._setup(session_id, kwargs)
-        self._worker = _Worker()
-        self._worker.submit(self._open_and_replay)
+        self._worker = OrderedWorker("mem0-writes")
+        self._submit(self._open_and_replay)
 
     def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
         self._setup(session_id, kwargs)
@@ -212,7 +185,7 @@ class Mem0MemoryProvider(MemoryProvider):
         worker = self._worker
         if worker is None:
             return True
-        if not worker.drain(timeout):
+        if not worker.flush(timeout):
             pending = len(self._outbox.pending()) if self._outbox else 0
             logger.warning("mem0: writes still running after %g s; %d queued in %s are retried next time", timeout, pending, self._outbox.pending_path if self._outbox else "")
             return False
@@ -329,6 +302,18 @@ class Mem0MemoryProvider(MemoryProvider):
 
     # -- writes --
 
+    def _submit(self, job: Callable[[], None]) -> None:
+        """Queue ``job`` on the ordered worker; its failure is logged and the worker lives on."""
+
+        def guarded() -> None:
+            try:
+                job()
+            except Exception:  # e.g. an unreadable queue file: the next job must still run
+                logger.exception("mem0: background job failed")
+
+        assert self._worker is not None
+        self._worker.submit(guarded)
+
     def _submit_write(self, write: dict[str, Any]) -> None:
         if not self._writes or self.settings is None:
             return
@@ -336,7 +321,7 @@ class Mem0MemoryProvider(MemoryProvider):
         if self._worker is None:  # inspection mode, or after shutdown: make it now
             self._write_now(write)
         else:
-            self._worker.submit(lambda: self._write_now(write))
+            self._submit(lambda: self._write_now(write))
 
     def _write_now(self, write: dict[str, Any]) -> None:
         assert self._outbox is not None
