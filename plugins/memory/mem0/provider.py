@@ -19,41 +19,19 @@ from hermes_core.memory.manager import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, RecallStatus, is_trivial_prompt
 
 from . import tools
-from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend, store_size
+from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend
 from .resilience import CircuitBreaker, Outbox, StatusFile
+from .status import describe
 from .settings import Mem0Settings, SettingsError, config_schema, load_settings, save_settings
 
 logger = logging.getLogger("hermes.plugins.memory.mem0")
 
 #: Longest query sent to the embedder; longer prompts are cut (their start carries the question).
 MAX_QUERY_CHARS = 2000
-#: Longest memory shown in the recalled block.
-MAX_LINE_CHARS = 400
 #: Seconds the first turn waits for mem0 to open (import + store) before searching.
 OPEN_TIMEOUT = 6.0
 #: Seconds ``on_session_end``/``shutdown`` wait for queued writes.
 DRAIN_TIMEOUT = 10.0
-
-
-def _human_size(size: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size} B"
-
-
-def format_recall(results: list[dict[str, Any]]) -> str:
-    """A compact bullet list under one heading; duplicates and empty memories left out."""
-    seen: set[str] = set()
-    lines = []
-    for result in results:
-        text = " ".join(str(result.get("memory") or "").split())
-        if not text or text.lower() in seen:
-            continue
-        seen.add(text.lower())
-        lines.append("- " + (text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"))
-    return "## Mem0 Memory\n" + "\n".join(lines) if lines else ""
 
 
 class Mem0MemoryProvider(MemoryProvider):
@@ -262,7 +240,7 @@ class Mem0MemoryProvider(MemoryProvider):
         if results is None:
             return ""
         self._last_recall_count = len(results)
-        return format_recall(results)
+        return tools.format_recall(results)
 
     def recall_status(self) -> RecallStatus | None:
         return RecallStatus("Mem0", self._last_recall_count) if self._last_recall_count else None
@@ -420,16 +398,7 @@ class Mem0MemoryProvider(MemoryProvider):
         backend = self._open()
         if backend is None:
             raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
-        added = 0
-        for record in records:
-            text = str(record.get("text") or "").strip()
-            if not text:
-                continue
-            metadata = {k: v for k, v in (("kind", record.get("kind")), ("source", record.get("source")), ("created_at", record.get("created_at"))) if v}
-            user_id = str(record.get("user") or record.get("peer") or self.settings.user_id)
-            backend.add([{"role": "user", "content": text}], user_id=user_id, agent_id=self.settings.agent_id, infer=False, metadata=metadata or None)
-            added += 1
-        return added
+        return tools.import_records(backend, records, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
 
     # -- setup and status --
 
@@ -446,34 +415,12 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def status_details(self) -> dict[str, Any]:
         """Mode, where memories live, how many, queued and failed writes, the last error."""
-        settings = self.settings
-        if settings is None:
+        if self.settings is None or self._outbox is None or self._status is None:
             return {}
-        details: dict[str, Any] = {"mode": settings.mode, "store": settings.location, "user_id": settings.user_id, "agent_id": settings.agent_id}
-        if settings.mode == "local":
-            details["store_size"] = _human_size(store_size(settings.store_path))
-            if settings.llm is not None:
-                details["llm"] = f"{settings.llm.model} @ {settings.llm.base_url or settings.llm.provider}"
-            if settings.embedder is not None:
-                details["embedder"] = f"{settings.embedder.model} ({settings.embedder.dims} dims) @ {settings.embedder.base_url or settings.embedder.provider}"
-        backend = self._open() if mem0_installed() else None
-        if backend is not None:
-            try:
-                details["memories"] = len(backend.get_all(user_id=settings.user_id))
-            except Exception as exc:
-                details["memories"] = None
-                self._record_error("count", f"{type(exc).__name__}: {exc}")
-        else:
-            details["memories"] = None
-            details["open_error"] = self._backend_error or INSTALL_HINT
-        assert self._outbox is not None and self._status is not None
-        details["pending_writes"] = len(self._outbox.pending())
-        failed = self._outbox.failed()
-        details["failed_writes"] = len(failed)
-        if failed:
-            details["failed_writes_file"] = str(self._outbox.failed_path)
-        last = self._status.read().get("last_error")
-        details["last_error"] = f"{last.get('at', '?')} {last.get('operation', '?')}: {last.get('message', '')}" if isinstance(last, dict) else None
-        if settings.notes:
-            details["notes"] = list(settings.notes)
-        return details
+        def open_() -> tuple[Backend | None, str]:
+            if not mem0_installed():
+                return None, INSTALL_HINT
+            backend = self._open()
+            return backend, self._backend_error
+
+        return describe(self.settings, open_, self._outbox, self._status, self._record_error)

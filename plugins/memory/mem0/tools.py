@@ -12,6 +12,8 @@ MAX_TOP_K = 50
 DEFAULT_TOP_K = 10
 #: Where mirrored built-in entries are marked, so replace/remove find their copy.
 MIRROR_SOURCE = "builtin_memory"
+#: Longest memory shown in the recalled block.
+MAX_LINE_CHARS = 400
 
 SEARCH = {
     "name": "mem0_search",
@@ -139,3 +141,30 @@ def to_record(memory: dict[str, Any], user_id: str) -> dict[str, Any]:
         "id": memory.get("id"),
         "metadata": metadata,
     }
+
+
+def format_recall(results: list[dict[str, Any]]) -> str:
+    """A compact bullet list under one heading; duplicates and empty memories left out."""
+    seen: set[str] = set()
+    lines = []
+    for result in results:
+        text = " ".join(str(result.get("memory") or "").split())
+        if not text or text.lower() in seen:
+            continue
+        seen.add(text.lower())
+        lines.append("- " + (text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"))
+    return "## Mem0 Memory\n" + "\n".join(lines) if lines else ""
+
+
+def import_records(backend: Backend, records: list[dict[str, Any]], *, user_id: str, agent_id: str) -> int:
+    """Add each record's text verbatim (no extraction); returns how many were added."""
+    added = 0
+    for record in records:
+        text = str(record.get("text") or "").strip()
+        if not text:
+            continue
+        metadata = {k: v for k, v in (("kind", record.get("kind")), ("source", record.get("source")), ("created_at", record.get("created_at"))) if v}
+        owner = str(record.get("user") or record.get("peer") or user_id)
+        backend.add([{"role": "user", "content": text}], user_id=owner, agent_id=agent_id, infer=False, metadata=metadata or None)
+        added += 1
+    return added
