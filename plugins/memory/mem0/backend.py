@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,30 @@ class Backend:
         """Release files and connections."""
 
 
+class _Serialized:
+    """Forwards to the embedded vector store, one call at a time.
+
+    The background search and the writer run on different threads; the embedded qdrant keeps its
+    vectors in arrays that a concurrent insert may resize under a search. Only the store is
+    serialized, so a slow model call in one thread never holds up the other.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._lock = threading.RLock()
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if not callable(value):
+            return value
+
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return locked
+
+
 class LocalBackend(Backend):
     """``mem0.Memory`` with an embedded qdrant store and history db under ``$HERMES_HOME/mem0``."""
 
@@ -113,6 +138,7 @@ class LocalBackend(Backend):
         except Exception as exc:  # pydantic ValidationError and friends: a bad mem0 config
             raise BackendError(f"mem0 refused the configuration: {type(exc).__name__}: {exc}") from exc
         self._tighten_clients(settings)
+        self.memory.vector_store = _Serialized(self.memory.vector_store)
 
     @staticmethod
     def _endpoint_block(endpoint: ModelEndpoint, *, embedder: bool) -> dict[str, Any]:

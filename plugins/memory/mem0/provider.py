@@ -28,8 +28,9 @@ logger = logging.getLogger("hermes.plugins.memory.mem0")
 
 #: Longest query sent to the embedder; longer prompts are cut (their start carries the question).
 MAX_QUERY_CHARS = 2000
-#: Seconds the first turn waits for mem0 to open (import + store) before searching.
-OPEN_TIMEOUT = 6.0
+#: Seconds the first turn waits for mem0 to open (import + store) before searching; with the default
+#: prefetch_timeout it stays under the memory manager's 8 s bound for the whole prefetch.
+OPEN_TIMEOUT = 4.5
 #: Seconds ``on_session_end``/``shutdown`` wait for queued writes.
 DRAIN_TIMEOUT = 10.0
 

@@ -167,3 +167,26 @@ def test_odd_input_is_harmless(open_provider, server):
     assert json.loads(provider.handle_tool_call("mem0_search", {"query": "ünïcödé — 東京 🙂" * 50}))["count"] == 0
     provider.sync_turn("", "")
     assert provider.flush(10)
+
+
+def test_searches_and_writes_from_different_threads_do_not_disturb_each_other(open_provider, server, mem0_home):
+    import threading
+
+    (mem0_home / "config.yaml").write_text((mem0_home / "config.yaml").read_text() + "    infer: false\n")
+    provider = open_provider()
+    errors: list[str] = []
+
+    def search() -> None:
+        for n in range(30):
+            answer = json.loads(provider.handle_tool_call("mem0_search", {"query": f"note {n} about service{n}"}))
+            if "error" in answer:
+                errors.append(answer["error"])
+
+    searcher = threading.Thread(target=search)
+    searcher.start()
+    for n in range(30):
+        provider.sync_turn(f"note {n} about service{n}", "")
+    searcher.join(60)
+    assert provider.flush(60)
+    assert errors == [] and provider.status_details()["last_error"] is None
+    assert len(provider.export_memories()) == 30
