@@ -8,6 +8,7 @@ mem0 is imported here and only here, when a backend is opened. Its import reads 
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import threading
@@ -171,7 +172,7 @@ class LocalBackend(Backend):
                     f"the mem0 store directory {settings.store_path} is not writable ({exc.strerror or exc}) -> "
                     "fix its permissions, or set memory.mem0.store.path to a writable directory"
                 ) from exc
-            dims = settings.embedder.dims if settings.embedder else 1536
+            dims = self._store_dims(settings)
             store = {"provider": "qdrant", "config": {"collection_name": settings.collection, "embedding_model_dims": dims, "path": str(settings.store_path), "on_disk": True}}
         config: dict[str, Any] = {
             "vector_store": store,
@@ -181,6 +182,19 @@ class LocalBackend(Backend):
         config["llm"] = native.get("llm") or self._endpoint_block(settings.llm, embedder=False)  # type: ignore[arg-type]
         config["embedder"] = native.get("embedder") or self._endpoint_block(settings.embedder, embedder=True)  # type: ignore[arg-type]
         return config
+
+    @staticmethod
+    def _store_dims(settings: Mem0Settings) -> int:
+        """The vector size: the one the store was created with, which a configured size must match, or the endpoint's."""
+        assert settings.store_path is not None and settings.embedder is not None
+        existing = existing_dims(settings.store_path, settings.collection)
+        configured = settings.embedder.dims
+        if existing and configured and existing != configured:
+            raise BackendError(
+                f"the mem0 store {settings.store_path} holds {existing}-dimensional vectors but memory.mem0.embedder.dims is "
+                f"{configured} -> set embedder.dims back to {existing}, or give the new embedder a new store with memory.mem0.store.path"
+            )
+        return existing or configured or probe_dims(settings.embedder, settings.timeout)
 
     def _tighten_clients(self, settings: Mem0Settings) -> None:
         """mem0's OpenAI clients wait 600 s and retry twice; a turn cannot. Retries are the outbox's job.
@@ -282,6 +296,36 @@ class PlatformBackend(Backend):
         if http is not None:
             http.close()
             self._http = None
+
+
+def existing_dims(store_path: Path, collection: str) -> int:
+    """The vector size of an embedded qdrant collection already on disk; 0 when there is none."""
+    try:
+        meta = json.loads((store_path / "meta.json").read_text(encoding="utf-8"))
+        return int(meta["collections"][collection]["vectors"]["size"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
+def probe_dims(endpoint: ModelEndpoint, timeout: float) -> int:
+    """Ask the embedding endpoint for one vector and count it (only OpenAI-compatible endpoints can be asked)."""
+    if endpoint.provider != "openai" or not endpoint.base_url:
+        raise BackendError(f"the size of {endpoint.provider} embeddings is not known -> 'hermes memory setup mem0 --set embedder.dims=<size of {endpoint.model}>'")
+    from openai import OpenAI, OpenAIError
+
+    client = OpenAI(api_key=endpoint.api_key or "unused", base_url=endpoint.base_url, timeout=timeout, max_retries=0)
+    try:
+        vector = client.embeddings.create(input=["size check"], model=endpoint.model, encoding_format="float").data[0].embedding
+    except (OpenAIError, IndexError, AttributeError, TypeError) as exc:
+        raise BackendError(
+            f"the embedding endpoint {endpoint.base_url} (model {endpoint.model}) did not answer a size check: {type(exc).__name__}: {exc} -> "
+            "check embedder.base_url and embedder.model, or set embedder.dims"
+        ) from exc
+    finally:
+        client.close()
+    if not isinstance(vector, list) or not vector:
+        raise BackendError(f"the embedding endpoint {endpoint.base_url} returned no vector for model {endpoint.model} -> check embedder.model")
+    return len(vector)
 
 
 def open_backend(settings: Mem0Settings) -> Backend:

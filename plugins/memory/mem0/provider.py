@@ -112,20 +112,31 @@ class Mem0MemoryProvider(MemoryProvider):
             logger.warning("mem0: %s", note)
 
     def _open(self) -> Backend | None:
-        """The backend, opened once; ``None`` (with the reason recorded) when it cannot be."""
+        """The backend, opened on first use; ``None`` (with the reason recorded) while it cannot be.
+
+        A failed open counts as a failure for the circuit breaker and is tried again once the
+        breaker allows: an endpoint that comes back, or a store another process released, is
+        picked up without restarting the session.
+        """
         with self._open_lock:
-            if self._backend is None and not self._backend_error and self.settings is not None:
-                try:
-                    self._backend = open_backend(self.settings)
-                except BackendError as exc:
-                    self._backend_error = str(exc)
-                    self._record_error("open", self._backend_error)
-                    # A session warns once; status (no worker) shows it in its own output instead.
-                    logger.log(logging.WARNING if self._worker is not None else logging.DEBUG, "mem0: %s", exc)
-                except Exception as exc:  # mem0's own errors on start: reported, never raised into the host
-                    self._backend_error = f"{type(exc).__name__}: {exc}"
-                    self._record_error("open", self._backend_error)
-                    logger.warning("mem0 could not start: %s", self._backend_error)
+            if self._backend is not None or self.settings is None:
+                self._opened.set()
+                return self._backend
+            if self._backend_error and not self._breaker.allows():
+                return None
+            try:
+                self._backend = open_backend(self.settings)
+            except Exception as exc:  # BackendError names cause and fix; anything else is mem0's own start failure
+                message = str(exc) if isinstance(exc, BackendError) else f"mem0 could not start: {type(exc).__name__}: {exc}"
+                repeated = message == self._backend_error
+                self._backend_error = message
+                self._record_error("open", message)
+                self._breaker.failed()
+                # A session warns once per cause; status (no worker) shows it in its own output instead.
+                logger.log(logging.WARNING if self._worker is not None and not repeated else logging.DEBUG, "mem0: %s", message)
+            else:
+                self._backend_error = ""
+                self._breaker.succeeded()
             self._opened.set()
             return self._backend
 

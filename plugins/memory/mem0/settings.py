@@ -19,7 +19,6 @@ DEFAULT_USER_ID = "hermes-user"
 DEFAULT_AGENT_ID = "hermes"
 DEFAULT_HOST = "https://api.mem0.ai"
 DEFAULT_EMBEDDER_MODEL = "text-embedding-3-small"
-DEFAULT_EMBEDDER_DIMS = 1536
 DEFAULT_COLLECTION = "hermes"
 STORE_DIR_NAME = "mem0"
 JSON_FILE_NAME = "mem0.json"
@@ -245,7 +244,9 @@ def _local_endpoints(layers: _Layers, home: Path, env: Mapping[str, str]) -> tup
     # An Anthropic endpoint has no embeddings: then only an explicitly configured embedder counts.
     embed_url = layers.get("embedder.base_url") or (llm_url if llm is None or llm.provider == "openai" else None)
     embed_key = _env(EMBEDDER_KEY_ENV, home, env) or llm_key
-    dims = int(_as_number("embedder.dims", layers.get("embedder.dims", DEFAULT_EMBEDDER_DIMS), int, 1))
+    # 0: learned from the store, or else from the endpoint's first answer (local servers ignore `dimensions`).
+    configured = layers.get("embedder.dims")
+    dims = 0 if configured is None else int(_as_number("embedder.dims", configured, int, 1))
     embedder = None
     if embed_url or layers.get("embedder.model"):
         embedder = ModelEndpoint(
@@ -268,7 +269,7 @@ def config_schema() -> list[dict[str, Any]]:
         {"key": "llm.base_url", "description": "local mode: its OpenAI-compatible address (empty: the chat model's)"},
         {"key": "embedder.model", "description": "local mode: embedding model", "default": DEFAULT_EMBEDDER_MODEL},
         {"key": "embedder.base_url", "description": "local mode: embedding endpoint (empty: the extraction model's address)"},
-        {"key": "embedder.dims", "description": "local mode: embedding size of that model", "type": "int", "minimum": 1, "default": DEFAULT_EMBEDDER_DIMS},
+        {"key": "embedder.dims", "description": "local mode: embedding size of that model (empty: ask the endpoint)", "type": "int", "minimum": 1},
     ]
 
 

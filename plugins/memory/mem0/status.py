@@ -32,7 +32,7 @@ def describe(
         if settings.llm is not None:
             details["llm"] = f"{settings.llm.model} @ {settings.llm.base_url or settings.llm.provider}"
         if settings.embedder is not None:
-            details["embedder"] = f"{settings.embedder.model} ({settings.embedder.dims} dims) @ {settings.embedder.base_url or settings.embedder.provider}"
+            details["embedder"] = f"{settings.embedder.model} ({settings.embedder.dims or 'auto'} dims) @ {settings.embedder.base_url or settings.embedder.provider}"
     backend, backend_error = open_backend()
     if backend is not None:
         try:

@@ -190,3 +190,19 @@ def test_searches_and_writes_from_different_threads_do_not_disturb_each_other(op
     assert provider.flush(60)
     assert errors == [] and provider.status_details()["last_error"] is None
     assert len(provider.export_memories()) == 30
+
+
+def test_the_vector_size_is_learned_from_the_endpoint_then_kept_by_the_store(open_provider, server, mem0_home):
+    config = (mem0_home / "config.yaml").read_text().replace("      dims: 64\n", "")
+    (mem0_home / "config.yaml").write_text(config)
+    provider = open_provider()
+    _plant(provider, POSTGRES)
+    (probe,) = [r for r in server.requests_of("embeddings") if r.body["input"] == ["size check"]]
+    assert "dimensions" not in probe.body, "servers that cannot shorten vectors reject the parameter"
+    assert POSTGRES in provider.prefetch("which port does postgres use")
+    provider.shutdown()
+
+    (mem0_home / "config.yaml").write_text(config.replace("      model: hashed-bow\n", "      model: hashed-bow\n      dims: 32\n"))
+    refused = open_provider("s2")
+    answer = json.loads(refused.handle_tool_call("mem0_search", {"query": "postgres"}))
+    assert "holds 64-dimensional vectors but memory.mem0.embedder.dims is 32" in answer["error"]
