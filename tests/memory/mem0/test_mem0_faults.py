@@ -161,8 +161,9 @@ def test_a_store_already_open_elsewhere_is_named_and_writes_wait(open_provider, 
     details = second.status_details()
     assert "in use by another hermes process or session" in details["open_error"]
     assert details["pending_writes"] == 1
-    first.shutdown()
-    second.shutdown()
-    third = open_provider("s3")
-    assert third.flush(30)
-    assert [r["text"] for r in third.export_memories()] == ["from the second chat"]
+    first.shutdown()  # the store is released: the same session picks it up at its next write
+    second.sync_turn("after the first chat ended", "")
+    assert second.flush(30)
+    assert _pending(mem0_home) == []
+    ordered = sorted(second.export_memories(), key=lambda r: r["created_at"])
+    assert [r["text"] for r in ordered] == ["from the second chat", "after the first chat ended"]
