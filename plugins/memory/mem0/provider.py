@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -91,7 +90,11 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def initialize(self, session_id: str, **kwargs: Any) -> None:
         self._setup(session_id, kwargs)
-        self._worker = OrderedWorker("mem0-writes")
+        assert self.settings is not None
+        for note in self.settings.notes:
+            logger.warning("mem0: %s", note)
+        if self._worker is None:  # a second initialize (resume) keeps the worker and its queue
+            self._worker = OrderedWorker("mem0-writes")
         self._submit(self._open_and_replay)
 
     def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
@@ -108,8 +111,6 @@ class Mem0MemoryProvider(MemoryProvider):
         self._breaker = CircuitBreaker(self.settings.breaker_threshold, self.settings.breaker_cooldown)
         self._outbox = Outbox(self.settings.data_dir, self.settings.max_attempts)
         self._status = StatusFile(self.settings.data_dir)
-        for note in self.settings.notes:
-            logger.warning("mem0: %s", note)
 
     def _open(self) -> Backend | None:
         """The backend, opened on first use; ``None`` (with the reason recorded) while it cannot be.

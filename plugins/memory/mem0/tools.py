@@ -60,7 +60,7 @@ def handle(provider: Mem0MemoryProvider, name: str, args: dict[str, Any]) -> dic
     """The tool's answer as a JSON-ready dict; problems are ``{"error": ...}``, never exceptions."""
     settings = provider.settings
     if settings is None:
-        return {"error": "Mem0 is not initialized"}
+        return {"error": f"Mem0 is not set up: {provider.unavailable_reason() or 'the session did not initialize it'}"}
     if name not in {"mem0_search", "mem0_profile", "mem0_conclude"}:
         return {"error": f"unknown tool {name!r}; Mem0 offers mem0_search, mem0_profile and mem0_conclude"}
     if name == "mem0_search":

@@ -14,7 +14,7 @@ import pytest
 
 from hermes_core.testing_servers import error_reply, text_reply
 
-from mem0_testkit import DIMS, write_config
+from mem0_testkit import DIMS
 
 
 def test_scripted_setup_writes_settings_to_config_yaml_and_the_key_to_env(run_hermes, hermes_home):
