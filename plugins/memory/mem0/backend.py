@@ -207,9 +207,8 @@ class LocalBackend(Backend):
             if client is None or not hasattr(client, "with_options"):
                 continue
             if endpoint is not None and endpoint.provider == "openai" and endpoint.base_url:
-                from openai import OpenAI
-
-                component.client = OpenAI(api_key=endpoint.api_key or "unused", base_url=endpoint.base_url, timeout=settings.timeout, max_retries=0)
+                # A copy sharing the connection pool (a new client would load the CA bundle again).
+                component.client = client.with_options(api_key=endpoint.api_key or "unused", base_url=endpoint.base_url, timeout=settings.timeout, max_retries=0)
             else:
                 component.client = client.with_options(timeout=settings.timeout, max_retries=0)
 

@@ -206,3 +206,12 @@ def test_the_vector_size_is_learned_from_the_endpoint_then_kept_by_the_store(ope
     refused = open_provider("s2")
     answer = json.loads(refused.handle_tool_call("mem0_search", {"query": "postgres"}))
     assert "holds 64-dimensional vectors but memory.mem0.embedder.dims is 32" in answer["error"]
+
+
+def test_an_openrouter_key_in_the_environment_does_not_redirect_extraction(open_provider, server, monkeypatch):
+    monkeypatch.setenv("OPENROUTER_API_KEY", "or-key")  # mem0 alone would send extraction to openrouter.ai
+    provider = open_provider()
+    provider.sync_turn("my terminal is kitty", "ok")
+    assert provider.flush(30)
+    assert len(server.requests_of("extraction")) == 1
+    assert [r["text"] for r in provider.export_memories()] == ["my terminal is kitty"]
