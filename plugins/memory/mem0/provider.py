@@ -21,6 +21,7 @@ from . import tools
 from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend
 from .resilience import CircuitBreaker, Outbox, StatusFile
 from .status import describe
+from .writes import WriteQueue
 from .settings import Mem0Settings, SettingsError, config_schema, load_settings, save_settings
 
 logger = logging.getLogger("hermes.plugins.memory.mem0")
@@ -49,6 +50,7 @@ class Mem0MemoryProvider(MemoryProvider):
         self._worker: OrderedWorker | None = None
         self._breaker = CircuitBreaker(5, 120.0)
         self._outbox: Outbox | None = None
+        self._queue: WriteQueue | None = None
         self._status: StatusFile | None = None
         self._lock = threading.Lock()
         self._prefetched: str | None = None
@@ -110,6 +112,7 @@ class Mem0MemoryProvider(MemoryProvider):
         self._writes = str(kwargs.get("agent_context") or "primary") == "primary"
         self._breaker = CircuitBreaker(self.settings.breaker_threshold, self.settings.breaker_cooldown)
         self._outbox = Outbox(self.settings.data_dir, self.settings.max_attempts)
+        self._queue = WriteQueue(self._outbox, self.attempt, self._breaker.allows)
         self._status = StatusFile(self.settings.data_dir)
 
     def _open(self) -> Backend | None:
@@ -142,8 +145,8 @@ class Mem0MemoryProvider(MemoryProvider):
             return self._backend
 
     def _open_and_replay(self) -> None:
-        if self._open() is not None and self._writes:
-            self._replay()
+        if self._open() is not None and self._writes and self._queue is not None:
+            self._queue.replay()
 
     def shutdown(self) -> None:
         self.flush(DRAIN_TIMEOUT)
@@ -262,18 +265,22 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def call(self, operation: str, action: Callable[[Backend], Any]) -> Any:
         """Run ``action`` on the backend through the circuit breaker; ``None`` when it did not succeed."""
+        return self.attempt(operation, action)[0]
+
+    def attempt(self, operation: str, action: Callable[[Backend], Any]) -> tuple[Any, str]:
+        """``(result, "")``, or ``(None, why it was not done)``; failures are counted and recorded, never raised."""
         if not self._breaker.allows():
-            return None
+            return None, f"paused after {self._breaker.failures} consecutive failures (last: {self._last_error})"
         backend = self._open()
         if backend is None:
-            return None
+            return None, self._backend_error or "mem0 is not open"
         try:
             result = action(backend)
-        except Exception as exc:  # mem0, openai, httpx and qdrant errors alike: counted, recorded, never raised
+        except Exception as exc:  # mem0, openai, httpx and qdrant errors alike
             self._failed(operation, exc)
-            return None
+            return None, f"{type(exc).__name__}: {exc}"
         self._breaker.succeeded()
-        return result
+        return result, ""
 
     def _failed(self, operation: str, exc: BaseException) -> None:
         message = f"{type(exc).__name__}: {exc}"
@@ -306,61 +313,14 @@ class Mem0MemoryProvider(MemoryProvider):
         self._worker.submit(guarded)
 
     def _submit_write(self, write: dict[str, Any]) -> None:
-        if not self._writes or self.settings is None:
+        if not self._writes or self.settings is None or self._queue is None:
             return
         write = dict(write, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
+        queue = self._queue
         if self._worker is None:  # inspection mode, or after shutdown: make it now
-            self._write_now(write)
+            queue.make(write)
         else:
-            self._submit(lambda: self._write_now(write))
-
-    def _write_now(self, write: dict[str, Any]) -> None:
-        assert self._outbox is not None
-        if self._outbox.pending():
-            self._outbox.put(write, "queued behind earlier writes that are waiting")
-            self._replay()
-            return
-        reason = self._make(write)
-        if reason:
-            self._outbox.put(write, reason)
-
-    def _make(self, write: dict[str, Any]) -> str:
-        """Make one write; ``""`` on success, else why it was not made."""
-        if not self._breaker.allows():
-            return f"paused after {self._breaker.failures} consecutive failures (last: {self._last_error})"
-        backend = self._open()
-        if backend is None:
-            return self._backend_error or "mem0 is not open"
-        try:
-            self._apply(backend, write)
-        except Exception as exc:
-            self._failed(f"write ({write.get('op')})", exc)
-            return f"{type(exc).__name__}: {exc}"
-        self._breaker.succeeded()
-        return ""
-
-    def _apply(self, backend: Backend, write: dict[str, Any]) -> None:
-        op = write.get("op")
-        user_id, agent_id = write["user_id"], write["agent_id"]
-        if op == "add":
-            backend.add(write["messages"], user_id=user_id, agent_id=agent_id, infer=bool(write.get("infer")), metadata=write.get("metadata"))
-        elif op == "mirror":
-            tools.mirror(backend, write, user_id=user_id, agent_id=agent_id)
-        else:
-            raise ValueError(f"unknown queued write {op!r}")
-
-    def _replay(self) -> None:
-        if self._outbox is None:
-            return
-
-        def make(record: dict[str, Any]) -> None:
-            reason = self._make(record)
-            if reason:
-                raise RuntimeError(reason)
-
-        made, error = self._outbox.replay(make, self._breaker.allows)
-        if made:
-            logger.info("mem0: %d queued write(s) made", made)
+            self._submit(lambda: queue.make(write))
 
     def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "") -> None:
         messages = [{"role": r, "content": c} for r, c in (("user", user_content), ("assistant", assistant_content)) if c and c.strip()]
