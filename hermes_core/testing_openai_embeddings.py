@@ -32,7 +32,7 @@ from typing import Any
 
 from hermes_core.testing_servers import OpenAIServer, RecordedRequest, Reply, ScriptItem, error_reply, raw_reply, text_reply
 
-__all__ = ["EmbeddingModelServer", "embed_text", "extraction_reply", "is_extraction_request"]
+__all__ = ["EmbeddingModelServer", "embed_text", "embeddings_reply", "extraction_reply", "is_extraction_request"]
 
 DEFAULT_DIMS = 64
 #: Words that carry no topic; left out so that questions match statements about the same thing.
@@ -171,9 +171,18 @@ class EmbeddingModelServer(OpenAIServer):
         return super()._take_reply(request, number)
 
     def _embeddings(self, body: dict[str, Any]) -> Reply:
-        inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-        dims = body.get("dimensions") or self.dims
-        data = [{"object": "embedding", "index": i, "embedding": embed_text(text, int(dims))} for i, text in enumerate(inputs)]
-        tokens = sum(len(text) // 4 + 1 for text in inputs)
-        payload = {"object": "list", "model": body.get("model", "hashed-bow"), "data": data, "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
-        return raw_reply(200, json.dumps(payload))
+        return embeddings_reply(body, self.dims)
+
+
+def embeddings_reply(body: dict[str, Any], dims: int = DEFAULT_DIMS) -> Reply:
+    """The normal answer to an embeddings request (``dimensions`` in the body wins over ``dims``).
+
+    Useful in a fault script: ``fail_next("embeddings", lambda r: embeddings_reply(r.body), error_reply(500))``
+    lets the first request through and fails the second.
+    """
+    inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    size = int(body.get("dimensions") or dims)
+    data = [{"object": "embedding", "index": i, "embedding": embed_text(text, size)} for i, text in enumerate(inputs)]
+    tokens = sum(len(text) // 4 + 1 for text in inputs)
+    payload = {"object": "list", "model": body.get("model", "hashed-bow"), "data": data, "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+    return raw_reply(200, json.dumps(payload))

@@ -71,6 +71,10 @@ class Backend:
     def get_all(self, *, user_id: str, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
         raise NotImplementedError
 
+    def turn_memories(self, user_id: str, turn: str) -> list[dict[str, Any]]:
+        """What is already stored for the turn named ``turn``; ``[]`` when unknown."""
+        return []
+
     def update(self, memory_id: str, text: str) -> None:
         raise NotImplementedError
 
@@ -220,6 +224,9 @@ class LocalBackend(Backend):
 
     def get_all(self, *, user_id: str, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
         return _results(self.memory.get_all(filters={"user_id": user_id}, top_k=limit))
+
+    def turn_memories(self, user_id: str, turn: str) -> list[dict[str, Any]]:
+        return _results(self.memory.get_all(filters={"user_id": user_id, "turn": turn}, top_k=100))
 
     def update(self, memory_id: str, text: str) -> None:
         self.memory.update(memory_id, text=text)

@@ -7,6 +7,7 @@ thread runs the search for the next turn. The turn itself only reads what those 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -17,7 +18,7 @@ from typing import Any
 from hermes_core.memory.manager import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, RecallStatus, is_trivial_prompt
 
-from . import tools
+from . import portable, tools
 from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend
 from .resilience import CircuitBreaker, Outbox, StatusFile
 from .status import describe
@@ -33,6 +34,12 @@ MAX_QUERY_CHARS = 2000
 OPEN_TIMEOUT = 4.5
 #: Seconds ``on_session_end``/``shutdown`` wait for queued writes.
 DRAIN_TIMEOUT = 10.0
+
+
+def turn_key(session_id: str, position: int, turn: list[dict[str, str]]) -> str:
+    """A stable name for a turn without a ``source``: its session, its place and its text."""
+    digest = hashlib.sha256("\0".join([session_id, str(position)] + [m["content"] for m in turn]).encode()).hexdigest()[:24]
+    return f"turn:{digest}"
 
 
 class Mem0MemoryProvider(MemoryProvider):
@@ -322,12 +329,35 @@ class Mem0MemoryProvider(MemoryProvider):
         else:
             self._submit(lambda: queue.make(write))
 
-    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "") -> None:
-        messages = [{"role": r, "content": c} for r, c in (("user", user_content), ("assistant", assistant_content)) if c and c.strip()]
-        if not messages:
+    def sync_turn(
+        self,
+        user_content: str,
+        assistant_content: str,
+        *,
+        session_id: str = "",
+        messages: list[dict[str, Any]] | None = None,
+        source: str = "",
+        timestamp: float | None = None,
+    ) -> None:
+        """Add the turn in the background; ``source`` (or the turn's place in ``messages``) names it, so a resent turn is not stored twice."""
+        turn = [{"role": r, "content": c} for r, c in (("user", user_content), ("assistant", assistant_content)) if c and c.strip()]
+        if not turn or self.settings is None:
             return
-        assert self.settings is not None
-        self._submit_write({"op": "add", "messages": messages, "infer": self.settings.infer, "metadata": {"session_id": session_id or self._session_id, "source": "turn"}})
+        session_id = session_id or self._session_id
+        metadata: dict[str, Any] = {"origin": tools.ORIGIN_TURN, "session_id": session_id}
+        # Without a source or the turn's place in the conversation, two equal turns could not be told apart.
+        key = source or (turn_key(session_id, len(messages), turn) if messages is not None else "")
+        if key:
+            metadata["turn"] = key
+        if timestamp is not None:
+            metadata["turn_at"] = timestamp
+        self._submit_write({"op": "add", "messages": turn, "infer": self.settings.infer, "metadata": metadata})
+
+    def flush_writes(self, timeout: float | None = None) -> bool:
+        """``True`` once every write handed over so far is stored (not merely queued for a retry)."""
+        if not self.flush(DRAIN_TIMEOUT if timeout is None else timeout):
+            return False
+        return self._outbox is None or not self._outbox.pending()
 
     def on_memory_write(self, action: str, target: str, content: str, metadata: dict[str, Any] | None = None) -> None:
         if action not in ("add", "replace", "remove") or self.settings is None:
@@ -363,7 +393,7 @@ class Mem0MemoryProvider(MemoryProvider):
         backend = self._open()
         if backend is None:
             raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
-        return [tools.to_record(m, self.settings.user_id) for m in backend.get_all(user_id=self.settings.user_id)]
+        return [portable.to_record(m) for m in backend.get_all(user_id=self.settings.user_id)]
 
     def import_memories(self, records: list[dict[str, Any]]) -> int:
         """Add each record's text verbatim (no extraction); returns how many were added."""
@@ -371,7 +401,7 @@ class Mem0MemoryProvider(MemoryProvider):
         backend = self._open()
         if backend is None:
             raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
-        return tools.import_records(backend, records, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
+        return portable.import_records(backend, records, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
 
     # -- setup and status --
 

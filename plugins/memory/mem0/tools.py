@@ -1,4 +1,4 @@
-"""The three tools (names and parameters as in Hermes Agent's Mem0 plugin), mirroring, portable records."""
+"""The three tools (names and parameters as in Hermes Agent's Mem0 plugin), mirroring, the recall block."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ if TYPE_CHECKING:
 
 MAX_TOP_K = 50
 DEFAULT_TOP_K = 10
-#: Where mirrored built-in entries are marked, so replace/remove find their copy.
-MIRROR_SOURCE = "builtin_memory"
+#: ``metadata["origin"]`` of what the provider writes: where a memory came from.
+ORIGIN_TURN, ORIGIN_CONCLUDE, ORIGIN_MIRROR, ORIGIN_IMPORT = "turn", "conclude", "builtin_memory", "import"
 #: Longest memory shown in the recalled block.
 MAX_LINE_CHARS = 400
 
@@ -87,7 +87,7 @@ def handle(provider: Mem0MemoryProvider, name: str, args: dict[str, Any]) -> dic
         facts = [str(r.get("memory")) for r in results if r.get("memory")]
         return {"result": "\n".join(f"- {f}" for f in facts) if facts else "No memories stored yet.", "count": len(facts)}
     fact = args["conclusion"].strip()
-    added = provider.call("conclude", lambda b: b.add([{"role": "user", "content": fact}], user_id=user_id, agent_id=settings.agent_id, infer=False, metadata={"source": "conclude"}))
+    added = provider.call("conclude", lambda b: b.add([{"role": "user", "content": fact}], user_id=user_id, agent_id=settings.agent_id, infer=False, metadata={"origin": ORIGIN_CONCLUDE, "kind": "conclusion", "peer": "user"}))
     if added is None:
         return {"error": _failure(provider, "conclude") + "; the fact was not stored"}
     return {"result": "Fact stored.", "count": len(added)}
@@ -104,7 +104,7 @@ def _failure(provider: Mem0MemoryProvider, operation: str) -> str:
 def _find_mirrored(backend: Backend, text: str, target: str, user_id: str) -> str | None:
     for memory in backend.get_all(user_id=user_id):
         metadata = memory.get("metadata") or {}
-        if memory.get("memory") == text and metadata.get("source") == MIRROR_SOURCE and metadata.get("target", target) == target:
+        if memory.get("memory") == text and metadata.get("origin") == ORIGIN_MIRROR and metadata.get("target", target) == target:
             return str(memory["id"])
     return None
 
@@ -112,7 +112,8 @@ def _find_mirrored(backend: Backend, text: str, target: str, user_id: str) -> st
 def mirror(backend: Backend, write: dict[str, Any], *, user_id: str, agent_id: str) -> None:
     """Apply a built-in memory edit (add, replace, remove) to mem0's copy of that entry."""
     action, target, content = write["action"], write["target"], write["content"]
-    metadata = {"source": MIRROR_SOURCE, "target": target, "kind": "user" if target == "user" else "memory"}
+    # USER.md is about the user; MEMORY.md holds the agent's own notes.
+    metadata = {"origin": ORIGIN_MIRROR, "target": target, "kind": "profile" if target == "user" else "note", "peer": "user" if target == "user" else "assistant"}
     if action == "add":
         backend.add([{"role": "user", "content": content}], user_id=user_id, agent_id=agent_id, infer=False, metadata=metadata)
         return
@@ -128,21 +129,6 @@ def mirror(backend: Backend, write: dict[str, Any], *, user_id: str, agent_id: s
         backend.add([{"role": "user", "content": content}], user_id=user_id, agent_id=agent_id, infer=False, metadata=metadata)
 
 
-def to_record(memory: dict[str, Any], user_id: str) -> dict[str, Any]:
-    """A stored memory as a provider-neutral record (text, kind, user, created_at, source)."""
-    metadata = memory.get("metadata") or {}
-    return {
-        "text": memory.get("memory", ""),
-        "kind": metadata.get("kind") or "memory",
-        "user": memory.get("user_id") or user_id,
-        "peer": memory.get("user_id") or user_id,
-        "created_at": memory.get("created_at"),
-        "source": "mem0",
-        "id": memory.get("id"),
-        "metadata": metadata,
-    }
-
-
 def format_recall(results: list[dict[str, Any]]) -> str:
     """A compact bullet list under one heading; duplicates and empty memories left out."""
     seen: set[str] = set()
@@ -154,17 +140,3 @@ def format_recall(results: list[dict[str, Any]]) -> str:
         seen.add(text.lower())
         lines.append("- " + (text if len(text) <= MAX_LINE_CHARS else text[: MAX_LINE_CHARS - 1] + "…"))
     return "## Mem0 Memory\n" + "\n".join(lines) if lines else ""
-
-
-def import_records(backend: Backend, records: list[dict[str, Any]], *, user_id: str, agent_id: str) -> int:
-    """Add each record's text verbatim (no extraction); returns how many were added."""
-    added = 0
-    for record in records:
-        text = str(record.get("text") or "").strip()
-        if not text:
-            continue
-        metadata = {k: v for k, v in (("kind", record.get("kind")), ("source", record.get("source")), ("created_at", record.get("created_at"))) if v}
-        owner = str(record.get("user") or record.get("peer") or user_id)
-        backend.add([{"role": "user", "content": text}], user_id=owner, agent_id=agent_id, infer=False, metadata=metadata or None)
-        added += 1
-    return added

@@ -21,7 +21,17 @@ def apply(backend: Backend, write: dict[str, Any]) -> None:
     op = write.get("op")
     user_id, agent_id = write["user_id"], write["agent_id"]
     if op == "add":
-        backend.add(write["messages"], user_id=user_id, agent_id=agent_id, infer=bool(write.get("infer")), metadata=write.get("metadata"))
+        messages, infer = write["messages"], bool(write.get("infer"))
+        turn = (write.get("metadata") or {}).get("turn")
+        held = backend.turn_memories(user_id, turn) if turn else []
+        if held:  # sent before (a retry, a resumed backfill): store only what is missing
+            if infer:
+                return  # extraction already ran for this turn
+            stored = {(m.get("role"), m.get("memory")) for m in held}
+            messages = [m for m in messages if (m["role"], m["content"]) not in stored]
+            if not messages:
+                return
+        backend.add(messages, user_id=user_id, agent_id=agent_id, infer=infer, metadata=write.get("metadata"))
     elif op == "mirror":
         tools.mirror(backend, write, user_id=user_id, agent_id=agent_id)
     else:

@@ -167,3 +167,18 @@ def test_a_store_already_open_elsewhere_is_named_and_writes_wait(open_provider, 
     assert _pending(mem0_home) == []
     ordered = sorted(second.export_memories(), key=lambda r: r["created_at"])
     assert [r["text"] for r in ordered] == ["from the second chat", "after the first chat ended"]
+
+
+def test_a_turn_half_stored_when_it_failed_is_completed_not_duplicated(open_provider, server, mem0_home):
+    from hermes_core.testing_openai_embeddings import embeddings_reply
+
+    write_config(mem0_home, server.base_url, "    infer: false\n")
+    provider = open_provider()
+    server.fail_next("embeddings", lambda request: embeddings_reply(request.body), error_reply(500, "second message failed"))
+    provider.sync_turn("the vpn gateway is gw-3", "Noted, gw-3.", source="session:x:message:1")
+    assert provider.flush_writes(30) is False
+    assert [r["text"] for r in provider.export_memories()] == ["the vpn gateway is gw-3"]  # half of the turn
+    provider.sync_turn("thanks", "", source="session:x:message:3")  # the next write replays the queued one first
+    assert provider.flush_writes(30) is True
+    texts = sorted(r["text"] for r in provider.export_memories())
+    assert texts == sorted(["the vpn gateway is gw-3", "Noted, gw-3.", "thanks"])

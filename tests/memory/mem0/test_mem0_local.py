@@ -57,7 +57,8 @@ def test_sync_turn_writes_in_order_in_the_background_and_drains_at_session_end(o
     memories = provider.export_memories()
     texts = [m["text"] for m in sorted(memories, key=lambda m: m["created_at"])]
     assert texts == [t for n in range(4) for t in (f"turn {n} question about topic{n}", f"turn {n} answer")]
-    assert all(m["metadata"].get("source") == "turn" and m["metadata"].get("session_id") == "s1" for m in memories)
+    assert all(m["kind"] == "message" and m["metadata"].get("session_id") == "s1" for m in memories)
+    assert [m["peer"] for m in sorted(memories, key=lambda m: m["created_at"])][:2] == ["user", "assistant"]
 
 
 def test_sync_turn_with_extraction_stores_what_the_model_extracted(open_provider, server):
@@ -77,7 +78,7 @@ def test_builtin_memory_writes_are_mirrored_add_replace_remove(open_provider, se
     provider.on_memory_write("remove", "memory", "Deploys go through ansible", {"old_text": "ansible"})
     assert provider.flush(30)
     records = provider.export_memories()
-    assert [(r["text"], r["kind"]) for r in records] == [("User prefers emacs", "user")]
+    assert [(r["text"], r["kind"], r["peer"]) for r in records] == [("User prefers emacs", "profile", "user")]
 
 
 def test_the_memory_manager_mirrors_edits_through_the_builtin_provider(open_provider, server, mem0_home):
@@ -147,18 +148,46 @@ def test_sub_agents_read_but_do_not_write(open_provider, server):
 def test_export_and_import_round_trip_verbatim(open_provider, server):
     provider = open_provider()
     records = [
-        {"text": "Prefers dark mode", "kind": "user", "user": "hermes-user", "created_at": "2026-01-02T03:04:05Z", "source": "honcho"},
-        {"text": "Project uses postgres 16", "kind": "memory", "peer": "hermes-user", "source": "builtin"},
-        {"text": "   ", "kind": "memory"},
+        {"text": "Prefers dark mode", "kind": "preference", "peer": "user", "created_at": "2026-01-02T03:04:05Z", "source": "honcho:abc"},
+        {"text": "Project uses postgres 16", "kind": "note", "user": "assistant", "source": "builtin:memory"},
+        {"text": "   ", "kind": "fact"},
     ]
     before = len(server.requests_of("extraction"))
     assert provider.import_memories(records) == 2
     assert len(server.requests_of("extraction")) == before, "imports are verbatim: no extraction call"
+    assert provider.import_memories(records) == 0, "records already held (same source) are skipped"
     exported = {r["text"]: r for r in provider.export_memories()}
     assert set(exported) == {"Prefers dark mode", "Project uses postgres 16"}
-    assert exported["Prefers dark mode"]["kind"] == "user" and exported["Prefers dark mode"]["source"] == "mem0"
-    assert exported["Prefers dark mode"]["metadata"]["source"] == "honcho"
-    assert all(r["user"] == "hermes-user" and r["created_at"] for r in exported.values())
+    dark = exported["Prefers dark mode"]
+    assert (dark["kind"], dark["peer"], dark["metadata"]["imported_from"]) == ("preference", "user", "honcho:abc")
+    assert dark["source"] == f"mem0:{dark['metadata']['mem0_id']}" and dark["metadata"]["original_created_at"] == "2026-01-02T03:04:05Z"
+    assert exported["Project uses postgres 16"]["peer"] == "assistant"
+    assert all(r["metadata"]["user_id"] == "hermes-user" and r["created_at"] for r in exported.values())
+    assert provider.import_memories(list(exported.values())) == 0, "an export imported into its own store adds nothing"
+
+
+def test_a_resent_turn_is_stored_once(open_provider, server, mem0_home):
+    (mem0_home / "config.yaml").write_text((mem0_home / "config.yaml").read_text() + "    infer: false\n")
+    provider = open_provider()
+    provider.sync_turn("my locker code is zx7q2", "Noted.", source="session:a:message:3")
+    assert provider.flush_writes(30)
+    provider.sync_turn("my locker code is zx7q2", "Noted.", source="session:a:message:3")  # a resumed backfill
+    provider.sync_turn("ok", "Sure.", messages=[{}] * 4)
+    provider.sync_turn("ok", "Sure.", messages=[{}] * 6)  # the same words later in the conversation: a new turn
+    assert provider.flush_writes(30)
+    texts = sorted(r["text"] for r in provider.export_memories())
+    assert texts == sorted(["my locker code is zx7q2", "Noted.", "ok", "Sure.", "ok", "Sure."])
+
+
+def test_flush_writes_is_false_while_writes_wait_for_a_retry(open_provider, server, mem0_home):
+    from hermes_core.testing_servers import error_reply
+
+    provider = open_provider()
+    server.fail_next("embeddings", error_reply(500))
+    provider.sync_turn("will wait", "")
+    assert provider.flush_writes(30) is False
+    provider.sync_turn("goes through", "")
+    assert provider.flush_writes(30) is True
 
 
 def test_odd_input_is_harmless(open_provider, server):
