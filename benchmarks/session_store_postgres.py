@@ -13,7 +13,7 @@ and 8 writer processes (aggregate msg/s, lost and duplicated rows).
     python3 benchmarks/session_store_postgres.py                       # 100k messages
     python3 benchmarks/session_store_postgres.py --messages 5000 --sessions 50 --search-iters 10   # smoke
 
-The PostgreSQL server is a throwaway cluster (hermes_core.testing_postgres).
+The PostgreSQL server is a throwaway cluster (hermes_core.testing.postgres).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hermes_core.testing_postgres import running_server  # noqa: E402
+from hermes_core.testing.postgres import running_server  # noqa: E402
 from hermes_plugins_builtin.state import SessionStore  # noqa: E402
 from hermes_plugins_builtin.state.postgres import open_postgres_store  # noqa: E402
 

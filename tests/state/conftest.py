@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from hermes_core.testing_postgres import PostgresServer, running_server
+from hermes_core.testing.postgres import PostgresServer, running_server
 from hermes_plugins_builtin.state import SessionStore
 
 # --import-mode=importlib keeps test directories off sys.path; the tests import

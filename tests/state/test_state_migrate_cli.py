@@ -128,7 +128,7 @@ def test_a_password_written_into_config_yaml_is_refused(hermes_home, pg_server, 
 
 
 def test_an_unreachable_database_is_one_clear_line(hermes_home, monkeypatch, run_hermes):
-    from hermes_core.testing_postgres import free_port
+    from hermes_core.testing.postgres import free_port
 
     port = free_port()
     _use_postgres(monkeypatch, hermes_home, f"postgresql://hermes:pw-never-shown@127.0.0.1:{port}/history")

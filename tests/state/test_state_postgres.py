@@ -139,7 +139,7 @@ def test_wrong_credentials_name_the_server_never_the_password(pg_server):
 
 
 def test_an_unreachable_server_is_named_with_the_fix(pg_server):
-    from hermes_core.testing_postgres import free_port
+    from hermes_core.testing.postgres import free_port
 
     port = free_port()
     url = pg_server.url("hermes", port=port)
