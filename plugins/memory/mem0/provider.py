@@ -416,6 +416,19 @@ class Mem0MemoryProvider(MemoryProvider):
             return []
         return [str(self.settings.data_dir), str(self.settings.home / "mem0.json")]
 
+    def problems(self) -> list[str]:
+        """What needs the user (writes given up on, ignored settings), from local files only."""
+        if self.settings is None or self._outbox is None:
+            return []
+        found = list(self.settings.notes)
+        failed = self._outbox.failed()
+        if failed:
+            found.append(
+                f"{len(failed)} write(s) to mem0 failed {self.settings.max_attempts} times (last: {failed[-1].get('error', '?')}); "
+                f"they are kept in {self._outbox.failed_path} -> fix the cause, then move those lines to {self._outbox.pending_path} to retry them"
+            )
+        return found
+
     def status_details(self) -> dict[str, Any]:
         """Mode, where memories live, how many, queued and failed writes, the last error."""
         if self.settings is None or self._outbox is None or self._status is None:

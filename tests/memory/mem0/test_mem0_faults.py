@@ -150,6 +150,14 @@ def test_writes_that_keep_failing_end_in_failed_jsonl_and_status(open_provider, 
     assert [f["messages"][0]["content"] for f in failed] == ["doomed"] and "input rejected" in failed[0]["error"]
     details = provider.status_details()
     assert details["failed_writes"] == 1 and details["failed_writes_file"].endswith("failed.jsonl")
+    (problem,) = provider.problems()
+    assert "1 write(s) to mem0 failed 2 times" in problem and "input rejected" in problem and "pending.jsonl" in problem
+    # Moving the lines back, as the problem says, makes the next write retry them first.
+    (mem0_home / "mem0" / "pending.jsonl").write_text((mem0_home / "mem0" / "failed.jsonl").read_text().replace('"attempts": 2', '"attempts": 0'))
+    (mem0_home / "mem0" / "failed.jsonl").unlink()
+    provider.sync_turn("after the fix", "")
+    assert provider.flush_writes(30)
+    assert {"doomed", "fine later", "also fine", "after the fix"} == {r["text"] for r in provider.export_memories()}
 
 
 def test_a_store_already_open_elsewhere_is_named_and_writes_wait(open_provider, server, mem0_home):
