@@ -163,7 +163,7 @@ class LocalBackend(Backend):
     def _config(self, settings: Mem0Settings) -> dict[str, Any]:
         native = settings.native
         if "vector_store" in native:
-            store = native["vector_store"]
+            store = _with_local_path(native["vector_store"], settings)
         else:
             assert settings.store_path is not None
             try:
@@ -206,6 +206,8 @@ class LocalBackend(Backend):
         Rebuilding the client also undoes mem0 switching to OpenRouter whenever OPENROUTER_API_KEY is set.
         """
         for part, endpoint in (("llm", settings.llm), ("embedding_model", settings.embedder)):
+            if {"llm": "llm", "embedding_model": "embedder"}[part] in settings.native:
+                endpoint = None  # mem0's own block from mem0.json: keep its address, only bound the waiting
             component = getattr(self.memory, part, None)
             client = getattr(component, "client", None)
             if client is None or not hasattr(client, "with_options"):
@@ -302,6 +304,20 @@ class PlatformBackend(Backend):
         if http is not None:
             http.close()
             self._http = None
+
+
+#: Embedded stores whose config has a ``path`` mem0 would otherwise put under the shared /tmp.
+_PATH_STORES = ("qdrant", "faiss", "chroma")
+
+
+def _with_local_path(block: dict[str, Any], settings: Mem0Settings) -> dict[str, Any]:
+    """A mem0 ``vector_store`` block from mem0.json, with an embedded store kept under ``$HERMES_HOME/mem0``."""
+    config = dict(block.get("config") or {})
+    provider = str(block.get("provider", ""))
+    remote = any(config.get(k) for k in ("url", "host", "client", "api_key"))
+    if provider in _PATH_STORES and not remote and not config.get("path"):
+        config["path"] = str(settings.data_dir / provider)
+    return {**block, "config": config}
 
 
 def existing_dims(store_path: Path, collection: str) -> int:

@@ -244,3 +244,18 @@ def test_an_openrouter_key_in_the_environment_does_not_redirect_extraction(open_
     assert provider.flush(30)
     assert len(server.requests_of("extraction")) == 1
     assert [r["text"] for r in provider.export_memories()] == ["my terminal is kitty"]
+
+
+def test_mem0_native_blocks_from_a_hermes_agent_mem0_json_are_used_and_kept_under_hermes_home(open_provider, server, mem0_home):
+    (mem0_home / "config.yaml").write_text("memory:\n  provider: mem0\n")  # no chat model: everything comes from mem0.json
+    (mem0_home / "mem0.json").write_text(json.dumps({
+        "user_id": "agent-user",
+        "vector_store": {"provider": "qdrant", "config": {"collection_name": "legacy", "embedding_model_dims": 64}},
+        "llm": {"provider": "openai", "config": {"model": "m", "api_key": "k", "openai_base_url": server.base_url}},
+        "embedder": {"provider": "openai", "config": {"model": "e", "api_key": "k", "openai_base_url": server.base_url, "embedding_dims": 64}},
+    }))
+    provider = open_provider()
+    assert provider.is_available() and provider.settings.mode == "local"
+    _plant(provider, POSTGRES)
+    assert POSTGRES in provider.prefetch("which port does postgres use")
+    assert (mem0_home / "mem0" / "qdrant" / "collection" / "legacy").is_dir(), "never mem0's shared /tmp/qdrant"
