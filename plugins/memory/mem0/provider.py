@@ -8,6 +8,7 @@ thread runs the search for the next turn. The turn itself only reads what those 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import threading
@@ -58,6 +59,9 @@ class Mem0MemoryProvider(MemoryProvider):
         self._breaker = CircuitBreaker(5, 120.0)
         self._outbox: Outbox | None = None
         self._queue: WriteQueue | None = None
+        #: Writes handed to the worker that it has not started, by submission number.
+        self._unmade: dict[int, dict[str, Any]] = {}
+        self._numbers = itertools.count()
         self._status: StatusFile | None = None
         self._lock = threading.Lock()
         self._prefetched: str | None = None
@@ -156,7 +160,14 @@ class Mem0MemoryProvider(MemoryProvider):
             self._queue.replay()
 
     def shutdown(self) -> None:
-        self.flush(DRAIN_TIMEOUT)
+        if not self.flush(DRAIN_TIMEOUT):
+            # Writes the worker has not started would die with the process: they wait in the outbox instead.
+            with self._lock:
+                left = list(self._unmade.values())
+                self._unmade.clear()
+            for write in left:
+                if self._outbox is not None:
+                    self._outbox.put(write, "not made before the session ended; the next session makes it")
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
@@ -326,8 +337,18 @@ class Mem0MemoryProvider(MemoryProvider):
         queue = self._queue
         if self._worker is None:  # inspection mode, or after shutdown: make it now
             queue.make(write)
-        else:
-            self._submit(lambda: queue.make(write))
+            return
+        number = next(self._numbers)
+        with self._lock:
+            self._unmade[number] = write
+
+        def make() -> None:
+            with self._lock:
+                if self._unmade.pop(number, None) is None:
+                    return  # shutdown already moved it to the outbox
+            queue.make(write)
+
+        self._submit(make)
 
     def sync_turn(
         self,

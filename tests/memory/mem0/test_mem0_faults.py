@@ -190,3 +190,15 @@ def test_a_turn_half_stored_when_it_failed_is_completed_not_duplicated(open_prov
     assert provider.flush_writes(30) is True
     texts = sorted(r["text"] for r in provider.export_memories())
     assert texts == sorted(["the vpn gateway is gw-3", "Noted, gw-3.", "thanks"])
+
+
+def test_writes_not_started_when_the_session_ends_wait_in_the_outbox(open_provider, server, mem0_home, monkeypatch):
+    write_config(mem0_home, server.base_url, "    infer: false\n    timeout: 3\n")
+    provider = open_provider()
+    assert provider.flush(30)
+    monkeypatch.setattr(plugin_module(provider, "provider"), "DRAIN_TIMEOUT", 0.2)
+    server.fail_next("embeddings", hang_reply(5))
+    provider.sync_turn("stuck behind a hanging model", "")
+    provider.sync_turn("never started", "")
+    provider.shutdown()
+    assert "never started" in [q["messages"][0]["content"] for q in _pending(mem0_home)]
