@@ -3,7 +3,7 @@
 Run: python benchmarks/mem0_provider.py [--memories 1000] [--facts 50] [--turns 200] [--json]
 
 Setup: the real mem0.Memory with its embedded qdrant store in a temporary HERMES_HOME, the loopback
-model server of hermes_core.testing_openai_embeddings (deterministic hashed bag-of-words embeddings,
+model server of hermes_core.testing.embedding_server (deterministic hashed bag-of-words embeddings,
 256 dimensions), and ``--memories`` stored memories: ``--facts`` planted facts plus generated notes
 that share their vocabulary (ports, hosts, owners, versions), so a search has to rank, not just match.
 
@@ -163,7 +163,7 @@ def main() -> int:
     os.environ.update(HERMES_HOME=str(home), MEM0_TELEMETRY="False")
     for name in ("OPENROUTER_API_KEY", "MEM0_API_KEY", "MEM0_BASE_URL"):
         os.environ.pop(name, None)
-    from hermes_core.testing_openai_embeddings import EmbeddingModelServer
+    from hermes_core.testing import EmbeddingModelServer
 
     rng = random.Random(14)
     planted = _planted(rng, args.facts)
