@@ -66,7 +66,6 @@ class Mem0MemoryProvider(MemoryProvider):
         self._lock = threading.Lock()
         self._prefetched: str | None = None
         self._prefetch_thread: threading.Thread | None = None
-        self._turns_recalled = 0
         self._last_recall_count = 0
         self._last_error = ""
 
@@ -190,7 +189,6 @@ class Mem0MemoryProvider(MemoryProvider):
             self._session_id = new_session_id
             if reset:  # a new conversation: the last turn's search is about something else
                 self._prefetched = None
-                self._turns_recalled = 0
 
     def flush(self, timeout: float = DRAIN_TIMEOUT) -> bool:
         """Wait until every write submitted so far was made or queued; ``False`` on timeout."""
@@ -216,17 +214,20 @@ class Mem0MemoryProvider(MemoryProvider):
         )
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        """First turn: a bounded search. Later turns: what the previous turn's background search found."""
+        """Later turns: what the previous turn's background search found. Without one (the first turn): a bounded search."""
         if self.settings is None:
             return ""
+        # A background search still running (the next message came quickly) already left the turn's
+        # path once; finishing it is bounded, and cheaper than a turn without recall.
+        self.wait_for_prefetch(self.settings.prefetch_timeout)
         with self._lock:
-            first = self._turns_recalled == 0
-            self._turns_recalled += 1
             cached, self._prefetched = self._prefetched, None
         if cached is not None:
             return cached
-        if not first or is_trivial_prompt(query):
+        if is_trivial_prompt(query):
             return ""
+        # No background result: the first turn, or the previous turn's search was never started (a
+        # trivial prompt, or a message sent before the host handed that turn over). Search now, bounded.
         return self._bounded_search(query)
 
     def _bounded_search(self, query: str) -> str:
@@ -257,8 +258,9 @@ class Mem0MemoryProvider(MemoryProvider):
             with self._lock:
                 self._prefetched = text
 
-        self._prefetch_thread = threading.Thread(target=run, name="mem0-prefetch", daemon=True)
-        self._prefetch_thread.start()
+        thread = threading.Thread(target=run, name="mem0-prefetch", daemon=True)
+        thread.start()  # before it is published: the next turn may join it at once
+        self._prefetch_thread = thread
 
     def wait_for_prefetch(self, timeout: float | None = None) -> bool:
         """Wait for the background search ``queue_prefetch`` started; ``False`` if it still runs."""

@@ -156,3 +156,17 @@ def test_trivial_prompts_do_not_search(open_provider, server, query):
     before = len(server.requests_of("embeddings"))
     assert provider.prefetch(query) == ""
     assert len(server.requests_of("embeddings")) == before
+
+
+def test_a_chat_of_two_turns_recalls_from_the_background_search_on_the_second(run_hermes, open_provider, server, mem0_home):
+    provider = open_provider()
+    provider.handle_tool_call("mem0_conclude", {"conclusion": "postgres listens on port 5433 on staging"})
+    provider.shutdown()
+    server.reset(text_reply("Port 5433."), text_reply("Yes, 5433."))
+
+    result = run_hermes("chat", "--no-stream", input="which port does postgres use?\nare you sure about that port?\n")
+    assert result.exit_code == 0, result.stderr
+    first, second = server.requests_of("chat")
+    for request in (first, second):
+        assert "postgres listens on port 5433 on staging" in json.dumps(request.body["messages"][-1]["content"])
+    assert "Port 5433." in result.stdout and "Yes, 5433." in result.stdout
