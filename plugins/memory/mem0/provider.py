@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.memory.manager import OrderedWorker
-from hermes_core.memory.provider import MemoryProvider, RecallStatus, is_trivial_prompt
+from hermes_core.memory.provider import MemoryProvider, RecallStatus
 
 from . import portable, tools
 from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend
+from .recall import Recall
 from .resilience import CircuitBreaker, Outbox, StatusFile
 from .status import describe
 from .writes import WriteQueue
@@ -64,9 +65,7 @@ class Mem0MemoryProvider(MemoryProvider):
         self._numbers = itertools.count()
         self._status: StatusFile | None = None
         self._lock = threading.Lock()
-        self._prefetched: str | None = None
-        self._prefetch_thread: threading.Thread | None = None
-        self._last_recall_count = 0
+        self._recall: Recall | None = None
         self._last_error = ""
 
     # -- identity and availability --
@@ -124,6 +123,8 @@ class Mem0MemoryProvider(MemoryProvider):
         self._outbox = Outbox(self.settings.data_dir, self.settings.max_attempts)
         self._queue = WriteQueue(self._outbox, self.attempt, self._breaker.allows)
         self._status = StatusFile(self.settings.data_dir)
+        if self._recall is None:
+            self._recall = Recall(self._search, self._opened, OPEN_TIMEOUT, self.settings.prefetch_timeout)
 
     def _open(self) -> Backend | None:
         """The backend, opened on first use; ``None`` (with the reason recorded) while it cannot be.
@@ -170,9 +171,7 @@ class Mem0MemoryProvider(MemoryProvider):
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
-        thread = self._prefetch_thread
-        if thread is not None:
-            thread.join(self.settings.timeout if self.settings else 5.0)
+        self.wait_for_prefetch(self.settings.timeout if self.settings else 5.0)
         with self._open_lock:
             if self._backend is not None:
                 try:
@@ -187,8 +186,8 @@ class Mem0MemoryProvider(MemoryProvider):
     def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False, rewound: bool = False, **kwargs: Any) -> None:
         with self._lock:
             self._session_id = new_session_id
-            if reset:  # a new conversation: the last turn's search is about something else
-                self._prefetched = None
+            if reset and self._recall is not None:  # a new conversation: the last turn's search is about something else
+                self._recall.forget()
 
     def flush(self, timeout: float = DRAIN_TIMEOUT) -> bool:
         """Wait until every write submitted so far was made or queued; ``False`` on timeout."""
@@ -215,71 +214,24 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
         """Later turns: what the previous turn's background search found. Without one (the first turn): a bounded search."""
-        if self.settings is None:
-            return ""
-        # A background search still running (the next message came quickly) already left the turn's
-        # path once; finishing it is bounded, and cheaper than a turn without recall.
-        self.wait_for_prefetch(self.settings.prefetch_timeout)
-        with self._lock:
-            cached, self._prefetched = self._prefetched, None
-        if cached is not None:
-            return cached
-        if is_trivial_prompt(query):
-            return ""
-        # No background result: the first turn, or the previous turn's search was never started (a
-        # trivial prompt, or a message sent before the host handed that turn over). Search now, bounded.
-        return self._bounded_search(query)
-
-    def _bounded_search(self, query: str) -> str:
-        box: dict[str, str] = {}
-
-        def run() -> None:
-            if self._opened.wait(OPEN_TIMEOUT):
-                box["text"] = self._recall(query)
-
-        thread = threading.Thread(target=run, name="mem0-first-recall", daemon=True)
-        thread.start()
-        assert self.settings is not None
-        thread.join(OPEN_TIMEOUT + self.settings.prefetch_timeout)
-        if thread.is_alive():
-            logger.info("mem0: the first recall took longer than %g s; the turn went on without it", OPEN_TIMEOUT + self.settings.prefetch_timeout)
-        return box.get("text", "")
+        return self._recall.for_turn(query) if self._recall is not None else ""
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        if self.settings is None or is_trivial_prompt(query):
-            return
-        previous = self._prefetch_thread
-        if previous is not None and previous.is_alive():
-            return  # one search at a time; a slow backend must not pile threads up
-
-        def run() -> None:
-            self._opened.wait(OPEN_TIMEOUT)
-            text = self._recall(query)
-            with self._lock:
-                self._prefetched = text
-
-        thread = threading.Thread(target=run, name="mem0-prefetch", daemon=True)
-        thread.start()  # before it is published: the next turn may join it at once
-        self._prefetch_thread = thread
+        if self._recall is not None:
+            self._recall.start(query)
 
     def wait_for_prefetch(self, timeout: float | None = None) -> bool:
         """Wait for the background search ``queue_prefetch`` started; ``False`` if it still runs."""
-        thread = self._prefetch_thread
-        if thread is None:
-            return True
-        thread.join(timeout)
-        return not thread.is_alive()
+        return self._recall is None or self._recall.wait(timeout)
 
-    def _recall(self, query: str) -> str:
+    def _search(self, query: str) -> list[dict[str, Any]] | None:
         assert self.settings is not None
-        results = self.call("search", lambda b: b.search(query[:MAX_QUERY_CHARS], user_id=self.settings.user_id, top_k=self.settings.top_k, rerank=self.settings.rerank))
-        if results is None:
-            return ""
-        self._last_recall_count = len(results)
-        return tools.format_recall(results)
+        settings = self.settings
+        return self.call("search", lambda b: b.search(query[:MAX_QUERY_CHARS], user_id=settings.user_id, top_k=settings.top_k, rerank=settings.rerank))
 
     def recall_status(self) -> RecallStatus | None:
-        return RecallStatus("Mem0", self._last_recall_count) if self._last_recall_count else None
+        count = self._recall.last_count if self._recall is not None else 0
+        return RecallStatus("Mem0", count) if count else None
 
     # -- guarded calls --
 
