@@ -27,8 +27,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
         "hook_callback_timeout": 30,
         # Per-plugin settings: ``plugins.entries.<key>.{settings, allow_tool_override}``.
         "entries": {},
-        # Import aliases (agent.memory_provider, tools.registry, ...) for plugins written for Hermes Agent.
-        "compat": False,
+        # Import aliases (agent.memory_provider, tools.registry, ...) so plugins written for Hermes Agent
+        # load unmodified; false turns them off (an installed package of the same name always wins).
+        "compat": True,
     },
     "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
     "context": {"engine": "compressor"},

@@ -207,7 +207,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 def _provider_records(manager: PluginManager) -> list[PluginRecord]:
     manager.discover()
-    return [r for r in manager.plugins if r.candidate.kind == "exclusive" and r.candidate.source != "builtin"]
+    return [r for r in manager.plugins if r.candidate.provides_memory and r.candidate.source != "builtin"]
 
 
 def _disabled_names(manager: PluginManager) -> list[str]:

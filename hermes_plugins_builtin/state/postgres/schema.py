@@ -81,17 +81,21 @@ MIGRATIONS: dict[int, Callable[[Any], None]] = {
 }
 
 
-def _table_exists(conn: Any, name: str) -> bool:
-    # a scan of pg_tables sees what other hosts committed a moment ago; to_regclass()
-    # reads the catalog cache, which an advisory lock does not refresh
-    return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
-                             "WHERE schemaname = current_schema() AND tablename = %s)", (name,)).fetchone()[0])
+def _tables(conn: Any) -> set[str]:
+    # one statement, one snapshot: checking the two tables in two statements could see another
+    # host's migration commit in between ("sessions" but no "hermes_state_meta": a foreign table).
+    # A scan of pg_tables sees what other hosts committed; to_regclass() reads the catalog cache,
+    # which an advisory lock does not refresh.
+    rows = conn.execute("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                        "AND tablename IN ('hermes_state_meta', 'sessions')").fetchall()
+    return {r[0] for r in rows}
 
 
 def current_version(conn: Any, url: str) -> int:
     """0 for an empty database; the stored version otherwise (refusing foreign and newer ones)."""
-    if not _table_exists(conn, "hermes_state_meta"):
-        if _table_exists(conn, "sessions"):
+    tables = _tables(conn)
+    if "hermes_state_meta" not in tables:
+        if "sessions" in tables:
             raise NotAStateDatabaseError(redact_url(url), "it has a 'sessions' table that hermes did not create")
         return 0
     row = conn.execute("SELECT value FROM hermes_state_meta WHERE key = 'schema_version'").fetchone()
