@@ -265,6 +265,7 @@ def config_schema() -> list[dict[str, Any]]:
         {"key": "user_id", "description": "whose memories these are", "default": DEFAULT_USER_ID},
         {"key": "agent_id", "description": "which agent writes them", "default": DEFAULT_AGENT_ID},
         {"key": "infer", "description": "let the model extract facts from each turn (false: store messages verbatim)", "type": "bool", "default": True},
+        {"key": "rerank", "description": "rerank recalled memories (the platform; locally only with a reranker in mem0.json)", "type": "bool", "default": False},
         {"key": "llm.model", "description": "local mode: model that extracts memories (empty: the chat model)"},
         {"key": "llm.base_url", "description": "local mode: its OpenAI-compatible address (empty: the chat model's)"},
         {"key": "embedder.model", "description": "local mode: embedding model", "default": DEFAULT_EMBEDDER_MODEL},

@@ -53,7 +53,7 @@ class _Terminal(io.StringIO):
 def test_interactive_setup_walks_every_field(hermes_home, monkeypatch, capsys):
     from hermes_core.cli.main import main
 
-    answers = ["local", "", "", "alice", "", "false", "llama3", "http://127.0.0.1:8080/v1", "", "384"]
+    answers = ["local", "", "", "alice", "", "false", "", "llama3", "http://127.0.0.1:8080/v1", "", "384"]
     monkeypatch.setattr(sys, "stdin", _Terminal("\n".join(answers) + "\n"))
     # getpass reads the controlling terminal, which a test run does not have; the answer comes from stdin instead.
     monkeypatch.setattr("getpass.getpass", lambda prompt="": input(prompt))
@@ -61,7 +61,7 @@ def test_interactive_setup_walks_every_field(hermes_home, monkeypatch, capsys):
     import yaml
 
     section = yaml.safe_load((hermes_home / "config.yaml").read_text())["memory"]["mem0"]
-    assert section["user_id"] == "alice" and section["infer"] is False and section["llm"]["model"] == "llama3"
+    assert section["user_id"] == "alice" and section["infer"] is False and section["rerank"] is False and section["llm"]["model"] == "llama3"
     assert section["embedder"] == {"model": "text-embedding-3-small", "base_url": "http://127.0.0.1:8081/v1", "dims": 384}
     assert not (hermes_home / ".env").exists(), "an empty platform key is not stored"
 
