@@ -118,7 +118,7 @@ def test_listing_plugins_never_imports_mem0_and_a_session_keeps_mem0_under_herme
         """
         import sys
         from hermes_core.cli.main import main
-        for argv in (["--help"], ["plugins", "list"], ["plugins", "list", "--json"]):
+        for argv in (["--help"], ["plugins", "list"], ["plugins", "list", "--json"], ["plugins", "list", "--load"]):
             try:
                 main(argv)
             except SystemExit:
