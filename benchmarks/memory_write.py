@@ -1,4 +1,4 @@
-"""Built-in memory: latency of one write (lock + re-read + temp file + fsync + os.replace) and the scanner's rates.
+"""Built-in memory: latency of one write (lock + re-read + temp file + fsync + os.replace).
 
 Run: python benchmarks/memory_write.py [--writes N] [--dir PATH] [--json]
 
@@ -10,8 +10,7 @@ Latency, per write, over N writes on a MEMORY.md kept at about 70% of its 2,200-
 The goal is p50 <= 2 ms for the tool call. fsync cost depends entirely on the disk under --dir
 (default: a temporary directory), so the filesystem is printed with the figures.
 
-Scanner, from tests/builtin/memory/injection_corpus.json: the share of attacks blocked and the
-share of benign notes wrongly blocked (false positives), with any misses listed.
+The scanner's rates and scan time are measured by benchmarks/scanner.py.
 """
 
 from __future__ import annotations
@@ -27,9 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hermes_plugins_builtin.memory import BuiltinMemoryProvider, scan
+from hermes_plugins_builtin.memory import BuiltinMemoryProvider
 
-CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "injection_corpus.json"
 FILL_ENTRIES = 14
 
 
@@ -84,23 +82,6 @@ def measure_writes(home: Path, writes: int) -> dict[str, Any]:
     return {"file_usage": size, "tool_call": _percentiles(tool_ms), "write_path": _percentiles(path_ms)}
 
 
-def measure_scanner() -> dict[str, Any]:
-    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
-    missed = [a["text"] for a in corpus["attacks"] if scan(a["text"]) is None]
-    false_positives = [b["text"] for b in corpus["benign"] if scan(b["text"]) is not None]
-    attacks, benign = len(corpus["attacks"]), len(corpus["benign"])
-    return {
-        "attacks": attacks,
-        "blocked": attacks - len(missed),
-        "block_rate": (attacks - len(missed)) / attacks,
-        "benign": benign,
-        "false_positives": len(false_positives),
-        "false_positive_rate": len(false_positives) / benign,
-        "missed": missed,
-        "wrongly_blocked": false_positives,
-    }
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=2000)
@@ -116,7 +97,6 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "system": platform.platform(), "filesystem": filesystem},
         "writes": args.writes,
         **writes,
-        "scanner": measure_scanner(),
     }
     if args.json:
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
@@ -130,13 +110,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {label:<24} p50 {figures['p50_ms']:.3f} ms   p99 {figures['p99_ms']:.3f} ms   mean {figures['mean_ms']:.3f} ms   max {figures['max_ms']:.3f} ms")
     goal = "met" if writes["tool_call"]["p50_ms"] <= 2.0 else "MISSED"
     print(f"  goal p50 <= 2 ms: {goal}")
-    scanner = result["scanner"]
-    print(f"scanner: {scanner['blocked']}/{scanner['attacks']} attacks blocked ({scanner['block_rate']:.1%}), "
-          f"{scanner['false_positives']}/{scanner['benign']} benign notes blocked ({scanner['false_positive_rate']:.1%} false positives)")
-    for text in scanner["missed"]:
-        print(f"  missed attack: {text!r}")
-    for text in scanner["wrongly_blocked"]:
-        print(f"  false positive: {text!r}")
     return 0
 
 

@@ -120,3 +120,16 @@ def test_a_published_style_memory_package_loads_with_pip_alone_and_after_its_ins
         installed = env.run("-m", "hermes_vault.install", cwd=tmp_path, env={"HERMES_HOME": str(home)})
         assert installed.returncode == 0, installed.stderr
     assert vault["also_at"] == [str(home / "plugins" / "vault")]
+
+
+def test_the_installed_honcho_plugin_sets_up_and_is_selected(venv, wheels, tmp_path):
+    import zipfile
+
+    names = zipfile.ZipFile(wheels["hermes"]).namelist()
+    assert {"plugin.yaml", "__init__.py", "provider.py", "cli.py"} <= {n.rsplit("/", 1)[1] for n in names if n.startswith("hermes_bundled_plugins/memory/honcho/")}
+    home = tmp_path / "home3"
+    home.mkdir()
+    setup = venv.hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri", cwd=tmp_path, home=home)
+    assert setup.returncode == 0, setup.stderr
+    status = venv.hermes("memory", "status", cwd=tmp_path, home=home)
+    assert status.returncode == 0 and "honcho [plugin memory/honcho] (available)" in status.stdout, status.stdout + status.stderr

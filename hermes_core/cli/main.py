@@ -88,11 +88,21 @@ def _apply_profile(argv: Sequence[str]) -> None:
             return
 
 
-def _plugin_cli_commands() -> list[object]:
+def _plugin_cli_commands(command: str | None = None) -> list[object]:
     from hermes_core.manager import PluginManager
+    from hermes_core.policy import matches, name_list
 
     manager = PluginManager()
     manager.load_all()
+    if command is not None and command not in manager.cli_commands:
+        # A memory provider's own command group (e.g. 'hermes honcho setup') must work before
+        # memory.provider selects it: that is how it gets selected. Only a provider plugin named
+        # like the command is loaded, and never one the user disabled.
+        disabled = set(name_list(manager.config.get("plugins.disabled", [])) or [])
+        for record in manager.plugins:
+            if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not record.loaded and not matches(record.candidate, disabled):
+                manager.load(record.key)
+                break
     return list(manager.cli_commands.values())
 
 
@@ -104,7 +114,7 @@ def run(argv: Sequence[str]) -> int:
     command = _first_command(argv)
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:
-        plugin_commands = _plugin_cli_commands()
+        plugin_commands = _plugin_cli_commands(command)
     parser = build_parser(plugin_commands)
     args = parser.parse_args(list(argv))
     func = getattr(args, "func", None)

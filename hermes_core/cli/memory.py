@@ -76,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--yes", action="store_true", help="never prompt; use defaults for values not given")
     setup.set_defaults(func=cmd_setup)
 
+    from hermes_core.cli import memory_switch, memory_transfer
+
+    memory_switch.add_arguments(commands)
+    memory_transfer.add_arguments(commands)
+
 
 # -- shared --
 
@@ -282,6 +287,15 @@ def _missing_env(manager: PluginManager, provider: MemoryProvider) -> list[str]:
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
+def _problems(provider: MemoryProvider) -> list[str]:
+    """What the provider says needs the user's attention (e.g. writes that failed for good)."""
+    try:
+        found = provider.problems() if callable(getattr(provider, "problems", None)) else []
+    except Exception as exc:  # provider code: its failure is itself worth reporting
+        return [f"problems() raised {type(exc).__name__}: {exc}"]
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
 def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
     """What the runtime will run for ``memory.provider``: the load policy's verdict, then the plugin itself."""
     from hermes_core.policy import selected_by
@@ -324,6 +338,7 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         return status
     status["available"], status["reason"] = _available(provider)
     status["missing_env"] = _missing_env(manager, provider)
+    status["problems"] = _problems(provider)
     return status
 
 
@@ -352,7 +367,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     selection = manager.config.get("memory.provider", "") or ""
     if not isinstance(selection, str):
         raise HermesError(f"{manager.home / 'config.yaml'}: memory.provider must be a name, not {type(selection).__name__} -> run 'hermes memory setup'")
-    status: dict[str, Any] = {"provider": selection or "builtin", "plugin": "", "available": True, "reason": "", "missing_env": [], "shadowed": []}
+    status: dict[str, Any] = {"provider": selection or "builtin", "plugin": "", "available": True, "reason": "", "missing_env": [], "shadowed": [], "problems": []}
     if selection not in ("", "builtin"):  # what the runtime treats as built-in only; anything else must resolve
         status.update(_provider_status(manager, selection))
     if status["available"] and status["plugin"]:
@@ -367,6 +382,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     state = "available" if status["available"] else f"NOT available: {status['reason']}"
     plugin = f" [plugin {status['plugin']}]" if status["plugin"] and status["plugin"] != status["provider"] else ""
     print(f"provider:   {status['provider']}{plugin} ({state})")
+    for problem in status["problems"]:
+        print(f"problem:    {problem}")
     if status["missing_env"]:
         print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run 'hermes memory setup {status['provider']}'")
     if status.get("shadowed"):

@@ -8,6 +8,7 @@
 - ``embedding_server``: an OpenAI-compatible server with deterministic embeddings and mem0-style
   extraction, for memory backends (``hermes_core.testing_openai_embeddings`` re-exports it).
 - ``postgres``: a PostgreSQL cluster in a temporary directory.
+- ``honcho_server`` (with ``honcho_api``): a Honcho v3 protocol server for the honcho-ai SDK.
 
 Names are imported on first use, so ``from hermes_core.testing import OpenAIServer`` does not
 load pytest, and the pytest plugin does not load the servers.
@@ -26,6 +27,7 @@ _EXPORTS = {
     "hang_reply": "replies", "rate_limit_reply": "replies", "raw_reply": "replies", "text_reply": "replies",
     "tool_call_reply": "replies", "tool_calls_reply": "replies",
     "EmbeddingModelServer": "embedding_server", "embed_text": "embedding_server", "embeddings_reply": "embedding_server",
+    "HonchoServer": "honcho_server", "HonchoState": "honcho_api",
 }
 __all__ = sorted(_EXPORTS)
 
