@@ -274,16 +274,22 @@ def _config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
     return schema
 
 
-def _missing_env(manager: PluginManager, provider: MemoryProvider) -> list[str]:
-    """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env."""
+def _missing_env(manager: PluginManager, provider: MemoryProvider, *, available: bool = False) -> list[str]:
+    """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env.
+
+    A secret marked ``required: False`` (a key only one mode needs) counts only while the provider
+    is unavailable: a provider that works without it is not missing anything.
+    """
     from hermes_core.config import get_env_value
 
     try:
         schema = _config_schema(provider)
     except HermesError:
         return []
-    # A secret marked ``required: False`` (e.g. a key only one mode needs) is not missing when unset.
-    names = [f["env_var"] for f in schema if f.get("secret") and f.get("required") is not False and isinstance(f.get("env_var"), str) and f["env_var"]]
+    names = [
+        f["env_var"] for f in schema
+        if f.get("secret") and not (available and f.get("required") is False) and isinstance(f.get("env_var"), str) and f["env_var"]
+    ]
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
@@ -337,20 +343,24 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         status["reason"] = f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)"
         return status
     status["available"], status["reason"] = _available(provider)
-    status["missing_env"] = _missing_env(manager, provider)
+    status["missing_env"] = _missing_env(manager, provider, available=status["available"])
     status["problems"] = _problems(provider)
     return status
 
 
 def _provider_details(manager: PluginManager) -> dict[str, Any]:
-    """The active provider's own status lines (``status_details()``), read without starting its background work."""
+    """The active provider's own status lines (``status_details()``); the provider reads what it needs itself.
+
+    No session is started for them: a provider whose lines need its backend opens it in
+    ``status_details()`` (and closes it in ``shutdown()``), one whose lines come from its files
+    imports nothing.
+    """
     from hermes_core.memory.provider import MemoryProvider
 
     provider = manager.active_memory_provider()
     if provider is None or type(provider).status_details is MemoryProvider.status_details:
         return {}
     try:
-        provider.initialize_for_inspection(f"status-{uuid.uuid4()}", hermes_home=str(manager.home), platform="cli", agent_context="primary")
         details = provider.status_details()
     except Exception as exc:  # provider code: its failure is part of the status, not a crash
         return {"error": f"status_details() raised {type(exc).__name__}: {exc}"}

@@ -160,7 +160,8 @@ class MemoryProvider(ABC):
     def status_details(self) -> dict[str, Any]:
         """Extra lines for ``hermes memory status`` (mode, store, counts, last error); ``{}`` for none.
 
-        Called after :meth:`initialize_for_inspection`. Values should be text, numbers or lists.
+        Called on a provider no session initialized (then :meth:`shutdown`): read what the lines
+        need here. Values should be text, numbers, lists or ``None``.
         """
         return {}
 

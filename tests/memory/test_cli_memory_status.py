@@ -127,17 +127,16 @@ from hermes_core import MemoryProvider
 
 class Ledger(MemoryProvider):
     name = "ledger"
-    def __init__(self):
-        self.inspected = False
+    broken = False
     def is_available(self): return True
     def initialize(self, session_id, **kw): raise AssertionError("status must not start a session")
-    def initialize_for_inspection(self, session_id, **kw): self.inspected = True
+    def initialize_for_inspection(self, session_id, **kw): raise AssertionError("status_details reads what it needs itself")
     def get_tool_schemas(self): return []
     def get_config_schema(self):
         return [{"key": "key", "secret": True, "required": False, "env_var": "LEDGER_OPTIONAL_KEY"}]
     def status_details(self):
-        if not self.inspected:
-            raise AssertionError("initialize_for_inspection first")
+        if self.broken:
+            raise RuntimeError("ledger file unreadable")
         return {"mode": "local", "pending_writes": 2, "last_error": None, "stores": ["a", "b"]}
 
 def register(ctx):
@@ -159,8 +158,8 @@ def test_a_providers_status_details_are_shown_and_an_optional_secret_is_not_miss
 
 
 def test_status_details_that_raise_are_reported_not_a_crash(make_plugin, run_hermes, hermes_home):
-    make_plugin("ledger", DETAILED.replace("self.inspected = True", "pass"), manifest={"name": "ledger", "kind": "exclusive"})
+    make_plugin("ledger", DETAILED.replace("broken = False", "broken = True"), manifest={"name": "ledger", "kind": "exclusive"})
     _config(hermes_home, memory={"provider": "ledger"})
     text = run_hermes("memory", "status")
-    assert text.exit_code == 0 and "error:     " in text.stdout and "status_details() raised AssertionError" in text.stdout
+    assert text.exit_code == 0 and "error:     " in text.stdout and "status_details() raised RuntimeError: ledger file unreadable" in text.stdout
     assert "Traceback" not in text.stdout + text.stderr

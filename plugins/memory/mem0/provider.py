@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import uuid
 import logging
 import threading
 from collections.abc import Callable
@@ -393,6 +394,13 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def problems(self) -> list[str]:
         """What needs the user (writes given up on, ignored settings), from local files only."""
+        if self.settings is None:
+            from hermes_core.config import get_hermes_home
+
+            try:
+                self._setup(f"status-{uuid.uuid4()}", {"hermes_home": str(self._home or get_hermes_home()), "platform": "cli"})
+            except SettingsError as exc:
+                return [str(exc)]
         if self.settings is None or self._outbox is None:
             return []
         found = list(self.settings.notes)
@@ -406,6 +414,10 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def status_details(self) -> dict[str, Any]:
         """Mode, where memories live, how many, queued and failed writes, the last error."""
+        if self.settings is None:  # hermes memory status: no session, read the settings for inspection
+            from hermes_core.config import get_hermes_home
+
+            self._setup(f"status-{uuid.uuid4()}", {"hermes_home": str(self._home or get_hermes_home()), "platform": "cli"})
         if self.settings is None or self._outbox is None or self._status is None:
             return {}
         def open_() -> tuple[Backend | None, str]:

@@ -50,6 +50,4 @@ def describe(
         details["failed_writes_file"] = str(outbox.failed_path)
     last = status.read().get("last_error")
     details["last_error"] = f"{last.get('at', '?')} {last.get('operation', '?')}: {last.get('message', '')}" if isinstance(last, dict) else None
-    if settings.notes:
-        details["notes"] = list(settings.notes)
     return details

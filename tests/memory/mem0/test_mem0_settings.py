@@ -47,4 +47,4 @@ def test_an_unreadable_mem0_json_is_a_note_not_a_failure(open_provider, mem0_hom
     (mem0_home / "mem0.json").write_text("{not json")
     provider = open_provider()
     assert provider.settings.mode == "local"
-    assert any("mem0.json is not readable JSON" in note for note in provider.status_details()["notes"])
+    assert any("mem0.json is not readable JSON" in problem for problem in provider.problems())
