@@ -85,3 +85,12 @@ def test_help_imports_no_command_machinery(home: Path, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
     assert _loaded(modules, HEAVY + ("sqlite3", "hermes_plugins_builtin") + OTHER_GROUPS + ("hermes_core.cli.sessions",)) == []
+
+
+def test_the_store_module_the_sessions_commands_import_is_the_state_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    from hermes_core.cli.sessions import STATE_PLUGIN_MODULE
+
+    (state,) = [ep for ep in entry_points(group="hermes_agent.plugins") if ep.name == "state"]
+    assert state.value == STATE_PLUGIN_MODULE
