@@ -82,3 +82,75 @@ def gate_for(pattern: str, flags: int) -> tuple[str, ...] | None:
         if not any(short in word for short in kept):
             kept.append(word)
     return tuple(kept)
+
+
+# ---- required words anywhere in a pattern -----------------------------------------------------------------
+# A prefix gate is weak when the pattern starts with short, common words ("the", "my", "be"). Every match also
+# contains one word of each *mandatory* part of the pattern (a literal run, a group, a branch whose every arm has
+# such words), wherever that part sits. The two strongest such sets make a gate and a second, independent check.
+
+_WEAK = 3  # a set whose shortest word has this many letters or fewer barely narrows anything
+
+
+def _required_sets(items: list, depth: int = 0) -> list[frozenset[str]]:
+    """Sets of words such that every match of the sequence ``items`` contains a word of each set."""
+    if depth > 8:
+        return []
+    sets: list[frozenset[str]] = []
+    run = ""
+    for op, arg in items:
+        if op is sre_constants.LITERAL:
+            run += chr(arg)
+            continue
+        if len(run) >= _MIN_PREFIX:
+            sets.append(frozenset({run}))
+        run = ""
+        if op in _ZERO_WIDTH:
+            continue
+        if op is sre_constants.SUBPATTERN:
+            sets.extend(_required_sets(list(arg[-1]), depth + 1))
+        elif op is sre_constants.BRANCH:
+            union: set[str] = set()
+            for branch in arg[1]:
+                best = _strongest(_required_sets(list(branch), depth + 1))
+                if best is None:
+                    union = set()
+                    break
+                union |= best
+            if union and len(union) <= _MAX_PREFIXES:
+                sets.append(frozenset(union))
+        elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] >= 1:
+            sets.extend(_required_sets(list(arg[2]), depth + 1))
+    if len(run) >= _MIN_PREFIX:
+        sets.append(frozenset({run}))
+    return sets
+
+
+def _strength(words: frozenset[str]) -> tuple[int, int]:
+    return (min(len(w.strip()) for w in words), -len(words))
+
+
+def _strongest(sets: list[frozenset[str]]) -> frozenset[str] | None:
+    return max(sets, key=_strength) if sets else None
+
+
+def _minimal(words: frozenset[str]) -> tuple[str, ...]:
+    kept: list[str] = []
+    for word in sorted({w.lower() for w in words}, key=len):
+        if not any(short in word for short in kept):
+            kept.append(word)
+    return tuple(kept)
+
+
+def required_words(pattern: str, flags: int) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+    """Two word lists (either may be None) such that every match of ``pattern`` contains a word of each."""
+    try:
+        tree = sre_parse.parse(pattern, flags)
+    except re.error:
+        return None, None
+    sets = sorted(set(_required_sets(list(tree))), key=_strength, reverse=True)
+    if not sets:
+        return None, None
+    first = _minimal(sets[0])
+    second = next((_minimal(s) for s in sets[1:] if _strength(s)[0] > _WEAK and not set(s) & sets[0]), None)
+    return first, second

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .gate import gate_for
+from .gate import gate_for, required_words
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 _UNSET = object()
@@ -22,7 +22,7 @@ class Rule:
     ``also`` is a second such list for detectors that need two words, a verb and its object.
     """
 
-    __slots__ = ("family", "name", "source", "flags", "check", "also", "_pattern", "_gate")
+    __slots__ = ("family", "name", "source", "flags", "check", "_also", "_pattern", "_gate")
 
     def __init__(
         self,
@@ -35,7 +35,7 @@ class Rule:
         also: Iterable[str] | None = None,
     ) -> None:
         self.family, self.name, self.source, self.flags, self.check = family, name, source, flags, check
-        self.also = tuple(also) if also else None
+        self._also: tuple[str, ...] | None | object = tuple(also) if also else _UNSET
         self._pattern: re.Pattern[str] | None = None
         self._gate = gate if gate is _UNSET else (tuple(gate) if gate is not None else None)  # type: ignore[arg-type]
 
@@ -48,12 +48,34 @@ class Rule:
     @property
     def gate(self) -> tuple[str, ...] | None:
         if self._gate is _UNSET:
-            self._gate = gate_for(self.source, self.flags)
+            self._derive_gates()
         return self._gate  # type: ignore[return-value]
+
+    @property
+    def also(self) -> tuple[str, ...] | None:
+        if self._also is _UNSET:
+            self._derive_gates()
+        return self._also  # type: ignore[return-value]
+
+    def _derive_gates(self) -> None:
+        """Gates read from the pattern: its literal prefix words, or stronger words it needs further on."""
+        required, second = required_words(self.source, self.flags)
+        if self._gate is _UNSET:
+            prefix = gate_for(self.source, self.flags)
+            weak = prefix is None or min(len(w.strip()) for w in prefix) <= 3
+            self._gate = required if weak and required is not None else prefix
+            if self._also is _UNSET:
+                self._also = second if self._gate == required else (required if weak else None)
+        if self._also is _UNSET:
+            # The gate was given by hand: a word the pattern needs elsewhere is still a valid second check.
+            strong = required is not None and min(len(w.strip()) for w in required) > 3
+            self._also = required if strong and required != self._gate else None
 
     def without_gates(self) -> Rule:
         """The same detector with no gates (to check that gates never change a result)."""
-        return Rule(self.family, self.name, self.source, self.flags, self.check, None, None)
+        bare = Rule(self.family, self.name, self.source, self.flags, self.check, None, None)
+        bare._also = None
+        return bare
 
     def passes_gates(self, lowered: str) -> bool:
         """Whether ``lowered`` (the lower-cased text) has a word of ``gate`` and one of ``also``, where given."""
