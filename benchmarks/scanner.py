@@ -10,7 +10,7 @@ the honest measure). All three are reported.
 
 - attacks: blocked % per attack family and per obfuscation (the goal on the held-out half: >= 99 % overall);
 - benign notes: rejected % for plain and hard-negative notes and per language (goal: <= 1 % overall);
-- time: the scan of one note, uncached, p50/p99/max over every corpus note and over 200-character notes made by
+- time: the scan of one note, uncached, wall clock and CPU time, p50/p99/max over every corpus note and over 200-character notes made by
   joining corpus notes (goal: p99 <= 1 ms for a 200-character note), after a warm-up; the one-off cost of the
   first scan (loading the confusables data) is printed separately.
 
@@ -59,15 +59,18 @@ def _rates(notes: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, An
     }
 
 
-def _timings(texts: list[str]) -> dict[str, float]:
+def _timings(texts: list[str]) -> dict[str, Any]:
+    """Wall-clock and CPU time of each scan. On a loaded machine the wall clock also counts the time the process
+    waited for a core, so both are reported: CPU time is the scanner's own cost, wall time what a caller sees."""
     from hermes_plugins_builtin.memory.scanner import _scan
 
-    samples = []
+    wall, cpu = [], []
     for text in texts:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         _scan(text)
-        samples.append((time.perf_counter() - started) * 1000)
-    return _percentiles(samples)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    return {**_percentiles(wall), "cpu": _percentiles(cpu)}
 
 
 def _two_hundred(notes: list[dict[str, Any]], count: int) -> list[str]:
@@ -162,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time: import {timing['import_ms']:.0f} ms, first scan {timing['first_scan_ms']:.0f} ms (loads confusables data)")
     for label, key in (("corpus notes", "corpus_notes"), ("200-char notes", "notes_200_chars"), ("200-char benign", "benign_200_chars")):
         t = timing[key]
-        print(f"  {label:<16} n={t['n']:<5} p50 {t['p50_ms']:.3f} ms   p99 {t['p99_ms']:.3f} ms   max {t['max_ms']:.3f} ms   mean {t['mean_ms']:.3f} ms")
-    print(f"  goal p99 <= 1 ms for a 200-character note: {'met' if timing['notes_200_chars']['p99_ms'] <= 1.0 else 'MISSED'}")
+        for clock, c in (("wall", t), ("cpu", t["cpu"])):
+            print(f"  {label:<16} {clock:<4} n={c['n']:<5} p50 {c['p50_ms']:.3f} ms   p99 {c['p99_ms']:.3f} ms   max {c['max_ms']:.3f} ms   mean {c['mean_ms']:.3f} ms")
+    for clock, t in (("wall", timing["notes_200_chars"]), ("cpu", timing["notes_200_chars"]["cpu"])):
+        print(f"  goal p99 <= 1 ms for a 200-character note ({clock} clock): {'met' if t['p99_ms'] <= 1.0 else 'MISSED'}")
     for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout), ("fresh", args.list_fresh)):
         if wanted:
             for text in result["listing"][split]["missed"]:

@@ -110,9 +110,12 @@ def _required_sets(items: list, depth: int = 0) -> list[frozenset[str]]:
         if op is sre_constants.SUBPATTERN:
             sets.extend(_required_sets(list(arg[-1]), depth + 1))
         elif op is sre_constants.BRANCH:
+            arms = [_required_sets(list(branch), depth + 1) for branch in arg[1]]
+            # A set every arm needs ("a ... b | b ... a") is needed by the whole branch.
+            sets.extend(set(arms[0]).intersection(*arms[1:]))
             union: set[str] = set()
-            for branch in arg[1]:
-                best = _strongest(_required_sets(list(branch), depth + 1))
+            for found in arms:
+                best = _strongest(found)
                 if best is None:
                     union = set()
                     break
@@ -127,7 +130,8 @@ def _required_sets(items: list, depth: int = 0) -> list[frozenset[str]]:
 
 
 def _strength(words: frozenset[str]) -> tuple[int, int]:
-    return (min(len(w.strip()) for w in words), -len(words))
+    # Bytes rather than characters: two CJK characters narrow a search as much as six Latin letters.
+    return (min(len(w.strip().encode()) for w in words), -len(words))
 
 
 def _strongest(sets: list[frozenset[str]]) -> frozenset[str] | None:

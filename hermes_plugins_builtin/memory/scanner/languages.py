@@ -10,7 +10,7 @@ th fa pl uk nl sw.
 
 from __future__ import annotations
 
-from .rules import Rule, rule, words_of
+from .rules import Rule, rule
 
 _GAP = r"[^.!?。！？।؟\n]{0,50}?"
 
@@ -224,10 +224,12 @@ def _build() -> tuple[Rule, ...]:
     built: list[Rule] = []
     for code, lex in LEXICONS.items():
         # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt).
-        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), gate=_GATES.get((code, "instructions")) or words_of(lex.instructions), also=words_of(lex.dismiss)))
+        # Gates are derived from the patterns on first use (both halves of a pair are needed words), which keeps
+        # importing the scanner cheap; a few stem lists that start with a character class have them written out.
+        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), **_written_gate(code, "instructions")))
         built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **_written_gate(code, "identity")))
-        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}"), gate=words_of(lex.user), also=words_of(rf"{lex.tell_not}|{lex.hide}")))
-        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt), gate=words_of(lex.prompt), also=words_of(lex.reveal)))
+        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}")))
+        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt)))
     return tuple(built)
 
 
