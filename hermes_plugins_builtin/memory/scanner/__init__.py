@@ -20,6 +20,7 @@ from . import commands, compact, decode, forgery, instructions, invisible, langu
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
+from .prefilter import GateIndex
 from .rules import Rule
 
 __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "RULES"]
@@ -49,15 +50,26 @@ def _scan_cached(text: str) -> Finding | None:
     return _scan(text)
 
 
+_index: GateIndex | None = None
+
+
+def _gate_index() -> GateIndex:
+    global _index
+    if _index is None:
+        _index = GateIndex((*RULES, *_DECODED_RULES, *compact.RULES))
+    return _index
+
+
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
-    contains = lowered.__contains__
+    present = _gate_index().present(lowered)
+    disjoint = present.isdisjoint
     for detector in rules:
-        # The gates are checked here rather than in find() to save calls per detector on the common, clean path.
+        # The gates are checked here, against the words found in one pass, rather than per detector in find().
         gate, also = detector.gate, detector.also
-        if (gate is not None and not any(map(contains, gate))) or (also is not None and not any(map(contains, also))):
+        if (gate is not None and disjoint(gate)) or (also is not None and disjoint(also)):
             continue
-        match = detector.pattern.search(text) if detector.check is None else detector.find(text, lowered)
+        match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
         if match is not None:
             return Finding(detector.family, detector.name, match.group(), view)
     return None

@@ -87,6 +87,10 @@ class Rule:
         """The first match that passes ``check``; ``lowered`` is ``text.lower()`` when the caller has it already."""
         if not self.passes_gates(text.lower() if lowered is None else lowered):
             return None
+        return self.checked_match(text)
+
+    def checked_match(self, text: str) -> re.Match[str] | None:
+        """The first match that passes ``check``, gates not consulted (the caller has checked them)."""
         for match in self.pattern.finditer(text):
             if self.check is None or self.check(match):
                 return match
