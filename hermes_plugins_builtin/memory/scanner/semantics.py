@@ -86,8 +86,8 @@ RULES: tuple[Rule, ...] = (
     # No topic between the qualifier and the rules, and none after them: "the old lint rules", "previous
     # instructions about emoji" are about something else; "prior directives are void" is about the agent.
     rule("instruction_override", "earlier_rules_stale", rf"\b{_EARLIER}\s+(?:(?:safety|security|content|system)\s+)?{_RULES}\s*[,;:]?\s+(?:(?:are|is|were|was|have been|has been|now|all|hereby|just|only)\s+){{0,3}}{_STALE}\b"),
-    rule("instruction_override", "wins_over_own_rules", rf"\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(40)}\b{_CLASH}\w*{window(40)}\b{_WINS}\b"
-         rf"|\b{_CLASH}\w*\b{window(40)}\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(40)}\b{_WINS}\b"),
+    rule("instruction_override", "wins_over_own_rules", rf"\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(40)}\b{_CLASH}\w*{window(60)}\b{_WINS}\b"
+         rf"|\b{_CLASH}\w*\b{window(40)}\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(60)}\b{_WINS}\b"),
     rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b"),
     rule("concealment", "false_report", r"\btell (?:the user|them|him|her|the human)\b[^.\n]{0,60}\b(?:succeeded|worked|passed|is fine|was fine|went fine|nothing (?:was|got) sent)\b[^.\n]{0,30}\beven (?:if|when|though)\b"),
     rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}"),
