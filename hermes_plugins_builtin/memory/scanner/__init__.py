@@ -61,14 +61,26 @@ def _gate_index() -> GateIndex:
     return _index
 
 
+#: Off only to check that the lower-cased patterns decide exactly as the case-insensitive ones do.
+_LOWERED_PATTERNS = True
+
+
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
     present = _gate_index().present(lowered)
     disjoint = present.isdisjoint
+    # Lower-casing keeps positions when it keeps the length (it does not for a few letters such as U+0130).
+    aligned = _LOWERED_PATTERNS and len(lowered) == len(text)
     for detector in rules:
         # The gates are checked here, against the words found in one pass, rather than per detector in find().
         gate, also = detector.gate, detector.also
         if (gate is not None and disjoint(gate)) or (also is not None and disjoint(also)):
+            continue
+        fast = detector.lowered_pattern if aligned else None
+        if fast is not None:
+            found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)
+            if found is not None:
+                return Finding(detector.family, detector.name, text[found.start() : found.end()], view)
             continue
         match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
         if match is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .rules import Rule, any_of, line_of, rule, window
+from .rules import Rule, any_of, case_blind, line_of, rule, window
 
 # The agent's own rules, however they are named, qualified as earlier / built-in / the ones it was given.
 _EARLIER = any_of((r"earlier", r"prior", r"previous", r"preceding", r"old", r"original", r"initial", r"built-in", r"default", r"existing",
@@ -76,6 +76,7 @@ _PASS_ON = any_of((r"mirror", r"post", r"share", r"send", r"forward", r"copy", r
 _SCHEDULE = r"\b(?:add|append|put|write|install|insert|register|schedule)\b[^\n]{0,160}?\b(?:to|into|in)\s+(?:the\s+|my\s+|your\s+|their\s+|the user's\s+|root's\s+)?(?:crontab|cron\.d|/etc/cron\S*|launchd|launchagents|systemd timers?|scheduled tasks?|task scheduler)\b"
 
 
+@case_blind
 def _remote(match: re.Match[str]) -> bool:
     return remote_host_in(line_of(match))
 

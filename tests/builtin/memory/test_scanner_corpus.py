@@ -108,3 +108,17 @@ def test_gates_never_change_a_result():
     finally:
         scanner.RULES, scanner._DECODED_RULES = saved
     assert gated == ungated
+
+
+def test_lower_cased_patterns_never_change_a_result():
+    """Detectors run lower-cased on lower-cased text for speed; the case-insensitive forms decide the same."""
+    from hermes_plugins_builtin.memory import scanner
+
+    texts = [n["text"] for n in NOTES[1::3]] + EARLIER["attacks"] + EARLIER["benign"]
+    lowered = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+    scanner._LOWERED_PATTERNS = False
+    try:
+        cased = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+    finally:
+        scanner._LOWERED_PATTERNS = True
+    assert lowered == cased
