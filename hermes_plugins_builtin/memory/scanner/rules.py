@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .gate import gate_for, required_words
+from .gate import derived
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 _UNSET = object()
@@ -73,9 +73,8 @@ class Rule:
 
     def _derive_gates(self) -> None:
         """Gates read from the pattern: its literal prefix words, or stronger words it needs further on."""
-        required, second = required_words(self.source, self.flags)
+        prefix, required, second = derived(self.source, self.flags)
         if self._gate is _UNSET:
-            prefix = gate_for(self.source, self.flags)
             weak = prefix is None or min(len(w.strip()) for w in prefix) <= 3
             self._gate = required if weak and required is not None else prefix
             if self._also is _UNSET:
@@ -168,4 +167,4 @@ def rule(
 
 def words_of(pattern: str) -> tuple[str, ...] | None:
     """The gate words of a pattern fragment, for detectors that need one of its words but do not start with it."""
-    return gate_for(pattern, FLAGS)
+    return derived(pattern, FLAGS)[0]

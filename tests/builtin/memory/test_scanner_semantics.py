@@ -61,3 +61,13 @@ def test_required_words_come_from_every_mandatory_part():
     # A set both arms need makes the branch need it; a pattern of bare classes needs nothing.
     assert set(required_words(r"(?:alpha.{0,9}gamma|gamma.{0,9}alpha)", 0)[0]) in ({"alpha"}, {"gamma"})
     assert required_words(r"[a-z]+\d", 0) == (None, None)
+
+
+def test_the_generated_gate_words_are_current():
+    """gate_cache.py must match the detectors; regenerate it with `python -m hermes_plugins_builtin.memory.scanner.gate`."""
+    from pathlib import Path
+
+    from hermes_plugins_builtin.memory.scanner import gate
+
+    current = Path(gate.__file__).with_name("gate_cache.py").read_text(encoding="utf-8")
+    assert current == gate.render_cache(gate._all_patterns())
