@@ -77,7 +77,7 @@ def gate_for(pattern: str, flags: int) -> tuple[str, ...] | None:
     found = _prefixes(list(tree))
     if not found:
         return None
-    words = sorted({p.lower() for p in found}, key=len)
+    words = sorted({p.lower() for p in found}, key=lambda w: (len(w), w))
     # A word that contains a shorter one adds nothing to the check.
     kept: list[str] = []
     for word in words:
@@ -137,12 +137,12 @@ def _strength(words: frozenset[str]) -> tuple[int, int]:
 
 
 def _strongest(sets: list[frozenset[str]]) -> frozenset[str] | None:
-    return max(sets, key=_strength) if sets else None
+    return max(sets, key=lambda s: (_strength(s), sorted(s))) if sets else None
 
 
 def _minimal(words: frozenset[str]) -> tuple[str, ...]:
     kept: list[str] = []
-    for word in sorted({w.lower() for w in words}, key=len):
+    for word in sorted({w.lower() for w in words}, key=lambda w: (len(w), w)):
         if not any(short in word for short in kept):
             kept.append(word)
     return tuple(kept)
@@ -154,7 +154,8 @@ def required_words(pattern: str, flags: int) -> tuple[tuple[str, ...] | None, tu
         tree = sre_parse.parse(pattern, flags)
     except re.error:
         return None, None
-    sets = sorted(set(_required_sets(list(tree))), key=_strength, reverse=True)
+    # Ties are broken by the words themselves so that the choice is the same in every process.
+    sets = sorted(set(_required_sets(list(tree))), key=lambda s: (_strength(s), sorted(s)), reverse=True)
     if not sets:
         return None, None
     first = _minimal(sets[0])
