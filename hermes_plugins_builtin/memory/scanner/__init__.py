@@ -76,6 +76,8 @@ def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
         gate, also = detector.gate, detector.also
         if (gate is not None and disjoint(gate)) or (also is not None and disjoint(also)):
             continue
+        if detector.needs is not None and not detector.needs(text):
+            continue
         fast = detector.lowered_pattern if aligned else None
         if fast is not None:
             found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)

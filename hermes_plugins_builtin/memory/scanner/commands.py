@@ -7,9 +7,10 @@ localhost, a path named as a location, or an API call that names no secret pass.
 
 from __future__ import annotations
 
+import functools
 import re
 
-from .rules import Rule, any_of, case_blind, line_of, rule, window
+from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
 
 SECRET_PATH = any_of((
     r"~?/?\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)", r"\.aws/credentials\b",
@@ -39,6 +40,7 @@ _HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d
 _LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=256)
 def remote_host_in(text: str) -> bool:
     """Whether ``text`` names a host other than this machine."""
     for found in _HOST.finditer(text):
@@ -49,6 +51,7 @@ def remote_host_in(text: str) -> bool:
 
 
 @case_blind
+@needs(remote_host_in)
 def _goes_remote(match: re.Match[str]) -> bool:
     return remote_host_in(line_of(match))
 
@@ -60,6 +63,7 @@ _NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync"
 
 
 @case_blind
+@needs(remote_host_in)
 def _sent_remote(match: re.Match[str]) -> bool:
     """A secret source counts when its line also has a network call that reaches a host other than this machine."""
     line = line_of(match)

@@ -22,7 +22,7 @@ class Rule:
     ``also`` is a second such list for detectors that need two words, a verb and its object.
     """
 
-    __slots__ = ("family", "name", "source", "flags", "check", "_also", "_pattern", "_gate", "_lowered")
+    __slots__ = ("family", "name", "source", "flags", "check", "needs", "_also", "_pattern", "_gate", "_lowered")
 
     def __init__(
         self,
@@ -35,6 +35,7 @@ class Rule:
         also: Iterable[str] | None = None,
     ) -> None:
         self.family, self.name, self.source, self.flags, self.check = family, name, source, flags, check
+        self.needs: Callable[[str], bool] | None = getattr(check, "needs", None)
         self._also: tuple[str, ...] | None | object = tuple(also) if also else _UNSET
         self._pattern: re.Pattern[str] | None = None
         self._lowered: re.Pattern[str] | None | object = _UNSET
@@ -117,6 +118,17 @@ def case_blind(check: CheckT) -> CheckT:
     """Mark a ``check`` that decides the same on the lower-cased text, so its detector may run lower-cased."""
     check.case_blind = True  # type: ignore[attr-defined]
     return check
+
+
+def needs(condition: Callable[[str], bool]) -> Callable[[CheckT], CheckT]:
+    """Mark a ``check`` that can only pass when ``condition`` holds for the whole text (for example, the
+    line of the match names a remote host, so the text does): the scan skips the pattern when it does not."""
+
+    def mark(check: CheckT) -> CheckT:
+        check.needs = condition  # type: ignore[attr-defined]
+        return check
+
+    return mark
 
 
 _ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)", re.DOTALL)

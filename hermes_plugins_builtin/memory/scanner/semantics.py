@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .rules import Rule, any_of, case_blind, line_of, rule, window
+from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
 
 # The agent's own rules, however they are named, qualified as earlier / built-in / the ones it was given.
 _EARLIER = any_of((r"earlier", r"prior", r"previous", r"preceding", r"old", r"original", r"initial", r"built-in", r"default", r"existing",
@@ -77,6 +77,7 @@ _SCHEDULE = r"\b(?:add|append|put|write|install|insert|register|schedule)\b[^\n]
 
 
 @case_blind
+@needs(remote_host_in)
 def _remote(match: re.Match[str]) -> bool:
     return remote_host_in(line_of(match))
 
