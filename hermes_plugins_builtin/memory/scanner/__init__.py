@@ -16,6 +16,7 @@ are grouped by family in ``instructions`` (English), ``semantics`` (what a note 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 
 from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
@@ -65,17 +66,31 @@ def _gate_index() -> GateIndex:
 _LOWERED_PATTERNS = True
 
 
+def _candidates(rules: tuple[Rule, ...], present: set[str]) -> Iterator[Rule]:
+    """The detectors of ``rules``, in order, whose gate words are all met by ``present``."""
+    index = _gate_index()
+    plan = index.plan(rules)
+    if plan is None:
+        disjoint = present.isdisjoint
+        for detector in rules:
+            gate, also = detector.gate, detector.also
+            if not ((gate is not None and disjoint(gate)) or (also is not None and disjoint(also))):
+                yield detector
+        return
+    mask = index.candidates(present) & plan
+    indexed = index.rules
+    while mask:
+        lowest = mask & -mask
+        mask ^= lowest
+        yield indexed[lowest.bit_length() - 1]
+
+
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
     present = _gate_index().present(lowered)
-    disjoint = present.isdisjoint
     # Lower-casing keeps positions when it keeps the length (it does not for a few letters such as U+0130).
     aligned = _LOWERED_PATTERNS and len(lowered) == len(text)
-    for detector in rules:
-        # The gates are checked here, against the words found in one pass, rather than per detector in find().
-        gate, also = detector.gate, detector.also
-        if (gate is not None and disjoint(gate)) or (also is not None and disjoint(also)):
-            continue
+    for detector in _candidates(rules, present):
         if detector.needs is not None and not detector.needs(text):
             continue
         fast = detector.lowered_pattern if aligned else None
