@@ -13,8 +13,6 @@ it is refused unless ``--force`` merges into it.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import inspect
 import json
 import time
 from typing import Any, Callable, Iterable
@@ -44,6 +42,8 @@ def add_arguments(commands: Any, open_store: Callable[[Any], Any]) -> None:
 
 
 def _open_target(manager: Any, target: str) -> Any:
+    import inspect
+
     factory = manager.session_store_factory
     try:
         accepts = "location" in inspect.signature(factory).parameters
@@ -63,6 +63,8 @@ def _open_target(manager: Any, target: str) -> Any:
 
 def message_digest(messages: Iterable[dict[str, Any]]) -> str:
     """A checksum of a session's messages that ignores row ids (they differ between stores)."""
+    import hashlib
+
     digest = hashlib.sha256()
     for message in messages:
         record = {k: message.get(k) for k in _MESSAGE_KEYS}

@@ -66,6 +66,10 @@ class _OrderedWorker:
             job()  # jobs isolate their own errors
 
 
+#: The same worker for providers that keep their own ordered background queue (e.g. Mem0's writes).
+OrderedWorker = _OrderedWorker
+
+
 class MemoryManager:
     """Fans memory calls out to the built-in provider and the selected external one.
 

@@ -157,6 +157,14 @@ class MemoryProvider(ABC):
         """Prepare for read-only use (status, listing) without starting background work."""
         self.initialize(session_id, **kwargs)
 
+    def status_details(self) -> dict[str, Any]:
+        """Extra lines for ``hermes memory status`` (mode, store, counts, last error); ``{}`` for none.
+
+        Called on a provider no session initialized (then :meth:`shutdown`): read what the lines
+        need here. Values should be text, numbers, lists or ``None``.
+        """
+        return {}
+
     def cache_busting_signature(self) -> dict[str, Any] | None:
         """Settings whose change must invalidate agents a long-lived host has cached; ``None`` for none."""
         return None
