@@ -379,21 +379,14 @@ MAX_IMPORT_BYTES = 1 << 30
 
 
 def _read_lines(path: Path) -> list[str]:
-    from hermes_core.files import read_limited_bytes
+    from hermes_core.files import read_limited_text
 
     try:
-        # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory) and bounds the size
-        data = read_limited_bytes(path, MAX_IMPORT_BYTES, what="file to import")
+        # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
+        # names the line of a byte that is not UTF-8; a leading byte-order mark is fine
+        return read_limited_text(path, MAX_IMPORT_BYTES, what="file to import").splitlines()
     except FileNotFoundError:
         raise HermesError(f"{path}: no such file -> check the path") from None
-    try:
-        return data.decode("utf-8-sig").splitlines()  # -sig: a leading byte-order mark is fine
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise HermesError(
-            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
-            "-> convert the file to UTF-8 (e.g. with iconv) and import it again"
-        ) from exc
 
 
 def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:

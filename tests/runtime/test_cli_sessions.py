@@ -178,7 +178,7 @@ def test_import_of_a_file_that_is_not_utf8_names_the_file_and_line(hermes_home, 
     latin.write_bytes(b'{"role": "user", "content": "fine"}\n' + '{"role": "user", "content": "café"}\n'.encode("latin-1"))
     result = run_hermes("sessions", "import", str(latin))
     assert result.exit_code == 1 and "UnicodeDecodeError" not in result.stderr
-    assert f"hermes: error: {latin}:2: not UTF-8 text (byte 0xe9" in result.stderr and "-> convert the file to UTF-8" in result.stderr
+    assert f"hermes: error: {latin}:2: the file to import is not UTF-8 text (byte 0xe9" in result.stderr and "-> convert it to UTF-8" in result.stderr
     assert run_hermes("sessions", "list", "--json").json() == []
 
 
