@@ -146,3 +146,10 @@ def test_a_failing_slash_command_is_reported_and_the_chat_goes_on(configured, ru
     assert result.exit_code == 0, result.stderr
     assert "hermes: error:" in result.stderr and "Traceback" not in result.stderr
     assert "> yes\n" in result.stdout  # the turn after the failed command went through
+
+
+@pytest.mark.parametrize("url", ["notaurl", "ftp://x/v1", "http://"])
+def test_an_endpoint_that_is_not_an_http_url_is_one_clear_error(run_hermes, url):
+    result = run_hermes("chat", "-q", "hi", "--model", "m", "--base-url", url)
+    assert result.exit_code == 1 and "is not an http(s) URL" in result.stderr and "model.base_url" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
