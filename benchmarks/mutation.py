@@ -149,7 +149,7 @@ def _results(scratch: Path, group: Group) -> dict[str, dict[str, object]]:
             for mutant, exit_code in sorted(data.get("exit_code_by_key", {}).items()):
                 status = status_by_exit_code[exit_code]
                 counts[status] = counts.get(status, 0) + 1
-                if status in ("survived", "no tests", "suspicious", "not checked", "skipped"):
+                if status in ("survived", "no tests", "suspicious"):
                     survivors.append(f"{mutant} ({status})")
         killed = counts.get("killed", 0) + counts.get("timeout", 0) + counts.get("segfault", 0)
         judged = killed + sum(counts.get(s, 0) for s in ("survived", "no tests", "suspicious"))
