@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -113,6 +114,10 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t).exists()])}\n"
         # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
         f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'])}\n"
+        # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
+        # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
+        "timeout_multiplier = 4.0\n"
+        "timeout_constant = 2.0\n"
         "use_git_change_detection = false\n"
         "use_setproctitle = false\n"
     )
@@ -169,22 +174,28 @@ def _diff(scratch: Path, mutant: str) -> str:
     return shown.stdout.strip() or shown.stderr.strip()
 
 
-def run_group(name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool) -> dict[str, object]:
+def run_group(name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None) -> dict[str, object]:
     scratch = _prepare(name, group, workdir, max_children)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    log = (scratch / "mutmut.log").open("w")
-    completed = subprocess.run(
-        [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
-        cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env,
-    )
-    log.close()
+    with (scratch / "mutmut.log").open("w") as log:
+        # a process group of its own, so that a run over budget is stopped with every worker it forked
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+            cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )
+        try:
+            returncode: int | str = process.wait(timeout=None if budget is None else budget * 60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
+            returncode = f"stopped after the {budget:g}-minute budget (partial: see 'not checked')"
     report = _results(scratch, group)
     result: dict[str, object] = {
         "group": name,
         "minutes": round((time.monotonic() - started) / 60, 1),
-        "mutmut_exit": completed.returncode,
+        "mutmut_exit": returncode,
         "files": report,
         "load": os.getloadavg(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -213,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1: a shared machine)")
     parser.add_argument("--workdir", type=Path, default=ROOT / ".mutation")
     parser.add_argument("--no-diffs", action="store_true", help="do not print each survivor's diff")
+    parser.add_argument("--budget-minutes", type=float, default=None, help="stop each group after this long and report what was measured")
     parser.add_argument("--json", action="store_true", help="one JSON object per group on stdout")
     args = parser.parse_args(argv)
     if args.list:
@@ -227,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("mutmut is not installed -> pip install -e '.[dev]'")
     for name in args.groups or list(GROUPS):
-        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs)
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes)
         print(json.dumps(result)) if args.json else _print(result)
     return 0
 
