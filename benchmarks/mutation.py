@@ -49,7 +49,7 @@ GROUPS: dict[str, Group] = {
     ),
     "policy": Group(
         ("hermes_core/policy.py",),
-        ("tests/test_loading.py", "tests/test_cli_plugins.py", "tests/test_safety_semantics.py"),
+        ("tests/test_policy_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_cli_plugins.py"),
     ),
     "discovery": Group(
         ("hermes_core/discovery.py",),
