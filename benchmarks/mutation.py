@@ -45,7 +45,7 @@ class Group:
 GROUPS: dict[str, Group] = {
     "hooks": Group(
         ("hermes_core/hooks.py",),
-        ("tests/test_hook_dispatch.py", "tests/test_hook_contracts.py", "tests/test_safety_semantics.py"),
+        ("tests/test_hook_dispatch.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
     ),
     "policy": Group(
         ("hermes_core/policy.py",),
@@ -94,7 +94,7 @@ GROUPS: dict[str, Group] = {
             "hermes_core/distribution/lockfile.py",
             "hermes_core/distribution/archives.py",
         ),
-        ("tests/distribution/test_rollback_parts.py", "tests/distribution/test_specs.py", "tests/distribution/test_install_safety.py"),
+        ("tests/distribution/test_install_safety.py", "tests/distribution/test_rollback_parts.py", "tests/distribution/test_specs.py", "tests/distribution/test_directory_plugins.py"),
     ),
 }
 
