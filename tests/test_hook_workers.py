@@ -102,3 +102,18 @@ def test_an_overdue_callback_is_interrupted_once(alarm_state):
         alarm._on_alarm(signal.SIGALRM, None)
     assert alarm.calling is False
     alarm._on_alarm(signal.SIGALRM, None)  # a second signal for the same callback does not raise again
+
+
+def test_the_debug_trace_names_each_callbacks_result(make_plugin, plugin_manager, monkeypatch, capsys):
+    monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")
+    results = {
+        "a_none": "None", "b_text": "'text'", "c_fail": "1 / 0", "d_block": "{'action': 'block'}",
+    }
+    for name, value in results.items():
+        make_plugin(name, f"def register(ctx):\n    ctx.register_hook('transform_terminal_output', lambda **kw: {value})\n")
+    manager = plugin_manager(enabled=list(results), strict=False)
+    capsys.readouterr()
+    manager.hooks.call("transform_terminal_output", {"command": "ls", "output": "x", "returncode": 0, "task_id": "t"})
+    lines = [line for line in capsys.readouterr().err.splitlines() if "hook transform_terminal_output" in line]
+    kinds = {line.split("plugin '")[1].split("'")[0]: line.rsplit("-> ", 1)[1] for line in lines}
+    assert kinds == {"a_none": "none", "b_text": "str", "c_fail": "error (ZeroDivisionError: division by zero)", "d_block": "block"}
