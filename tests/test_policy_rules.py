@@ -41,3 +41,46 @@ def test_a_category_plugin_is_selected_by_key_name_or_directory(make_plugin, plu
         assert plugin_manager(config={"memory": {"provider": selection}}, load=False).get("mem/vault-dir").enabled, selection
     for selection in ("mem", "vault", "mem/vault-memory", "vault-dir/"):
         assert not plugin_manager(config={"memory": {"provider": selection}}, load=False).get("mem/vault-dir").enabled, selection
+
+
+def _candidate(key: str, source: str, kind: str = "standalone"):
+    from hermes_core.discovery import PluginCandidate
+    from hermes_core.manifest import PluginManifest
+
+    name = key.rsplit("/", 1)[-1]
+    return PluginCandidate(key, name, source, f"/plugins/{key}", PluginManifest(name=name, kind=kind))
+
+
+def _decide(candidate, config=None, env=None):
+    from hermes_core.config import Config
+    from hermes_core.policy import decide
+
+    decision = decide(candidate, Config(config or {}), env or {})
+    return decision.enabled, decision.reason
+
+
+DISABLED = {"plugins": {"disabled": ["memory", "web/tool", "off"]}}
+
+
+@pytest.mark.parametrize(
+    ("candidate", "config", "env", "expected"),
+    [
+        (_candidate("memory", "builtin"), {}, {}, (True, "builtin (always on)")),
+        (_candidate("memory", "builtin"), DISABLED, {}, (True, "builtin (always on; the plugins.disabled entry naming it is ignored)")),
+        (_candidate("memory", "builtin"), {}, {"HERMES_SAFE_MODE": "1"}, (True, "builtin (always on)")),
+        (_candidate("tool", "user"), {"plugins": {"enabled": ["tool"]}}, {"HERMES_SAFE_MODE": "1"}, (False, "HERMES_SAFE_MODE=1: no plugin is loaded (builtins only)")),
+        (_candidate("web/tool", "user"), {"plugins": {"enabled": ["web/tool"], "disabled": ["web/tool"]}}, {}, (False, "disabled in config (plugins.disabled); run 'hermes plugins enable web/tool' to turn it on")),
+        (_candidate("vault", "user", "exclusive"), {"memory": {"provider": "vault"}}, {}, (True, "memory provider selected by memory.provider")),
+        (_candidate("vault", "user", "exclusive"), {"plugins": {"enabled": ["vault"]}}, {}, (False, "memory provider, not selected -> run 'hermes config set memory.provider vault' to use it")),
+        (_candidate("llm", "user", "model-provider"), {"plugins": {"enabled": ["llm"]}}, {}, (False, "model-provider plugins are listed but not run by this host")),
+        (_candidate("store", "bundled", "backend"), {}, {}, (True, "bundled backend (on by default)")),
+        (_candidate("chat", "bundled", "platform"), {}, {}, (True, "bundled platform (on by default)")),
+        (_candidate("store", "user", "backend"), {}, {}, (False, "not enabled -> run 'hermes plugins enable store' to turn it on")),
+        (_candidate("other", "bundled", "standalone"), {}, {}, (False, "not enabled -> run 'hermes plugins enable other' to turn it on")),
+        (_candidate("store", "bundled", "backend"), {"plugins": {"disabled": ["store"]}}, {}, (False, "disabled in config (plugins.disabled); run 'hermes plugins enable store' to turn it on")),
+        (_candidate("lcm", "user", "standalone"), {"context": {"engine": "lcm"}}, {}, (True, "context engine selected by context.engine")),
+        (_candidate("tool", "entrypoint"), {"plugins": {"enabled": ["tool"]}}, {}, (True, "enabled in config (plugins.enabled)")),
+    ],
+)
+def test_each_policy_rule_decides_with_its_reason(candidate, config, env, expected):
+    assert _decide(candidate, config, env) == expected
