@@ -108,3 +108,45 @@ def test_a_database_at_the_current_version_opens(db_path):
         store.create_session("s", "cli")
     with SessionStore(db_path) as store:
         assert store.get_session("s") is not None
+
+
+def test_highlight_terms_are_the_positive_words_once_each():
+    from hermes_plugins_builtin.state.query import parse
+
+    assert parse("apples pears OR apples NOT kiwi").highlight_terms() == ["apples", "pears"]
+    assert parse("NOT kiwi").highlight_terms() == []
+
+
+@pytest.mark.parametrize("base", ["50% off", "snake_case", "C:\\dir", "a\\_b%"])
+def test_title_numbering_treats_like_wildcards_in_titles_literally(store, base):
+    for i, title in enumerate([base, f"{base} #4"]):
+        store.create_session(f"s{i}", "cli")
+        store.set_title(f"s{i}", title)
+    assert store.next_title_in_lineage(base) == f"{base} #5"
+
+
+def test_a_numbered_title_of_another_base_is_not_counted(store):
+    for i, title in enumerate(["Chat", "Chat #x #7"]):
+        store.create_session(f"s{i}", "cli")
+        store.set_title(f"s{i}", title)
+    assert store.next_title_in_lineage("Chat") == "Chat #2"
+
+
+def test_a_child_started_exactly_when_its_parent_ended_is_a_continuation(store):
+    store.create_session("p", "cli", started_at=0.0)
+    store.end_session("p", "compression", ended_at=10.0)
+    store.create_session("c", "cli", parent_session_id="p", started_at=10.0)
+    assert [(c["id"], c["kind"]) for c in store.get_children("p")] == [("c", "continuation")]
+    assert store.get_compression_tip("p") == "c"
+
+
+def test_batched_tips_agree_with_single_walks_where_the_walk_is_cut(store):
+    # 103 parts: a walk from part0 stops after 100 hops at part100, one from part1 reaches part101
+    previous = None
+    for i in range(103):
+        store.create_session(f"part{i}", "cli", parent_session_id=previous, started_at=i * 20.0)
+        if i < 102:
+            store.end_session(f"part{i}", "compression", ended_at=i * 20.0 + 10)
+        previous = f"part{i}"
+    wanted = ["part0", "part1", "part2"]
+    assert store.get_compression_tips(wanted) == {w: store.get_compression_tip(w) for w in wanted} == {"part0": "part100", "part1": "part101", "part2": "part102"}
