@@ -33,6 +33,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
     "context": {"engine": "compressor"},
     "prompt_caching": {"enabled": True, "cache_ttl": "5m"},
+    # The session store: "sqlite" ($HERMES_HOME/state.db) or "postgres" (the URL in HERMES_STATE_URL).
+    "state": {"backend": "sqlite", "url": ""},
 }
 
 CONFIG_FILE_NAME = "config.yaml"

@@ -132,3 +132,12 @@ def test_null_clears_a_text_setting(hermes_home, run_hermes):
 
     assert run_hermes("config", "set", "memory.provider", "null").exit_code == 0
     assert yaml.safe_load((hermes_home / "config.yaml").read_text())["memory"]["provider"] == ""
+
+
+def test_a_database_url_with_a_password_is_refused_from_config_yaml(hermes_home, run_hermes):
+    url = "postgresql://hermes:hunter2@db.internal:5432/history"
+    refused = run_hermes("config", "set", "state.url", url)
+    assert refused.exit_code == 1 and "secret" in refused.stderr and "hunter2" not in refused.stderr
+    assert run_hermes("config", "set", "state.url", "postgresql://hermes@db.internal:5432/history").exit_code == 0
+    assert run_hermes("config", "set", "state.backend", "postgres").exit_code == 0
+    assert run_hermes("config", "get", "state.backend").stdout == "postgres\n"

@@ -95,4 +95,4 @@ def test_validate_names_a_malformed_entry_points_file(tmp_path, run_hermes, entr
 
 def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
     result = venv.run("-c", "import importlib.metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
-    assert result.stdout.strip() == "['hermes_core.testing']"
+    assert result.stdout.strip() == "['hermes_core.testing.fixtures']"

@@ -96,13 +96,8 @@ def _builtin_memory(manager: PluginManager) -> Any:
 
 
 def _live_state(provider: Any, target: str) -> dict[str, Any]:
-    """``live_state`` with an unreadable file reported as one line (the provider's error names file, cause, fix)."""
-    from hermes_plugins_builtin.memory.operations import EditError
-
-    try:
-        return provider.live_state(target)
-    except EditError as exc:
-        raise HermesError(exc.message) from exc
+    """``live_state`` of the built-in provider; an unreadable file raises a HermesError (one line, the fix named)."""
+    return provider.live_state(target)
 
 
 def _indented(entries: list[str]) -> list[str]:

@@ -99,6 +99,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     reindex.add_argument("--json", action="store_true", help="print JSON instead of text")
     reindex.set_defaults(func=cmd_reindex)
 
+    from hermes_core.cli import sessions_migrate
+
+    sessions_migrate.add_arguments(commands, open_store=lambda manager: open_session_store(manager))
+
 
 class _Progress:
     """``progress(done, total)`` shown as '\\r<label> done/total messages' on stderr when total >= *minimum*."""

@@ -91,6 +91,8 @@ class StreamingContextScrubber:
         shown: list[str] = []
         while self._pending:
             if self._skip_line_break:
+                if self._pending == "\r":
+                    break  # the \n of a \r\n may arrive with the next delta: decide then
                 self._skip_line_break = False
                 if self._pending.startswith("\r\n"):
                     self._pending = self._pending[2:]
@@ -123,6 +125,8 @@ class StreamingContextScrubber:
     def flush(self) -> str:
         """End of stream: return held-back text that turned out not to be a fence."""
         tail = "" if self._inside else self._pending
+        if self._skip_line_break and tail == "\r":
+            tail = ""  # the line break that ended a fence, cut before its \n
         self.reset()
         return tail
 

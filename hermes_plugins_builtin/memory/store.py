@@ -9,6 +9,8 @@ from typing import TypeVar
 
 from filelock import FileLock, Timeout
 
+from hermes_core.errors import HermesError
+
 from .atomic import atomic_write, remove_stale_temps
 from .entries import join_entries, parse_entries
 from .operations import EditError
@@ -16,11 +18,12 @@ from .operations import EditError
 T = TypeVar("T")
 
 
-class MemoryFileError(EditError):
+class MemoryFileError(EditError, HermesError):
     """A memory file (or its directory or lock) cannot be read or written: a directory in its place, permissions, a full disk.
 
     An :class:`EditError`, so the tool answers it like any refused edit instead of logging a traceback:
-    the cause is on the user's disk, not in the code.
+    the cause is on the user's disk, not in the code; and a HermesError, so a command that reads
+    the files (``hermes memory show``) reports it as one line through the provider contract.
     """
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Mapping
 
 from .errors import (NotAStateDatabaseError, SchemaTooNewError, SessionExistsError, SessionNotFoundError,
                      StateStoreError, StoreBusyError, TitleInUseError)
@@ -26,6 +27,7 @@ __all__ = [
     "StoreBusyError",
     "StoreStats",
     "TitleInUseError",
+    "open_configured_store",
     "open_store",
     "parse",
 ]
@@ -40,6 +42,49 @@ def open_store(hermes_home: Path, *, progress: ProgressCallback | None = None) -
     return SessionStore(hermes_home / "state.db", progress=progress)
 
 
+BACKENDS = ("sqlite", "postgres")
+
+
+def configured_backend(config: Mapping[str, Any]) -> str:
+    """``state.backend`` checked: 'sqlite' (the default) or 'postgres'."""
+    state = config.get("state") if isinstance(config.get("state"), Mapping) else {}
+    backend = state.get("backend") or "sqlite"
+    if backend not in BACKENDS:
+        raise StateStoreError(f"state.backend is {backend!r} -> use 'sqlite' (one host, the default) or "
+                              "'postgres' (many hosts sharing one database)")
+    return str(backend)
+
+
+def open_location(location: str | Path, *, progress: ProgressCallback | None = None) -> Any:
+    """A store at an explicit place: a postgresql:// URL, or the path of a state.db."""
+    text = str(location)
+    if text.split(":", 1)[0].lower() in ("postgresql", "postgres"):
+        from .postgres import open_postgres_store
+
+        return open_postgres_store(text)
+    return SessionStore(Path(text).expanduser(), progress=progress)
+
+
+def open_configured_store(hermes_home: Path, config: Mapping[str, Any], env: Mapping[str, str], *,
+                          progress: ProgressCallback | None = None, location: str | Path | None = None) -> Any:
+    """The store ``state.backend`` names (state.db under *hermes_home*, or the PostgreSQL
+    database), or the one at *location* when given."""
+    if location is not None:
+        return open_location(location, progress=progress)
+    if configured_backend(config) == "sqlite":
+        return open_store(hermes_home, progress=progress)
+    from .postgres import open_postgres_store
+    from .postgres.settings import resolve_url
+
+    return open_postgres_store(resolve_url(hermes_home, config, env))
+
+
 def register(ctx) -> None:  # noqa: ANN001 - the host's PluginContext
-    """Serve ``$HERMES_HOME/state.db`` as the host's session store."""
-    ctx.register_session_store(open_store)
+    """Serve the configured session store: ``$HERMES_HOME/state.db`` unless ``state.backend`` says otherwise."""
+    config, env = ctx.config, getattr(ctx._manager, "env", None) or {}
+
+    def factory(hermes_home: Path, *, progress: ProgressCallback | None = None,
+                location: str | Path | None = None) -> Any:
+        return open_configured_store(hermes_home, config, env, progress=progress, location=location)
+
+    ctx.register_session_store(factory)

@@ -36,7 +36,7 @@ def list_sessions_rich(conn: sqlite3.Connection, *, limit: int, offset: int, sou
             chain = [entry["id"]]
         entry["chain"] = chain
         entry["chain_message_count"] = conn.execute(
-            f"SELECT coalesce(sum(message_count), 0) FROM sessions WHERE id IN ({','.join('?' * len(chain))})",
+            f"SELECT CAST(coalesce(sum(message_count), 0) AS INTEGER) FROM sessions WHERE id IN ({','.join('?' * len(chain))})",
             chain).fetchone()[0]
         entry["preview"] = first_user_line(conn, chain[0])
         entry["kind"] = session_kind(conn, entry)

@@ -7,7 +7,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from . import indexing, lineage, maintenance
 from .checkpoint import BackgroundCheckpointer
@@ -18,7 +18,7 @@ from .listing import list_sessions_rich
 from .pending import PendingTail
 from .prefixes import PrefixExpander
 from .query import parse
-from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_FIELDS_SQL, StoreStats, decode_message,
+from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_COLUMNS, SESSION_FIELDS_SQL, StoreStats, decode_message,
                       decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .search import (DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, collapse_chain_copies, normalise_roles,
@@ -177,6 +177,19 @@ class SessionStore:
         with self._lock:
             row = self._conn.execute(f"{_SELECT_SESSION} WHERE s.title = ?", (title,)).fetchone()
         return decode_session(row) if row else None
+
+    def iter_sessions(self, *, batch: int = 500) -> Iterator[dict[str, Any]]:
+        """Every session, oldest first (``hermes sessions migrate`` walks the store with it)."""
+        after: tuple[float, str] = (float("-inf"), "")
+        while True:
+            with self._lock:
+                rows = self._conn.execute(f"{_SELECT_SESSION} WHERE (s.started_at, s.id) > (?, ?) "
+                                          "ORDER BY s.started_at, s.id LIMIT ?", (*after, batch)).fetchall()
+            for row in rows:
+                yield decode_session(row)
+            if len(rows) < batch:
+                return
+            after = (rows[-1][SESSION_COLUMNS.index("started_at")], rows[-1][0])
 
     def update_token_counts(self, session_id: str, *, absolute: bool = False,
                             input_tokens: int | None = None, output_tokens: int | None = None,

@@ -93,3 +93,9 @@ def test_scrubber_output_does_not_depend_on_how_the_stream_is_split(pieces, data
         last = cut
     chunks.append(stream[last:])
     assert _scrub(chunks) == _scrub([stream])
+
+
+def test_a_crlf_after_a_fence_split_between_deltas_is_dropped_once():
+    whole = "x\r\n<memory-context>\r\nsecret\r\n</memory-context>\r\nnext"
+    assert _scrub(["x\r\n<memory-context>\r\nsecret\r\n</memory-context>\r", "\nnext"]) == _scrub([whole]) == "x\r\nnext"
+    assert _scrub(["x\r\n<memory-context>\r\nsecret\r\n</memory-context>\r"]) == "x\r\n"

@@ -1,12 +1,18 @@
-"""Fixtures for the session-store tests: a real state.db in a temporary directory."""
+"""Fixtures for the session-store tests: a real state.db, and a real PostgreSQL server.
+
+``store`` is the contract fixture: each test that takes it runs once on SQLite and
+once on PostgreSQL. ``sqlite_store`` is for what only the SQLite file has (WAL,
+file modes, the batched index).
+"""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
+from hermes_core.testing.postgres import PostgresServer, running_server
 from hermes_plugins_builtin.state import SessionStore
 
 # --import-mode=importlib keeps test directories off sys.path; the tests import
@@ -19,11 +25,53 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "store" / "state.db"
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    with running_server() as server:
+        yield server
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[SessionStore]:
+def pg_url(pg_server: PostgresServer) -> str:
+    """A new, empty database on the shared test server."""
+    return pg_server.url(pg_server.create_database())
+
+
+@pytest.fixture
+def sqlite_store(db_path: Path) -> Iterator[SessionStore]:
     s = SessionStore(db_path)
     try:
         yield s
     finally:
         s.close()
 
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def open_backend_store(backend: str, request: pytest.FixtureRequest, db_path: Path) -> Any:
+    """A function opening a (new or the same) store of the test's backend, closed after the test."""
+    opened: list[Any] = []
+    target = db_path if backend == "sqlite" else request.getfixturevalue("pg_url")
+
+    def open_store(**options: Any) -> Any:
+        if backend == "sqlite":
+            store = SessionStore(target, **options)
+        else:
+            from hermes_plugins_builtin.state.postgres import open_postgres_store
+
+            store = open_postgres_store(target, **options)
+        opened.append(store)
+        return store
+
+    yield open_store
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_backend_store: Any) -> Any:
+    return open_backend_store()

@@ -5,6 +5,8 @@ import json
 import traceback
 from typing import Any
 
+import pytest
+
 from hermes_plugins_builtin.state import SessionStore
 
 
@@ -62,3 +64,48 @@ def killed_mid_batch_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
 
     store._conn.set_trace_callback(on_statement)
     store.append_messages(sid, [{"role": "user", "content": f"doomed row {i}"} for i in range(batch)])
+
+
+#: For tests of what only the SQLite file has (the batched index, WAL, file modes, raw SQL):
+#: they run on the SQLite backend only instead of once per backend.
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"])
+
+
+def open_any(target: str) -> Any:
+    """A store on *target*: a postgresql:// URL or a state.db path."""
+    if target.startswith("postgresql://"):
+        from hermes_plugins_builtin.state.postgres import open_postgres_store
+
+        return open_postgres_store(target, pool_size=2)
+    return SessionStore(target)
+
+
+def pg_append_worker(url: str, worker: int, n_messages: int, batch: int, barrier: Any, results: Any) -> None:
+    """Append *n_messages* in batches of *batch* to its own session; report what it committed."""
+    try:
+        store = open_any(url)
+        sid = store.create_session(f"pw{worker}", "cli")
+        barrier.wait(timeout=120)
+        errors: list[str] = []
+        for start in range(0, n_messages, batch):
+            rows = [{"role": "user", "content": f"worker {worker} message {i} payload-{worker}-{i} 数据库 部署"}
+                    for i in range(start, min(start + batch, n_messages))]
+            try:
+                store.append_messages(sid, rows)
+            except Exception as exc:  # recorded, the test asserts there are none
+                errors.append(f"{type(exc).__name__}: {exc}")
+        store.close()
+        results.put({"worker": worker, "session": sid, "errors": errors})
+    except Exception:
+        results.put({"worker": worker, "session": None, "errors": [traceback.format_exc()]})
+
+
+def pg_endless_batches_worker(url: str, batch: int, conn_pipe: Any) -> None:
+    """Append batches forever, telling the parent after each commit; the parent SIGKILLs it."""
+    store = open_any(url)
+    sid = store.create_session("victim", "cli")
+    n = 0
+    while True:
+        store.append_messages(sid, [{"role": "user", "content": f"batch {n} row {i} 数据库"} for i in range(batch)])
+        n += 1
+        conn_pipe.send(n)

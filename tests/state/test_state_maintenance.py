@@ -6,6 +6,8 @@ import sqlite3
 from hermes_plugins_builtin.state import SessionStore
 from hermes_plugins_builtin.state.indexing import BATCH_ROWS
 
+from state_support import sqlite_only
+
 
 def fill(store, sid, n, *, started_at=None, word="alpha", at=None):
     store.create_session(sid, "cli", started_at=started_at)
@@ -50,6 +52,7 @@ def test_prune_keeps_every_ancestor_of_a_recently_active_session(store):
     assert store.get_session("idle_chain_root") is None and store.get_session("idle_chain_tip") is None
 
 
+@sqlite_only
 def test_stats_report_counts_sizes_and_index_bytes(store):
     fill(store, "a", BATCH_ROWS + 3)
     store.append_message("a", "assistant", "reply")
@@ -62,6 +65,7 @@ def test_stats_report_counts_sizes_and_index_bytes(store):
         assert stats.object_bytes[name] > 0, name
 
 
+@sqlite_only
 def test_rebuild_reports_progress_and_restores_a_damaged_index(store):
     fill(store, "a", 300)
     store._conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")  # simulate damage
@@ -99,6 +103,7 @@ def test_changed_gram_rules_trigger_a_rebuild_on_open(db_path):
         assert store.check_integrity() == []
 
 
+@sqlite_only
 def test_deleting_rows_still_waiting_for_their_batch_keeps_indexes_consistent(store):
     fill(store, "a", BATCH_ROWS)          # indexed
     fill(store, "b", 3, word="pending")   # waiting

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from state_support import sqlite_only
+
 from hermes_plugins_builtin.state import (SCHEMA_VERSION, NotAStateDatabaseError, SchemaTooNewError,
                                           SessionStore)
 from hermes_core.errors import HermesError
@@ -48,6 +50,7 @@ def build_old_database(path: Path, version: int) -> None:
     conn.close()
 
 
+@sqlite_only
 def test_fresh_database_has_every_seed_column_and_current_version(store, db_path):
     assert columns(db_path, "sessions") >= SEED_SESSION_COLUMNS
     assert columns(db_path, "messages") >= SEED_MESSAGE_COLUMNS
@@ -58,6 +61,7 @@ def test_fresh_database_has_every_seed_column_and_current_version(store, db_path
     assert store.schema_version == SCHEMA_VERSION == 3
 
 
+@sqlite_only
 def test_wal_foreign_keys_and_private_file_modes(store, db_path):
     conn = store._conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -75,6 +79,7 @@ def test_existing_world_readable_file_is_tightened(db_path):
         assert os.stat(db_path).st_mode & 0o777 == 0o600
 
 
+@sqlite_only
 def test_title_is_unique_only_when_set(store):
     store.create_session("a", "cli")
     store.create_session("b", "cli")  # two NULL titles are fine

@@ -236,11 +236,11 @@ class MessageStreamAssembler:
         self.message: dict[str, Any] = {}
         self._blocks: dict[int, dict[str, Any]] = {}
         self._partial_json: dict[int, str] = {}
-        self.events = 0
+        self.received = 0
 
     def feed(self, event: str, data: dict[str, Any]) -> str:
         """Take one event; return its text delta (``""`` when it has none)."""
-        self.events += 1
+        self.received += 1
         kind = data.get("type", event)
         if kind == "error":
             error = data.get("error") or {}

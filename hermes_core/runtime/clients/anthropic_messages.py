@@ -7,14 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.runtime.clients.anthropic_format import MessageStreamAssembler, build_body, parse_message
-from hermes_core.runtime.clients.base import HttpModelClient, RequestCallback
-from hermes_core.runtime.clients.errors import StreamError
-from hermes_core.runtime.clients.protocol import TextCallback
-from hermes_core.runtime.clients.response import ModelResponse
-from hermes_core.runtime.clients.sanitize import sanitize_response
-from hermes_core.runtime.clients.sse import iter_sse_events
+from hermes_core.runtime.clients.base import HttpModelClient
+from hermes_core.runtime.clients.sse import SSEEvent
 from hermes_core.runtime.clients.transport import RetryPolicy
-from hermes_core.runtime.clients.visible import VisibleTextStream, visible_text
 
 if TYPE_CHECKING:
     import httpx
@@ -107,48 +102,12 @@ class AnthropicMessagesClient(HttpModelClient):
             body = result
         return body
 
-    def complete(
-        self,
-        messages: Sequence[dict[str, Any]],
-        *,
-        tools: Sequence[dict[str, Any]] | None = None,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        stream: bool = False,
-        on_text: TextCallback | None = None,
-        on_request: RequestCallback | None = None,
-    ) -> ModelResponse:
-        """Run one model call; raises :class:`ModelAPIError` on any failure."""
-        body = self.build_request(messages, tools=tools, system=system, max_tokens=max_tokens, stream=stream)
-        record = self.request_record(body)
-        if on_request is not None:
-            on_request(record)
-        if stream:
-            reply, text, attempts = self._stream(body, on_text)
-        else:
-            reply, attempts = self._transport.post_json(self.endpoint, body)
-            text = None
-        try:
-            fields = parse_message(reply)
-        except ValueError as exc:
-            raise self._bad_reply(str(exc), attempts) from None
-        fields["text"] = visible_text(fields["text"]) if text is None else text
-        return ModelResponse(**fields, raw=sanitize_response(reply), request=record, attempts=attempts)
+    def parse_reply(self, reply: dict[str, Any]) -> dict[str, Any]:
+        return parse_message(reply)
 
-    def _stream(self, body: dict[str, Any], on_text: TextCallback | None) -> tuple[dict[str, Any], str, int]:
-        assembler = MessageStreamAssembler()
-        visible = VisibleTextStream(on_text)
-        with self._transport.post_stream(self.endpoint, body) as (lines, attempts):
-            for event in iter_sse_events(lines):
-                data = self._decode_event(event.data, attempts)
-                try:
-                    delta = assembler.feed(event.event, data)
-                except StreamError as exc:
-                    raise self._stream_failed(exc, attempts) from None
-                if delta:
-                    visible.feed(delta)
-                if data.get("type") == "message_stop":
-                    break
-        if not assembler.events:
-            raise self._bad_reply("the stream ended before any data", attempts)
-        return assembler.reply(), visible.finish(), attempts
+    def new_assembler(self) -> MessageStreamAssembler:
+        return MessageStreamAssembler()
+
+    def feed_event(self, assembler: MessageStreamAssembler, event: SSEEvent, attempts: int) -> tuple[str, bool]:
+        data = self._decode_event(event.data, attempts)
+        return assembler.feed(event.event, data), data.get("type") == "message_stop"

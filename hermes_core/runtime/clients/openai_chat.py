@@ -5,15 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.runtime.clients.base import HttpModelClient, RequestCallback
-from hermes_core.runtime.clients.errors import StreamError
+from hermes_core.runtime.clients.base import HttpModelClient
 from hermes_core.runtime.clients.openai_format import ChatStreamAssembler, build_body, parse_completion
-from hermes_core.runtime.clients.protocol import TextCallback
-from hermes_core.runtime.clients.response import ModelResponse
-from hermes_core.runtime.clients.sanitize import sanitize_response
-from hermes_core.runtime.clients.sse import iter_sse_events
+from hermes_core.runtime.clients.sse import SSEEvent
 from hermes_core.runtime.clients.transport import RetryPolicy
-from hermes_core.runtime.clients.visible import VisibleTextStream, visible_text
 
 if TYPE_CHECKING:
     import httpx
@@ -75,48 +70,13 @@ class OpenAIChatClient(HttpModelClient):
             max_tokens_param=self.max_tokens_param, stream_usage=self.stream_usage, extra_body=self.extra_body,
         )
 
-    def complete(
-        self,
-        messages: Sequence[dict[str, Any]],
-        *,
-        tools: Sequence[dict[str, Any]] | None = None,
-        system: str | None = None,
-        max_tokens: int | None = None,
-        stream: bool = False,
-        on_text: TextCallback | None = None,
-        on_request: RequestCallback | None = None,
-    ) -> ModelResponse:
-        """Run one model call; raises :class:`ModelAPIError` on any failure."""
-        body = self.build_request(messages, tools=tools, system=system, max_tokens=max_tokens, stream=stream)
-        record = self.request_record(body)
-        if on_request is not None:
-            on_request(record)
-        if stream:
-            completion, text, attempts = self._stream(body, on_text)
-        else:
-            completion, attempts = self._transport.post_json(self.endpoint, body)
-            text = None
-        try:
-            fields = parse_completion(completion)
-        except ValueError as exc:
-            raise self._bad_reply(str(exc), attempts) from None
-        fields["text"] = visible_text(fields["text"]) if text is None else text
-        return ModelResponse(**fields, raw=sanitize_response(completion), request=record, attempts=attempts)
+    def parse_reply(self, reply: dict[str, Any]) -> dict[str, Any]:
+        return parse_completion(reply)
 
-    def _stream(self, body: dict[str, Any], on_text: TextCallback | None) -> tuple[dict[str, Any], str, int]:
-        assembler = ChatStreamAssembler()
-        visible = VisibleTextStream(on_text)
-        with self._transport.post_stream(self.endpoint, body) as (lines, attempts):
-            for event in iter_sse_events(lines):
-                if event.data.strip() == "[DONE]":
-                    break
-                chunk = self._decode_event(event.data, attempts)
-                try:
-                    delta = assembler.feed(chunk)
-                except StreamError as exc:
-                    raise self._stream_failed(exc, attempts) from None
-                if delta:
-                    visible.feed(delta)
-        if not assembler.chunks:
-            raise self._bad_reply("the stream ended before any data", attempts)
-        return assembler.completion(), visible.finish(), attempts
+    def new_assembler(self) -> ChatStreamAssembler:
+        return ChatStreamAssembler()
+
+    def feed_event(self, assembler: ChatStreamAssembler, event: SSEEvent, attempts: int) -> tuple[str, bool]:
+        if event.data.strip() == "[DONE]":
+            return "", True
+        return assembler.feed(self._decode_event(event.data, attempts)), False

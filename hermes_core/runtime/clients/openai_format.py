@@ -143,11 +143,11 @@ class ChatStreamAssembler:
         self._finish: str | None = None
         self._usage: dict[str, Any] | None = None
         #: Chunks taken so far; 0 at the end means the server sent an empty stream.
-        self.chunks = 0
+        self.received = 0
 
     def feed(self, chunk: dict[str, Any]) -> str:
         """Take one chunk; return its text delta (``""`` when it has none)."""
-        self.chunks += 1
+        self.received += 1
         if "error" in chunk and not chunk.get("choices"):
             error = chunk["error"]
             message = error.get("message") if isinstance(error, dict) else str(error)
@@ -199,7 +199,7 @@ class ChatStreamAssembler:
         elif isinstance(arguments, dict):
             call["function"]["arguments"] += json.dumps(arguments, ensure_ascii=False)
 
-    def completion(self) -> dict[str, Any]:
+    def reply(self) -> dict[str, Any]:
         """The assembled ``chat.completion`` object."""
         calls = [self._calls[i] for i in sorted(self._calls)]
         for call in calls:

@@ -22,6 +22,8 @@ _SECRET_ASSIGNMENT = re.compile(
     r"(?!\[REDACTED\])[^\s\"',;]+",
     re.IGNORECASE,
 )
+# ``postgresql://user:hunter2@host/db``: the password of a URL's userinfo; scheme, user and host stay.
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)(?!\[REDACTED\]@)[^@\s/]+(@)")
 _HINTS = ("sk-", "Bearer", "=", ":")
 
 
@@ -34,6 +36,7 @@ def _scrub(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_scrub(item) for item in value]
     if isinstance(value, str) and any(hint in value for hint in _HINTS):
+        value = _URL_PASSWORD.sub(lambda m: m.group(1) + REDACTED + m.group(2), value)
         return _SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + REDACTED, _SECRET_TEXT.sub(REDACTED, value))
     return value
 

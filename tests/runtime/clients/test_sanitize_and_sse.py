@@ -55,3 +55,10 @@ def test_sse_framing():
         SSEEvent("message", "first line\nsecond line"),
         SSEEvent("message", "[DONE]"),
     ]
+
+
+def test_the_password_of_a_url_is_redacted_and_the_rest_kept():
+    clean = sanitize_request({"content": "db at postgresql://hermes:hunter2@db.internal:5432/history, "
+                                         "docs at https://example.com:8443/a?b=c"})
+    assert clean["content"] == ("db at postgresql://hermes:[REDACTED]@db.internal:5432/history, "
+                                "docs at https://example.com:8443/a?b=c")

@@ -1,0 +1,414 @@
+"""PostgresSessionStore: the session-store contract of state.db, served by PostgreSQL.
+
+Many hosts may open the same database. Each process keeps a small connection
+pool; every write is one transaction retried across dropped connections and
+server restarts, and every appended message carries an idempotency key, so a
+commit whose acknowledgement was lost is never applied twice.
+"""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from .. import lineage, listing
+from ..errors import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
+from ..query import parse
+from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, StoreStats, decode_message,
+                       decode_session, encode_message)
+from ..search import DEFAULT_RANK_WINDOW, SearchHit, collapse_chain_copies, normalise_roles, SearchFilters
+from .adapter import QmarkConnection
+from .connection import Pool, check_url, redact_url
+from .schema import bring_up_to_date, current_version
+from .search import run_search
+from .text import gram_array, search_text, to_text, word_vector
+
+_COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+             "reasoning_tokens", "api_call_count")
+_COSTS = ("estimated_cost_usd", "actual_cost_usd")
+_LABELS = ("model", "billing_provider", "billing_base_url", "billing_mode", "cost_status",
+           "cost_source", "pricing_version")
+_SESSION_FIELDS = ", ".join("s." + c for c in SESSION_COLUMNS)
+_SELECT_SESSION = f"SELECT {_SESSION_FIELDS} FROM sessions s"
+_INSERT_MESSAGE = (f"INSERT INTO messages (append_key, {', '.join(MESSAGE_COLUMNS)}, search_text, words, grams) "
+                   f"VALUES (%s, {', '.join(['%s'] * len(MESSAGE_COLUMNS))}, %s, %s::tsvector, %s) "
+                   "ON CONFLICT (append_key) DO NOTHING RETURNING id")
+MAX_SEARCH_LIMIT = 1000
+COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
+
+
+def _clean_title(title: str | None) -> str | None:
+    if title is None:
+        return None
+    clean = " ".join(title.split())
+    return clean or None
+
+
+class PostgresSessionStore:
+    """The session store on a PostgreSQL database (``state.backend: postgres``)."""
+
+    backend = "postgres"
+
+    def __init__(self, url: str, *, rank_window: int | None = DEFAULT_RANK_WINDOW, pool_size: int = 8,
+                 progress: Any = None) -> None:
+        self.url = check_url(url)
+        self.path = redact_url(url)  # what messages and `hermes sessions stats` show
+        self.rank_window = rank_window
+        self._pool = Pool(self.url, max_size=pool_size)
+        self._closed = False
+        try:
+            self._pool.run(lambda conn: bring_up_to_date(conn, self.url))
+        except BaseException:
+            self._pool.close()
+            raise
+
+    # -- lifecycle -----------------------------------------------------------
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pool.close()
+
+    def __enter__(self) -> "PostgresSessionStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self._read(lambda conn: current_version(conn, self.url))
+
+    def _read(self, work: Any) -> Any:
+        return self._pool.run(work)
+
+    def _write(self, work: Any) -> Any:
+        return self._pool.run(work)
+
+    # -- sessions ------------------------------------------------------------
+    def create_session(self, session_id: str | None = None, source: str = "cli", *,
+                       model: str | None = None, model_config: Mapping[str, Any] | None = None,
+                       system_prompt: str | None = None, user_id: str | None = None,
+                       parent_session_id: str | None = None, title: str | None = None,
+                       started_at: float | None = None) -> str:
+        """Create a session and return its id (a new UUID when none is given)."""
+        import psycopg
+
+        sid = session_id or str(uuid.uuid4())
+        config = json.dumps(dict(model_config), ensure_ascii=False) if model_config is not None else None
+        clean = _clean_title(title)
+        started = time.time() if started_at is None else started_at
+        row = tuple(to_text(v) for v in (sid, source, user_id, model, config, system_prompt,
+                                         parent_session_id, started, clean))
+
+        def work(conn: Any) -> None:
+            if parent_session_id is not None and not _exists(conn, parent_session_id):
+                raise SessionNotFoundError(parent_session_id)
+            existing = conn.execute("SELECT started_at, source FROM sessions WHERE id = %s", (sid,)).fetchone()
+            if existing is not None:
+                if attempt["retry"] and existing == (started, source):
+                    return  # our own commit, whose acknowledgement was lost
+                raise SessionExistsError(f"a session with id {sid!r} already exists -> pick another id, "
+                                         "or leave it out to get a new one")
+            attempt["retry"] = True
+            try:
+                with conn.transaction():
+                    conn.execute("INSERT INTO sessions (id, source, user_id, model, model_config, system_prompt, "
+                                 "parent_session_id, started_at, title) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                                 row)
+            except psycopg.errors.UniqueViolation:
+                raise TitleInUseError(f"title {clean!r} is already used by another session "
+                                      "-> choose another title") from None
+
+        attempt = {"retry": False}
+        self._write(work)
+        return sid
+
+    def end_session(self, session_id: str, reason: str = "user", *, ended_at: float | None = None) -> None:
+        when = time.time() if ended_at is None else ended_at
+        self._update_one(session_id, "UPDATE sessions SET ended_at = %s, end_reason = %s WHERE id = %s",
+                         (when, to_text(reason), session_id))
+
+    def get_session(self, session_id: str) -> dict[str, Any] | None:
+        row = self._read(lambda c: c.execute(f"{_SELECT_SESSION} WHERE s.id = %s", (to_text(session_id),)).fetchone())
+        return decode_session(row) if row else None
+
+    def get_session_by_title(self, title: str) -> dict[str, Any] | None:
+        row = self._read(lambda c: c.execute(f"{_SELECT_SESSION} WHERE s.title = %s", (to_text(title),)).fetchone())
+        return decode_session(row) if row else None
+
+    def iter_sessions(self, *, batch: int = 500) -> Iterator[dict[str, Any]]:
+        """Every session, oldest first (parents before the children they started)."""
+        after: tuple[float, str] = (float("-inf"), "")
+        while True:
+            rows = self._read(lambda c: c.execute(
+                f"{_SELECT_SESSION} WHERE (s.started_at, s.id) > (%s, %s) ORDER BY s.started_at, s.id LIMIT %s",
+                (*after, batch)).fetchall())
+            for row in rows:
+                yield decode_session(row)
+            if len(rows) < batch:
+                return
+            after = (rows[-1][SESSION_COLUMNS.index("started_at")], rows[-1][0])
+
+    def update_token_counts(self, session_id: str, *, absolute: bool = False, **values: Any) -> None:
+        """Add to (or with ``absolute=True`` set) token/cost counters; None leaves a field alone."""
+        unknown = set(values) - set(_COUNTERS + _COSTS + _LABELS)
+        if unknown:
+            raise TypeError(f"update_token_counts() got unexpected keyword arguments {sorted(unknown)}")
+        sets: list[str] = []
+        params: list[Any] = []
+        for name in _COUNTERS + _COSTS:
+            if values.get(name) is not None:
+                sets.append(f"{name} = %s" if absolute else f"{name} = coalesce({name}, 0) + %s")
+                params.append(values[name])
+        for name in _LABELS:
+            if values.get(name) is not None:
+                sets.append(f"{name} = %s")
+                params.append(to_text(values[name]))
+        if not sets:
+            if self.get_session(session_id) is None:
+                raise SessionNotFoundError(session_id)
+            return
+        # additions are not idempotent: never retried after the statement may have run
+        self._update_one(session_id, f"UPDATE sessions SET {', '.join(sets)} WHERE id = %s",
+                         (*params, session_id), retry=absolute)
+
+    def set_title(self, session_id: str, title: str | None, *, auto_number: bool = False) -> str | None:
+        import psycopg
+
+        clean = _clean_title(title)
+
+        def work(conn: Any) -> str | None:
+            if not _exists(conn, session_id):
+                raise SessionNotFoundError(session_id)
+            chosen = clean
+            if chosen is not None and _title_taken(conn, chosen, session_id):
+                if not auto_number:
+                    raise TitleInUseError(f"title {chosen!r} is already used by another session "
+                                          "-> choose another title")
+                chosen = lineage.next_title_in_lineage(QmarkConnection(conn), chosen)
+            conn.execute("UPDATE sessions SET title = %s WHERE id = %s", (to_text(chosen), session_id))
+            return chosen
+
+        for _ in range(20):  # another host may take the same numbered title at the same moment
+            try:
+                return self._write(work)
+            except psycopg.errors.UniqueViolation:
+                if not auto_number:
+                    raise TitleInUseError(f"title {clean!r} is already used by another session "
+                                          "-> choose another title") from None
+        raise StateStoreError(f"could not find a free title for {clean!r} -> try again")
+
+    def next_title_in_lineage(self, title: str) -> str:
+        return self._read(lambda c: lineage.next_title_in_lineage(QmarkConnection(c), to_text(title)))
+
+    # -- messages ------------------------------------------------------------
+    def append_message(self, session_id: str, role: str, content: str | None = None, **fields: Any) -> int:
+        """Append one message (one transaction) and return its id."""
+        return self.append_messages(session_id, [{"role": role, "content": content, **fields}])[0]
+
+    def append_messages(self, session_id: str, messages: Iterable[Mapping[str, Any]]) -> list[int]:
+        """Append messages to one session in one transaction; returns their ids.
+
+        A message may carry ``append_key``: appending it again (from any host) is a
+        no-op that returns the stored id, which is what makes retries and resumed
+        copies safe. Without one, a fresh key covers this call's own retries.
+        """
+        batch = list(messages)
+        encoded = [encode_message(session_id, m) for m in batch]
+        if not encoded:
+            return []
+        keys = [str(m.get("append_key") or uuid.uuid4()) for m in batch]
+        rows = []
+        for key, enc in zip(keys, encoded):
+            values = tuple(to_text(v) for v in enc.values)
+            row = dict(zip(MESSAGE_COLUMNS, values))
+            text = search_text(row["content"], row["tool_name"], row["tool_calls"])
+            rows.append((key, *values, text, word_vector(text), gram_array(text) or None))
+
+        def work(conn: Any) -> list[int]:
+            # the row lock on the session serialises appends to it across hosts (and proves it exists)
+            if conn.execute("SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (session_id,)).fetchone() is None:
+                raise SessionNotFoundError(session_id)
+            inserted: dict[str, int] = {}
+            with conn.cursor() as cur:
+                cur.executemany(_INSERT_MESSAGE, rows, returning=True)
+                for key in keys:  # one result per row given; empty where the key was stored already
+                    found = cur.fetchone()
+                    if found is not None:
+                        inserted[key] = int(found[0])
+                    if not cur.nextset():
+                        break
+            calls = sum(enc.tool_call_count for key, enc in zip(keys, encoded) if key in inserted)
+            if inserted:
+                conn.execute("UPDATE sessions SET message_count = message_count + %s, "
+                             "tool_call_count = tool_call_count + %s WHERE id = %s", (len(inserted), calls, session_id))
+            if len(inserted) < len(keys):  # a retry, or keys given again: the stored ids
+                inserted.update(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
+                                             ([k for k in keys if k not in inserted],)).fetchall())
+            return [int(inserted[k]) for k in keys]
+
+        return self._write(work)
+
+    def get_messages(self, session_id: str) -> list[dict[str, Any]]:
+        rows = self._read(lambda c: c.execute(
+            f"SELECT id, {', '.join(MESSAGE_FIELDS)} FROM messages WHERE session_id = %s ORDER BY timestamp, id",
+            (to_text(session_id),)).fetchall())
+        return [decode_message(r) for r in rows]
+
+    def message_count(self, session_id: str | None = None) -> int:
+        if session_id is None:
+            return int(self._read(lambda c: c.execute("SELECT count(*) FROM messages").fetchone()[0]))
+        return int(self._read(lambda c: c.execute("SELECT count(*) FROM messages WHERE session_id = %s",
+                                                  (to_text(session_id),)).fetchone()[0]))
+
+    # -- lineage -------------------------------------------------------------
+    def get_parent(self, session_id: str) -> str | None:
+        session = self.get_session(session_id)
+        return session["parent_session_id"] if session else None
+
+    def get_children(self, session_id: str) -> list[dict[str, Any]]:
+        parent = self.get_session(session_id)
+        if parent is None:
+            return []
+        rows = self._read(lambda c: c.execute(f"{_SELECT_SESSION} WHERE s.parent_session_id = %s "
+                                              "ORDER BY s.started_at, s.id", (session_id,)).fetchall())
+        children = [decode_session(r) for r in rows]
+        for child in children:
+            child["kind"] = "continuation" if lineage.is_continuation(parent, child) else "delegation"
+        return children
+
+    def get_compression_tip(self, session_id: str) -> str:
+        return self._read(lambda c: lineage.compression_tip(QmarkConnection(c), session_id))
+
+    def get_compression_tips(self, session_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(session_ids)
+        return self._read(lambda c: lineage.compression_tips(QmarkConnection(c), ids))
+
+    def get_compression_chain(self, session_id: str) -> list[str]:
+        return self._read(lambda c: lineage.compression_chain(QmarkConnection(c), session_id))
+
+    def lineage_ids(self, session_id: str) -> set[str]:
+        return self._read(lambda c: lineage.lineage_ids(QmarkConnection(c), to_text(session_id)))
+
+    def list_sessions_rich(self, *, limit: int = 20, offset: int = 0, source: str | None = None,
+                           project_compression: bool = True) -> list[dict[str, Any]]:
+        return self._read(lambda c: listing.list_sessions_rich(
+            QmarkConnection(c), limit=limit, offset=offset, source=source, project_compression=project_compression))
+
+    # -- search --------------------------------------------------------------
+    def search(self, query: str, *, role_filter: str | Sequence[str] | None = None,
+               exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
+               limit: int = 20, collapse_copies: bool = False) -> list[SearchHit]:
+        """Full-text search with the SQLite store's query language; any string is safe."""
+        plan = parse(query)
+        if plan.empty:
+            return []
+        limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))
+        excluded = {to_text(s) for s in (exclude_session_ids or ())}
+
+        def work(conn: Any) -> list[SearchHit]:
+            nonlocal excluded
+            qconn = QmarkConnection(conn)
+            if exclude_lineage_of:
+                excluded |= lineage.lineage_ids(qconn, to_text(exclude_lineage_of))
+            filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
+            if not collapse_copies:
+                return run_search(conn, plan, filters, limit=limit, rank_window=self.rank_window)
+            fetch = limit
+            while True:
+                hits = run_search(conn, plan, filters, limit=fetch, rank_window=self.rank_window)
+                tips = lineage.compression_tips(qconn, dict.fromkeys(h.session_id for h in hits))
+                kept = collapse_chain_copies(qconn, hits, tips)
+                if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
+                    return kept[:limit]
+                fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
+
+        return self._read(work)
+
+    # -- maintenance ---------------------------------------------------------
+    def delete_session(self, session_id: str) -> bool:
+        return self._write(lambda c: c.execute("DELETE FROM sessions WHERE id = %s", (to_text(session_id),)).rowcount > 0)
+
+    def prune_sessions(self, older_than_s: float, *, now: float | None = None) -> int:
+        """Delete idle sessions (see SessionStore.prune_sessions: live conversations are kept whole)."""
+        cutoff = (time.time() if now is None else now) - older_than_s
+        ids = [r[0] for r in self._read(lambda c: c.execute(
+            """
+            WITH RECURSIVE activity(id, parent, last) AS (
+                SELECT s.id, s.parent_session_id, greatest(s.started_at, coalesce(s.ended_at, 0),
+                    coalesce((SELECT max(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0))
+                FROM sessions s
+            ), kept(id) AS (
+                SELECT parent FROM activity WHERE last >= %(cutoff)s AND parent IS NOT NULL
+                UNION
+                SELECT a.parent FROM activity a JOIN kept k ON a.id = k.id WHERE a.parent IS NOT NULL
+            )
+            SELECT id FROM activity WHERE last < %(cutoff)s AND id NOT IN (SELECT id FROM kept WHERE id IS NOT NULL)
+            """, {"cutoff": cutoff}).fetchall())]
+        return sum(1 for sid in ids if self.delete_session(sid))
+
+    def rebuild_search_index(self, progress: Any = None) -> int:
+        """Recompute every message's word vector and gram array (after the token rules changed)."""
+        ids = [r[0] for r in self._read(lambda c: c.execute("SELECT id FROM messages ORDER BY id").fetchall())]
+        done = 0
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start:start + 1000]
+
+            def work(conn: Any) -> None:
+                for mid, text in conn.execute("SELECT id, search_text FROM messages WHERE id = ANY(%s)",
+                                              (chunk,)).fetchall():
+                    conn.execute("UPDATE messages SET words = %s::tsvector, grams = %s WHERE id = %s",
+                                 (word_vector(text), gram_array(text) or None, mid))
+
+            self._write(work)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(ids))
+        return done
+
+    def flush_search_index(self, progress: Any = None) -> int:
+        """Nothing waits for indexing here: rows are indexed in the transaction that appends them."""
+        return 0
+
+    def stats(self) -> StoreStats:
+        def work(conn: Any) -> StoreStats:
+            sessions = conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            by_role = dict(conn.execute("SELECT role, count(*) FROM messages GROUP BY role").fetchall())
+            size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+            objects = dict(conn.execute(
+                "SELECT relname, pg_total_relation_size(oid) FROM pg_class WHERE relname IN "
+                "('sessions', 'messages', 'messages_words', 'messages_grams', 'messages_session')").fetchall())
+            return StoreStats(schema_version=current_version(conn, self.url), sessions=sessions,
+                              messages=sum(by_role.values()), messages_by_role=by_role, db_bytes=int(size),
+                              wal_bytes=0, object_bytes={k: int(v) for k, v in objects.items()})
+
+        return self._read(work)
+
+    def check_integrity(self) -> list[str]:
+        """Rows whose counters or index columns disagree with their content ([] when healthy)."""
+        problems: list[str] = []
+        for sid, stored, actual in self._read(lambda c: c.execute(
+                "SELECT s.id, s.message_count, count(m.id) FROM sessions s LEFT JOIN messages m "
+                "ON m.session_id = s.id GROUP BY s.id HAVING s.message_count <> count(m.id)").fetchall()):
+            problems.append(f"session {sid}: message_count {stored} but {actual} messages stored")
+        return problems
+
+    def _update_one(self, session_id: str, sql: str, params: tuple[Any, ...], *, retry: bool = True) -> None:
+        def work(conn: Any) -> None:
+            if conn.execute(sql, params).rowcount == 0:
+                raise SessionNotFoundError(session_id)
+
+        if retry:
+            self._write(work)
+        else:
+            self._pool.run(work, budget_s=0)
+
+
+def _exists(conn: Any, session_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM sessions WHERE id = %s", (session_id,)).fetchone() is not None
+
+
+def _title_taken(conn: Any, title: str, session_id: str) -> bool:
+    row = conn.execute("SELECT id FROM sessions WHERE title = %s", (title,)).fetchone()
+    return row is not None and row[0] != session_id
