@@ -24,34 +24,30 @@ def words(store):
     }
 
 
-@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
-def test_a_quoted_operator_is_a_word(store, words, flush):
-    if flush:
-        store.flush_search_index()
-    assert ids(store.search('"OR"')) == {words["or"]}
-    assert ids(store.search('"NOT"')) == {words["not"]}
-    assert ids(store.search('"NOT" button')) == {words["not"]}
-    # unquoted, the same words are operators
-    assert ids(store.search("apples OR button")) == {words["apples"], words["not"]}
-    assert ids(store.search("pears NOT apples")) == {words["pears"]}
+def test_a_quoted_operator_is_a_word(store, words):
+    for flush in (False, True):  # rows waiting for their index batch, then indexed rows
+        if flush:
+            store.flush_search_index()
+        assert ids(store.search('"OR"')) == {words["or"]}
+        assert ids(store.search('"NOT"')) == {words["not"]}
+        assert ids(store.search('"NOT" button')) == {words["not"]}
+        # unquoted, the same words are operators
+        assert ids(store.search("apples OR button")) == {words["apples"], words["not"]}
+        assert ids(store.search("pears NOT apples")) == {words["pears"]}
 
 
-@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
-@pytest.mark.parametrize("query", ["NOT apples", "NOT apples NOT pears", "NOT", "NOT NOT apples"])
-def test_a_query_of_only_negated_terms_returns_nothing(store, words, query, flush):
-    if flush:
-        store.flush_search_index()
-    assert store.search(query) == []
+def test_a_query_of_only_negated_terms_returns_nothing(store, words):
+    for flush in (False, True):
+        if flush:
+            store.flush_search_index()
+        for query in ("NOT apples", "NOT apples NOT pears", "NOT", "NOT NOT apples"):
+            assert store.search(query) == [], query
 
 
-@pytest.mark.parametrize("query", ["app\x00les", "\x00", "apples\x00", "\x00 NOT apples", '"ap\x00ples"'])
-def test_nul_inside_a_query_never_raises(store, words, query):
-    hits = store.search(query)
-    assert all(h.message_id in words.values() for h in hits)
-
-
-def test_a_nul_free_word_next_to_a_nul_is_still_found(store, words):
-    assert words["apples"] in ids(store.search("apples \x00"))
+def test_nul_inside_a_query_never_raises(store, words):
+    for query in ("app\x00les", "\x00", "apples\x00", "\x00 NOT apples", '"ap\x00ples"'):
+        assert all(h.message_id in words.values() for h in store.search(query)), query
+    assert words["apples"] in ids(store.search("apples \x00"))  # a word beside a NUL is still found
 
 
 def test_titles_are_numbered_after_the_highest_number_not_the_last_one(store):
@@ -75,8 +71,10 @@ def test_an_untaken_title_keeps_its_name(store):
     assert store.next_title_in_lineage("Fresh") == "Fresh"
 
 
-def test_a_parent_link_cycle_gives_a_stable_compression_tip(store, db_path):
+def test_a_parent_link_cycle_gives_a_stable_compression_tip(sqlite_store, db_path):
     # a damaged database: a -> b -> a, both ended by compression, each starting after the other ended
+    # (made by editing the SQLite file behind the store's back)
+    store = sqlite_store
     store.create_session("a", "cli", started_at=0.0)
     store.end_session("a", "compression", ended_at=1.0)
     store.create_session("b", "cli", parent_session_id="a", started_at=2.0)
@@ -117,12 +115,12 @@ def test_highlight_terms_are_the_positive_words_once_each():
     assert parse("NOT kiwi").highlight_terms() == []
 
 
-@pytest.mark.parametrize("base", ["50% off", "snake_case", "C:\\dir", "a\\_b%"])
-def test_title_numbering_treats_like_wildcards_in_titles_literally(store, base):
-    for i, title in enumerate([base, f"{base} #4"]):
-        store.create_session(f"s{i}", "cli")
-        store.set_title(f"s{i}", title)
-    assert store.next_title_in_lineage(base) == f"{base} #5"
+def test_title_numbering_treats_like_wildcards_in_titles_literally(store):
+    for j, base in enumerate(["50% off", "snake_case", "C:\\dir", "a\\_b%"]):
+        for i, title in enumerate([base, f"{base} #{4 + j}"]):
+            store.create_session(f"s{j}-{i}", "cli")
+            store.set_title(f"s{j}-{i}", title)
+        assert store.next_title_in_lineage(base) == f"{base} #{5 + j}", base
 
 
 def test_a_numbered_title_of_another_base_is_not_counted(store):
