@@ -148,3 +148,15 @@ def test_batched_tips_agree_with_single_walks_where_the_walk_is_cut(store):
         previous = f"part{i}"
     wanted = ["part0", "part1", "part2"]
     assert store.get_compression_tips(wanted) == {w: store.get_compression_tip(w) for w in wanted} == {"part0": "part100", "part1": "part101", "part2": "part102"}
+
+
+def test_prefix_terms_negate_and_keep_their_whole_stem(store):
+    store.create_session("p", "cli")
+    boxes = store.append_message("p", "user", "boxes in the attic")
+    bottle = store.append_message("p", "user", "a bottle of water")
+    both = store.append_message("p", "user", "boxes beside a bottle")
+    pears = store.append_message("p", "user", "pears only")
+    assert ids(store.search("boX*")) == {boxes, both}  # the stem is "box", whatever its case
+    assert ids(store.search("bot*")) == {bottle, both}
+    assert ids(store.search("p*")) == {pears}  # a one-letter stem is still a prefix
+    assert ids(store.search("boxes NOT bott*")) == {boxes}  # a negated prefix excludes
