@@ -17,10 +17,16 @@ def memo_source(root):
     return write_files(
         root,
         {
-            "plugin.yaml": "name: memo\nversion: '1.0'\nrequires_env: [{name: MEMO_TOKEN, secret: true}]\n",
+            "plugin.yaml": "name: memo\nversion: '1.0'\nrequires_env: [{name: INSTALL_SAFETY_TOKEN, secret: true}]\n",
             "__init__.py": "def register(ctx):\n    pass\n",
         },
     )
+
+
+@pytest.fixture(autouse=True)
+def _token_unset(monkeypatch):
+    # other tests load plugins, which export $HERMES_HOME/.env into os.environ; a set variable is not asked for
+    monkeypatch.delenv("INSTALL_SAFETY_TOKEN", raising=False)
 
 
 def _staging_leftovers(home):
