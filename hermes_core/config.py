@@ -27,14 +27,23 @@ DEFAULT_CONFIG: dict[str, Any] = {
         "hook_callback_timeout": 30,
         # Per-plugin settings: ``plugins.entries.<key>.{settings, allow_tool_override}``.
         "entries": {},
-        # Import aliases (agent.memory_provider, tools.registry, ...) for plugins written for Hermes Agent.
-        "compat": False,
+        # Import aliases (agent.memory_provider, tools.registry, ...) so plugins written for Hermes Agent
+        # load unmodified; false turns them off (an installed package of the same name always wins).
+        "compat": True,
     },
-    "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
+    "memory": {
+        "provider": "",
+        "memory_char_limit": 2200,
+        "user_char_limit": 1375,
+        # `hermes memory switch --backfill`: attempts after a provider's first failure on one item, and
+        # the pause before the first of them in seconds (doubling each time).
+        "backfill_retries": 3,
+        "backfill_retry_delay": 1.0,
+    },
     "context": {"engine": "compressor"},
     "prompt_caching": {"enabled": True, "cache_ttl": "5m"},
     # The session store: "sqlite" ($HERMES_HOME/state.db) or "postgres" (the URL in HERMES_STATE_URL).
-    "state": {"backend": "sqlite", "url": ""},
+    "state": {"backend": "sqlite", "url": "", "synchronous": "normal"},
 }
 
 CONFIG_FILE_NAME = "config.yaml"

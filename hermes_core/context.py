@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core import hookspecs
 from hermes_core.context_engine import ContextEngine
+from hermes_core.context_extras import HermesAgentRegistrars
 from hermes_core.errors import RegistrationError
 from hermes_core.hooks import check_callback_signature
 from hermes_core.memory.provider import MemoryProvider
@@ -89,9 +90,12 @@ class Registrations:
     middleware: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
     auxiliary_tasks: dict[str, dict[str, Any]] = field(default_factory=dict)
     session_stores: list[Callable[[Path], Any]] = field(default_factory=list)
+    web_search_providers: list[Any] = field(default_factory=list)
+    #: Providers of kinds this host lists but does not run: (kind, provider), e.g. ("platform", ...).
+    other_providers: list[tuple[str, Any]] = field(default_factory=list)
 
 
-class PluginContext:
+class PluginContext(HermesAgentRegistrars):
     """The object a plugin's ``register(ctx)`` receives."""
 
     def __init__(self, candidate: PluginCandidate, manager: PluginManager) -> None:
@@ -138,21 +142,29 @@ class PluginContext:
     def register_tool(
         self,
         name: str,
-        toolset: str,
-        schema: dict[str, Any],
-        handler: Callable[..., Any],
+        toolset: str = "",
+        schema: dict[str, Any] | None = None,
+        handler: Callable[..., Any] | None = None,
         check_fn: Callable[[], bool] | None = None,
         requires_env: list[str] | None = None,
         is_async: bool = False,
         description: str = "",
         emoji: str = "",
         override: bool = False,
+        parameters: dict[str, Any] | None = None,
+        **_ignored: Any,
     ) -> None:
         """Register a tool; ``handler(args: dict, **kwargs) -> str`` (a JSON string).
+
+        ``schema`` may be replaced by ``parameters=`` (plus ``description=``), as some
+        published plugins call it; the toolset then defaults to the plugin's key.
 
         :raises RegistrationError: invalid schema, or the name is taken (``override=True``
             also needs ``plugins.entries.<key>.allow_tool_override: true``).
         """
+        if schema is None and parameters is not None:
+            schema = {"name": name, "description": description, "parameters": parameters}
+        toolset = toolset or self.plugin_id
         allowed = bool(self._manager.plugin_entry(self.plugin_id).get("allow_tool_override", False))
         entry = self._manager.tools.prepare(
             name,
@@ -170,6 +182,11 @@ class PluginContext:
             pending=[t.name for t in self.staged.tools],
         )
         self.staged.tools.append(entry)
+
+    def register(self, name: str, toolset: str = "", schema: dict[str, Any] | None = None, handler: Callable[..., Any] | None = None, **options: Any) -> None:
+        """``tools.registry.registry.register``'s spelling of :meth:`register_tool`, for plugins whose
+        ``register(registry)`` expects the tool registry rather than a context."""
+        self.register_tool(name, toolset, schema, handler, **options)
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
         """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning."""
@@ -235,22 +252,35 @@ class PluginContext:
         self.staged.skills.append(Skill(name, skill_path, description, self.plugin_id))
 
     def register_memory_provider(self, provider: MemoryProvider) -> None:
-        """Offer a memory provider; it runs only when ``memory.provider`` selects its name."""
-        if not isinstance(provider, MemoryProvider):
+        """Offer a memory provider; it runs only when ``memory.provider`` selects its name.
+
+        Any object with the contract's required members is accepted (see :mod:`hermes_core.duck`).
+        """
+        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider, missing_members
+
+        accepted = as_memory_provider(provider)
+        if accepted is None:
+            lacking = missing_members(provider, MEMORY_PROVIDER_REQUIRED)
             raise RegistrationError(
-                f"register_memory_provider expects a MemoryProvider instance, got {type(provider).__name__} "
+                f"register_memory_provider expects a MemoryProvider instance (or an object with its members), got {type(provider).__name__} "
+                f"(missing {', '.join(lacking) or 'an instance: pass ProviderClass(), not the class'}) "
                 "-> subclass hermes_core.MemoryProvider"
             )
-        self.staged.memory_providers.append(provider)
+        self.staged.memory_providers.append(accepted)
 
     def register_context_engine(self, engine: ContextEngine) -> None:
         """Offer a context engine; it replaces the built-in one when ``context.engine`` selects it."""
-        if not isinstance(engine, ContextEngine):
+        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine, missing_members
+
+        accepted = as_context_engine(engine)
+        if accepted is None:
+            lacking = missing_members(engine, CONTEXT_ENGINE_REQUIRED)
             raise RegistrationError(
-                f"register_context_engine expects a ContextEngine instance, got {type(engine).__name__} "
+                f"register_context_engine expects a ContextEngine instance (or an object with its members), got {type(engine).__name__} "
+                f"(missing {', '.join(lacking) or 'an instance: pass EngineClass(), not the class'}) "
                 "-> subclass hermes_core.ContextEngine"
             )
-        self.staged.context_engines.append(engine)
+        self.staged.context_engines.append(accepted)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:
         """Offer the store sessions and messages are kept in: ``factory(hermes_home) -> store``.

@@ -75,16 +75,27 @@ class PluginCandidate:
     directory: Path | None = None
     #: Set for entry-point (and builtin) plugins.
     entry_point: EntryPointRef | None = None
+    #: The memory-provider part of a plugin that also has a general part (see ``plugin_identity``).
+    provider_entry_point: EntryPointRef | None = None
+    #: Other places the same plugin was found (an installer's copy in ``$HERMES_HOME/plugins``).
+    also_at: list[str] = field(default_factory=list)
+    #: Other names config may use for this plugin (the directory name of such a copy).
+    aliases: set[str] = field(default_factory=set)
 
     @property
     def kind(self) -> str:
         return self.manifest.kind if self.manifest else "standalone"
 
     @property
+    def provides_memory(self) -> bool:
+        """Whether ``memory.provider`` can select this plugin (a provider, or a plugin with a provider part)."""
+        return self.kind == "exclusive" or self.provider_entry_point is not None
+
+    @property
     def version(self) -> str:
-        if self.manifest and self.manifest.version:
-            return self.manifest.version
-        return self.entry_point.version if self.entry_point else ""
+        if self.entry_point and self.entry_point.version:
+            return self.entry_point.version  # the installed distribution says which release is running
+        return self.manifest.version if self.manifest else ""
 
 
 @dataclass
@@ -270,6 +281,16 @@ def read_directory_plugin(
     init_text = _read_init_text(directory)
     display_path = str(manifest_file or directory)
     if manifest_file is None:
+        from hermes_core.plugin_identity import yamlless_provider
+
+        key = dir_name if category is None else f"{category}/{dir_name}"
+        provider_manifest = yamlless_provider(directory, source, init_text, key)
+        if provider_manifest is not None:
+            problems = [
+                PluginProblem(dir_name, source, str(directory), "", cause, fix)
+                for cause, fix in check_path_safety(directory, check_owner=True)
+            ]
+            return PluginCandidate(key, dir_name, source, str(directory), provider_manifest, problems, directory=directory)
         problem = PluginProblem(
             dir_name,
             source,
@@ -372,7 +393,8 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
             source=source,
             path=str(manifest_file),
             key=ref.name,
-            init_text=_read_init_text(directory),
+            # An entry point's kind is what its manifest declares or its group says, never a guess from its code.
+            init_text="",
             running_version=running_version,
             cache=cache,
         )
@@ -381,7 +403,7 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
             manifest.path = str(directory)
             if forced_kind:
                 manifest.kind = forced_kind
-            if not manifest.version:
+            if ref.version:
                 manifest.version = ref.version
     else:
         data = {"name": ref.name, "version": ref.version}
@@ -421,7 +443,9 @@ def discover_plugins(
     cache = default_cache(home) if use_cache else None
     entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points(env)]
     builtins = [c for c in entry_point_candidates if c.source == "builtin"]
-    externals = [c for c in entry_point_candidates if c.source != "builtin"]
+    from hermes_core.plugin_identity import fold_installed_copies, merge_both_groups
+
+    externals = merge_both_groups([c for c in entry_point_candidates if c.source != "builtin"])
 
     ordered: list[PluginCandidate] = list(builtins)
     ordered += _scan_directory_source(bundled_plugins_root(env), "bundled", running_version, cache)
@@ -434,7 +458,7 @@ def discover_plugins(
     ordered += externals
     if cache is not None:
         cache.save()
-    return resolve_clashes(ordered)
+    return resolve_clashes(fold_installed_copies(ordered))
 
 
 def rename_hint(candidate: PluginCandidate) -> str:

@@ -137,6 +137,8 @@ def pre_llm_call(
     model: str,
     platform: str,
     turn_id: str,
+    task_id: str = "",
+    sender_id: str = "",
 ) -> str | dict[str, str] | None:
     """Fires once per user turn, before the tool loop starts.
 
@@ -147,6 +149,8 @@ def pre_llm_call(
     :param model: the model the turn will use.
     :param platform: where the turn comes from (``"cli"``, ``"telegram"``, ...).
     :param turn_id: an id for this turn.
+    :param task_id: the agent task the turn belongs to.
+    :param sender_id: who sent the message, on platforms that say (``""`` in the CLI).
     :return: a string, or ``{"context": str}``, to add to the API copy of the
         current user message (never the system prompt; never stored). Every
         callback's context is collected in order and joined by a blank line.
@@ -391,6 +395,29 @@ KNOWN_EXTRA_HOOKS: frozenset[str] = frozenset(
         "pre_approval_request",
         "post_approval_response",
         "pre_response_delivery",
+        # Added by newer Hermes Agent releases; fired here where the runtime has that moment
+        # (streams, the final answer, failed API calls), kept for the others.
+        "on_stream_start",
+        "on_stream_delta",
+        "on_stream_end",
+        "on_interim_message",
+        "pre_verify",
+        "transform_api_error_classification",
+        "on_skill_lifecycle",
+        "agent_loop_stopped",
+        "pre_command",
+        "pre_auxiliary_call",
+        "post_auxiliary_call",
+        "pre_tts_synthesis",
+        "pre_transcription",
+        "on_room_member_activity",
+        "gateway_platform_event",
+        "kanban_task_claimed",
+        "kanban_task_completed",
+        "kanban_task_blocked",
+        "on_kanban_worker_spawned",
+        "on_kanban_worker_exited",
+        "on_kanban_worker_stale_claim",
     }
 )
 

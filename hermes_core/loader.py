@@ -17,7 +17,7 @@ from hermes_core.hooks import unknown_hookimpls, wrapper_hookimpls
 from hermes_core.memory.provider import MemoryProvider
 
 if TYPE_CHECKING:
-    from hermes_core.discovery import PluginCandidate
+    from hermes_core.discovery import EntryPointRef, PluginCandidate
     from hermes_core.manager import PluginManager
 
 #: Directory plugins import as ``hermes_plugins.<slug>`` under this synthetic package.
@@ -62,20 +62,40 @@ def import_directory_plugin(candidate: PluginCandidate) -> types.ModuleType:
     return module
 
 
-def import_entry_point_plugin(candidate: PluginCandidate) -> tuple[types.ModuleType, Any]:
+def import_entry_point_plugin(candidate: PluginCandidate, ref: EntryPointRef | None = None) -> tuple[types.ModuleType, Any]:
     """Import the module an entry point names; return it and the object after ``:``, if any."""
-    assert candidate.entry_point is not None
-    module = importlib.import_module(candidate.entry_point.module)
+    ref = ref or candidate.entry_point
+    assert ref is not None
+    module = importlib.import_module(ref.module)
     target: Any = module
-    for part in filter(None, candidate.entry_point.attr.split(".")):
+    for part in filter(None, ref.attr.split(".")):
         target = getattr(target, part)
     return module, target
 
 
 def _find_register(module: types.ModuleType, target: Any) -> Any:
+    if inspect.isclass(target):
+        return _class_register(target)
     if target is not module and callable(target):
         return target
     return getattr(target, "register", None)
+
+
+def _class_register(cls: type) -> Any:
+    """An entry point naming a provider or engine class (``pkg.provider:VaultProvider``): register an instance."""
+
+    def register(ctx: PluginContext) -> None:
+        from hermes_core.duck import as_context_engine, as_memory_provider
+
+        instance = cls()
+        if as_memory_provider(instance) is not None:
+            ctx.register_memory_provider(instance)
+        elif as_context_engine(instance) is not None:
+            ctx.register_context_engine(instance)
+        else:
+            raise PluginLoadError(f"the entry point names class {cls.__name__}, which is neither a memory provider nor a context engine")
+
+    return register
 
 
 def _has_hookimpls(module: types.ModuleType) -> bool:
@@ -84,13 +104,22 @@ def _has_hookimpls(module: types.ModuleType) -> bool:
 
 
 def _fallback_provider(module: types.ModuleType) -> MemoryProvider | None:
-    """The reference host's fallback for memory plugins without ``register``: the first provider class."""
+    """The reference host's fallback for memory plugins without ``register``: the first provider class.
+
+    A class counts when it subclasses this host's base or has the contract's members (duck typing).
+    """
+    from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider
+
     for value in vars(module).values():
-        if inspect.isclass(value) and issubclass(value, MemoryProvider) and not inspect.isabstract(value):
+        if not inspect.isclass(value) or inspect.isabstract(value):
+            continue
+        if issubclass(value, MemoryProvider) or all(hasattr(value, m) for m in MEMORY_PROVIDER_REQUIRED):
             try:
-                return value()
-            except TypeError:
+                provider = as_memory_provider(value())
+            except Exception:
                 continue
+            if provider is not None:
+                return provider
     return None
 
 
@@ -105,7 +134,7 @@ def _describe_unknown_hooks(names: list[str]) -> str:
     )
 
 
-def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[types.ModuleType, Registrations]:
+def load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...] = ("general",)) -> tuple[types.ModuleType, Registrations]:
     """Import ``candidate`` and collect its registrations; nothing is applied yet.
 
     :raises PluginLoadError: with the cause worded for the user; the original
@@ -117,13 +146,18 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[typ
             module = import_directory_plugin(candidate)
             module_name, target = module.__name__, module
         else:
-            module, target = import_entry_point_plugin(candidate)
+            general = "general" in parts or candidate.provider_entry_point is None
+            module, target = import_entry_point_plugin(candidate, None if general else candidate.provider_entry_point)
     except PluginLoadError:
         raise
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise PluginLoadError(f"import failed: {type(exc).__name__}: {exc}") from exc
+        from hermes_core.compat import describe_missing_module
+
+        why = describe_missing_module(exc)
+        cause = f"import failed: {type(exc).__name__}: {exc}" + (f"; {why}" if why else "")
+        raise PluginLoadError(cause) from exc
 
     try:
         wrappers = wrapper_hookimpls(module, manager.hooks.pm)
@@ -143,17 +177,49 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager) -> tuple[typ
             elif not _has_hookimpls(module):
                 raise PluginLoadError("the module has no register(ctx) function and no @hookimpl functions -> add def register(ctx): ...")
         else:
-            try:
-                register(context)
-            except PluginLoadError:
-                raise
-            except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
-                raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
+            _run_register(register, context)
+        if candidate.provider_entry_point is not None and candidate.directory is None:
+            _load_provider_part(candidate, parts, register, context)
         return module, context.staged
     except BaseException:
         if module_name:
             _forget_modules(module_name)
         raise
+
+
+def _run_register(register: Any, context: PluginContext) -> None:
+    try:
+        register(context)
+    except PluginLoadError:
+        raise
+    except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
+        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
+
+
+def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], first_register: Any, context: PluginContext) -> None:
+    """The memory-provider part of a plugin with two parts (see ``plugin_identity``).
+
+    Loaded alone (only ``memory.provider`` selects the plugin), it keeps only what Hermes
+    Agent's memory loader keeps: the memory providers. Loaded with the general part, its
+    ``register`` runs too unless it is the same function, which then ran once.
+    """
+    staged = context.staged
+    if "general" not in parts:
+        context.staged = Registrations(memory_providers=list(staged.memory_providers))
+        return
+    if "provider" not in parts:
+        return
+    try:
+        module, target = import_entry_point_plugin(candidate, candidate.provider_entry_point)
+    except Exception as exc:
+        raise PluginLoadError(f"import of its memory provider part failed: {type(exc).__name__}: {exc}") from exc
+    register = _find_register(module, target)
+    if register is None or register is first_register:
+        return
+    # Its own context: like Hermes Agent's memory loader, only the providers are taken from it.
+    provider_context = PluginContext(candidate, context._manager)
+    _run_register(register, provider_context)
+    staged.memory_providers.extend(provider_context.staged.memory_providers)
 
 
 def forget_plugin_module(module: types.ModuleType | None) -> None:

@@ -17,7 +17,7 @@ from hermes_core._version import __version__
 from hermes_core.config import Config, env_flag, get_hermes_home, load_config
 from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
 from hermes_core.errors import PluginLoadError
-from hermes_core.policy import decide
+from hermes_core.policy import decide, enabled_parts
 from hermes_core.tools import ToolEntry, ToolRegistry
 from hermes_core.tracing import debug_enabled, trace
 
@@ -95,6 +95,8 @@ class PluginManager:
         self._engine_owners: dict[str, str] = {}
         self.middleware: dict[str, list[Callable[..., Any]]] = {}
         self.auxiliary_tasks: dict[str, dict[str, Any]] = {}
+        #: Web search backends by name (``web.search_backend`` selects one).
+        self.web_search_providers: dict[str, Any] = {}
         #: ``factory(hermes_home) -> store`` registered by the plugin that keeps sessions (the builtin ``state``).
         self.session_store_factory: Callable[[Path], Any] | None = None
         #: A runtime sets this to accept ``ctx.inject_message``; ``None`` means no session.
@@ -135,13 +137,29 @@ class PluginManager:
 
     def _resolve_memory_selection(self) -> None:
         """Keep one external memory provider plugin: the last source wins, the others are told why."""
-        chosen = [r for r in self._records.values() if r.enabled and r.candidate.kind == "exclusive" and r.candidate.source != "builtin"]
+        # A plugin with two parts counts here only when memory.provider selects its provider part.
+        chosen = [
+            r
+            for r in self._records.values()
+            if r.enabled
+            and r.candidate.source != "builtin"
+            and (r.candidate.kind == "exclusive" or "provider" in enabled_parts(r.candidate, self.config))
+        ]
         for loser in chosen[:-1]:
             loser.enabled = False
             loser.reason = (
                 f"memory provider '{loser.name}' is shadowed by '{chosen[-1].key}' ({chosen[-1].candidate.source}); "
                 "only one external memory provider runs (memory.provider)"
             )
+
+    @property
+    def home_path(self) -> Path:
+        """``home`` under the name Hermes Agent's manager uses (plugins read it through ``ctx._manager``)."""
+        return self.home
+
+    @property
+    def _discovered(self) -> bool:
+        return self._discovery is not None
 
     @property
     def plugins(self) -> list[PluginRecord]:
@@ -165,10 +183,6 @@ class PluginManager:
     def load_all(self) -> list[PluginRecord]:
         """Discover, then load every enabled plugin in discovery order; failures are recorded."""
         self.discover()
-        if self.config.get("plugins.compat", False):
-            from hermes_core.compat import enable as enable_compat_aliases
-
-            enable_compat_aliases()
         for record in self.plugins:
             if not record.enabled or record.loaded:
                 continue
@@ -204,13 +218,16 @@ class PluginManager:
             if self.strict:
                 raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}): {record.error}")
             return record
+        from hermes_core.live import loading
         from hermes_core.loader import load_plugin
 
         self._export_env_file()
         try:
-            module, staged = load_plugin(record.candidate, self)
+            with loading(self, record.key):
+                module, staged = load_plugin(record.candidate, self, enabled_parts(record.candidate, self.config))
             self._commit(record, module, staged)
         except Exception as exc:
+            self._drop_direct_tools(key)
             record.error = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}"
             record.loaded = False
             if self.strict:  # raised, not skipped: no "it was skipped" line
@@ -282,6 +299,8 @@ class PluginManager:
         for kind, callback in staged.middleware:
             self.middleware.setdefault(kind, []).append(callback)
         self.auxiliary_tasks.update(staged.auxiliary_tasks)
+        for web_provider in staged.web_search_providers:
+            self.web_search_providers.setdefault(str(web_provider.name), web_provider)
         if staged.session_stores:
             self.session_store_factory = staged.session_stores[0]
         kept_providers = [p for p in staged.memory_providers if self._accept_memory_provider(p, record)]
@@ -357,6 +376,10 @@ class PluginManager:
                 self.middleware[kind].remove(callback)
         for task in staged.auxiliary_tasks:
             self.auxiliary_tasks.pop(task, None)
+        for web_provider in staged.web_search_providers:
+            if self.web_search_providers.get(str(web_provider.name)) is web_provider:
+                del self.web_search_providers[str(web_provider.name)]
+        self._drop_direct_tools(key)
         if staged.session_stores and self.session_store_factory is staged.session_stores[0]:
             self.session_store_factory = None
         for provider in staged.memory_providers:
@@ -370,6 +393,13 @@ class PluginManager:
         record.replaced_tools = {}
         record.module = None
         record.loaded = False
+
+    def _drop_direct_tools(self, key: str) -> None:
+        """Remove tools plugin ``key`` put straight into the registry (``tools.registry.registry.register``)."""
+        for name in self.tools.names():
+            entry = self.tools.get_entry(name)
+            if entry is not None and entry.plugin == key:
+                self.tools.remove(name)
 
     # -- what is active --
 
@@ -409,46 +439,15 @@ class PluginManager:
     # -- listing --
 
     def describe(self, record: PluginRecord) -> dict[str, Any]:
-        """The JSON-ready description of one plugin (stable keys)."""
-        candidate = record.candidate
-        manifest = candidate.manifest
-        registrations = record.registrations
-        if record.loaded and registrations is not None:
-            hooks = self.hooks_of(record)
-            tools = sorted(t.name for t in registrations.tools)
-        else:
-            declared = set(manifest.provides_hooks) | set(_str_list(manifest.raw.get("hooks"))) if manifest else set()
-            hooks = sorted(declared)
-            tools = sorted(manifest.provides_tools) if manifest else []
-        return {
-            "name": record.name,
-            "key": record.key,
-            "version": candidate.version,
-            "description": manifest.description if manifest else "",
-            "source": candidate.source,
-            "kind": candidate.kind,
-            "path": candidate.path,
-            "enabled": record.enabled,
-            "loaded": record.loaded,
-            "reason": record.reason,
-            "error": record.error,
-            "hooks": hooks,
-            "tools": tools,
-            "commands": sorted(c.name for c in registrations.commands) if registrations else [],
-            "cli_commands": sorted(c.name for c in registrations.cli_commands) if registrations else [],
-            "memory_providers": sorted(p.name for p in registrations.memory_providers) if registrations else [],
-            "middleware": sorted({kind for kind, _ in registrations.middleware}) if registrations else [],
-            "warnings": list(record.warnings),
-        }
+        """The JSON-ready description of one plugin (stable keys; see :mod:`hermes_core.listing`)."""
+        from hermes_core.listing import describe_record
+
+        return describe_record(self, record)
 
     def list_plugins(self) -> list[dict[str, Any]]:
         """Every plugin described, sorted by name then key."""
         self.discover()
         return sorted((self.describe(r) for r in self.plugins), key=lambda d: (d["name"], d["key"]))
-
-
-def _str_list(value: Any) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def _timeout_setting(config: Config) -> float:

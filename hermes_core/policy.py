@@ -34,15 +34,15 @@ def _as_name_set(value: Any) -> set[str]:
 
 
 def matches(candidate: PluginCandidate, names: set[str]) -> bool:
-    """Whether ``names`` mentions the plugin by key or by bare name."""
-    return candidate.key in names or candidate.name in names
+    """Whether ``names`` mentions the plugin by key, bare name, or the name of an installer's copy."""
+    return candidate.key in names or candidate.name in names or bool(candidate.aliases & names)
 
 
 def selected_by(candidate: PluginCandidate, selection: Any) -> bool:
     """Whether a selection such as ``memory.provider: honcho`` names this plugin."""
     if not isinstance(selection, str) or not selection:
         return False
-    return selection in {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1]}
+    return selection in {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1], *candidate.aliases}
 
 
 def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> PolicyDecision:
@@ -57,6 +57,8 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
     if matches(candidate, _as_name_set(config.get("plugins.disabled", []))):
         return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {candidate.key}' to turn it on")
     kind = candidate.kind
+    if candidate.provider_entry_point is not None and kind != "exclusive":
+        return _decide_two_parts(candidate, config)
     if kind == "exclusive":
         if selected_by(candidate, config.get("memory.provider", "")):
             return PolicyDecision(True, "memory provider selected by memory.provider")
@@ -73,3 +75,33 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
     if matches(candidate, _as_name_set(config.get("plugins.enabled", []))):
         return PolicyDecision(True, "enabled in config (plugins.enabled)")
     return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {candidate.key}' to turn it on")
+
+
+def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision:
+    """A plugin with a general part (``plugins.enabled``) and a memory-provider part (``memory.provider``)."""
+    general = matches(candidate, _as_name_set(config.get("plugins.enabled", []))) or selected_by(candidate, config.get("context.engine", ""))
+    provider = selected_by(candidate, config.get("memory.provider", ""))
+    if general and provider:
+        return PolicyDecision(True, "enabled in config (plugins.enabled) and its memory provider selected by memory.provider")
+    if general:
+        return PolicyDecision(True, "enabled in config (plugins.enabled); its memory provider is not selected (memory.provider)")
+    if provider:
+        return PolicyDecision(True, "memory provider selected by memory.provider (its general part is not enabled: plugins.enabled)")
+    return PolicyDecision(
+        False,
+        f"not enabled -> run 'hermes plugins enable {candidate.key}' for its tools and hooks, or "
+        f"'hermes config set memory.provider {candidate.name}' for its memory provider",
+    )
+
+
+def enabled_parts(candidate: PluginCandidate, config: Any) -> tuple[str, ...]:
+    """Which parts of an enabled plugin load: ``("general",)``, ``("provider",)`` or both."""
+    if candidate.provider_entry_point is None or candidate.kind == "exclusive" or candidate.source == "builtin":
+        return ("general",)
+    parts = []
+    if matches(candidate, _as_name_set(config.get("plugins.enabled", []))) or selected_by(candidate, config.get("context.engine", "")):
+        parts.append("general")
+    if selected_by(candidate, config.get("memory.provider", "")):
+        parts.append("provider")
+    # Neither selects it: an explicit load (`hermes memory setup`, `plugins info`) gets the whole plugin.
+    return tuple(parts) or ("general", "provider")

@@ -56,10 +56,12 @@ def test_a_legacy_provider_loads_with_compat_on(make_plugin, plugin_manager):
     assert agent.memory_provider.MemoryProvider is __import__("hermes_core").MemoryProvider
 
 
-def test_without_compat_the_legacy_imports_fail_with_a_clear_error(make_plugin, plugin_manager):
+def test_compat_off_by_config_the_legacy_imports_fail_with_a_clear_error(make_plugin, plugin_manager):
     make_plugin("legacy", LEGACY_PROVIDER)
-    record = plugin_manager(config={"memory": {"provider": "legacy"}}, strict=False).get("legacy")
+    config = {"memory": {"provider": "legacy"}, "plugins": {"compat": False}}
+    record = plugin_manager(config=config, strict=False).get("legacy")
     assert not record.loaded and "No module named 'agent'" in record.error
+    assert "'agent.memory_provider', a Hermes Agent module" in record.error and "plugins.compat" in record.error
     assert "agent" not in sys.modules
 
 

@@ -32,6 +32,7 @@ def test_the_wheel_ships_bundled_plugins_and_the_schema(wheels):
     assert "hermes_core/py.typed" in names
     assert "hermes_bundled_plugins/observability/hook_log/plugin.yaml" in names
     assert "hermes_bundled_plugins/observability/hook_log/__init__.py" in names
+    assert {"plugin.yaml", "__init__.py", "provider.py"} <= {n.rsplit("/", 1)[1] for n in names if n.startswith("hermes_bundled_plugins/memory/mem0/")}
     assert not [n for n in names if "__pycache__" in n]
 
 
@@ -54,6 +55,8 @@ def test_bundled_plugins_are_found_from_a_non_editable_install(venv, tmp_path):
     hook_log = entries["observability/hook_log"]
     assert hook_log["source"] == "bundled"
     assert Path(hook_log["path"]).is_relative_to(venv.site_packages / "hermes_bundled_plugins")
+    mem0 = entries["memory/mem0"]
+    assert mem0["source"] == "bundled" and mem0["kind"] == "exclusive"
 
 
 def test_validate_accepts_the_built_wheel(venv, wheels, tmp_path):
@@ -96,3 +99,37 @@ def test_validate_names_a_malformed_entry_points_file(tmp_path, run_hermes, entr
 def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
     result = venv.run("-c", "import importlib.metadata as m; print([e.value for e in m.entry_points(group='pytest11') if e.name == 'hermes'])", cwd=tmp_path)
     assert result.stdout.strip() == "['hermes_core.testing.fixtures']"
+
+
+def test_a_published_style_memory_package_loads_with_pip_alone_and_after_its_installer(tmp_path):
+    """Both entry-point groups, a shim installer, a provider with its own fallback base class."""
+    out = tmp_path / "wheels"
+    env = ThrowawayVenv(tmp_path / "env")
+    env.install(build_wheel(REPO_ROOT, out), build_wheel(FIXTURE_PLUGINS / "vault_memory", out))
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("plugins:\n  enabled: [vault]\nmemory:\n  provider: vault\n")
+    for step in ("pip alone", "after the installer"):
+        entries = [e for e in env.hermes_json("plugins", "list", "--load", cwd=tmp_path, home=home) if e["name"] == "vault"]
+        assert len(entries) == 1, (step, entries)
+        (vault,) = entries
+        assert vault["loaded"] and vault["error"] is None and not vault["warnings"], (step, vault)
+        assert vault["version"] == "1.4.0" and vault["tools"] == ["vault_status"] and vault["memory_providers"] == ["vault"]
+        status = env.hermes("memory", "status", "--json", cwd=tmp_path, home=home)
+        assert status.returncode == 0 and '"available": true' in status.stdout, (step, status.stdout, status.stderr)
+        installed = env.run("-m", "hermes_vault.install", cwd=tmp_path, env={"HERMES_HOME": str(home)})
+        assert installed.returncode == 0, installed.stderr
+    assert vault["also_at"] == [str(home / "plugins" / "vault")]
+
+
+def test_the_installed_honcho_plugin_sets_up_and_is_selected(venv, wheels, tmp_path):
+    import zipfile
+
+    names = zipfile.ZipFile(wheels["hermes"]).namelist()
+    assert {"plugin.yaml", "__init__.py", "provider.py", "cli.py"} <= {n.rsplit("/", 1)[1] for n in names if n.startswith("hermes_bundled_plugins/memory/honcho/")}
+    home = tmp_path / "home3"
+    home.mkdir()
+    setup = venv.hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri", cwd=tmp_path, home=home)
+    assert setup.returncode == 0, setup.stderr
+    status = venv.hermes("memory", "status", cwd=tmp_path, home=home)
+    assert status.returncode == 0 and "honcho [plugin memory/honcho] (available)" in status.stdout, status.stdout + status.stderr

@@ -103,6 +103,7 @@ class ChatApp:
             print(f"new session {self.session.reset()}")
         elif name == "title":
             stored = self.store.set_title(self.session.session_id, rest.strip() or None, auto_number=True)
+            self.memory.on_session_title(stored or "")
             print(f"title: {stored}" if stored else "title cleared")
         elif name == "compress":
             before = self.session.session_id

@@ -84,10 +84,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         if entry["error"]:
             notes.append(f"{entry['key']}: {entry['error']}")
         elif args.load and entry["loaded"]:
-            parts = [f"hooks {', '.join(entry['hooks']) or '-'}", f"tools {', '.join(entry['tools']) or '-'}"]
-            if entry["cli_commands"]:
-                parts.append(f"commands {', '.join('hermes ' + c for c in entry['cli_commands'])}")
-            notes.append(f"{entry['key']}: " + "; ".join(parts))
+            from hermes_core.listing import registration_summary
+
+            notes.append(f"{entry['key']}: " + registration_summary(entry))
     if notes:
         print()
         for note in notes:
@@ -158,7 +157,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         print_json(entry)
         return 0
     width = 16
-    for label in ("name", "key", "version", "description", "author", "source", "kind", "path", "enabled", "reason", "requires_hermes"):
+    entry["parts"] = ["general", "memory provider"] if record.candidate.provider_entry_point is not None and record.candidate.kind != "exclusive" else []
+    for label in ("name", "key", "version", "description", "author", "source", "distribution", "kind", "path", "enabled", "reason", "requires_hermes"):
         value = entry[label]
         if value in ("", None):
             continue
@@ -167,6 +167,10 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(f"{label + ':':<{width}}{value}")
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
+    if entry["parts"]:
+        print(f"{'parts:':<{width}}general (plugins.enabled), memory provider (memory.provider)")
+    for place in entry["also_at"]:
+        print(f"{'also at:':<{width}}{place}  (an installer's copy; the installed package loads)")
     if entry["install"]:
         print(f"{'installed from:':<{width}}{_installed_from(entry['install'])}")
     for item in env_status:

@@ -135,16 +135,25 @@ def _accepts_progress(factory: Callable[..., Any]) -> bool:
 
 
 def _open_store() -> Any:
-    """The session store the builtin plugin serves, without loading any other plugin.
+    """The configured session store, opened the way the builtin ``state`` plugin's factory
+    opens it, without loading any plugin.
 
+    A sessions command needs nothing else, and loading every builtin costs more than
+    the command itself (the model clients' HTTP library, the schema validator).
     Opening an older state.db migrates it, which indexes every stored message
     (minutes on a big store); that shows progress on stderr.
     """
-    from hermes_core.manager import PluginManager
+    import os
 
-    manager = PluginManager()
-    manager.load_builtins()
-    return open_session_store(manager)
+    from hermes_core.config import get_hermes_home, load_config
+    from hermes_plugins_builtin.state import open_configured_store
+
+    home = get_hermes_home()
+    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
+    try:
+        return open_configured_store(home, load_config(home), os.environ, progress=progress)
+    finally:
+        progress.finish()
 
 
 def open_session_store(manager: Any) -> Any:

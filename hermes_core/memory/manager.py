@@ -7,7 +7,6 @@ one background worker, with ``flush`` as a barrier and a bounded drain at shutdo
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import queue
@@ -16,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.memory.calls import accepts, call_on_memory_write
 from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
 
 if TYPE_CHECKING:
@@ -36,25 +36,6 @@ def _tool_name(schema: Any) -> str | None:
         schema = schema["function"]
     name = schema.get("name") if isinstance(schema, dict) else None
     return name if isinstance(name, str) and name else None
-
-
-def _accepts(function: Callable[..., Any], name: str) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def _positional_count(function: Callable[..., Any]) -> int:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return 0
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
-        return 99
-    return sum(1 for p in parameters if p.kind in kinds)
 
 
 class _OrderedWorker:
@@ -85,6 +66,10 @@ class _OrderedWorker:
             job()  # jobs isolate their own errors
 
 
+#: The same worker for providers that keep their own ordered background queue (e.g. Mem0's writes).
+OrderedWorker = _OrderedWorker
+
+
 class MemoryManager:
     """Fans memory calls out to the built-in provider and the selected external one.
 
@@ -111,6 +96,11 @@ class MemoryManager:
         self._prefetching: set[str] = set()
         self._logged: set[tuple[str, str, str]] = set()
         self._session_id = ""
+        #: Keyword arguments of the last initialize_all, for a provider switched in at a boundary.
+        self._init_kwargs: dict[str, Any] = {}
+        self._in_session = False
+        #: (provider or None for built-in only) waiting for the running session's boundary.
+        self._pending_external: tuple[MemoryProvider | None] | None = None
 
     # -- providers --
 
@@ -168,6 +158,47 @@ class MemoryManager:
         self._rebuild_tools()
         return True
 
+    def switch_external(self, provider: MemoryProvider | None) -> bool:
+        """Make ``provider`` the external provider (``None``: built-in only) from the next session on.
+
+        A running session keeps its provider, and the system prompt frozen with it, until its
+        boundary (``on_session_end``, a reset through ``on_session_switch(reset=True)``, or the next
+        ``initialize_all``); a compression is not a boundary. Returns ``True`` when the change took
+        effect at once (no session running), ``False`` when it waits for the boundary.
+        """
+        if provider is not None and provider.name == BUILTIN_PROVIDER_NAME:
+            raise ValueError("the built-in provider is always present; switch_external takes an external provider or None")
+        self._pending_external = (provider,)
+        if self._in_session:
+            return False
+        self._apply_pending_switch(None)
+        return True
+
+    def _apply_pending_switch(self, session_id: str | None, **kwargs: Any) -> None:
+        """Swap the external provider: drain the old one's queued writes, shut it down, add the new one.
+
+        With ``session_id`` the new provider is initialized for it (the session that starts at this
+        boundary); without, the next ``initialize_all`` does that.
+        """
+        if self._pending_external is None:
+            return
+        (new,) = self._pending_external
+        self._pending_external = None
+        old = self.external
+        if old is new:
+            return
+        if old is not None:
+            if not self.flush(self.drain_timeout):
+                logger.warning("memory writes to %r still queued after %g s at the provider switch; they are abandoned", old.name, self.drain_timeout)
+            self._call(old, "shutdown")
+            self._providers.remove(old)
+        if new is not None:
+            self._providers.append(new)
+            if session_id is not None:
+                self._call(new, "initialize", session_id, **dict(self._init_kwargs, **kwargs))
+        self._rebuild_tools()
+        logger.info("external memory provider is now %r", new.name if new is not None else "none (built-in only)")
+
     def _rebuild_tools(self) -> None:
         self._tool_owner = {}
         self._tool_schemas = []
@@ -216,6 +247,9 @@ class MemoryManager:
 
             kwargs["hermes_home"] = str(get_hermes_home())
         kwargs.setdefault("platform", "cli")
+        self._init_kwargs = {k: v for k, v in kwargs.items() if k != "parent_session_id"}
+        self._apply_pending_switch(None)  # a new session is a boundary: it starts with the chosen provider
+        self._in_session = True
         for provider in self._providers:
             self._call(provider, "initialize", session_id, **kwargs)
         self._rebuild_tools()
@@ -239,6 +273,8 @@ class MemoryManager:
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         for provider in self._providers:
             self._call(provider, "on_session_end", messages)
+        self._in_session = False
+        self._apply_pending_switch(None)
 
     def on_session_switch(
         self,
@@ -253,8 +289,15 @@ class MemoryManager:
         extra = dict(kwargs, parent_session_id=parent_session_id, reset=reset)
         if rewound:  # older providers do not know the flag; pass it only when it means something
             extra["rewound"] = True
+        arriving = None
+        if reset and self._pending_external is not None:
+            # a new conversation is a boundary: the provider switched in starts with it, initialized for it
+            arriving = self._pending_external[0]
+            self._apply_pending_switch(new_session_id, parent_session_id=parent_session_id)
+        self._in_session = True
         for provider in self._providers:
-            self._call(provider, "on_session_switch", new_session_id, **extra)
+            if provider is not arriving:
+                self._call(provider, "on_session_switch", new_session_id, **extra)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         parts = [self._call(p, "on_pre_compress", messages, default="") for p in self._providers]
@@ -263,6 +306,16 @@ class MemoryManager:
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         for provider in self._providers:
             self._call(provider, "on_delegation", task, result, child_session_id=child_session_id, **kwargs)
+
+    def on_session_title(self, title: str) -> None:
+        """The user named the running session (``/title``); ``""`` when the title was cleared.
+
+        Turns queued before the rename are handed over first, so they are filed under the old name.
+        """
+        self.flush(self.drain_timeout)
+        for provider in self._providers:
+            if callable(getattr(provider, "on_session_title", None)):  # providers written for older hosts lack it
+                self._call(provider, "on_session_title", title)
 
     # -- turn-time recall --
 
@@ -320,7 +373,7 @@ class MemoryManager:
         session_id = session_id or self._session_id
         for provider in self._providers:
             kwargs: dict[str, Any] = {"session_id": session_id}
-            if messages is not None and _accepts(provider.sync_turn, "messages"):
+            if messages is not None and accepts(provider.sync_turn, "messages"):
                 kwargs["messages"] = messages
             self._background().submit(lambda p=provider, kw=kwargs: self._call(p, "sync_turn", user_content, assistant_content, **kw))
 
@@ -342,6 +395,7 @@ class MemoryManager:
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+        self._in_session = False
         for provider in reversed(self._providers):
             self._call(provider, "shutdown")
 
@@ -379,14 +433,10 @@ class MemoryManager:
         for provider in self._providers:
             if provider.name == BUILTIN_PROVIDER_NAME:
                 continue
-            method = provider.on_memory_write
-            # Providers written for older hosts take metadata by keyword, by position, or not at all.
-            if _accepts(method, "metadata"):
-                self._call(provider, "on_memory_write", action, target, content, metadata=metadata)
-            elif _positional_count(method) >= 4:
-                self._call(provider, "on_memory_write", action, target, content, metadata)
-            else:
-                self._call(provider, "on_memory_write", action, target, content)
+            try:
+                call_on_memory_write(provider, action, target, content, metadata)
+            except (Exception, SystemExit) as exc:  # a provider must never break the write
+                self._log_failure(provider, "on_memory_write", exc)
         if self.hooks is not None:
             self.hooks.notify(
                 "on_memory_write",

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.fence import api_user_message, build_memory_context_block, sanitize_context
 from hermes_core.runtime.pricing import estimate_cost
+from hermes_core.runtime.stream_hooks import StreamHooks, usage_payload
 from hermes_core.runtime.system_prompt import collect_inputs
 from hermes_core.runtime.tool_calls import ToolCallOutcome, ToolRunner
 
@@ -267,6 +268,8 @@ class AgentSession:
             model=self.model,
             platform=self.platform,
             turn_id=turn_id,
+            task_id=self.task_id,
+            sender_id="",
         )
         incoming = api_user_message(user_message, build_memory_context_block(recalled), plugin_context)
         conversation = self._engine_selection(incoming) or [*self.history, incoming]
@@ -295,6 +298,7 @@ class AgentSession:
                 outcomes.append(outcome)
                 added.append(outcome.as_message())
                 request.append(outcome.as_message())
+        final_text = self._transform_final_text(final_text, added, turn_id)
         self.hooks.notify(
             "post_llm_call",
             session_id=self.session_id,
@@ -314,7 +318,7 @@ class AgentSession:
             self.memory.queue_prefetch_all(text, session_id=self.session_id)
         result = TurnResult(final_text, self.session_id, added, outcomes, usage_total)
         if self.context_engine is not None:
-            self._engine_call("on_turn_complete", list(self.history), usage=dict(usage_total))
+            self._engine_call("on_turn_complete", list(self.history), usage=usage_payload(usage_total))
             if self._should_compress():
                 new = self.compress()
                 result.compressed_into = new if new != result.session_id else None
@@ -337,6 +341,17 @@ class AgentSession:
         except Exception:
             logger.warning("context engine %r: %s failed", getattr(self.context_engine, "name", "?"), method, exc_info=True)
             return default
+
+    def _transform_final_text(self, final_text: str, added: list[dict[str, Any]], turn_id: str) -> str:
+        """``transform_llm_output``: the first string a plugin returns replaces the answer, as stored too."""
+        if not final_text or not self.hooks.has_listeners("transform_llm_output"):
+            return final_text
+        replaced = self.hooks.transform("transform_llm_output", response_text=final_text, session_id=self.session_id, model=self.model, platform=self.platform, turn_id=turn_id)
+        if not replaced:
+            return final_text
+        if added and added[-1].get("role") == "assistant":
+            added[-1]["content"] = replaced
+        return replaced
 
     def _preflight_due(self) -> bool:
         """Asked only while no model call has reported the prompt's real size (after a resume or a
@@ -381,13 +396,25 @@ class AgentSession:
             request=self._redacted("pre_api_request", {"method": "POST", "body": {"model": self.model, "messages": request, "tools": tools}}),
         )
         started = time.monotonic()
-        response = self.client.complete(request, tools=tools or None, stream=stream, on_text=on_text)
+        streaming = StreamHooks(self.hooks, identity, on_text) if stream else None
+        try:
+            response = self.client.complete(request, tools=tools or None, stream=stream, on_text=streaming.on_text if streaming else on_text)
+        except Exception as exc:
+            if streaming is not None:
+                streaming.end(finished=False, error=f"{type(exc).__name__}: {exc}")
+            self.hooks.notify(
+                "api_request_error", **identity, api_duration=time.monotonic() - started, error={"type": type(exc).__name__, "message": str(exc)},
+                status_code=getattr(exc, "status_code", None),
+            )
+            raise
+        if streaming is not None:
+            streaming.end(finished=True, error=None)
         self.hooks.notify(
             "post_api_request",
             **identity,
             api_duration=time.monotonic() - started,
             finish_reason=response.finish_reason,
-            usage=dict(response.usage or {}),
+            usage=usage_payload(response.usage),
             response=self._redacted("post_api_request", getattr(response, "raw", None) or {"text": response.text, "tool_calls": response.tool_calls}),
         )
         usage = response.usage or {}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .entries import char_count, holds_separator, usage_text
-from .scanner import blocked_marker, scan
+from .scanner import blocked_marker, printable_span, scan
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("memory", "user")
@@ -84,7 +84,9 @@ def parse_request(args: Any) -> Request:
             raise EditError("'content' may not contain a line holding only '§': that line separates entries", target=target)
         finding = scan(content)
         if finding is not None:
-            raise EditError(finding.message, target=target, blocked=finding.reason)
+            raise EditError(
+                finding.message, target=target, blocked=finding.reason, blocked_family=finding.family, blocked_span=printable_span(finding.span)
+            )
     return Request(action=action, target=target, content=content, old_text=old_text)
 
 

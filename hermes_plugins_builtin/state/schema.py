@@ -10,11 +10,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
+from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
+from .ranking import rebuild_lists
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -147,6 +149,34 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
+# v4: memory backfill checkpoints (see backfill_ledger.py). A job per target provider fixes the
+# messages it covers (id <= upto_message_id) when it starts; every item (a built-in entry, a turn,
+# a session end) handed over and confirmed is a row of memory_backfill_done, and in_flight names
+# the one item handed over but not yet confirmed, so an interrupted run knows what to resend.
+V4_DDL = SQLITE_BACKFILL_DDL
+
+# v5: impact lists let a query with thousands of matches be ranked by BM25 over
+# all of them (ranking.py).
+V5_DDL = """
+CREATE TABLE IF NOT EXISTS rank_terms (
+    term TEXT PRIMARY KEY,
+    df INTEGER NOT NULL,
+    checked_at INTEGER NOT NULL,
+    tracked INTEGER NOT NULL,
+    floor REAL NOT NULL,
+    listed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rank_lists (
+    term TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    dl INTEGER NOT NULL,
+    impact REAL NOT NULL,
+    PRIMARY KEY (term, message_id)
+) WITHOUT ROWID;
+"""
+
+
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, V1_DDL)
 
@@ -172,10 +202,23 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
     # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
+def _migrate_to_v4(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V4_DDL)
+
+
+def _migrate_to_v5(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V5_DDL)
+    # lists for the rows indexed so far; migrate() then indexes the waiting rows,
+    # which adds them to the lists
+    rebuild_lists(conn)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _migrate_to_v1,
     2: _migrate_to_v2,
     3: _migrate_to_v3,
+    4: _migrate_to_v4,
+    5: _migrate_to_v5,
 }
 
 

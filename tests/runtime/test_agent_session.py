@@ -55,6 +55,7 @@ def test_a_turn_with_two_tool_calls_and_a_block_fires_every_hook_in_order(setup)
         "pre_api_request", "post_api_request",
         "pre_tool_call", "transform_tool_result", "post_tool_call",
         "pre_api_request", "post_api_request",
+        "transform_llm_output",
         "post_llm_call",
         "on_session_end",
     ]

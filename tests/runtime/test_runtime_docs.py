@@ -15,7 +15,7 @@ from hermes_plugins_builtin.state import SessionStore
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "runtime.md"
 FIRST_TURN_HOOKS = (
     "on_session_start, pre_llm_call, pre_api_request, post_api_request, pre_tool_call, transform_tool_result, "
-    "post_tool_call, pre_api_request, post_api_request, post_llm_call, on_session_end"
+    "post_tool_call, pre_api_request, post_api_request, transform_llm_output, post_llm_call, on_session_end"
 )
 
 
@@ -72,7 +72,7 @@ def test_the_complete_example_runs_and_prints_what_the_page_shows(hermes_home, m
     (shown,) = [block for block in _blocks("") if block.startswith("There are 4 words.")]
     assert printed == shown
     # The hooks of the first turn, exactly as "One turn, in order" lists them.
-    assert ", ".join(hooks_fired[:11]) == FIRST_TURN_HOOKS
+    assert ", ".join(hooks_fired[:12]) == FIRST_TURN_HOOKS
     assert f"fires these hooks: `{FIRST_TURN_HOOKS.replace(', ', '`, `')}`." in " ".join(PAGE.read_text(encoding="utf-8").split())
     # The store kept the user's words; the tool the example registered was offered to the model.
     assert any(tool["function"]["name"] == "word_count" for tool in first_request["tools"])

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import StateStoreError
 
 T = TypeVar("T")
-# a restarting server is back within seconds; a write waits that long before giving up
-RECONNECT_BUDGET_S = 30.0
+# a restarting server (or a failover) is back within seconds to a minute; a write waits that long
+RECONNECT_BUDGET_S = 60.0
 CONNECT_TIMEOUT_S = 5
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..backfill_ledger import POSTGRES_DDL as POSTGRES_BACKFILL_DDL
 from ..errors import NotAStateDatabaseError, SchemaTooNewError
 from .connection import redact_url
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # one fixed key for pg_advisory_xact_lock: "hermes-state" folded into a bigint
 MIGRATION_LOCK_KEY = 0x68_65_72_6D_65_73_01
 
@@ -76,22 +77,28 @@ CREATE INDEX messages_words ON messages USING gin (words);
 CREATE INDEX messages_grams ON messages USING gin (grams) WHERE grams IS NOT NULL;
 """
 
+# v2: memory backfill checkpoints, as in state.db's v4 (see ../backfill_ledger.py)
 MIGRATIONS: dict[int, Callable[[Any], None]] = {
     1: lambda conn: conn.execute(V1_DDL),
+    2: lambda conn: conn.execute(POSTGRES_BACKFILL_DDL),
 }
 
 
-def _table_exists(conn: Any, name: str) -> bool:
-    # a scan of pg_tables sees what other hosts committed a moment ago; to_regclass()
-    # reads the catalog cache, which an advisory lock does not refresh
-    return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables "
-                             "WHERE schemaname = current_schema() AND tablename = %s)", (name,)).fetchone()[0])
+def _tables(conn: Any) -> set[str]:
+    # one statement, one snapshot: checking the two tables in two statements could see another
+    # host's migration commit in between ("sessions" but no "hermes_state_meta": a foreign table).
+    # A scan of pg_tables sees what other hosts committed; to_regclass() reads the catalog cache,
+    # which an advisory lock does not refresh.
+    rows = conn.execute("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                        "AND tablename IN ('hermes_state_meta', 'sessions')").fetchall()
+    return {r[0] for r in rows}
 
 
 def current_version(conn: Any, url: str) -> int:
     """0 for an empty database; the stored version otherwise (refusing foreign and newer ones)."""
-    if not _table_exists(conn, "hermes_state_meta"):
-        if _table_exists(conn, "sessions"):
+    tables = _tables(conn)
+    if "hermes_state_meta" not in tables:
+        if "sessions" in tables:
             raise NotAStateDatabaseError(redact_url(url), "it has a 'sessions' table that hermes did not create")
         return 0
     row = conn.execute("SELECT value FROM hermes_state_meta WHERE key = 'schema_version'").fetchone()

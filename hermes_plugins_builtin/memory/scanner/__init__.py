@@ -1,0 +1,112 @@
+"""Injection scanning of memory writes.
+
+A note is refused when, once it sits in a later system prompt, it would act on the agent: override its
+instructions, change who it obeys, hide things from the user, reveal its prompt, move secrets, plant persistence,
+run downloaded code, forge prompt structure, or carry invisible characters no writing system needs. The detectors
+read the note as written, a normalised form (look-alikes, invisibles, spacing and l33tspeak undone), and any
+payload embedded in base64, hex, percent-encoding, ROT13, reversed text or tag characters. Every refusal is a
+:class:`Finding` that names the family and the matched span.
+
+Modules: ``normalise`` and ``decode`` make the forms, ``invisible`` is the character policy, and the detectors
+are grouped by family in ``instructions`` (English), ``languages`` (other languages), ``commands``,
+``persistence``, ``forgery`` and ``compact``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, vocabulary
+from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
+from .normalise import compact as letters_only
+from .normalise import despaced, folded, nfkc, without_invisible
+from .rules import Rule
+
+__all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "RULES"]
+
+#: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
+# Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
+RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *languages.RULES)
+# ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
+_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)
+vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
+
+#: Texts up to this length have their scan result cached (entries are rescanned on every read).
+_CACHED_LENGTH = 4096
+#: Longer texts are read by the detectors in overlapping pieces, which keeps the work linear in the length;
+#: the overlap is wider than any detector's reach across a sentence.
+_PIECE = 4096
+_OVERLAP = 512
+
+
+def scan(text: str) -> Finding | None:
+    """The first reason to refuse ``text`` as a memory entry, or ``None`` when it is clean."""
+    return _scan_cached(text) if len(text) <= _CACHED_LENGTH else _scan(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_cached(text: str) -> Finding | None:
+    return _scan(text)
+
+
+def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
+    lowered = text.lower()
+    contains = lowered.__contains__
+    for detector in rules:
+        # The gates are checked here rather than in find() to save calls per detector on the common, clean path.
+        gate, also = detector.gate, detector.also
+        if (gate is not None and not any(map(contains, gate))) or (also is not None and not any(map(contains, also))):
+            continue
+        match = detector.pattern.search(text) if detector.check is None else detector.find(text, lowered)
+        if match is not None:
+            return Finding(detector.family, detector.name, match.group(), view)
+    return None
+
+
+def _read(text: str, view: str, rules: tuple[Rule, ...]) -> Finding | None:
+    """Run ``rules`` on ``text`` and on its normalised form (when that differs)."""
+    plain = without_invisible(nfkc(text))
+    found = _first(rules, plain, view)
+    if found is not None:
+        return found
+    normal = folded(plain)
+    if normal != plain.casefold():
+        found = _first(rules, normal, "normalised" if view == "text" else f"normalised {view}")
+        if found is not None:
+            return found
+    joined = despaced(plain)
+    if joined is not None:
+        found = _first(rules, joined, "de-spaced" if view == "text" else f"de-spaced {view}")
+        if found is not None:
+            return found
+    letters = letters_only(normal)
+    if len(letters) >= 0.6 * len(normal.replace(" ", "")) and normal.count(" ") >= 0.4 * len(letters):
+        return _first(compact.RULES, letters, "letters-only" if view == "text" else f"letters-only {view}")
+    return None
+
+
+def _detect(text: str) -> Finding | None:
+    """The detectors on the note, its normalised forms and the payloads embedded in it."""
+    found = _read(text, "text", RULES)
+    if found is not None:
+        return found
+    for view, payload in (*invisible.hidden_payloads(text), *decode.payloads(without_invisible(nfkc(text)))):
+        rules = _DECODED_RULES if view in ("ROT13-decoded", "reversed") else RULES
+        found = _read(payload, view, rules)
+        if found is not None:
+            return found
+    return None
+
+
+def _scan(text: str) -> Finding | None:
+    if len(text) > SCAN_LIMIT:
+        return Finding("oversize", "scan_limit", f"{len(text)} characters, more than the {SCAN_LIMIT} the scan reads")
+    for start in range(0, max(1, len(text) - _OVERLAP), _PIECE - _OVERLAP):
+        found = _detect(text[start : start + _PIECE])
+        if found is not None:
+            return found
+    bad = invisible.disallowed(text)
+    if bad is not None:
+        code_point, span = bad
+        return Finding("invisible_characters", code_point, span)
+    return None

@@ -1,0 +1,143 @@
+"""Detectors for commands and data flows: exfiltration, credential access and download-and-run.
+
+A data flow is judged by its two ends: something secret (a credential file, a secret-named variable, an
+environment dump, the conversation) and somewhere else (a host that is not this machine). A health-check curl to
+localhost, a path named as a location, or an API call that names no secret pass.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rules import Rule, any_of, line_of, rule, window
+
+SECRET_PATH = any_of((
+    r"~?/?\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)", r"\.aws/credentials\b",
+    r"\.aws\\credentials\b", r"(?<![\w.])_?\.?netrc\b", r"\.pgpass\b", r"\.npmrc\b", r"\.pypirc\b", r"\.docker/config\.json\b",
+    r"\.kube/config\b", r"\.gnupg\b", r"private-keys-v1\.d\b", r"\.config/gh/hosts\.yml\b", r"gcloud/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials)",
+    r"/etc/(?:g?shadow|sudoers|master\.passwd)\b", r"\.bash_history\b", r"\.zsh_history\b", r"\.git-credentials\b",
+    r"(?<![\w.-])\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)(?![\w-])", r"\.hermes/\.env\b", r"login\.keychain\b", r"Login Data\b",
+    r"wallet\.dat\b", r"\.p12\b", r"\w{1,16}\.pem\b", r"\.config/(?:rclone|hub|op)\b", r"credentials\.json\b", r"\.vault-token\b",
+    r"\.azure/(?:accessTokens|msal_token_cache)", r"/proc/\S{0,200}/environ\b", r"\.terraform\.d/credentials",
+))
+SECRET_VAR = r"\$\{?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE|AUTH|COOKIE|SESSION)[A-Za-z0-9_]{0,64}\}?|\b(?:process\.env|os\.environ|ENV|\$env:)\s*[\[.(]?\s*['\"]?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)"
+SECRET_NAME = r"\b[A-Z][A-Z0-9]{0,64}_(?:[A-Z0-9]{1,64}_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_[A-Z0-9]{1,64})*\b"
+ENV_DUMP = any_of((
+    r"\$\(\s*(?:env|printenv|set|export -p)\s*\)", r"`(?:env|printenv|set)`", r"\b(?:printenv|env|export -p)\s*\|", r"\bos\.environ\b(?!\s*\[|\.get)",
+    r"\bprocess\.env\b(?!\s*\.\s*\w{1,16})", r"\bENV\.to_h\b", r"\$env:\w{0,16}\\?", r"\bGet-ChildItem\s+env:", r"\bgci\s+env:", r"\bdict\(os\.environ\)",
+    r"\bJSON\.stringify\(process\.env\)", r"/proc/self/environ",
+))
+_SUBSTITUTION = r"\$\([^)]{0,64}\)|`[^`]{1,64}`"
+NETWORK = any_of((
+    r"\bcurl\b", r"\bwget\b", r"\bnc\b", r"\bncat\b", r"\bnetcat\b", r"\bsocat\b", r"\btelnet\b", r"\bscp\b", r"\brsync\b", r"\bsftp\b",
+    r"\bftp\b", r"\bhttpie\b", r"\bhttp (?:post|put|get)\b", r"Invoke-WebRequest", r"Invoke-RestMethod", r"\biwr\b", r"\birm\b", r"requests\.(?:post|get|put|request)",
+    r"urllib", r"urlopen", r"http\.client", r"\bfetch\s*\(", r"\baxios\b", r"XMLHttpRequest", r"Net::HTTP", r"\bLWP\b", r"IO::Socket",
+    r"\bsocket\.", r"/dev/(?:tcp|udp)/", r"\bnslookup\b", r"\bdig\b", r"\bResolve-DnsName\b", r"file_get_contents\s*\(\s*[\"']https?",
+    r"\bsendmail\b", r"\bmail -s\b", r"smtplib", r"\bgo run\b", r"WebClient", r"UploadString", r"UploadFile", r"\bhttps?\.request\b", r"\bpost_form\b",
+))
+_HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d{1,3}\.){3}\d{1,3})\b|\b\w[\w.-]{0,64}@([\w-]{1,64}(?:\.[\w-]{1,64})+):|\b((?:[\w-]{1,64}\.)+(?:com|net|org|io|sh|dev|app|co|xyz|ru|cn|me|info|site|online|link|cloud|ai|example|biz|to|cc|tk|top)\b)", re.IGNORECASE)
+_LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
+
+
+def remote_host_in(text: str) -> bool:
+    """Whether ``text`` names a host other than this machine."""
+    for found in _HOST.finditer(text):
+        host = next(group for group in found.groups() if group)
+        if not _LOCAL.match(host):
+            return True
+    return False
+
+
+def _goes_remote(match: re.Match[str]) -> bool:
+    return remote_host_in(line_of(match))
+
+
+_NETWORK_RE = re.compile(NETWORK, re.IGNORECASE)
+_NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync", "ftp", "http", "invoke-", "iwr", "irm", "requests.", "urllib",
+                  "urlopen", "fetch", "axios", "xmlhttprequest", "net::http", "lwp", "io::socket", "socket.", "/dev/", "nslookup", "dig",
+                  "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.")
+
+
+def _sent_remote(match: re.Match[str]) -> bool:
+    """A secret source counts when its line also has a network call that reaches a host other than this machine."""
+    line = line_of(match)
+    return _NETWORK_RE.search(line) is not None and remote_host_in(line)
+
+
+def _not_negated(match: re.Match[str]) -> bool:
+    before = match.string[max(0, match.start() - 25) : match.start()].lower()
+    return not re.search(r"\b(?:never|don'?t|do not|must not|no need to|avoid|without)\b[^.]{0,64}$", before)
+
+
+def _not_example_copy(match: re.Match[str]) -> bool:
+    return _not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
+
+
+_SECRET_PATH_WORDS = (".ssh", "id_", ".aws", "netrc", ".pgpass", ".npmrc", ".pypirc", ".docker", ".kube", ".gnupg", "private-keys", "gh/hosts",
+                      "gcloud", "/etc/", "history", ".git-credentials", ".env", "keychain", "login data", "wallet", ".p12", ".pem", ".config/",
+                      "credentials", ".vault-token", ".azure", "environ", ".terraform")
+_SECRET_SOURCE = rf"(?:{SECRET_PATH}|{SECRET_VAR}|{ENV_DUMP}|\$\(\s*(?:cat|whoami|hostname|id|uname)[^)]{{0,64}}\)|`(?:cat|whoami|hostname)[^`]{{0,64}}`|~/\.ssh/|\.ssh/)"
+_PRIVATE = any_of((
+    r"api[\s_-]?keys?", r"access[\s_-]?tokens?", r"(?:auth|session|bearer|refresh|github|gh|npm|pypi|slack|bot) tokens?", r"tokens", r"passwords?\b(?!\s*(?:reset|manager|policy|policies|rotation|requirements|change))",
+    r"passphrases?", r"credentials?", r"secrets?\b(?!\s+santa)", r"private (?:ssh )?keys?", r"ssh keys?", r"\.env(?: file)?", r"env(?:ironment)? (?:variables|vars)", r"(?:the )?environment\b",
+    r"cookies?", r"(?:chat|conversation|browsing|command|shell) history", r"(?:the )?(?:conversation|chat log|transcript)s?", r"(?:the )?user'?s (?:\w{1,16} )?(?:files|documents|messages|e-?mails?|data|notes|downloads|photos|contacts|history|keys|password|address|details|folder)",
+    r"(?:database|db) dumps?", r"keychain", r"wallet", r"seed phrase", r"card numbers?", r"personal data", r"(?:their|his|her|my) (?:\w{1,16} )?(?:files|documents|messages|e-?mails|data|notes|downloads|photos|contacts|keys|passwords?)",
+    r"(?:every|each|all|any) (?:password|key|token|secret)s?", r"what the user types", r"keystrokes",
+    r"(?:a copy of )?(?:every|each|all|any) (?:\w{1,16} )?(?:files?|documents?|messages?|notes?|e-?mails?|conversations?|chats?|screenshots?|attachments?|prompts?)(?: you (?:read|see|open|touch|process|receive|write|handle))?",
+))
+_SEND = any_of((r"send", r"post", r"upload", r"forward", r"e-?mail", r"mail", r"transmit", r"exfiltrate", r"leak", r"beam", r"pipe", r"sync", r"push", r"append", r"attach", r"submit", r"report", r"copy", r"ship", r"relay", r"stream", r"dump", r"share", r"back ?up"))
+_DESTINATION = r"(?:https?://\S{1,200}|\b\S{1,200}@[\w-]{1,64}(?:\.[\w-]{1,64})+|\bwebhook\b|(?:\d{1,3}\.){3}\d{1,3}|\b(?:[\w-]{1,64}\.)+(?:com|net|org|io|sh|dev|app|co|xyz|ru|cn|me|info|site|online|link|cloud|ai|example)\b|\b(?:an? |the |my |our )?(?:external|remote|outside|third-party|public) (?:server|host|endpoint|site|url|bucket)|\bpastebin\b|#[\w-]{1,64} (?:channel|webhook)|\bslack\b|\bdiscord\b|\btelegram\b)"
+_DATA_URL = r"https?://[^\s)\"'>]{0,64}(?:[?&#][^\s)\"'>]{0,64}(?:\{|\}|%7B|\$|<|\[|\b[A-Z][A-Z_]{5,}\b|\b(?:data|secret|token|key|session|email|password|history|conversation|summary|chat|content|payload|msg|cookie|env|creds?)\b)|/\{[^}]{1,64}\}|\{\{)"
+
+EXFILTRATION = (
+    rule("exfiltration", "secret_to_network", _SECRET_SOURCE, _sent_remote, gate=_NETWORK_WORDS),
+    rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})"),
+    rule("exfiltration", "raw_socket", r"/dev/(?:tcp|udp)/(?!127\.|localhost\b)[\w.-]{1,64}/\d+"),
+    rule("exfiltration", "netcat_feed", r"\|\s*(?:nc|ncat|netcat|socat|telnet)\b[^\n]{0,300}|\b(?:nc|ncat|netcat|socat|telnet)\b[^\n|]{0,300}(?:<\s*\S|\s-[ec]\s)", _goes_remote, gate=("nc", "netcat", "socat", "telnet")),
+    rule("exfiltration", "data_in_image_url", rf"!\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<img\b[^>\n]{{0,200}}\bsrc\s*=\s*[\"']?{_DATA_URL}|\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<a\b[^>\n]{{0,200}}\bhref\s*=\s*[\"']?{_DATA_URL}", gate=("http",)),
+    rule("exfiltration", "data_url_in_replies", rf"\b(?:add|append|include|insert|embed|render|put|attach|end with|start with)\b{window(80)}\b(?:every|each|all|your|the) (?:replies|reply|answers?|responses?|messages?|summar(?:y|ies))\b[^\n]{{0,120}}https?://\S{{0,200}}[?&=]|https?://\S{{0,200}}[?&=]\S{{0,200}}[^\n]{{0,80}}\b(?:to|in|into|at the end of) (?:every|each|all|your) (?:replies|reply|answers?|responses?|messages?)"),
+    rule("exfiltration", "send_private_data", rf"\b{_SEND}\w{{0,16}}\b{window(80)}(?<!\w){_PRIVATE}{window(80)}(?:\bto\b|\binto\b|\bat\b|\bvia\b|\bon\b|\bas (?:a )?query)\s*{window(20)}{_DESTINATION}|\b{_SEND}\w{{0,16}}\s+(?:it|them|this|everything|all)?\s*(?:to|into)\s+{_DESTINATION}{window(60)}\b{_PRIVATE}", _not_negated, gate=("key", "token", "password", "passphrase", "credential", "secret", "env", "cookie", "history", "conversation", "chat", "transcript", "user", "dump", "keychain", "wallet", "seed phrase", "card number", "personal data", "their", "his ", "her ", "my ", "every", "each", "all ", "any ", "keystroke")),
+    rule("exfiltration", "private_data_in_links", rf"\b(?:include|add|append|put|embed|pass|encode|insert|attach)\w{{0,3}}\b{window(80)}(?<!\w){_PRIVATE}{window(60)}\b(?:as (?:a |the )?(?:url |query |get )?(?:param(?:eter)?s?|query(?: string)?|arguments?)|in(?:to)? (?:the |your |every |each |all |any )?(?:links?|urls?|query strings?|image urls?|hyperlinks?))\b"),
+    rule("exfiltration", "conversation_in_url", rf"https?://\S{{0,200}}[?&#][\w-]{{1,30}}=\S{{0,40}}{window(40)}\b(?:followed by|plus|with|append(?:ing|ed)?|\+|containing|including|set to|filled with|and then)\s+(?:the\s+)?(?:user'?s?\s+|last\s+|previous\s+|recent\s+|entire\s+|whole\s+|full\s+|current\s+)?(?:\w{{1,16}}\s+){{0,2}}?(?:question|messages?|conversation|chat|prompt|history|input|requests?|summary|answers?|e-?mail|name|address|files?|notes?|memory|keys?|tokens?)\b"),
+    rule("exfiltration", "publish_secret", rf"\b(?:commit|push|publish|upload|post|share|paste|put|write|save|copy|cp)\w{{0,3}}\b{window(60)}(?<!\w)(?:{SECRET_PATH}|{_PRIVATE}){window(80)}\b(?:public|world-readable|pastebin|gist|everyone|anyone|the internet|open bucket|acl public-read)\b", _not_negated),
+    rule("exfiltration", "copy_secret_remote", rf"\b(?:scp|rsync|sftp|rclone (?:copy|sync)|aws s3 cp|gsutil cp)\b[^\n]{{0,300}}(?:{SECRET_PATH}|~/\.ssh|\.kube|\.gnupg|\.aws|\.docker)[^\n]{{0,300}}", _goes_remote),
+)
+
+_READ = any_of((r"cat", r"less", r"more", r"head", r"tail", r"bat", r"strings", r"xxd", r"od", r"hexdump", r"type", r"Get-Content", r"gc", r"nano", r"vim?", r"open", r"print", r"show", r"display", r"read", r"dump", r"copy", r"cp", r"base64", r"echo", r"sqlite3", r"paste", r"include", r"output", r"list", r"load", r"grep", r"awk", r"sed -n", r"look at", r"check", r"parse", r"decrypt", r"export", r"extract", r"send"))
+_SHOW = any_of((r"print", r"show", r"display", r"output", r"echo", r"reveal", r"dump", r"tell", r"give", r"paste", r"log", r"report", r"expose", r"include", r"read out"))
+_OUT = any_of((r"print", r"show", r"display", r"output", r"paste", r"echo", r"reveal", r"dump", r"list", r"include", r"write", r"tell", r"give", r"read out", r"share", r"post", r"log", r"return", r"report", r"expose", r"copy"))
+
+CREDENTIALS = (
+    rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
+    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated, gate=_SECRET_PATH_WORDS),
+    rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_SHOW}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
+    rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
+    rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
+    rule("credential_access", "keychain_read", rf"\b(?:show|print|read|dump|reveal|display|tell|list|export|output|copy|paste|extract)\b{window(40)}\b(?:keychain|keyring|credential manager|password store|pass show|1password item|vault item)\b(?!\s+(?:prompt|helper|access))", _not_negated),
+    rule("credential_access", "credential_tools", r"\bop (?:item get|read)\b[^\n]{0,60}(?:--reveal|--fields|op://)|\bop read op://|\bbw get (?:password|item|notes)\b|\b(?:pass|lpass|gopass) show\b|\bvault kv get\b|\b(?:extract|export|dump|read|copy|steal|grab|collect)\w{0,3}\s+(?:the\s+|all\s+)?(?:browser\s+|session\s+|auth\s+|login\s+)?cookies\b|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bgh auth token\b|\baws configure get \S{0,200}secret|\bgit credential fill\b|\bkubectl config view --raw\b|\bsecretsdump\b|\bmimikatz\b|\blazagne\b|\bcmdkey /list\b|\bvault (?:kv )?read\b[^\n]{0,300}secret"),
+    rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b"),
+    rule("credential_access", "secret_hunt", r"\b(?:grep|rg|ag|find|ack|findstr|Select-String)\b[^\n]{0,40}(?:api_?key|password|passwd|secret|token|private key|BEGIN [A-Z ]{0,64}PRIVATE)[^\n]{0,30}(?:\s~/?\s|\s/\s|\s/home|\$HOME|\s~$|\s~\s|C:\\\\Users)", _not_negated),
+    rule("credential_access", "bundle_key_directory", r"\b(?:zip|tar|7z|rar|gzip|archive|bundle|compress|attach|upload|copy|cp -r|cp -a|rsync|back ?up|send|email|share)\w{0,16}\b[^\n]{0,40}?(?:~|\$HOME|\$\{HOME\}|/home/\w{1,16}|/root)/\.(?:ssh|gnupg|aws|kube|docker|password-store)\b/?(?!config\b|known_hosts\b)", _not_negated),
+    rule("credential_access", "agent_secrets", r"(?:~|\$HOME|\$\{?HERMES_HOME\}?)/(?:\.hermes/)?\.env\b", gate=(".env",)),
+)
+
+_FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch|http|aria2c|lwp-download|lynx -source)"
+_SHELL = r"(?:sudo\s+)?(?:-\S{1,200}\s+)*(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python\d?(?:\.\d+)?|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell|source|bash -s|sh -s)\b"
+
+REMOTE_CODE = (
+    rule("remote_code", "pipe_to_shell", rf"\b{_FETCH}\b\s+[^\s|][^\n]{{0,300}}?\|\s*(?:[^\n|]{{0,300}}\|\s*)?{_SHELL}"),
+    rule("remote_code", "process_substitution", rf"(?:\b(?:ba|z|k)?sh|\bsource|\bpython\d?(?:\.\d+)?|\bperl|\bruby|\bnode|\bphp|(?:^|\s)\.)\s+<\(\s*{_FETCH}\b", gate=("<(",)),
+    rule("remote_code", "eval_download", rf"\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b|\b(?:eval|exec|iex|Invoke-Expression|sh -c|bash -c|zsh -c|python\d? -c|perl -e|ruby -e|node -e|source)\s*[\"'(]{{0,64}}\s*\$\(\s*{_FETCH}\b|\b(?:eval|exec|iex|Invoke-Expression)\s*\(?[^\n]{{0,80}}?(?:urlopen|urllib|requests\.get|DownloadString|Net::HTTP\.get|LWP::Simple|\bget\s*\(\s*[\"']https?|file_get_contents\s*\(\s*[\"']https?|https?\.get|fetch\s*\()|(?:urlopen|DownloadString|Net::HTTP\.get|https?'?\)?\.get)\b[^\n]{{0,160}}?\b(?:eval|exec|iex)\s*\("),
+    rule("remote_code", "windows_downloaders", r"\bcertutil\b[^\n]{0,300}-urlcache|\bmshta\s+\S{0,200}https?:|\bregsvr32\b[^\n]{0,300}/i:\s*https?:|\bbitsadmin\b[^\n]{0,300}/transfer|\brundll32\b[^\n]{0,300}https?:|\bmsiexec\b[^\n]{0,300}/i\s+https?:|DownloadFile\([^\n]{0,300};\s*(?:Start-Process|&|\.\\)"),
+    rule("remote_code", "download_then_run", rf"\b{_FETCH}\b[^\n]{{0,300}}https?://[^\n]{{0,300}}(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+\+?[0-7x]{{1,64}}\s+\S{{1,200}}\s*(?:&&|;)\s*)?(?:\./|/tmp/|\S{{0,200}}/\.|(?:ba|z)?sh\s+\S|python\d?\s+\S|LD_PRELOAD=)"),
+    rule("remote_code", "download_and_execute", rf"\b(?:download|fetch|get|grab|pull|retrieve|curl|wget)\b[^\n.]{{0,80}}?https?://\S{{1,200}}[^\n.]{{0,60}}?\b(?:and|then|,|&&)\s+(?:\w{{1,16}}\s+){{0,2}}?(?:run|execute|exec|source|launch|start|eval|pipe)\s+(?:it|them|that|this|the (?:script|binary|file|installer|payload|program|result|output))\b|\b(?:run|execute|exec|source|eval)\s+(?:the\s+)?(?:\w{{1,16}}\s+)?(?:script|installer|code|commands?|file|binary|payload|program)?\s*(?:from|at|located at|hosted at|in)\s+https?://|\bpipe\s+(?:it|this|that|the (?:\w{{1,16}}\s+)?(?:output|script|result|file|response))?\s*(?:in)?to\s+(?:(?:ba|z|k)?sh|bash|zsh|a shell|the shell|python|perl|iex|powershell)\b"),
+    rule("remote_code", "run_what_url_returns", rf"\b(?:run|execute|exec|eval|source|follow)\s+(?:whatever|what|anything|everything|the (?:script|code|commands?|instructions?) (?:that|which))\b{{window(60)}}https?://|https?://\S{{1,200}}\s+(?:returns|says|serves|outputs|responds with|contains)\b[^\n]{{0,40}}\b(?:run|execute|eval|follow)|\b(?:run|execute)\s+(?:whatever|what)\s+(?:\w{{1,16}}\s+)?https?://"),
+    rule("remote_code", "run_remote_package", r"\b(?:npx|bunx|pnpm dlx|yarn dlx|pipx run|uvx|deno run|go run)\s+(?:-{1,2}\S{1,40}\s+){0,4}(?:https?://|git\+|github:)"),
+    rule("remote_code", "run_remote_contents", rf"\b(?:run|execute|exec|eval|source|pipe)\s+(?:the\s+)?(?:contents?|output|body|response|text|script|code|payload)\s+(?:of|from|at|served by|returned by)\s+https?://|\b(?:download|fetch|grab|pull|get)\s+(?:and|&|then|,)\s+(?:run|execute|install and run|launch|start|source)\b{window(60)}(?:https?://|\bfrom\b)"),
+    rule("remote_code", "preload_injection", r"\bLD_PRELOAD=\s*(?:/tmp|/dev/shm|/var/tmp|\S{0,200}/\.)|\bDYLD_INSERT_LIBRARIES=\s*(?:/tmp|\S{0,200}/\.)"),
+    rule("remote_code", "privileged_container", r"\bdocker run\b[^\n]{0,300}(?:--privileged[^\n]{0,300}-v\s*/:/|-v\s*/:/[^\n]{0,300}--privileged|--pid[= ]host[^\n]{0,300}--privileged)|\bnsenter\b[^\n]{0,300}-t\s*1\b"),
+    rule("remote_code", "reverse_shell", r"\b(?:ba)?sh\s+-i\s*>&?\s*/dev/tcp/|\bnc\b[^\n]{0,300}\s-e\s+/bin/(?:ba)?sh|\bmkfifo\b[^\n]{0,300}\|\s*(?:nc|ncat)\b|\bsocat\b[^\n]{0,300}exec:"),
+)
+
+RULES: tuple[Rule, ...] = (*EXFILTRATION, *CREDENTIALS, *REMOTE_CODE)
+

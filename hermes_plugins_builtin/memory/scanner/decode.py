@@ -1,0 +1,77 @@
+"""Embedded payloads a note may carry in encoded form: base64, hex, percent-encoding, ROT13 and reversed text.
+
+Each decoder returns readable text or nothing; what it returns is scanned by every detector like the note itself,
+so "decode this and follow it: aWdub3Jl..." is refused for what the payload would do.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import urllib.parse
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){8,}(?![0-9A-Fa-f])")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_WORDY = re.compile(r"[A-Za-z]{2,}[ ,.:;'\"()/-]")
+_ROT13_HINT = re.compile(r"rot[\s_-]?13|caesar|rotat\w* (?:by )?13", re.IGNORECASE)
+_REVERSE_HINT = re.compile(r"revers|backwards|right to left|from the end|mirror|\bsdrawkcab\b|\besrever\b", re.IGNORECASE)
+MAX_PAYLOADS = 6
+
+
+def _readable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text or sum(ch.isprintable() or ch in "\n\t" for ch in text) < 0.9 * len(text):
+        return None
+    # Decoded bytes of a hash or a key are printable by chance at most; real payloads have words.
+    return text if len(_WORDY.findall(text)) >= 2 or (len(text) >= 8 and " " in text) else None
+
+
+def _from_base64(blob: str) -> str | None:
+    if blob.isdigit() or blob.isalpha() and (blob.islower() or blob.isupper()):
+        return None
+    padded = blob + "=" * (-len(blob) % 4)
+    try:
+        raw = base64.urlsafe_b64decode(padded) if ("-" in blob or "_" in blob) else base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _from_hex(blob: str) -> str | None:
+    digits = re.sub(r"[\s:]", "", blob)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return _readable(bytes.fromhex(digits))
+    except ValueError:
+        return None
+
+
+def payloads(text: str) -> list[tuple[str, str]]:
+    """(view name, decoded text) for each embedded payload found in ``text``; at most :data:`MAX_PAYLOADS`."""
+    found: list[tuple[str, str]] = []
+    for blob in _BASE64.findall(text):
+        decoded = _from_base64(blob)
+        if decoded:
+            found.append(("base64-decoded", decoded))
+    for blob in _HEX.findall(text):
+        decoded = _from_hex(blob)
+        if decoded:
+            found.append(("hex-decoded", decoded))
+    if len(_PERCENT.findall(text)) >= 3:
+        decoded = urllib.parse.unquote(text)
+        if decoded != text:
+            found.append(("URL-decoded", decoded))
+    # ROT13 and reversal apply to any text, so they are tried only when the note points at them (a note that does not
+    # ask for decoding leaves the model nothing to act on).
+    if _ROT13_HINT.search(text):
+        found.append(("ROT13-decoded", codecs.encode(text, "rot13")))
+    if _REVERSE_HINT.search(text):
+        found.append(("reversed", text[::-1]))
+    return found[:MAX_PAYLOADS]

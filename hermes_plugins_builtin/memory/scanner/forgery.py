@@ -1,0 +1,55 @@
+"""Detectors for forged prompt structure: chat-template tokens, role headers, fences, transcripts and tool calls.
+
+A note that carries these makes the model read what follows as the system, the developer, an earlier turn of
+the conversation or a tool's answer. Mentioning a canonical token counts: the token itself is the attack. Plain
+prose about such things ("tests for the tool-calling adapter", a "User:" line in a description) passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rules import Rule, rule
+
+_TOKENS = (
+    r"<\|(?:im_start|im_end|im_sep|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|end_of_text|python_tag|"
+    r"system|user|assistant|tool|function|ipython|channel|message|constrain|return|call|start|end|fim_\w{1,16}|tool_calls?(?:_begin|_end)?|"
+    r"tool_response|observation|endofprompt|pad|sep)\|>"
+    r"|<[｜|]\s*(?:begin|end)[▁_ ]of[▁_ ]sentence\s*[｜|]>|<[｜|]\s*tool[▁_ ]calls?[▁_ ](?:begin|end)\s*[｜|]>|<[｜|]\s*(?:User|Assistant)\s*[｜|]>"
+    r"|\[/?INST\]|<</?SYS>>|<(?:start|end)_of_turn>|\[/?(?:TOOL_CALLS|AVAILABLE_TOOLS|TOOL_RESULTS|SYSTEM_PROMPT)\]"
+    r"|</?\s*(?:system|developer|instructions?|memory|memories|context|user_\w{1,24}|assistant|tool_\w{1,24}|function_\w{1,24}|"
+    r"untrusted|admin|im_start)(?:[_-]\w{1,24})?\s*>|<\s*/?\s*(?:tool_call|tool_use|function_calls|function_call|invoke|antml:\w{1,16}|tool_code)\b[^>\n]{0,200}>"
+    r"|<parameter\s+name\s*=|<function\s*=\s*\w{1,16}\s*>"
+)
+_ROLE_HEADER = (
+    r"^[ \t>*_#\-=\[(]{0,64}(?:#{1,6}\s*)?(?:system|developer|sys|admin|administrator|operator)\s*(?:\([^)\n]{0,30}\)\s*)?"
+    r"(?:(?:note|notice|message|prompt|instructions?|update|override|alert|directive|command|notification|policy|mode)\s*(?:\([^)\n]{0,30}\)\s*)?[:\]]\s*\S"
+    # A bare "System:" line is a header only when what follows addresses the agent ("System: Ubuntu 24.04" is a fact).
+    r"|[:\]]\s*(?:\n\s*)?(?:you\b|your\b|the (?:assistant|agent|model|ai|user|following|operator)\b|all\b|always\b|never\b|ignore\b|new\b|from now\b|must\b|do not\b|don't\b|obey\b|follow\b|treat\b|grant|override|disable|enable|permission|access|approved|authori[sz]ed|memory\b|these\b|this\b))"
+)
+_TURN = r"^[ \t>*_#\-\[(]{0,64}(?:human|user|assistant|ai|model|gpt|claude|chatgpt|bot|agent)\s*(?:\([^)\n]{0,30}\))?\s*[:\]]"
+
+_SCHEMA = re.compile(r"[\"']parameters[\"']\s*:\s*\{\s*(?:[\"'](?:type|properties|required|description)[\"']|[\"']\w{1,30}[\"']\s*:\s*[\"'](?:string|integer|number|boolean|object|array)[\"'])")
+
+
+def _not_a_schema(match: re.Match[str]) -> bool:
+    """A function definition ({"name", "parameters": {"city": "string"}}) documents a tool; it calls nothing."""
+    return _SCHEMA.search(match.string, match.start(), match.end() + 120) is None
+
+
+FORGERY = (
+    rule("forgery", "chat_template_token", _TOKENS, gate=("<", "[")),
+    rule("forgery", "role_header", _ROLE_HEADER, gate=("system", "developer", "sys", "admin", "operator")),
+    rule("forgery", "inline_system_header", r"(?:^|[.!?:;]\s+|\s{2,}|[\"'“(])(?:[A-Z]{3,}\s+){0,2}(?:SYSTEM|DEVELOPER|ADMIN)(?: (?:NOTE|NOTICE|MESSAGE|PROMPT|UPDATE|OVERRIDE|INSTRUCTIONS?|DIRECTIVE))?\s*(?:\([^)\n]{0,30}\)\s*)?:\s+\S", flags=re.MULTILINE, gate=("system", "developer", "admin")),
+    rule("forgery", "vendor_notice", r"\b(?:openai|anthropic|google|deepmind|microsoft|meta|mistral|hermes|the (?:platform|developers?|operators?|system administrators?|model provider))\s+(?:system\s+|security\s+|policy\s+)?(?:notice|note|message|update|announcement|directive|alert|override|instruction)s?\s*:|\bnote from (?:openai|anthropic|google|the (?:system|developers?|platform|operator|model provider))\s*:", gate=("openai", "anthropic", "google", "deepmind", "microsoft", "meta", "mistral", "hermes", "platform", "developer", "operator", "administrator", "provider", "note from")),
+    rule("forgery", "claimed_authority", r"\b(?:approved|authori[sz]ed|signed|verified|sanctioned|mandated|issued)\s+by\s+(?:the\s+)?(?:system|admin(?:istrator)?|developers?|operators?|security team|openai|anthropic|model provider|platform)\b|\b(?:this|the following)\s+(?:is|comes?)\s+(?:from\s+)?(?:an?\s+)?(?:official\s+)?(?:system|developer|admin|operator|platform)\s+(?:message|instruction|notice|directive|update|override)s?\b|^\s*[#=*\-\[<(]{1,6}\s*(?:new |updated |important |hidden |secret |real |begin |start )?(?:system|developer|admin|operator|instructions?|directives?)(?: (?:prompt|message|note|override|update|block|section|instructions?))?\s*[#=*\-\]>):]{1,6}\s*$|\bend of (?:the )?(?:user|assistant|human|system) (?:message|turn|input|prompt)\b", gate=("approved", "authori", "signed", "verified", "sanctioned", "mandated", "issued", "this", "following", "system", "developer", "admin", "operator", "instruction", "directive", "end of")),
+    rule("forgery", "bracket_authority", r"\[\s*(?:system|admin|administrator|developer|operator|root|sudo|override|security team)\b[^\]\n]{0,30}\](?:\s*\(#?[\w-]{0,64}\))?", gate=("[",)),
+    rule("forgery", "assistant_turn", rf"{_TURN}\s*\S[^\n]{{0,300}}\n(?:[^\n]{{0,300}}\n){{0,20}}?{_TURN}|^[ \t>*_\-\[(]{{0,64}}(?:assistant|ai|model|gpt|claude|chatgpt)\s*(?:\([^)\n]{{0,30}}\))?\s*:\s*\S", gate=("human", "user", "assistant", "ai", "model", "gpt", "claude", "bot", "agent")),
+    rule("forgery", "fence", r"\b(?:end|close|closing)\s+(?:of\s+)?(?:the\s+)?(?:memory|memories|notes|context|system prompt|instructions|user (?:profile|input|message)|document|untrusted (?:content|text))\b\s*[-=#*═─]{0,64}\s*(?:$|\n|[.:])|(?:^|\n)\s*[-=#*]{3,}\s*(?:begin|start|end)\s+(?:of\s+)?(?:system|admin|developer|new|updated)\b|[═]{4,}|[─━]{8,}[^\n]{0,300}(?:system|memory|instructions)|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:MESSAGE|PROMPT|INSTRUCTIONS?)\b", gate=("end", "begin", "start", "close", "═", "─", "━")),
+    rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
+    rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", gate=("role", "<!--")),
+    rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:|[\"']action[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"']action_input[\"']\s*:|[\"']tool[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:input|args|arguments|tool_input|parameters)[\"']\s*:", _not_a_schema, gate=("tool_call", "function_call", "tool_use", "name", "function", "action_input", "tool")),
+    rule("forgery", "tool_result", r"(?:^|\n)\s*[\[(<]?\s*(?:tool|function)\s*(?:result|output|response|call)s?\s*[\])>:]|\bfunction call\s*:\s*\w{1,16}\s*\(|^\s*(?:Action|Observation)\s*:\s*\S[^\n]{0,300}\n\s*(?:Action Input|Observation|Thought)\s*:", gate=("tool", "function", "action")),
+)
+
+RULES: tuple[Rule, ...] = FORGERY

@@ -1,0 +1,120 @@
+"""Grapheme-aware invisible-character policy.
+
+Invisible characters are refused unless the writing system or emoji sequence they sit in needs them:
+
+- U+200D inside emoji ZWJ sequences (with skin tones and presentation selectors), and U+200C/U+200D between
+  letters of scripts whose orthography uses joiners (Arabic script: Persian, Urdu, Kurdish, Pashto; the Indic
+  scripts, Sinhala among them; Syriac, N'Ko, Mongolian, Khmer, Myanmar, Tibetan);
+- tag characters only inside a well-formed subdivision flag (black flag, 2 letters + 1-3 letters or digits, cancel tag);
+- variation selectors only as one presentation selector after a base that has variants (emoji, keycaps, Han, symbols);
+- U+200B between letters of scripts written without spaces (Thai, Lao, Khmer, Myanmar, Han, kana, Tibetan);
+- one soft hyphen inside a word; LRM/RLM/ALM singly in a note that has right-to-left letters.
+
+Everything else that renders as nothing is refused: bidi embeddings, overrides and isolates, word joiners, BOM,
+invisible operators, fillers, runs of selectors or joiners, and hidden tag payloads.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import regex
+
+_HEX_ESCAPE = re.compile(r"\\x\{([0-9A-Fa-f]+)\}")
+
+
+def _compile(pattern: str) -> regex.Pattern[str]:
+    # Patterns spell code points as \x{HEX} for readability; regex wants them as \uXXXX / \UXXXXXXXX escapes.
+    spelled = _HEX_ESCAPE.sub(lambda m: f"\\U{int(m.group(1), 16):08X}", pattern)
+    return regex.compile(spelled, regex.VERSION1)
+
+
+#: Every character the policy looks at: all format (Cf) characters, variation selectors and invisible fillers.
+CANDIDATES = _compile(r"[\p{Cf}\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}\x{3164}\x{FFA0}]")
+
+_JOINING = r"\p{Arabic}\p{Syriac}\p{Nko}\p{Mongolian}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}" \
+           r"\p{Tamil}\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Khmer}\p{Myanmar}\p{Tibetan}\p{Thaana}"
+_UNSPACED = r"\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Han}\p{Hiragana}\p{Katakana}\p{Tibetan}"
+_EMOJI_ELEMENT = r"(?:\p{Extended_Pictographic}|\p{Emoji_Modifier_Base})(?:\x{FE0F}|\p{Emoji_Modifier})?\p{Emoji_Modifier}?"
+
+#: Contexts where an invisible character is part of correct text; the sub() below drops the characters it allows.
+_ALLOWED = _compile(
+    "|".join(
+        (
+            # Emoji ZWJ sequence: pictographs (with tone or presentation selector) joined by single ZWJs.
+            rf"(?P<zwj>{_EMOJI_ELEMENT}(?:\x{{200D}}{_EMOJI_ELEMENT})+)",
+            # Subdivision flag: black flag + tag letters (2) + tag letters/digits (1-3) + cancel tag.
+            r"(?P<flag>\x{1F3F4}[\x{E0061}-\x{E007A}]{2}[\x{E0061}-\x{E007A}\x{E0030}-\x{E0039}]{1,3}\x{E007F})",
+            # Keycap: digit, # or * with an optional emoji selector and the enclosing keycap.
+            r"(?P<keycap>[0-9#*]\x{FE0F}?\x{20E3})",
+            # One presentation selector after a character that has text and emoji forms.
+            r"(?P<present>(?<=\p{Emoji})[\x{FE0E}\x{FE0F}](?![\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}]))",
+            # One standardized variation selector after Han, symbols, Mongolian and other non-alphabetic bases.
+            r"(?P<svs>(?<=[\p{Han}\p{Sm}\p{So}\p{Mongolian}\p{Myanmar}\p{Phags_Pa}\p{Manichaean}\p{Egyptian_Hieroglyphs}])"
+            r"[\x{FE00}-\x{FE0D}](?![\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}]))",
+            # One ideographic variation selector after a Han character.
+            r"(?P<ivs>(?<=\p{Han})[\x{E0100}-\x{E01EF}](?![\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}]))",
+            # A joiner between letters (and their marks) of a script that uses joiners.
+            rf"(?P<joiner>(?<=[{_JOINING}]\p{{M}}*)[\x{{200C}}\x{{200D}}](?=[{_JOINING}]))",
+            # ZWJ after a virama at the end of a word: the older encoding of Malayalam chillus and Sinhala forms.
+            rf"(?P<chillu>(?<=[{_JOINING}]\p{{Mn}})\x{{200D}}(?![\p{{L}}\p{{M}}\x{{200C}}\x{{200D}}]))",
+            # A zero-width space as a word break in a script written without spaces.
+            rf"(?P<zwsp>(?<=[{_UNSPACED}]\p{{M}}*)\x{{200B}}(?=[{_UNSPACED}]))",
+            # Mongolian free variation selectors and vowel separator inside Mongolian words.
+            r"(?P<mongolian>(?<=\p{Mongolian})[\x{180B}-\x{180F}](?=\p{Mongolian}|\s|$))",
+            # Hangul fillers as parts of conjoining jamo syllables.
+            r"(?P<jamo>(?<=[\x{1100}-\x{11FF}])[\x{115F}\x{1160}](?=[\x{1100}-\x{11FF}])|[\x{115F}\x{1160}](?=[\x{1161}-\x{11FF}]))",
+            # One soft hyphen between letters of one word (a hyphenation point).
+            r"(?P<shy>(?<=\p{L}\p{M}*)\x{00AD}(?=\p{L}))",
+            # Prepended concatenation marks (Arabic number signs and the like) are visible and belong to numbers.
+            r"(?P<numbersign>[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}])",
+        )
+    )
+)
+_BIDI_MARK = _compile(r"(?<![\x{200E}\x{200F}\x{061C}])[\x{200E}\x{200F}\x{061C}](?![\x{200E}\x{200F}\x{061C}])")
+_RTL_LETTER = _compile(r"[\p{Arabic}\p{Hebrew}\p{Syriac}\p{Thaana}\p{Nko}]")
+_DROP_INVISIBLE = _compile(r"[\x{200B}-\x{200F}\x{FE00}-\x{FE0F}\x{E0000}-\x{E007F}\x{E0100}-\x{E01EF}\x{00AD}]")
+
+
+def _keep_visible(match: regex.Match[str]) -> str:
+    return _DROP_INVISIBLE.sub("", match.group())
+
+
+def disallowed(text: str) -> tuple[str, str] | None:
+    """The first invisible character ``text`` may not carry, as ("U+XXXX", a short span around it), or None."""
+    if CANDIDATES.search(text) is None:
+        return None
+    rest = _ALLOWED.sub(_keep_visible, text)
+    if _RTL_LETTER.search(rest):
+        rest = _BIDI_MARK.sub("", rest)
+    found = CANDIDATES.search(rest)
+    if found is None:
+        return None
+    ch = found.group()
+    at = text.find(ch)
+    at = at if at >= 0 else 0
+    return f"U+{ord(ch):04X}", text[max(0, at - 12) : at + 13]
+
+
+_SMUGGLING = _compile(r"[\x{FE00}-\x{FE0F}\x{E0000}-\x{E01EF}]")
+
+
+def hidden_payloads(text: str) -> list[tuple[str, str]]:
+    """Text smuggled in tag characters or variation-selector runs, decoded so the detectors can read it."""
+    found: list[tuple[str, str]] = []
+    if _SMUGGLING.search(text) is None:
+        return found
+    tags = "".join(chr(ord(ch) - 0xE0000) for ch in text if 0xE0020 <= ord(ch) <= 0xE007E)
+    if len(tags) >= 4:
+        found.append(("tag characters", tags))
+    selectors = bytearray()
+    for ch in text:
+        code = ord(ch)
+        if 0xFE00 <= code <= 0xFE0F:
+            selectors.append(code - 0xFE00)
+        elif 0xE0100 <= code <= 0xE01EF:
+            selectors.append(code - 0xE0100 + 16)
+    if len(selectors) >= 4:
+        found.append(("variation selectors", selectors.decode("utf-8", "replace")))
+    return found

@@ -1,0 +1,176 @@
+"""Recall rules: budgets, reasoning levels, dialectic depth and bail-out, cadences over ten turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hermes_bundled_plugins.memory.honcho.recall import (
+    COLD_PROMPT,
+    WARM_PROMPT,
+    format_base_context,
+    is_strong,
+    pass_levels,
+    run_dialectic,
+    truncate_to_budget,
+)
+
+
+def test_budget_truncation_is_tokens_times_four_at_a_word_boundary() -> None:
+    text = "alpha beta gamma delta epsilon"
+    assert truncate_to_budget(text, None) == text
+    assert truncate_to_budget(text, 100) == text
+    cut = truncate_to_budget(text, 3)  # 12 chars: "alpha beta g" -> back to the word boundary
+    assert cut == "alpha beta" and len(cut) <= 12
+    assert truncate_to_budget("x" * 50, 2) == "x" * 8  # one long word: a hard cut is the only way
+
+
+@pytest.mark.parametrize(
+    ("depth", "base", "explicit", "cap", "expected"),
+    [
+        (1, "medium", None, None, ["medium"]),
+        (2, "medium", None, None, ["minimal", "medium"]),
+        (3, "high", None, None, ["minimal", "high", "low"]),
+        (7, "low", None, None, ["minimal", "low", "low"]),
+        (0, "low", None, None, ["low"]),
+        (3, "low", ["minimal", "low", "max"], None, ["minimal", "low", "max"]),
+        (2, "low", ["high"], None, ["high", "low"]),
+        (3, "max", None, "medium", ["minimal", "medium", "low"]),
+        (1, "low", ["max"], "high", ["high"]),
+    ],
+)
+def test_pass_levels_are_proportional_unless_given_and_capped(depth: int, base: str, explicit: list[str] | None, cap: str | None, expected: list[str]) -> None:
+    assert pass_levels(depth, base, explicit, cap) == expected
+
+
+def test_strong_signal_rule() -> None:
+    assert is_strong("x" * 301) and not is_strong("x" * 300)
+    assert is_strong("- likes tea\n- works nights\n" + "x" * 80)  # structured and > 100 chars
+    assert not is_strong("- likes tea")  # structured but short
+    assert not is_strong("plain " * 18)  # 108 chars, not structured
+
+
+class Asker:
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.calls: list[tuple[str, str]] = []
+
+    def __call__(self, query: str, level: str) -> str:
+        self.calls.append((query, level))
+        return self.answers.pop(0) if self.answers else ""
+
+
+def test_depth_one_is_one_cold_or_warm_pass() -> None:
+    ask = Asker("short answer")
+    run = run_dialectic(ask, depth=1, levels=["low"], cold=True)
+    assert ask.calls == [(COLD_PROMPT, "low")] and run.answer == "short answer"
+    warm = Asker("a")
+    run_dialectic(warm, depth=1, levels=["low"], cold=False, current_message="fix the login bug")
+    assert warm.calls[0][0].startswith(WARM_PROMPT) and "fix the login bug" in warm.calls[0][0]
+
+
+def test_depth_two_audits_a_weak_first_pass_and_bails_out_on_a_strong_one() -> None:
+    weak = Asker("likes tea", "synthesis: likes tea, works nights")
+    run = run_dialectic(weak, depth=2, levels=["minimal", "low"], cold=True)
+    assert [level for _, level in weak.calls] == ["minimal", "low"] and "likes tea" in weak.calls[1][0]
+    assert run.answer == "synthesis: likes tea, works nights" and not run.bailed_out
+    strong = Asker("y" * 301)
+    run = run_dialectic(strong, depth=2, levels=["minimal", "low"], cold=True)
+    assert len(strong.calls) == 1 and run.bailed_out
+    structured = Asker("## Facts\n- likes tea\n- " + "z" * 100)
+    assert run_dialectic(structured, depth=3, levels=["minimal", "low", "low"], cold=True).bailed_out and len(structured.calls) == 1
+
+
+def test_depth_three_reconciles_both_earlier_passes() -> None:
+    ask = Asker("first", "second", "final")
+    run = run_dialectic(ask, depth=3, levels=["minimal", "medium", "low"], cold=False)
+    assert [level for _, level in ask.calls] == ["minimal", "medium", "low"]
+    assert "first" in ask.calls[2][0] and "second" in ask.calls[2][0] and run.answer == "final"
+
+
+def test_input_and_output_limits() -> None:
+    ask = Asker("word " * 400)
+    run = run_dialectic(ask, depth=1, levels=["low"], cold=False, current_message="q" * 50_000, max_input_chars=500, max_chars=100)
+    assert len(ask.calls[0][0]) == 500 and len(run.answer) <= 100
+
+
+def test_base_context_order_puts_the_summary_first() -> None:
+    text = format_base_context(summary="S", user_representation="U", user_card=["c1"], ai_representation="A", ai_card=["a1"])
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Session summary", "## User representation", "## User peer card", "## AI self-representation", "## AI identity card"]
+    assert format_base_context(summary=None, user_representation="", user_card=None, ai_representation=None, ai_card=[]) == ""
+
+
+# -- cadences, over real HTTP --
+
+
+def _turns_with(fake: Any, method: str, path: str, marker_start: int, workspace: str) -> int:
+    return len([r for r in fake.requests[marker_start:] if r.method == method and path in r.path and f"/{workspace}/" in r.path])
+
+
+def test_cadences_over_ten_turns(make_provider: Any, fake: Any, workspace: str, turn: Any) -> None:
+    fake.add_conclusion(workspace, "hermes", "eri", "Eri prefers tabs")
+    provider = make_provider(contextCadence=2, dialecticCadence=3, writeFrequency="turn")
+    provider.prefetch_thread.join(30)  # turn 1 was fetched when the session started
+    start = len(fake.requests)
+    recalled = [turn(provider, number, f"question {number}") for number in range(1, 11)]
+    provider.on_turn_start(11, "question 11")
+    provider.prefetch("question 11")  # waits for the fetch queued after turn 10
+    state = provider._prefetcher.state
+    assert state.base_turns == [1, 3, 5, 7, 9, 11]
+    assert [t for t, _ in state.dialectic_runs] == [1, 4, 7, 10]
+    assert _turns_with(fake, "POST", "/chat", start, workspace) == 3  # turns 4, 7, 10; depth 1: one .chat() per firing
+    assert _turns_with(fake, "GET", "/context", start, workspace) == 5 * 3  # turns 3-11: session + both peers' context
+    assert all("Eri prefers tabs" in text for text in recalled)  # cached layers are injected on every turn
+
+
+def test_first_turn_injection_and_tools_mode_inject_nothing_later(make_provider: Any, fake: Any, workspace: str, turn: Any) -> None:
+    fake.add_conclusion(workspace, "hermes", "eri", "Eri prefers tabs")
+    first_only = make_provider(injectionFrequency="first-turn", writeFrequency="turn")
+    assert "Eri prefers tabs" in turn(first_only, 1, "hello there")
+    before = len(fake.requests)
+    assert turn(first_only, 2, "and then?") == "" and turn(first_only, 3, "more") == ""
+    assert _turns_with(fake, "POST", "/chat", before, workspace) == 0  # nothing fetched for turns that inject nothing
+    tools_only = make_provider(recallMode="tools", writeFrequency="turn")
+    assert turn(tools_only, 1, "hello there") == "" and tools_only.system_prompt_block().count("honcho_profile") == 1
+
+
+def test_cadences_count_prefetches_when_the_host_does_not_announce_turns(make_provider: Any, fake: Any, workspace: str) -> None:
+    provider = make_provider(contextCadence=2, dialecticCadence=2, writeFrequency="turn")
+    for number in range(1, 6):
+        provider.prefetch(f"question {number}")
+        provider.queue_prefetch(f"question {number}")
+    provider.prefetch("question 6")
+    assert provider._prefetcher.state.base_turns == [1, 3, 5]
+    assert [t for t, _ in provider._prefetcher.state.dialectic_runs] == [1, 3, 5]
+
+
+@pytest.mark.parametrize(
+    ("depth", "replies", "levels", "answer"),
+    [
+        (2, ["likes tea", "audited: likes green tea"], ["minimal", "medium"], "audited: likes green tea"),
+        (2, ["x" * 301], ["minimal"], "x" * 301),
+        (3, ["a", "b", "reconciled"], ["minimal", "medium", "low"], "reconciled"),
+    ],
+)
+def test_dialectic_depth_over_http(make_provider: Any, fake: Any, workspace: str, depth: int, replies: list[str], levels: list[str], answer: str) -> None:
+    fake.chat_replies.extend(replies)
+    provider = make_provider(dialecticDepth=depth, dialecticReasoningLevel="medium", dialecticMaxChars=1000, writeFrequency="turn")
+    provider.on_turn_start(1, "hello there")
+    recalled = provider.prefetch("hello there")
+    chats = fake.calls("POST", f"{workspace}/peers/hermes/chat")
+    assert [c.body["reasoning_level"] for c in chats] == levels
+    assert recalled.endswith(answer)
+
+
+def test_the_first_turn_is_fetched_while_the_user_types(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "hermes", "eri", "Eri deploys on Fridays")
+    provider = make_provider(writeFrequency="turn")
+    assert provider.prefetch_thread is not None
+    provider.prefetch_thread.join(30)  # the user is still typing
+    before = len(fake.calls("GET", workspace) + fake.calls("POST", workspace))
+    provider.on_turn_start(1, "when do I deploy?")
+    assert "Eri deploys on Fridays" in provider.prefetch("when do I deploy?")
+    assert len(fake.calls("GET", workspace) + fake.calls("POST", workspace)) == before  # nothing fetched in the turn
+    assert make_provider(recallMode="tools").prefetch_thread is None

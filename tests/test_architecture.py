@@ -1,0 +1,26 @@
+"""The architecture as the build keeps it: the map in docs/architecture.md names every package."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+ROOTS = ("hermes_core", "hermes_plugins_builtin", "plugins")
+
+
+def _packages() -> list[Path]:
+    found = []
+    for root in ROOTS:
+        for init in (REPO / root).rglob("__init__.py"):
+            if "__pycache__" not in init.parts:
+                found.append(init.parent.relative_to(REPO))
+        if root == "plugins":  # bundled directory plugins are packages too
+            found += [m.parent.relative_to(REPO) for m in (REPO / root).rglob("plugin.yaml")]
+    return sorted(set(found))
+
+
+def test_the_architecture_map_names_every_package():
+    layout = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    missing = [str(p) for p in _packages()
+               if p.parts[-1] not in ROOTS and not re.search(rf"(?m)^\s*(?:\S*/)?{re.escape(p.parts[-1])}/", layout)]
+    assert missing == [], f"packages the map in docs/architecture.md does not mention: {missing} -> add a line each"
