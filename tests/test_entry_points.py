@@ -83,14 +83,3 @@ def test_a_builtin_key_cannot_be_taken_over(make_plugin, plugin_manager, hermes_
     (clash,) = [c for c in manager.clashes if "key is taken by the builtin" in c]
     # the impostor is the one to rename, and the message says where
     assert f"change 'name:' in {hermes_home / 'plugins' / 'prompt_caching' / 'plugin.yaml'} (the key is the manifest's name)" in clash
-
-
-def test_an_entry_point_clashing_with_a_directory_plugin_says_how_to_rename_either(site_dir, make_plugin, plugin_manager, hermes_home):
-    make_plugin("weather", "def register(ctx): pass\n")
-    install(site_dir, "ep_fixture_weather", "[hermes_agent.plugins]\nweather = ep_fixture_weather\n", "def register(ctx): pass\n")
-    manager = plugin_manager(load=False)
-    assert manager.get("weather").candidate.source == "entrypoint"
-    (clash,) = manager.clashes
-    assert "overrides the user plugin of the same key" in clash
-    assert "rename the entry point 'weather' in the 'hermes_agent.plugins' group of the distribution ep_fixture_weather" in clash
-    assert f"(or rename the other one)" in clash and "'hermes plugins disable weather' turns off whichever wins" in clash
