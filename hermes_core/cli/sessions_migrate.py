@@ -20,6 +20,13 @@ from typing import Any, Callable, Iterable
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
+
+def redact_url(text: str) -> str:
+    """*text* with a URL's password replaced, as every other message shows it."""
+    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+
+    return str(sanitize_request(text)).replace(REDACTED, "***")
+
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
              "api_call_count", "estimated_cost_usd", "actual_cost_usd", "model", "billing_provider",
              "billing_base_url", "billing_mode", "cost_status", "cost_source", "pricing_version")
@@ -187,7 +194,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with args.open_store(manager) as source, _open_target(manager, args.to) as target:
         if getattr(source, "path", None) == getattr(target, "path", object()):
-            raise HermesError(f"--to {args.to!r} is the store hermes already uses -> give another location")
+            raise HermesError(f"--to {redact_url(args.to)!r} is the store hermes already uses -> give another location")
         progress = _SessionProgress()
         migration = Migration(source, target, progress=progress)
         try:
