@@ -131,6 +131,8 @@ def _refuse(setting: Setting, value: Any, where: str) -> ConfigError:
 def check_value(setting: Setting, value: Any, where: str = "") -> Any:
     """``value`` if it fits ``setting`` (a single name given for a list becomes a list of one), else ConfigError."""
     kind = setting.kind
+    if value is None:  # 'key:' with nothing after it: not set, the default applies
+        return value
     if kind == BOOL:
         ok = isinstance(value, bool)
     elif kind in (INT, NUMBER):

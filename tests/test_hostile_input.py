@@ -392,3 +392,9 @@ def test_sessions_migrate_refuses_a_target_that_is_not_a_regular_file(hermes_hom
     for target in ("/dev/zero", str(tmp_path)):
         result = run_hermes("sessions", "migrate", "--to", target)
         assert result.exit_code == 1 and "is not a regular file" in result.stderr, result.stderr
+
+
+def test_a_key_written_with_no_value_counts_as_not_set(hermes_home):
+    (hermes_home / "config.yaml").write_text("memory:\n  provider:\nplugins:\n  enabled:\n  hook_callback_timeout:\n")
+    config = load_config(hermes_home)
+    assert config.get("memory.provider") is None and config.get("plugins.enabled") is None
