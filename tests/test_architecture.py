@@ -24,3 +24,14 @@ def test_the_architecture_map_names_every_package():
     missing = [str(p) for p in _packages()
                if p.parts[-1] not in ROOTS and not re.search(rf"(?m)^\s*(?:\S*/)?{re.escape(p.parts[-1])}/", layout)]
     assert missing == [], f"packages the map in docs/architecture.md does not mention: {missing} -> add a line each"
+
+
+def test_the_import_contracts_in_pyproject_hold(monkeypatch, capsys):
+    """The layers the map draws, as import-linter contracts ([tool.importlinter] in pyproject.toml)."""
+    from importlinter.cli import EXIT_STATUS_SUCCESS, lint_imports
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.syspath_prepend(str(REPO))  # the bundled `plugins` directory is a root package too
+    status = lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True)
+    report = capsys.readouterr().out
+    assert status == EXIT_STATUS_SUCCESS, f"an import breaks a layer contract:\n{report}"
