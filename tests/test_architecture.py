@@ -1,6 +1,7 @@
 """The architecture as the build keeps it: the map in docs/architecture.md names every package."""
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -32,6 +33,14 @@ def test_the_import_contracts_in_pyproject_hold(monkeypatch, capsys):
 
     monkeypatch.chdir(REPO)
     monkeypatch.syspath_prepend(str(REPO))  # the bundled `plugins` directory is a root package too
-    status = lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True)
+    # lint_imports configures logging with dictConfig, which disables every logger that exists
+    # already; the tests that run after this one still read hermes's log records.
+    loggers = [lg for lg in logging.root.manager.loggerDict.values() if isinstance(lg, logging.Logger)]
+    disabled = [lg.disabled for lg in loggers]
+    try:
+        status = lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True)
+    finally:
+        for logger, was_disabled in zip(loggers, disabled):
+            logger.disabled = was_disabled
     report = capsys.readouterr().out
     assert status == EXIT_STATUS_SUCCESS, f"an import breaks a layer contract:\n{report}"
