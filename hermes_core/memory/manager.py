@@ -10,12 +10,12 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.memory.ordered_worker import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
 
 if TYPE_CHECKING:
@@ -57,34 +57,6 @@ def _positional_count(function: Callable[..., Any]) -> int:
     return sum(1 for p in parameters if p.kind in kinds)
 
 
-class _OrderedWorker:
-    """One daemon thread that runs submitted jobs in submission order."""
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
-
-    def flush(self, timeout: float | None) -> bool:
-        """Wait until every job submitted so far has run; ``False`` on timeout."""
-        done = threading.Event()
-        self._jobs.put(done.set)
-        return done.wait(timeout)
-
-    def stop(self) -> None:
-        self._jobs.put(None)
-
-    def _run(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            job()  # jobs isolate their own errors
-
-
 class MemoryManager:
     """Fans memory calls out to the built-in provider and the selected external one.
 
@@ -106,7 +78,7 @@ class MemoryManager:
         self._providers: list[MemoryProvider] = []
         self._tool_owner: dict[str, MemoryProvider] = {}
         self._tool_schemas: list[dict[str, Any]] = []
-        self._worker: _OrderedWorker | None = None
+        self._worker: OrderedWorker | None = None
         self._worker_lock = threading.Lock()
         self._prefetching: set[str] = set()
         self._logged: set[tuple[str, str, str]] = set()
@@ -319,10 +291,10 @@ class MemoryManager:
 
     # -- background writes --
 
-    def _background(self) -> _OrderedWorker:
+    def _background(self) -> OrderedWorker:
         with self._worker_lock:
             if self._worker is None:
-                self._worker = _OrderedWorker("mem-sync")
+                self._worker = OrderedWorker("mem-sync")
             return self._worker
 
     def sync_all(self, user_content: str, assistant_content: str, *, session_id: str = "", messages: list[dict[str, Any]] | None = None) -> None:
