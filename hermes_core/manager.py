@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from hermes_core._version import __version__
 from hermes_core.config import Config, env_flag, get_hermes_home, load_config
-from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
+from hermes_core.discovery import DiscoveryResult, discover_plugins
 from hermes_core.active_parts import BUILTIN_MEMORY_PROVIDER, ActiveParts
 from hermes_core.errors import PluginLoadError
 from hermes_core.plugin_record import PluginRecord
