@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from hermes_core.config import Config
     from hermes_core.context_engine import ContextEngine
+    from hermes_core.hooks import HookDispatcher
     from hermes_core.memory.provider import MemoryProvider
     from hermes_core.plugin_record import PluginRecord
 
@@ -22,6 +24,17 @@ BUILTIN_MEMORY_PROVIDER = "builtin"
 
 class ActiveParts:
     """Queries over the loaded plugins: what is active, and how each plugin is described."""
+
+    # Set by PluginManager; declared here for readers and type checkers.
+    config: Config
+    memory_providers: dict[str, MemoryProvider]
+    context_engines: dict[str, ContextEngine]
+    _records: dict[str, PluginRecord]
+    hooks: HookDispatcher
+    plugins: list[PluginRecord]
+
+    def discover(self, *, force: bool = False) -> list[PluginRecord]:
+        raise NotImplementedError  # PluginManager.discover
 
     def plugin_entry(self, key: str) -> dict[str, Any]:
         """``plugins.entries.<key>`` (looked up by key, which may itself contain dots)."""

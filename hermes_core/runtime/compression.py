@@ -9,7 +9,11 @@ from __future__ import annotations
 import inspect
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_core.context_engine import ContextEngine
+    from hermes_core.memory.manager import MemoryManager
 
 logger = logging.getLogger("hermes_core.runtime.session")  # the name these warnings always had
 
@@ -33,6 +37,17 @@ def _call_with_supported(function: Any, *args: Any, **kwargs: Any) -> Any:
 
 class ContextEngineCalls:
     """Calls into the session's context engine: selection, the compression checks, compression."""
+
+    # Set by AgentSession.__init__ (and start/resume); declared here for readers and type checkers.
+    context_engine: ContextEngine | None
+    memory: MemoryManager | None
+    store: Any
+    history: list[dict[str, Any]]
+    session_id: str
+    system_prompt: str
+    model: str
+    platform: str
+    _last_prompt_tokens: int
 
     def _engine_call(self, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
         """An optional engine member, isolated: an engine written for an older host may lack it or fail in it.

@@ -10,9 +10,13 @@ import threading
 import time
 import uuid
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.runtime.turn_result import TurnResult
+
+if TYPE_CHECKING:
+    from hermes_core.memory.manager import MemoryManager
+    from hermes_core.runtime.session import AgentSession
 
 __all__ = ["DEFAULT_REVIEW_PROMPT", "Delegation"]
 
@@ -26,6 +30,16 @@ DEFAULT_REVIEW_PROMPT = (
 
 class Delegation:
     """Sub-agents and the background review of one session."""
+
+    # Set by AgentSession.__init__ (and start/resume); declared here for readers and type checkers.
+    hooks: Any
+    store: Any
+    memory: MemoryManager | None
+    session_id: str
+    history: list[dict[str, Any]]
+
+    def _child(self, source: str, client: Any, agent_context: str) -> AgentSession:
+        raise NotImplementedError  # AgentSession builds its children (they send its prompt byte for byte)
 
     def spawn_subagent(self, goal: str, *, role: str = "worker", client: Any = None) -> TurnResult:
         """Run ``goal`` in a child session that reuses this session's prompt byte for byte.
