@@ -31,7 +31,15 @@ DEFAULT_CONFIG: dict[str, Any] = {
         # load unmodified; false turns them off (an installed package of the same name always wins).
         "compat": True,
     },
-    "memory": {"provider": "", "memory_char_limit": 2200, "user_char_limit": 1375},
+    "memory": {
+        "provider": "",
+        "memory_char_limit": 2200,
+        "user_char_limit": 1375,
+        # `hermes memory switch --backfill`: attempts after a provider's first failure on one item, and
+        # the pause before the first of them in seconds (doubling each time).
+        "backfill_retries": 3,
+        "backfill_retry_delay": 1.0,
+    },
     "context": {"engine": "compressor"},
     "prompt_caching": {"enabled": True, "cache_ttl": "5m"},
     # The session store: "sqlite" ($HERMES_HOME/state.db) or "postgres" (the URL in HERMES_STATE_URL).

@@ -102,6 +102,12 @@ class ContextEngine(ABC):
         """What to tell the user after an automatic compression; ``""`` for the host's default."""
         return ""
 
+    def text_without_summary(self, text: str) -> str:
+        """A stored message's text without what this engine wrote into the conversation (a compression
+        summary); ``""`` when nothing else is left. Replays of stored conversations (the memory
+        backfill) use it so a summary is not taken for something the user said."""
+        return text
+
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Tools the engine offers the model; none by default."""
         return []

@@ -32,6 +32,7 @@ def test_the_wheel_ships_bundled_plugins_and_the_schema(wheels):
     assert "hermes_core/py.typed" in names
     assert "hermes_bundled_plugins/observability/hook_log/plugin.yaml" in names
     assert "hermes_bundled_plugins/observability/hook_log/__init__.py" in names
+    assert {"plugin.yaml", "__init__.py", "provider.py"} <= {n.rsplit("/", 1)[1] for n in names if n.startswith("hermes_bundled_plugins/memory/mem0/")}
     assert not [n for n in names if "__pycache__" in n]
 
 
@@ -54,6 +55,8 @@ def test_bundled_plugins_are_found_from_a_non_editable_install(venv, tmp_path):
     hook_log = entries["observability/hook_log"]
     assert hook_log["source"] == "bundled"
     assert Path(hook_log["path"]).is_relative_to(venv.site_packages / "hermes_bundled_plugins")
+    mem0 = entries["memory/mem0"]
+    assert mem0["source"] == "bundled" and mem0["kind"] == "exclusive"
 
 
 def test_validate_accepts_the_built_wheel(venv, wheels, tmp_path):

@@ -76,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("--yes", action="store_true", help="never prompt; use defaults for values not given")
     setup.set_defaults(func=cmd_setup)
 
+    from hermes_core.cli import memory_switch, memory_transfer
+
+    memory_switch.add_arguments(commands)
+    memory_transfer.add_arguments(commands)
+
 
 # -- shared --
 
@@ -269,15 +274,22 @@ def _config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
     return schema
 
 
-def _missing_env(manager: PluginManager, provider: MemoryProvider) -> list[str]:
-    """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env."""
+def _missing_env(manager: PluginManager, provider: MemoryProvider, *, available: bool = False) -> list[str]:
+    """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env.
+
+    A secret marked ``required: False`` (a key only one mode needs) counts only while the provider
+    is unavailable: a provider that works without it is not missing anything.
+    """
     from hermes_core.config import get_env_value
 
     try:
         schema = _config_schema(provider)
     except HermesError:
         return []
-    names = [f["env_var"] for f in schema if f.get("secret") and isinstance(f.get("env_var"), str) and f["env_var"]]
+    names = [
+        f["env_var"] for f in schema
+        if f.get("secret") and not (available and f.get("required") is False) and isinstance(f.get("env_var"), str) and f["env_var"]
+    ]
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
@@ -331,9 +343,33 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         status["reason"] = f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)"
         return status
     status["available"], status["reason"] = _available(provider)
-    status["missing_env"] = _missing_env(manager, provider)
+    status["missing_env"] = _missing_env(manager, provider, available=status["available"])
     status["problems"] = _problems(provider)
     return status
+
+
+def _provider_details(manager: PluginManager) -> dict[str, Any]:
+    """The active provider's own status lines (``status_details()``); the provider reads what it needs itself.
+
+    No session is started for them: a provider whose lines need its backend opens it in
+    ``status_details()`` (and closes it in ``shutdown()``), one whose lines come from its files
+    imports nothing.
+    """
+    from hermes_core.memory.provider import MemoryProvider
+
+    provider = manager.active_memory_provider()
+    if provider is None or type(provider).status_details is MemoryProvider.status_details:
+        return {}
+    try:
+        details = provider.status_details()
+    except Exception as exc:  # provider code: its failure is part of the status, not a crash
+        return {"error": f"status_details() raised {type(exc).__name__}: {exc}"}
+    finally:
+        try:
+            provider.shutdown()
+        except Exception:
+            pass
+    return details if isinstance(details, dict) else {"error": f"status_details() returned {type(details).__name__}, not a mapping"}
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -344,6 +380,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     status: dict[str, Any] = {"provider": selection or "builtin", "plugin": "", "available": True, "reason": "", "missing_env": [], "shadowed": [], "problems": []}
     if selection not in ("", "builtin"):  # what the runtime treats as built-in only; anything else must resolve
         status.update(_provider_status(manager, selection))
+    if status["available"] and status["plugin"]:
+        status["details"] = _provider_details(manager)
     status["providers"] = sorted(r.name for r in _provider_records(manager))
     builtin = _builtin_memory(manager)
     status["usage"] = {target: _live_state(builtin, target)["usage"] for target in TARGETS}
@@ -360,6 +398,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run 'hermes memory setup {status['provider']}'")
     if status.get("shadowed"):
         print(f"shadowed:   {', '.join(status['shadowed'])} (also named by memory.provider; only '{status['plugin']}' runs)")
+    for key, value in (status.get("details") or {}).items():
+        shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "-" if value is None else str(value)
+        label = key.replace("_", " ") + ":"
+        print(f"{label:<12}{shown}" if len(label) < 12 else f"{label} {shown}")
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
         print(f"{target + ':':<12}{status['usage'][target]}")

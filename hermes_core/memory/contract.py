@@ -11,8 +11,10 @@ Subclass :class:`MemoryProviderContract` in a test module (its name must start w
 
 The kit checks what the host relies on: a usable name, ``is_available`` without
 network access, well-formed tool schemas, the lifecycle in the order the host
-calls it, answers of the right types, and that the host survives the provider
-failing.
+calls it, answers of the right types, that the host survives the provider
+failing, and the optional memory-moving contract: ``export_memories()`` yields
+valid records (or says plainly it cannot), ``import_memories(records)`` stores
+them (or says plainly it cannot), and what was imported comes back in an export.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from typing import Any
 import pytest
 
 from hermes_core.memory.manager import BUILTIN_PROVIDER_NAME, RESERVED_TOOL_NAMES, MemoryManager
+from hermes_core.memory.fallback_import import ImportUnsupported
 from hermes_core.memory.provider import MemoryProvider
+from hermes_core.memory.records import MemoryExportUnsupported, MemoryRecord, record_from_dict
 
 
 class NetworkAccessed(AssertionError):
@@ -40,6 +44,19 @@ class MemoryProviderContract:
 
     def make_provider(self, hermes_home: Path) -> MemoryProvider:
         raise NotImplementedError("implement make_provider(hermes_home) in your test class")
+
+    #: Set to ``False`` when records this provider imports do not come back verbatim in its export
+    #: (for instance a backend that rewrites or merges what it is given).
+    exports_imported_records = True
+    #: Seconds ``flush_writes`` may take before the kit's round trip reads the export.
+    flush_timeout = 30.0
+
+    def contract_records(self) -> list[MemoryRecord]:
+        """Records the kit imports; override if your backend needs other kinds or peers."""
+        return [
+            MemoryRecord("Contract kit record: the user's favourite colour is teal.", kind="preference", peer="user", created_at="2024-05-01T09:30:00Z", source="contract:1"),
+            MemoryRecord("Contract kit record: the project builds with make release.", kind="fact", peer="user", created_at="2024-05-02T10:00:00Z", source="contract:2"),
+        ]
 
     def initialize_kwargs(self, hermes_home: Path) -> dict[str, Any]:
         """Keyword arguments for ``initialize``; override to add what your provider needs."""
@@ -149,6 +166,54 @@ class MemoryProviderContract:
         assert manager.flush(10)
         assert isinstance(manager.build_system_prompt(), str)
         manager.shutdown_all()
+
+    # -- moving memories between backends --
+
+    def _export(self, provider: MemoryProvider) -> list[MemoryRecord] | None:
+        """The export as checked records, or ``None`` when the provider says it cannot export."""
+        try:
+            exported = provider.export_memories()
+        except MemoryExportUnsupported as exc:
+            assert str(exc), "MemoryExportUnsupported must say why"
+            return None
+        assert exported is not None, "export_memories() must return an iterable of records (or raise MemoryExportUnsupported)"
+        return [record_from_dict(item, fold_unknown=True) for item in exported]
+
+    def test_export_yields_valid_records_or_says_it_cannot(self, provider: MemoryProvider, hermes_home: Path) -> None:
+        provider.initialize("contract-session", **self.initialize_kwargs(hermes_home))
+        records = self._export(provider)
+        if records is not None:
+            for record in records:
+                json.loads(record.to_json())  # travels as one JSON line
+
+    def test_import_takes_records_and_answers_a_count(self, provider: MemoryProvider, hermes_home: Path) -> None:
+        provider.initialize("contract-session", **self.initialize_kwargs(hermes_home))
+        try:
+            assert provider.import_memories([]) in (0, None)
+            stored = provider.import_memories(self.contract_records())
+        except ImportUnsupported as exc:
+            assert str(exc), "ImportUnsupported must say why"
+            return
+        assert stored is None or (isinstance(stored, int) and not isinstance(stored, bool) and 0 <= stored <= len(self.contract_records()))
+        assert provider.flush_writes(self.flush_timeout) is True
+
+    def test_imported_records_come_back_in_the_export(self, provider: MemoryProvider, hermes_home: Path) -> None:
+        provider.initialize("contract-session", **self.initialize_kwargs(hermes_home))
+        if self._export(provider) is None or not self.exports_imported_records:
+            pytest.skip("this provider does not export, or declares that imports do not come back verbatim")
+        try:
+            provider.import_memories(self.contract_records())
+        except ImportUnsupported:
+            pytest.skip("this provider cannot import")
+        assert provider.flush_writes(self.flush_timeout) is True
+        texts = [record.text for record in self._export(provider) or []]
+        for record in self.contract_records():
+            assert any(record.text in text for text in texts), f"imported {record.text!r} is missing from export_memories()"
+
+    def test_flush_writes_answers_true_when_nothing_is_pending(self, provider: MemoryProvider, hermes_home: Path) -> None:
+        provider.initialize("contract-session", **self.initialize_kwargs(hermes_home))
+        provider.sync_turn("Remember that the build server is called atlas.", "Noted.", session_id="contract-session")
+        assert provider.flush_writes(self.flush_timeout) is True
 
 
 def _raiser(method: str) -> Any:

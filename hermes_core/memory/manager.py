@@ -7,16 +7,17 @@ one background worker, with ``flush`` as a barrier and a bounded drain at shutdo
 
 from __future__ import annotations
 
-import inspect
-import json
 import logging
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.memory.calls import accepts, call_on_memory_write
+# OrderedWorker stays importable from here: providers that keep their own ordered write queue
+# (Mem0's) import it from this module.
 from hermes_core.memory.ordered_worker import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
+from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME, RESERVED_TOOL_NAMES, MemoryTools
 
 if TYPE_CHECKING:
     from hermes_core.hooks import HookDispatcher
@@ -24,40 +25,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("hermes.memory")
 
-BUILTIN_PROVIDER_NAME = "builtin"
-#: Tools the agent handles itself; an external provider may not claim these names.
-RESERVED_TOOL_NAMES = frozenset({"memory", "session_search", "todo", "clarify", "delegate_task"})
 DEFAULT_PREFETCH_TIMEOUT = 8.0
 DEFAULT_DRAIN_TIMEOUT = 5.0
 
 
-def _tool_name(schema: Any) -> str | None:
-    if isinstance(schema, dict) and schema.get("type") == "function" and isinstance(schema.get("function"), dict):
-        schema = schema["function"]
-    name = schema.get("name") if isinstance(schema, dict) else None
-    return name if isinstance(name, str) and name else None
-
-
-def _accepts(function: Callable[..., Any], name: str) -> bool:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
-
-
-def _positional_count(function: Callable[..., Any]) -> int:
-    try:
-        parameters = inspect.signature(function).parameters.values()
-    except (TypeError, ValueError):
-        return 0
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
-        return 99
-    return sum(1 for p in parameters if p.kind in kinds)
-
-
-class MemoryManager:
+class MemoryManager(MemoryTools):
     """Fans memory calls out to the built-in provider and the selected external one.
 
     :param hooks: dispatcher used to fire the ``on_memory_write`` hook (optional).
@@ -83,6 +55,11 @@ class MemoryManager:
         self._prefetching: set[str] = set()
         self._logged: set[tuple[str, str, str]] = set()
         self._session_id = ""
+        #: Keyword arguments of the last initialize_all, for a provider switched in at a boundary.
+        self._init_kwargs: dict[str, Any] = {}
+        self._in_session = False
+        #: (provider or None for built-in only) waiting for the running session's boundary.
+        self._pending_external: tuple[MemoryProvider | None] | None = None
 
     # -- providers --
 
@@ -140,25 +117,46 @@ class MemoryManager:
         self._rebuild_tools()
         return True
 
-    def _rebuild_tools(self) -> None:
-        self._tool_owner = {}
-        self._tool_schemas = []
-        for provider in self._providers:
-            schemas = self._call(provider, "get_tool_schemas", default=[]) or []
-            for schema in schemas:
-                name = _tool_name(schema)
-                if name is None:
-                    logger.warning("memory provider %r offered a tool schema without a name; ignored", provider.name)
-                    continue
-                if name in RESERVED_TOOL_NAMES and provider.name != BUILTIN_PROVIDER_NAME:
-                    logger.warning("memory provider %r may not define tool %r (a core tool name); ignored", provider.name, name)
-                    continue
-                owner = self._tool_owner.get(name)
-                if owner is not None:
-                    logger.warning("tool %r of memory provider %r ignored: %r already provides it", name, provider.name, owner.name)
-                    continue
-                self._tool_owner[name] = provider
-                self._tool_schemas.append(schema)
+    def switch_external(self, provider: MemoryProvider | None) -> bool:
+        """Make ``provider`` the external provider (``None``: built-in only) from the next session on.
+
+        A running session keeps its provider, and the system prompt frozen with it, until its
+        boundary (``on_session_end``, a reset through ``on_session_switch(reset=True)``, or the next
+        ``initialize_all``); a compression is not a boundary. Returns ``True`` when the change took
+        effect at once (no session running), ``False`` when it waits for the boundary.
+        """
+        if provider is not None and provider.name == BUILTIN_PROVIDER_NAME:
+            raise ValueError("the built-in provider is always present; switch_external takes an external provider or None")
+        self._pending_external = (provider,)
+        if self._in_session:
+            return False
+        self._apply_pending_switch(None)
+        return True
+
+    def _apply_pending_switch(self, session_id: str | None, **kwargs: Any) -> None:
+        """Swap the external provider: drain the old one's queued writes, shut it down, add the new one.
+
+        With ``session_id`` the new provider is initialized for it (the session that starts at this
+        boundary); without, the next ``initialize_all`` does that.
+        """
+        if self._pending_external is None:
+            return
+        (new,) = self._pending_external
+        self._pending_external = None
+        old = self.external
+        if old is new:
+            return
+        if old is not None:
+            if not self.flush(self.drain_timeout):
+                logger.warning("memory writes to %r still queued after %g s at the provider switch; they are abandoned", old.name, self.drain_timeout)
+            self._call(old, "shutdown")
+            self._providers.remove(old)
+        if new is not None:
+            self._providers.append(new)
+            if session_id is not None:
+                self._call(new, "initialize", session_id, **dict(self._init_kwargs, **kwargs))
+        self._rebuild_tools()
+        logger.info("external memory provider is now %r", new.name if new is not None else "none (built-in only)")
 
     # -- isolation --
 
@@ -188,6 +186,9 @@ class MemoryManager:
 
             kwargs["hermes_home"] = str(get_hermes_home())
         kwargs.setdefault("platform", "cli")
+        self._init_kwargs = {k: v for k, v in kwargs.items() if k != "parent_session_id"}
+        self._apply_pending_switch(None)  # a new session is a boundary: it starts with the chosen provider
+        self._in_session = True
         for provider in self._providers:
             self._call(provider, "initialize", session_id, **kwargs)
         self._rebuild_tools()
@@ -211,6 +212,8 @@ class MemoryManager:
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         for provider in self._providers:
             self._call(provider, "on_session_end", messages)
+        self._in_session = False
+        self._apply_pending_switch(None)
 
     def on_session_switch(
         self,
@@ -225,8 +228,15 @@ class MemoryManager:
         extra = dict(kwargs, parent_session_id=parent_session_id, reset=reset)
         if rewound:  # older providers do not know the flag; pass it only when it means something
             extra["rewound"] = True
+        arriving = None
+        if reset and self._pending_external is not None:
+            # a new conversation is a boundary: the provider switched in starts with it, initialized for it
+            arriving = self._pending_external[0]
+            self._apply_pending_switch(new_session_id, parent_session_id=parent_session_id)
+        self._in_session = True
         for provider in self._providers:
-            self._call(provider, "on_session_switch", new_session_id, **extra)
+            if provider is not arriving:
+                self._call(provider, "on_session_switch", new_session_id, **extra)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         parts = [self._call(p, "on_pre_compress", messages, default="") for p in self._providers]
@@ -302,7 +312,7 @@ class MemoryManager:
         session_id = session_id or self._session_id
         for provider in self._providers:
             kwargs: dict[str, Any] = {"session_id": session_id}
-            if messages is not None and _accepts(provider.sync_turn, "messages"):
+            if messages is not None and accepts(provider.sync_turn, "messages"):
                 kwargs["messages"] = messages
             self._background().submit(lambda p=provider, kw=kwargs: self._call(p, "sync_turn", user_content, assistant_content, **kw))
 
@@ -324,31 +334,9 @@ class MemoryManager:
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+        self._in_session = False
         for provider in reversed(self._providers):
             self._call(provider, "shutdown")
-
-    # -- tools --
-
-    def get_all_tool_schemas(self) -> list[dict[str, Any]]:
-        return list(self._tool_schemas)
-
-    def get_all_tool_names(self) -> list[str]:
-        return list(self._tool_owner)
-
-    def has_tool(self, name: str) -> bool:
-        return name in self._tool_owner
-
-    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        """Route a tool call to the provider that owns ``name``; errors become JSON, never exceptions."""
-        provider = self._tool_owner.get(name)
-        if provider is None:
-            return json.dumps({"error": f"no memory provider handles tool {name!r}"})
-        try:
-            result = provider.handle_tool_call(name, args, **kwargs)
-        except (Exception, SystemExit) as exc:
-            self._log_failure(provider, "handle_tool_call", exc)
-            return json.dumps({"error": f"memory tool {name!r} failed: {type(exc).__name__}: {exc}"})
-        return result if isinstance(result, str) else json.dumps(result, default=str)
 
     # -- writes to the built-in memory --
 
@@ -361,14 +349,10 @@ class MemoryManager:
         for provider in self._providers:
             if provider.name == BUILTIN_PROVIDER_NAME:
                 continue
-            method = provider.on_memory_write
-            # Providers written for older hosts take metadata by keyword, by position, or not at all.
-            if _accepts(method, "metadata"):
-                self._call(provider, "on_memory_write", action, target, content, metadata=metadata)
-            elif _positional_count(method) >= 4:
-                self._call(provider, "on_memory_write", action, target, content, metadata)
-            else:
-                self._call(provider, "on_memory_write", action, target, content)
+            try:
+                call_on_memory_write(provider, action, target, content, metadata)
+            except (Exception, SystemExit) as exc:  # a provider must never break the write
+                self._log_failure(provider, "on_memory_write", exc)
         if self.hooks is not None:
             self.hooks.notify(
                 "on_memory_write",

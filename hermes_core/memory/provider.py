@@ -10,9 +10,14 @@ import contextvars
 import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.memory.fallback_import import register_base_write
+
+if TYPE_CHECKING:
+    from hermes_core.memory.records import MemoryRecord
 
 #: Version of the ``on_pre_compress`` checkpoint contract; providers declaring 2 accept
 #: ``require_checkpoint=`` and may refuse compression until their checkpoint is safe.
@@ -154,6 +159,14 @@ class MemoryProvider(ABC):
         """Prepare for read-only use (status, listing) without starting background work."""
         self.initialize(session_id, **kwargs)
 
+    def status_details(self) -> dict[str, Any]:
+        """Extra lines for ``hermes memory status`` (mode, store, counts, last error); ``{}`` for none.
+
+        Called on a provider no session initialized (then :meth:`shutdown`): read what the lines
+        need here. Values should be text, numbers, lists or ``None``.
+        """
+        return {}
+
     def cache_busting_signature(self) -> dict[str, Any] | None:
         """Settings whose change must invalidate agents a long-lived host has cached; ``None`` for none."""
         return None
@@ -171,3 +184,42 @@ class MemoryProvider(ABC):
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
         """Write non-secret settings to the provider's own file under ``hermes_home``."""
+
+    # -- moving memories between backends (optional; see hermes_core.memory.records) --
+
+    def export_memories(self) -> Iterable[MemoryRecord]:
+        """Every memory this provider holds, as provider-agnostic records (dicts with the record fields work too).
+
+        Optional. The default raises :class:`~hermes_core.memory.records.MemoryExportUnsupported`:
+        what such a provider holds can only be rebuilt from stored conversations (a backfill).
+        """
+        from hermes_core.memory.records import MemoryExportUnsupported
+
+        raise MemoryExportUnsupported(
+            f"memory provider {self.name!r} cannot export its memories (it has no export_memories()); "
+            "only a backfill from stored conversations can carry what it learned"
+        )
+
+    def import_memories(self, records: Sequence[MemoryRecord]) -> int:
+        """Store ``records`` (checked :class:`~hermes_core.memory.records.MemoryRecord`); return how many were stored.
+
+        Optional. The default stores each record through a path the provider already has: its
+        ``*_conclude`` tool when it offers one (verbatim conclusions), otherwise ``on_memory_write("add", ...)``.
+        Called after ``initialize``; ``record.source`` is stable, so a provider may skip what it already holds.
+        """
+        from hermes_core.memory.fallback_import import import_through_existing_paths
+
+        return import_through_existing_paths(self, records)
+
+    def flush_writes(self, timeout: float | None = None) -> bool:
+        """Wait until every write handed over so far (``sync_turn``, ``on_memory_write``, imports) is stored.
+
+        Returns ``False`` if ``timeout`` passed first. A provider that writes on a background thread
+        should override this: a backfill records a turn as done only after this returns ``True``.
+        """
+        return True
+
+
+# The default import_memories stores records through on_memory_write only where a provider
+# overrides this do-nothing base (see hermes_core.memory.fallback_import).
+register_base_write(MemoryProvider.on_memory_write)

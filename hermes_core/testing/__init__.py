@@ -5,6 +5,8 @@
   :class:`MemoryProviderContract`, the memory-provider contract kit.
 - ``replies``, ``model_server``, ``openai_server``, ``anthropic_server``, ``prefix_cache``: scripted
   model servers on 127.0.0.1 (standard library only; ``hermes_core.testing_servers`` re-exports them).
+- ``embedding_server``: an OpenAI-compatible server with deterministic embeddings and mem0-style
+  extraction, for memory backends (``hermes_core.testing_openai_embeddings`` re-exports it).
 - ``postgres``: a PostgreSQL cluster in a temporary directory.
 - ``honcho_server`` (with ``honcho_api``): a Honcho v3 protocol server for the honcho-ai SDK.
 
@@ -24,6 +26,7 @@ _EXPORTS = {
     "Reply": "replies", "ToolCall": "replies", "disconnect_reply": "replies", "error_reply": "replies",
     "hang_reply": "replies", "rate_limit_reply": "replies", "raw_reply": "replies", "text_reply": "replies",
     "tool_call_reply": "replies", "tool_calls_reply": "replies",
+    "EmbeddingModelServer": "embedding_server", "embed_text": "embedding_server", "embeddings_reply": "embedding_server",
     "HonchoServer": "honcho_server", "HonchoState": "honcho_api",
 }
 __all__ = sorted(_EXPORTS)

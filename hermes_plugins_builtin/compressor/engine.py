@@ -232,6 +232,11 @@ class Compressor(ContextEngine):
         self.last_action = None
         self.usage_source = "none"
 
+    def text_without_summary(self, text: str) -> str:
+        """The text with a summary this engine placed in it removed (a summary alone leaves ``""``)."""
+        _, rest = split_summary({"role": "user", "content": text})
+        return "" if rest is None else content_text(rest.get("content"))
+
     def get_status(self) -> dict[str, Any]:
         status = super().get_status()
         status.update(

@@ -6,11 +6,12 @@ import copy
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from hermes_core.memory.provider import MemoryProvider
+from hermes_core.memory.records import MemoryRecord
 
 from .entries import char_count, usage_text
 from .operations import TARGETS, EditError, Request, apply, parse_request, shown
@@ -224,3 +225,17 @@ class BuiltinMemoryProvider(MemoryProvider):
                 listener(request.action, request.target, content, dict(metadata))
             except Exception:  # a listener's failure is its own; the write already happened
                 logger.warning("memory write listener %r failed", listener, exc_info=True)
+
+    # -- moving memories to and from other backends --
+
+    def export_memories(self) -> Iterator[MemoryRecord]:
+        """Both files' live entries as records (see transfer.py for their kind, peer and source)."""
+        from .transfer import export_records
+
+        return export_records(self)
+
+    def import_memories(self, records: Sequence[MemoryRecord]) -> int:
+        """Add the records as entries, all or nothing per file; raises EditError when they do not fit."""
+        from .transfer import import_records
+
+        return import_records(self, records)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable
 
+from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -147,6 +148,13 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 """
 
 
+# v4: memory backfill checkpoints (see backfill_ledger.py). A job per target provider fixes the
+# messages it covers (id <= upto_message_id) when it starts; every item (a built-in entry, a turn,
+# a session end) handed over and confirmed is a row of memory_backfill_done, and in_flight names
+# the one item handed over but not yet confirmed, so an interrupted run knows what to resend.
+V4_DDL = SQLITE_BACKFILL_DDL
+
+
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, V1_DDL)
 
@@ -172,10 +180,15 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
     # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
+def _migrate_to_v4(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V4_DDL)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _migrate_to_v1,
     2: _migrate_to_v2,
     3: _migrate_to_v3,
+    4: _migrate_to_v4,
 }
 
 

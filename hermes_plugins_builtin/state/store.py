@@ -9,7 +9,8 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from . import indexing, lineage, maintenance
+from . import indexing, lineage, maintenance, replay
+from .backfill_ledger import BackfillLedger
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          try_write_transaction, with_retry, write_transaction)
@@ -382,6 +383,36 @@ class SessionStore:
                 if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
                     return kept[:limit]
                 fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
+
+    # -- memory backfill (see backfill_ledger.py and replay.py) ---------------
+    def memory_backfill_ledger(self, provider: str) -> BackfillLedger:
+        """The backfill checkpoints of the memory provider *provider*."""
+        def read(work: Any) -> Any:
+            with self._lock, read_transaction(self._conn) as conn:
+                return work(conn)
+
+        def write(work: Any) -> Any:
+            with self._lock, write_transaction(self._conn) as conn:
+                return work(conn)
+
+        return BackfillLedger(read, write, provider)
+
+    def max_message_id(self) -> int:
+        """The id of the newest message (0 for an empty store)."""
+        with self._lock:
+            return replay.max_message_id(self._conn)
+
+    def replay_sessions(self, *, upto_message_id: int, exclude_sources: Iterable[str] = (),
+                        since: float | None = None, last: int | None = None) -> list[dict[str, Any]]:
+        """Sessions to replay into a memory provider, oldest first (see replay.replay_sessions)."""
+        with self._lock, read_transaction(self._conn) as conn:
+            return replay.replay_sessions(conn, upto_message_id=upto_message_id, exclude_sources=exclude_sources,
+                                          since=since, last=last)
+
+    def replay_messages(self, session_id: str, *, upto_message_id: int, full: bool = True) -> list[dict[str, Any]]:
+        """One session's messages with id <= *upto_message_id*, in conversation order (``full=False``: id, role, content, timestamp)."""
+        with self._lock:
+            return replay.session_messages(self._conn, session_id, upto_message_id, full=full)
 
     # -- maintenance ---------------------------------------------------------
     def delete_session(self, session_id: str) -> bool:

@@ -120,3 +120,46 @@ def test_status_json_exits_1_when_the_provider_is_missing(run_hermes, hermes_hom
     result = run_hermes("memory", "status", "--json")
     assert result.exit_code == 1 and result.json()["available"] is False
     assert run_hermes("memory", "status", "--json").json()["provider"] == "nosuch"
+
+
+DETAILED = '''
+from hermes_core import MemoryProvider
+
+class Ledger(MemoryProvider):
+    name = "ledger"
+    broken = False
+    def is_available(self): return True
+    def initialize(self, session_id, **kw): raise AssertionError("status must not start a session")
+    def initialize_for_inspection(self, session_id, **kw): raise AssertionError("status_details reads what it needs itself")
+    def get_tool_schemas(self): return []
+    def get_config_schema(self):
+        return [{"key": "key", "secret": True, "required": False, "env_var": "LEDGER_OPTIONAL_KEY"}]
+    def status_details(self):
+        if self.broken:
+            raise RuntimeError("ledger file unreadable")
+        return {"mode": "local", "pending_writes": 2, "last_error": None, "stores": ["a", "b"]}
+
+def register(ctx):
+    ctx.register_memory_provider(Ledger())
+'''
+
+
+def test_a_providers_status_details_are_shown_and_an_optional_secret_is_not_missing(make_plugin, run_hermes, hermes_home):
+    make_plugin("ledger", DETAILED, manifest={"name": "ledger", "kind": "exclusive"})
+    _config(hermes_home, memory={"provider": "ledger"})
+    text = run_hermes("memory", "status")
+    assert text.exit_code == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert "mode:       local" in lines and "pending writes: 2" in lines and "last error: -" in lines and "stores:     a, b" in lines
+    assert "missing" not in text.stdout
+    status = run_hermes("memory", "status", "--json").json()
+    assert status["details"] == {"mode": "local", "pending_writes": 2, "last_error": None, "stores": ["a", "b"]}
+    assert status["missing_env"] == []
+
+
+def test_status_details_that_raise_are_reported_not_a_crash(make_plugin, run_hermes, hermes_home):
+    make_plugin("ledger", DETAILED.replace("broken = False", "broken = True"), manifest={"name": "ledger", "kind": "exclusive"})
+    _config(hermes_home, memory={"provider": "ledger"})
+    text = run_hermes("memory", "status")
+    assert text.exit_code == 0 and "error:     " in text.stdout and "status_details() raised RuntimeError: ledger file unreadable" in text.stdout
+    assert "Traceback" not in text.stdout + text.stderr

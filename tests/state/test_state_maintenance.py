@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from hermes_plugins_builtin.state import SessionStore
+from hermes_plugins_builtin.state import SCHEMA_VERSION, SessionStore
 from hermes_plugins_builtin.state.indexing import BATCH_ROWS
 
 from state_support import sqlite_only
@@ -57,7 +57,7 @@ def test_stats_report_counts_sizes_and_index_bytes(store):
     fill(store, "a", BATCH_ROWS + 3)
     store.append_message("a", "assistant", "reply")
     stats = store.stats()
-    assert stats.schema_version == 3 and stats.sessions == 1 and stats.messages == BATCH_ROWS + 4
+    assert stats.schema_version == SCHEMA_VERSION and stats.sessions == 1 and stats.messages == BATCH_ROWS + 4
     assert stats.messages_by_role == {"user": BATCH_ROWS + 3, "assistant": 1}
     assert stats.db_bytes > 0 and stats.wal_bytes > 0
     assert 0 < stats.messages_awaiting_index < BATCH_ROWS

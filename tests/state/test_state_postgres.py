@@ -11,6 +11,7 @@ import pytest
 
 from hermes_plugins_builtin.state import SchemaTooNewError, StateStoreError
 from hermes_plugins_builtin.state.postgres import open_postgres_store, redact_url
+from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
 
 import state_support
 
@@ -115,7 +116,7 @@ def test_hosts_opening_an_empty_database_together_migrate_it_once(pg_url):
         t.start()
     for t in threads:
         t.join(120)
-    assert results == [1] * 6
+    assert results == [SCHEMA_VERSION] * 6
 
 
 def test_a_database_of_a_newer_schema_is_refused_untouched(pg_url):

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..backfill_ledger import POSTGRES_DDL as POSTGRES_BACKFILL_DDL
 from ..errors import NotAStateDatabaseError, SchemaTooNewError
 from .connection import redact_url
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # one fixed key for pg_advisory_xact_lock: "hermes-state" folded into a bigint
 MIGRATION_LOCK_KEY = 0x68_65_72_6D_65_73_01
 
@@ -76,8 +77,10 @@ CREATE INDEX messages_words ON messages USING gin (words);
 CREATE INDEX messages_grams ON messages USING gin (grams) WHERE grams IS NOT NULL;
 """
 
+# v2: memory backfill checkpoints, as in state.db's v4 (see ../backfill_ledger.py)
 MIGRATIONS: dict[int, Callable[[Any], None]] = {
     1: lambda conn: conn.execute(V1_DDL),
+    2: lambda conn: conn.execute(POSTGRES_BACKFILL_DDL),
 }
 
 

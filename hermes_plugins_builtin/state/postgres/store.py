@@ -12,7 +12,8 @@ import time
 import uuid
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .. import lineage, listing
+from .. import lineage, listing, replay
+from ..backfill_ledger import BackfillLedger
 from ..errors import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from ..query import parse
 from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, decode_message,
@@ -326,6 +327,25 @@ class PostgresSessionStore(Maintenance):
                 fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
 
         return self._read(work)
+
+    # -- memory backfill (see ../backfill_ledger.py and ../replay.py) --------
+    def memory_backfill_ledger(self, provider: str) -> BackfillLedger:
+        """The backfill checkpoints of the memory provider *provider*."""
+        def run(work: Any) -> Any:
+            return self._pool.run(lambda c: work(QmarkConnection(c)))
+
+        return BackfillLedger(run, run, provider)
+
+    def max_message_id(self) -> int:
+        return self._read(lambda c: replay.max_message_id(QmarkConnection(c)))
+
+    def replay_sessions(self, *, upto_message_id: int, exclude_sources: Iterable[str] = (),
+                        since: float | None = None, last: int | None = None) -> list[dict[str, Any]]:
+        return self._read(lambda c: replay.replay_sessions(QmarkConnection(c), upto_message_id=upto_message_id,
+                                                           exclude_sources=exclude_sources, since=since, last=last))
+
+    def replay_messages(self, session_id: str, *, upto_message_id: int, full: bool = True) -> list[dict[str, Any]]:
+        return self._read(lambda c: replay.session_messages(QmarkConnection(c), to_text(session_id), upto_message_id, full=full))
 
     def _update_one(self, session_id: str, sql: str, params: tuple[Any, ...], *, retry: bool = True) -> None:
         def work(conn: Any) -> None:

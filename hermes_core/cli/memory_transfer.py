@@ -1,0 +1,188 @@
+"""``hermes memory export`` / ``import``: memories as provider-agnostic JSON Lines records."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.cli.output import print_json
+from hermes_core.errors import HermesError
+
+if TYPE_CHECKING:
+    from hermes_core.manager import PluginManager
+    from hermes_core.memory.records import MemoryRecord
+
+#: Records handed to import_memories() per call; each batch is checkpointed after it is stored.
+IMPORT_BATCH = 50
+#: Bad lines listed when a file is refused.
+SHOWN_ERRORS = 10
+
+
+def add_arguments(commands: Any) -> None:
+    export = commands.add_parser("export", help="write a provider's memories to FILE.jsonl (one record per line)")
+    export.add_argument("file", type=Path, metavar="FILE.jsonl", help="where to write ('-' for stdout)")
+    export.add_argument("--provider", metavar="NAME", help="provider to export (default: memory.provider, else the built-in memory)")
+    export.add_argument("--json", action="store_true", help="print a JSON summary")
+    export.set_defaults(func=cmd_export)
+
+    load = commands.add_parser("import", help="store the records of FILE.jsonl in a provider (the whole file is checked first)")
+    load.add_argument("file", type=Path, metavar="FILE.jsonl")
+    load.add_argument("--provider", metavar="NAME", help="provider to import into (default: memory.provider, else the built-in memory)")
+    load.add_argument("--dry-run", action="store_true", help="check the file and count what would be imported")
+    load.add_argument("--json", action="store_true", help="print a JSON summary")
+    load.set_defaults(func=cmd_import)
+
+
+def _target(manager: PluginManager, name: str | None) -> Any:
+    """The provider named (or selected by memory.provider), loaded, available and initialized."""
+    from hermes_core.cli.memory import BUILTIN_ONLY
+    from hermes_core.cli.memory_switch import builtin_provider, resolve_provider
+
+    choice = name if name is not None else (manager.config.get("memory.provider", "") or "")
+    if not isinstance(choice, str):
+        raise HermesError(f"{manager.home / 'config.yaml'}: memory.provider must be a name -> run 'hermes memory setup'")
+    if choice.lower() in BUILTIN_ONLY:
+        provider = builtin_provider(manager)
+    else:
+        provider = resolve_provider(manager, choice)[1]
+    try:
+        provider.initialize(f"memory-transfer-{uuid.uuid4()}", hermes_home=str(manager.home), platform="cli", agent_context="primary")
+    except Exception as exc:  # provider code
+        raise HermesError(f"memory provider '{provider.name}' failed to start: {type(exc).__name__}: {exc} -> check 'hermes memory status'") from exc
+    return provider
+
+
+# -- export --
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from hermes_core.cli.memory import _plugins
+    from hermes_core.memory.records import MemoryExportUnsupported, RecordError, coerce_records
+
+    manager = _plugins()
+    provider = _target(manager, args.provider)
+    try:
+        records = list(coerce_records(provider.export_memories(), origin=f"memory provider '{provider.name}'"))
+    except MemoryExportUnsupported as exc:
+        raise HermesError(f"{exc} -> 'hermes memory switch NAME --backfill' rebuilds another provider from the built-in memory and stored conversations") from None
+    except RecordError as exc:
+        raise HermesError(f"{exc} -> report it to the provider's author; nothing was written") from None
+    except Exception as exc:  # provider code
+        raise HermesError(f"memory provider '{provider.name}' failed to export: {type(exc).__name__}: {exc}; nothing was written") from exc
+    finally:
+        _shutdown(provider)
+    text = "".join(record.to_json() + "\n" for record in records)
+    if str(args.file) == "-":
+        sys.stdout.write(text)
+    else:
+        from hermes_core.cli.sessions import _write_export
+
+        _write_export(args.file, text, example="memories.jsonl")
+    if args.json and str(args.file) != "-":
+        print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
+    else:
+        print(f"wrote {len(records)} records from {provider.name} to {args.file}", file=sys.stderr)
+    return 0
+
+
+# -- import --
+
+
+def read_records(path: Path) -> list[MemoryRecord]:
+    """Every record of the file, or one error listing the bad lines; nothing is imported from a bad file."""
+    from hermes_core.memory.records import parse_jsonl
+
+    if path.is_dir():
+        raise HermesError(f"{path} is a directory -> give the .jsonl file 'hermes memory export' wrote")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HermesError(f"{path} does not exist -> give the file 'hermes memory export' wrote") from None
+    except UnicodeDecodeError as exc:
+        raise HermesError(f"{path} is not UTF-8 text (byte {exc.start}) -> save it as UTF-8; nothing was imported") from None
+    except OSError as exc:
+        raise HermesError(f"cannot read {path} ({exc.strerror or exc}) -> check the path and its permissions") from None
+    records, errors = parse_jsonl(text.splitlines())
+    if errors:
+        lines = [f"  {path}:{e.line}: {e.message}" for e in errors[:SHOWN_ERRORS]]
+        more = f"\n  ... and {len(errors) - SHOWN_ERRORS} more bad lines" if len(errors) > SHOWN_ERRORS else ""
+        raise HermesError(f"{path}: {len(errors)} bad line(s); nothing was imported -> fix them and run the import again\n" + "\n".join(lines) + more)
+    return records
+
+
+def record_item(record: MemoryRecord) -> str:
+    """The checkpoint name of a record: the same record imported again is recognised."""
+    digest = hashlib.sha256("\x1f".join((record.text, record.kind, record.peer, record.source)).encode("utf-8")).hexdigest()[:32]
+    return f"import:{digest}"
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from hermes_core.cli.memory import _plugins
+    from hermes_core.cli.memory_switch import open_store
+
+    records = read_records(args.file)
+    unique = list({record_item(r): r for r in records}.items())
+    manager = _plugins()
+    provider = _target(manager, args.provider)
+    store = open_store(manager)
+    try:
+        ledger = store.memory_backfill_ledger(provider.name)
+        done = ledger.done_items("import:")
+        pending = [(item, r) for item, r in unique if item not in done]
+        summary = {"provider": provider.name, "file": str(args.file), "records": len(records), "duplicates_in_file": len(records) - len(unique),
+                   "imported_before": len(unique) - len(pending), "to_import": len(pending), "dry_run": bool(args.dry_run)}
+        if not args.dry_run:
+            summary["imported"] = _import(provider, ledger, pending)
+    finally:
+        store.close()
+        _shutdown(provider)
+    if args.json:
+        print_json(summary)
+    elif args.dry_run:
+        print(f"{args.file}: {len(records)} valid records; would import {len(pending)} into {provider.name} "
+              f"({summary['imported_before']} imported before); dry run: nothing was changed")
+    else:
+        print(f"imported {summary['imported']} records into {provider.name}" + (f"; {summary['imported_before']} imported before were skipped" if summary["imported_before"] else ""))
+    return 0
+
+
+def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> int:
+    from hermes_core.cli.memory_progress import ItemProgress
+
+    with ItemProgress(f"importing into {provider.name}", enabled=len(pending) > IMPORT_BATCH) as progress:
+        return _import_batches(provider, ledger, pending, progress)
+
+
+def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any) -> int:
+    from hermes_core.memory.fallback_import import ImportUnsupported
+
+    imported = 0
+    for start in range(0, len(pending), IMPORT_BATCH):
+        batch = pending[start : start + IMPORT_BATCH]
+        try:
+            provider.import_memories([record for _, record in batch])
+            if provider.flush_writes(60.0) is False:
+                raise TimeoutError("flush_writes() did not confirm the import within 60 s")
+        except ImportUnsupported as exc:
+            raise HermesError(str(exc)) from None
+        except Exception as exc:  # provider code (or the built-in's refusal: no room, injected text)
+            message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            raise HermesError(
+                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {message} -> "
+                "fix the cause and run the same import again; records already imported are skipped"
+            ) from None
+        ledger.record_done([item for item, _ in batch])
+        imported += len(batch)
+        progress(imported, len(pending))
+    return imported
+
+
+def _shutdown(provider: Any) -> None:
+    try:
+        provider.shutdown()
+    except Exception:  # provider code; everything it stored was confirmed already
+        pass

@@ -1,0 +1,88 @@
+"""MEMORY.md / USER.md as provider-agnostic memory records, and records back into them.
+
+MEMORY.md holds the agent's own notes (kind ``note``, peer ``assistant``); USER.md holds what it
+knows about the user (kind ``profile``, peer ``user``). The files keep no dates, so exported
+records have no ``created_at``; ``source`` is derived from the text, so it is the same in every
+export of the same entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.memory.records import MemoryRecord
+
+from .operations import EditError, apply, parse_request
+from .scanner import scan
+
+if TYPE_CHECKING:
+    from .provider import BuiltinMemoryProvider
+
+#: target -> (kind, peer) of its exported records.
+TARGET_SHAPE = {"memory": ("note", "assistant"), "user": ("profile", "user")}
+#: Record kinds that describe the user whoever the peer is.
+USER_KINDS = frozenset({"profile", "preference"})
+#: Peers that mean the agent itself.
+AGENT_PEERS = frozenset({"assistant", "ai", "agent", "hermes"})
+
+
+def entry_source(target: str, text: str) -> str:
+    return f"builtin:{target}:{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}"
+
+
+def export_records(provider: BuiltinMemoryProvider) -> Iterator[MemoryRecord]:
+    """Every live entry of both files; entries the scanner blocks (injected instructions) stay behind."""
+    for target, (kind, peer) in TARGET_SHAPE.items():
+        for entry in provider._file(target).read():
+            if scan(entry) is None:
+                yield MemoryRecord(entry, kind=kind, peer=peer, source=entry_source(target, entry))
+
+
+def target_of(record: MemoryRecord) -> str:
+    """USER.md for what describes the user, MEMORY.md for the agent's own notes and facts about the work."""
+    if record.kind in USER_KINDS:
+        return "user"
+    if record.kind == "note" or record.peer.lower() in AGENT_PEERS:
+        return "memory"
+    return "user"
+
+
+def import_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryRecord]) -> int:
+    """Add every record as an entry, all or nothing per file; return how many entries were new.
+
+    Each text is checked like a ``memory`` tool add (separator lines, injected instructions) and
+    the whole batch must fit the file's character limit, so a refused record writes nothing.
+    """
+    by_target: dict[str, list[MemoryRecord]] = {"memory": [], "user": []}
+    for record in records:
+        by_target[target_of(record)].append(record)
+    added = 0
+    for target, batch in by_target.items():
+        if not batch:
+            continue
+        requests = []
+        for record in batch:
+            try:
+                requests.append((record, parse_request({"action": "add", "target": target, "content": record.text})))
+            except EditError as exc:
+                raise EditError(f"record {record.source or record.text[:40]!r} refused: {exc.message}") from None
+
+        def change(current: list[str], requests: list[Any] = requests, target: str = target) -> tuple[list[str] | None, int]:
+            entries, new = list(current), 0
+            for _, request in requests:
+                try:
+                    edit = apply(request, entries, provider.char_limit(target))
+                except EditError as exc:
+                    raise EditError(
+                        f"the imported records do not fit {provider.path(target).name}: {exc.message.split('. ')[0]} -> raise "
+                        f"memory.{target}_char_limit (hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
+                        **{k: v for k, v in exc.details.items() if k == "needed"},
+                    ) from None
+                new += edit.changed
+                entries = edit.entries
+            return (entries if new else None), new
+
+        added += provider._file(target).update(change)
+    return added

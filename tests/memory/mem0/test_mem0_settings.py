@@ -1,0 +1,50 @@
+"""Mem0 settings from outside input: config.yaml values and a mem0.json written by anyone."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mem0_testkit import plugin_module
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=10), children, max_size=3),
+    max_leaves=8,
+)
+KEYS = st.sampled_from(["mode", "user_id", "agent_id", "infer", "rerank", "top_k", "timeout", "prefetch_timeout", "host", "api_key",
+                        "user_ids", "llm", "embedder", "vector_store", "store", "breaker", "max_attempts", "telemetry"])
+
+
+def test_any_mem0_json_gives_settings_or_one_clear_error(open_provider, mem0_home):
+    module = plugin_module(open_provider(), "settings")
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.dictionaries(KEYS, JSON_VALUES, max_size=6) | JSON_VALUES)
+    def check(data):
+        (mem0_home / "mem0.json").write_text(json.dumps(data))
+        try:
+            loaded = module.load_settings(mem0_home)
+        except module.SettingsError as exc:
+            assert "->" in str(exc) or "must be" in str(exc), exc
+            return
+        assert loaded.mode in ("local", "platform") and loaded.user_id and loaded.top_k >= 1
+        assert loaded.api_key is None, "a key in mem0.json is never used"
+
+    check()
+
+
+def test_a_bad_setting_makes_status_say_which_and_how_to_fix(run_hermes, mem0_home):
+    (mem0_home / "config.yaml").write_text((mem0_home / "config.yaml").read_text() + "    top_k: lots\n")
+    result = run_hermes("memory", "status")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr + result.stdout
+    assert "memory.mem0.top_k is 'lots'" in result.stdout and "hermes config set memory.mem0.top_k" in result.stdout
+
+
+def test_an_unreadable_mem0_json_is_a_note_not_a_failure(open_provider, mem0_home):
+    (mem0_home / "mem0.json").write_text("{not json")
+    provider = open_provider()
+    assert provider.settings.mode == "local"
+    assert any("mem0.json is not readable JSON" in problem for problem in provider.problems())

@@ -1,0 +1,141 @@
+"""`hermes memory export` / `import`: provider-agnostic JSON Lines, checked whole before anything is stored."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from switch_support import install_ledger, ledger_rows  # noqa: E402
+
+from hermes_core.memory.records import RECORD_FIELDS
+
+
+@pytest.fixture
+def ledger(hermes_home):
+    install_ledger(hermes_home)
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_builtin_export_then_import_into_another_provider(ledger, run_hermes, hermes_home, tmp_path):
+    run_hermes("memory", "add", "The project builds with make release.")
+    run_hermes("memory", "add", "Name: Dana; prefers short answers — ünïcödé 東京.", "--target", "user")
+    out = tmp_path / "memories.jsonl"
+    result = run_hermes("memory", "export", str(out))
+    assert result.exit_code == 0 and "wrote 2 records from builtin" in result.stderr
+    records = _lines(out)
+    assert [(r["text"], r["kind"], r["peer"]) for r in records] == [
+        ("The project builds with make release.", "note", "assistant"),
+        ("Name: Dana; prefers short answers — ünïcödé 東京.", "profile", "user"),
+    ]
+    assert all(set(r) <= set(RECORD_FIELDS) and r["source"].startswith("builtin:") for r in records)
+    assert out.stat().st_mode & 0o777 == 0o600
+    imported = run_hermes("memory", "import", str(out), "--provider", "ledger-memory", "--json")
+    assert imported.exit_code == 0, imported.stderr
+    assert imported.json()["imported"] == 2
+    assert ledger_rows(hermes_home, "SELECT text, kind, peer, source FROM records") == [(r["text"], r["kind"], r["peer"], r["source"]) for r in records]
+    # the same file again imports nothing twice
+    again = run_hermes("memory", "import", str(out), "--provider", "ledger-memory", "--json").json()
+    assert (again["imported"], again["imported_before"]) == (0, 2)
+    assert len(ledger_rows(hermes_home, "SELECT * FROM records")) == 2
+    # and the ledger's own export carries them on, to stdout
+    exported = run_hermes("memory", "export", "--provider", "ledger-memory", "-")
+    assert [json.loads(line)["text"] for line in exported.stdout.splitlines()] == [r["text"] for r in records]
+
+
+def test_a_malformed_line_is_named_and_nothing_is_imported(ledger, run_hermes, hermes_home, tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(
+        json.dumps({"text": "good one", "kind": "fact"}) + "\n\n"
+        + json.dumps({"text": "", "kind": "fact"}) + "\n"
+        + "{not json\n"
+        + json.dumps({"text": "x", "created_at": "yesterday"}) + "\n",
+        encoding="utf-8",
+    )
+    result = run_hermes("memory", "import", str(path), "--provider", "ledger-memory")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "3 bad line(s); nothing was imported" in result.stderr
+    assert f"{path}:3: 'text' is missing or empty" in result.stderr
+    assert f"{path}:4: not valid JSON" in result.stderr
+    assert f"{path}:5: 'created_at' 'yesterday' is not an ISO 8601 time" in result.stderr
+    assert ledger_rows(hermes_home, "SELECT * FROM records") == []
+
+
+def test_import_into_the_builtin_is_all_or_nothing(run_hermes, hermes_home, tmp_path):
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps({"text": f"fact number {i} " + "x" * 200, "kind": "preference"}) + "\n" for i in range(20)), encoding="utf-8")
+    result = run_hermes("memory", "import", str(path))
+    assert result.exit_code == 1 and "do not fit USER.md" in result.stderr and "memory.user_char_limit" in result.stderr
+    assert json.loads(run_hermes("memory", "show", "--target", "user", "--json").stdout)["entries"] == []
+    small = tmp_path / "small.jsonl"
+    small.write_text(json.dumps({"text": "Prefers tabs.", "kind": "preference"}) + "\n" + json.dumps({"text": "Repo lives in ~/src/hermes.", "peer": "assistant"}) + "\n")
+    assert run_hermes("memory", "import", str(small)).exit_code == 0
+    shown = json.loads(run_hermes("memory", "show", "--json").stdout)
+    assert [s["entries"] for s in shown] == [["Repo lives in ~/src/hermes."], ["Prefers tabs."]]
+
+
+def test_import_dry_run_and_file_errors(ledger, run_hermes, hermes_home, tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"text": "a"}) + "\n" + json.dumps({"text": "a"}) + "\n")
+    dry = run_hermes("memory", "import", str(path), "--provider", "ledger", "--dry-run", "--json").json()
+    assert (dry["records"], dry["duplicates_in_file"], dry["to_import"]) == (2, 1, 1)
+    assert ledger_rows(hermes_home, "SELECT * FROM records") == []
+    missing = run_hermes("memory", "import", str(tmp_path / "nope.jsonl"))
+    assert missing.exit_code == 1 and "does not exist" in missing.stderr
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe{}")
+    assert "is not UTF-8" in run_hermes("memory", "import", str(binary)).stderr
+
+
+def test_export_from_a_provider_without_export_says_so(run_hermes, make_plugin, tmp_path):
+    make_plugin("plain-memory", """
+        from hermes_core import MemoryProvider
+        class Plain(MemoryProvider):
+            name = "plain"
+            def is_available(self): return True
+            def initialize(self, session_id, **kw): pass
+            def get_tool_schemas(self): return []
+        def register(ctx): ctx.register_memory_provider(Plain())
+    """, manifest={"name": "plain-memory", "kind": "exclusive"})
+    out = tmp_path / "m.jsonl"
+    result = run_hermes("memory", "export", "--provider", "plain", str(out))
+    assert result.exit_code == 1 and "cannot export its memories" in result.stderr and "--backfill" in result.stderr
+    assert not out.exists()
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"text": "a"}) + "\n")
+    refused = run_hermes("memory", "import", str(path), "--provider", "plain")
+    assert refused.exit_code == 1 and "cannot take imported memories" in refused.stderr
+
+
+def test_export_refuses_a_directory_or_missing_parent(run_hermes, tmp_path):
+    assert "is a directory" in run_hermes("memory", "export", str(tmp_path)).stderr
+    assert "does not exist" in run_hermes("memory", "export", str(tmp_path / "no" / "m.jsonl")).stderr
+
+
+def test_imports_and_backfills_into_one_provider_keep_their_own_checkpoints(ledger, run_hermes, hermes_home, tmp_path):
+    from switch_support import build_history
+
+    history = build_history(hermes_home, conversations=2)
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"text": "Prefers tabs.", "kind": "preference"}) + "\n")
+    assert run_hermes("memory", "import", str(path), "--provider", "ledger").exit_code == 0
+    plan = run_hermes("memory", "switch", "ledger-memory", "--backfill", "--dry-run", "--json").json()["backfill"]
+    assert plan["already_done"] == 0 and plan["turns_to_send"] == len(history)
+    assert run_hermes("memory", "switch", "ledger-memory", "--backfill", "--again", "--yes").exit_code == 0
+    again = run_hermes("memory", "import", str(path), "--provider", "ledger", "--json").json()
+    assert again["imported_before"] == 1  # --again forgot the backfill's checkpoints, not the import's
+
+
+def test_a_large_import_goes_in_batches_with_progress(ledger, run_hermes, hermes_home, tmp_path):
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps({"text": f"fact {i}", "source": f"t:{i}"}) + "\n" for i in range(120)))
+    result = run_hermes("memory", "import", str(path), "--provider", "ledger")
+    assert result.exit_code == 0 and "imported 120 records into ledger" in result.stdout
+    assert "importing into ledger: 120/120" in result.stderr
+    assert [r[0] for r in ledger_rows(hermes_home, "SELECT text FROM records ORDER BY rowid")] == [f"fact {i}" for i in range(120)]
