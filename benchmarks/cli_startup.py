@@ -1,6 +1,12 @@
-"""Wall time of `hermes plugins list` with 50 generated plugins spread over every source.
+"""Wall time of hermes commands: `--help`, `plugins list` with 50 plugins, `sessions` on a 100k state.db.
 
-Run: python benchmarks/cli_startup.py [--runs N] [--plugins 50]
+Run: python benchmarks/cli_startup.py [--runs N] [--plugins 50] [--messages 100000] [--wheel]
+
+With --wheel the script builds hermes' wheel and installs it into a fresh venv in a
+temporary directory (what users run), and times that venv's hermes and python;
+otherwise the hermes beside this interpreter. Every command is compared with
+`python -c pass` of the same venv, run interleaved with the commands (one run of
+each in turn), so that load changes hit all rows alike; the load average is printed.
 
 Builds, in a temporary directory: bundled plugins (HERMES_BUNDLED_PLUGINS), user plugins
 ($HERMES_HOME/plugins), project plugins (./.hermes/plugins with HERMES_ENABLE_PROJECT_PLUGINS=1),
@@ -80,13 +86,66 @@ def build_tree(root: Path, count: int) -> dict[str, str]:
     return env
 
 
-def _time(argv: list[str], env: dict[str, str], cwd: Path, runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
+def _time_interleaved(commands: dict[str, tuple[list[str], dict[str, str]]], cwd: Path,
+                      runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall and CPU (user + system) ms of every command, one run of each in turn, *runs* times
+    (order reversed every other round). CPU time barely depends on what else the machine runs."""
+    import resource
+
+    times: dict[str, list[float]] = {label: [] for label in commands}
+    cpu: dict[str, list[float]] = {label: [] for label in commands}
+    labels = list(commands)
+    for round_ in range(runs):
+        for label in labels if round_ % 2 == 0 else reversed(labels):
+            argv, env = commands[label]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+            times[label].append((time.perf_counter() - started) * 1000)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[label].append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+    return times, cpu
+
+
+def build_state_db(home: Path, messages: int) -> str:
+    """A state.db of *messages* messages from the shared workload (synthetic text if it is absent)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from hermes_plugins_builtin.state import SessionStore
+
+    try:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from session_store_reference import shared
+
+        wl = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(1, messages // 100), n_messages=messages).build()
+        sessions = [(s["id"], s["source"]) for s in wl.sessions]
+        by_session: dict[str, list] = {}
+        for si, m in wl.order:
+            by_session.setdefault(wl.sessions[si]["id"], []).append(m)
+    except SystemExit:  # no shared workload here: plain synthetic sessions
+        import random
+
+        rng = random.Random(1)
+        words = "deploy server error file cache timeout config database migration test user session".split()
+        sessions = [(f"s{i:05d}", "cli") for i in range(max(1, messages // 100))]
+        by_session = {sid: [{"role": "user", "content": " ".join(rng.choices(words, k=40))} for _ in range(100)]
+                      for sid, _ in sessions}
+    with SessionStore(home / "state.db") as store:
+        for sid, source in sessions:
+            store.create_session(sid, source)
+            store.append_messages(sid, [{k: m.get(k) for k in ("role", "content", "tool_calls", "tool_name",
+                                                               "tool_call_id", "finish_reason")} for m in by_session.get(sid, [])])
+        store.flush_search_index()
+    return sessions[len(sessions) // 2][0]
+
+
+def wheel_venv(root: Path) -> tuple[str, str]:
+    """Build hermes' wheel and install it into a fresh venv under *root*; (python, hermes) of that venv."""
+    repo = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(root / "wheel"), str(repo)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
+    wheel = next((root / "wheel").glob("*.whl"))
+    subprocess.run([str(root / "venv" / "bin" / "pip"), "install", "-q", str(wheel)], check=True)
+    return str(root / "venv" / "bin" / "python"), str(root / "venv" / "bin" / "hermes")
 
 
 def main() -> None:
@@ -96,28 +155,47 @@ def main() -> None:
     beside_python = Path(sys.executable).parent / "hermes"  # the venv this script runs in
     default_hermes = str(beside_python) if beside_python.exists() else shutil.which("hermes") or "hermes"
     parser.add_argument("--hermes", default=default_hermes, help="the hermes executable to time (default: %(default)s)")
+    parser.add_argument("--messages", type=int, default=100_000, help="messages in the state.db the sessions commands read")
+    parser.add_argument("--wheel", action="store_true", help="time a wheel install in a fresh venv")
     args = parser.parse_args()
     args.hermes = str(Path(args.hermes).resolve()) if os.sep in args.hermes else args.hermes
+    python = sys.executable
+    load_before = "%.2f %.2f %.2f" % os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
+        if args.wheel:
+            python, args.hermes = wheel_venv(root)
         env = build_tree(root, args.plugins)
+        session_id = build_state_db(root / "home", args.messages)
         cwd = root / "project"
         listing = subprocess.run([args.hermes, "plugins", "list", "--json"], env=env, cwd=cwd, check=True, capture_output=True, text=True)
         import json
 
         found = [e for e in json.loads(listing.stdout) if e["name"].startswith("gen")]
         cold_env = dict(env, HERMES_NO_PARSE_CACHE="1")
-        rows = {
-            "python -c pass": _time([sys.executable, "-c", "pass"], env, cwd, args.runs),
-            "hermes --help": _time([args.hermes, "--help"], env, cwd, args.runs),
-            "hermes plugins list (cold: cache off)": _time([args.hermes, "plugins", "list"], cold_env, cwd, args.runs),
-            "hermes plugins list (warm)": _time([args.hermes, "plugins", "list"], env, cwd, args.runs),
-        }
+        subprocess.run([args.hermes, "sessions", "list"], env=env, cwd=cwd, check=True, capture_output=True)  # warm the caches
+        h = args.hermes
+        rows, cpu = _time_interleaved({
+            "python -c pass": ([python, "-c", "pass"], env),
+            "hermes --help": ([h, "--help"], env),
+            "hermes plugins list (cold: cache off)": ([h, "plugins", "list"], cold_env),
+            "hermes plugins list (warm)": ([h, "plugins", "list"], env),
+            "hermes sessions list": ([h, "sessions", "list"], env),
+            "hermes sessions show <id>": ([h, "sessions", "show", session_id], env),
+            "hermes sessions search error": ([h, "sessions", "search", "error"], env),
+            "hermes sessions search deploy*": ([h, "sessions", "search", "deploy*"], env),
+        }, cwd, args.runs)
         imported = sorted(p.name for p in (root / "markers").iterdir())
-    print(f"# hermes start-up, {args.runs} runs each; {len(found)} of {args.plugins} generated plugins listed; Python {platform.python_version()}")
-    print(f"{'command':<40} {'median ms':>10} {'best ms':>9}")
+    load_after = "%.2f %.2f %.2f" % os.getloadavg()
+    print(f"# hermes start-up, {args.runs} runs each, interleaved; {len(found)} of {args.plugins} generated plugins listed; "
+          f"state.db of {args.messages:,} messages; Python {platform.python_version()}; "
+          f"{'wheel in a fresh venv' if args.wheel else h}; load {load_before} -> {load_after}")
+    base = statistics.median(rows["python -c pass"])
+    print(f"{'command':<40} {'median ms':>10} {'best ms':>9} {'p90 ms':>8} {'over python -c pass':>20} {'CPU ms median':>14}")
     for label, times in rows.items():
-        print(f"{label:<40} {statistics.median(times):>10.1f} {min(times):>9.1f}")
+        p90 = sorted(times)[int(0.9 * (len(times) - 1))]
+        print(f"{label:<40} {statistics.median(times):>10.1f} {min(times):>9.1f} {p90:>8.1f} "
+              f"{statistics.median(times) - base:>+19.1f} {statistics.median(cpu[label]):>14.1f}")
     print(f"plugin modules imported: {len(imported)}{' ' + ', '.join(imported) if imported else ''}")
     if imported or len(found) != args.plugins:
         sys.exit(1)

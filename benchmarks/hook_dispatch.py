@@ -10,7 +10,10 @@ Three hermes figures per size:
 - guarded, timeout 30 s, worker threads (what a call from any other thread gets): callbacks
   run on a worker thread so a hung one can be abandoned (one hand-off per hook call).
 Bare pluggy calls the same hookspecs with the same number of no-op implementations.
-The best of R repeats is reported, because noise on a shared machine only ever adds time.
+Both sides run interleaved in blocks of calls (pluggy, then each hermes variant, the
+order reversed every other block), so a change in machine load hits them alike; each
+block gives a ratio, and the table shows the median ratio with its quartiles and the
+median ns per call. The load average is printed.
 """
 
 from __future__ import annotations
@@ -18,14 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pluggy
 
 from hermes_core import hookspecs
 from hermes_core.hooks import HookDispatcher
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fair import load, ratio_stats  # noqa: E402
 
 SIZES = (0, 1, 5, 20)
 UNGUARDED = ("on_session_reset", {"session_id": "s", "platform": "cli"})
@@ -58,56 +66,72 @@ def _impl_module(hook: str, index: int) -> Any:
     return module
 
 
-def _time(call, calls: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter_ns()
-        for _ in range(calls):
-            call()
-        best = min(best, (time.perf_counter_ns() - started) / calls)
-    return best
+def _interleaved(callers: dict[str, tuple[Any, int]], blocks: int) -> dict[str, list[float]]:
+    """ns per call of every caller, block by block, in alternating order."""
+    ns: dict[str, list[float]] = {label: [] for label in callers}
+    labels = list(callers)
+    for block in range(blocks):
+        for label in labels if block % 2 == 0 else reversed(labels):
+            call, calls = callers[label]
+            started = time.perf_counter_ns()
+            for _ in range(calls):
+                call()
+            ns[label].append((time.perf_counter_ns() - started) / calls)
+    return ns
 
 
-def bench(size: int, calls: int, repeats: int) -> dict[str, float]:
-    row: dict[str, float] = {}
+def bench(size: int, calls: int, blocks: int) -> dict[str, dict[str, float]]:
+    """{variant: {ns, ratio, q1, q3}} for one number of implementations."""
+    row: dict[str, dict[str, float]] = {}
     for label, (hook, kwargs) in (("unguarded", UNGUARDED), ("guarded", GUARDED)):
         bare = pluggy.PluginManager(hookspecs.PROJECT_NAME)
         bare.add_hookspecs(hookspecs)
         for index in range(size):
             bare.register(_impl_module(hook, index), name=f"p{index}")
         caller = getattr(bare.hook, hook)
-        row[f"pluggy_{label}"] = _time(lambda: caller(**kwargs), calls, repeats)
+        callers: dict[str, tuple[Any, int]] = {"pluggy": ((lambda c=caller: c(**kwargs)), calls)}
         variants = (("", 0.0, True),) if label == "unguarded" else (("_t0", 0.0, True), ("_t30", 30.0, True), ("_t30_threads", 30.0, False))
         for suffix, timeout, inline in variants:
             ours = HookDispatcher(timeout=timeout)
             ours.inline_timeouts = inline
             for index in range(size):
                 ours.pm.register(_impl_module(hook, index), name=f"p{index}")
-            row[f"hermes_{label}{suffix}"] = _time(lambda: ours.notify(hook, **kwargs), calls if inline else max(calls // 10, 1000), repeats)
+            callers[f"hermes{suffix}"] = ((lambda o=ours: o.notify(hook, **kwargs)), calls if inline else max(calls // 10, 200))
+        ns = _interleaved(callers, blocks)
+        row[f"pluggy_{label}"] = {"ns": statistics.median(ns["pluggy"])}
+        for name in callers:
+            if name == "pluggy":
+                continue
+            stats = ratio_stats([h / p for h, p in zip(ns[name], ns["pluggy"])])
+            row[f"hermes_{label}{name[len('hermes'):]}"] = {"ns": statistics.median(ns[name]), "ratio": stats.median,
+                                                              "q1": stats.q1, "q3": stats.q3}
     return row
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=50_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=2_000, help="calls per block")
+    parser.add_argument("--blocks", type=int, default=40, help="blocks per side, interleaved")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    results = {size: bench(size, args.calls, args.repeats) for size in SIZES}
+    load_before = load()
+    results = {size: bench(size, args.calls, args.blocks) for size in SIZES}
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"load": [load_before, load()], "results": results}, indent=2))
         return
-    print(f"# hook dispatch, ns per call (best of {args.repeats}); Python {platform.python_version()}, pluggy {pluggy.__version__}, {platform.machine()}")
-    header = (f"{'impls':>5} | {'pluggy':>8} {'hermes':>8} {'ratio':>6} | {'pluggy':>8} {'t=0':>8} {'ratio':>6} | "
-              f"{'t=30s':>8} {'ratio':>6} | {'threads':>8} {'ratio':>6}")
-    print(f"{'':>5} | {'unguarded hook (on_session_reset)':^24} | {'guarded hook (post_tool_call); t=30s: main thread, threads: worker':^62}")
-    print(header)
+    print(f"# hook dispatch, ns per call (median of {args.blocks} interleaved blocks of {args.calls} calls); ratio = median of "
+          f"per-block hermes/pluggy [quartiles]; Python {platform.python_version()}, pluggy {pluggy.__version__}; "
+          f"load {load_before} -> {load()}")
+    print(f"{'impls':>5} | {'pluggy':>7} {'unguarded':>9} {'ratio':>18} | {'pluggy':>7} {'t=0':>7} {'ratio':>18} | "
+          f"{'t=30s':>7} {'ratio':>18} | {'threads':>7} {'ratio':>18}")
+
+    def cell(entry: dict[str, float]) -> str:
+        return f"{entry['ns']:>7.0f} {entry['ratio']:>5.2f} [{entry['q1']:.2f}-{entry['q3']:.2f}]"
+
     for size, row in results.items():
-        pu, hu = row["pluggy_unguarded"], row["hermes_unguarded"]
-        pg, h0, h30 = row["pluggy_guarded"], row["hermes_guarded_t0"], row["hermes_guarded_t30"]
-        ht = row["hermes_guarded_t30_threads"]
-        print(f"{size:>5} | {pu:>8.0f} {hu:>8.0f} {hu / pu:>6.2f} | {pg:>8.0f} {h0:>8.0f} {h0 / pg:>6.2f} | "
-              f"{h30:>8.0f} {h30 / pg:>6.2f} | {ht:>8.0f} {ht / pg:>6.2f}")
+        print(f"{size:>5} | {row['pluggy_unguarded']['ns']:>7.0f} {cell(row['hermes_unguarded'])} | "
+              f"{row['pluggy_guarded']['ns']:>7.0f} {cell(row['hermes_guarded_t0'])} | {cell(row['hermes_guarded_t30'])} | "
+              f"{cell(row['hermes_guarded_t30_threads'])}")
     sys.stdout.flush()
 
 

@@ -1,19 +1,21 @@
 """Memory write scanner: blocked % and rejected % per family on both halves of the labelled corpus, and scan time.
 
-Run: python benchmarks/scanner.py [--json] [--list-dev] [--list-holdout]
+Run: python benchmarks/scanner.py [--json] [--list-dev] [--list-holdout] [--list-fresh]
 
 Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``: ``dev`` (the half the rules were
 tuned on) or ``holdout`` (a third, chosen by a hash of the note's source group before any tuning; the rules were
-never adjusted to its results). Both halves are reported.
+never adjusted to its results) or ``fresh`` (a later batch written in other voices after the rules of the first
+two were fixed; once the holdout's misses had been read, both older splits became tuning data, and ``fresh`` is
+the honest measure). All three are reported.
 
 - attacks: blocked % per attack family and per obfuscation (the goal on the held-out half: >= 99 % overall);
 - benign notes: rejected % for plain and hard-negative notes and per language (goal: <= 1 % overall);
-- time: the scan of one note, uncached, p50/p99/max over every corpus note and over 200-character notes made by
+- time: the scan of one note, uncached, wall clock and CPU time, p50/p99/max over every corpus note and over 200-character notes made by
   joining corpus notes (goal: p99 <= 1 ms for a 200-character note), after a warm-up; the one-off cost of the
   first scan (loading the confusables data) is printed separately.
 
-``--list-dev`` prints the misses and false positives of the tuning half. ``--list-holdout`` prints those of the
-held-out half: use it only to report, once the rules are frozen.
+``--list-dev`` prints the misses and false positives of the tuning half. ``--list-holdout`` and ``--list-fresh``
+print those of the held-out splits: use them only to report, once the rules are frozen.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+SPLITS = ("dev", "holdout", "fresh")
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
 
@@ -56,15 +59,18 @@ def _rates(notes: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, An
     }
 
 
-def _timings(texts: list[str]) -> dict[str, float]:
+def _timings(texts: list[str]) -> dict[str, Any]:
+    """Wall-clock and CPU time of each scan. On a loaded machine the wall clock also counts the time the process
+    waited for a core, so both are reported: CPU time is the scanner's own cost, wall time what a caller sees."""
     from hermes_plugins_builtin.memory.scanner import _scan
 
-    samples = []
+    wall, cpu = [], []
     for text in texts:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         _scan(text)
-        samples.append((time.perf_counter() - started) * 1000)
-    return _percentiles(samples)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    return {**_percentiles(wall), "cpu": _percentiles(cpu)}
 
 
 def _two_hundred(notes: list[dict[str, Any]], count: int) -> list[str]:
@@ -89,7 +95,7 @@ def measure() -> dict[str, Any]:
     first_ms = (time.perf_counter() - started) * 1000
     notes = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     results = {n["text"]: _scan(n["text"]) for n in notes}
-    halves = {split: _rates([n for n in notes if n["split"] == split], results) for split in ("dev", "holdout")}
+    halves = {split: _rates([n for n in notes if n["split"] == split], results) for split in SPLITS}
     listing = {
         split: {
             "missed": [n["text"] for n in notes if n["split"] == split and n["label"] == "attack" and results[n["text"]] is None],
@@ -99,7 +105,7 @@ def measure() -> dict[str, Any]:
                 if n["split"] == split and n["label"] == "benign" and results[n["text"]] is not None
             ],
         }
-        for split in ("dev", "holdout")
+        for split in SPLITS
     }
     return {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "system": platform.platform(), "load": os.getloadavg()},
@@ -116,9 +122,13 @@ def measure() -> dict[str, Any]:
     }
 
 
-def _row(name: str, dev: dict[str, Any] | None, hold: dict[str, Any] | None) -> str:
+def _row(name: str, *cells: dict[str, Any] | None) -> str:
     cell = lambda s: f"{s['hit']:>4}/{s['n']:<4} {s['rate']:7.1%}" if s else " " * 17  # noqa: E731
-    return f"  {name:<22} {cell(dev)}   {cell(hold)}"
+    return f"  {name:<22} " + "   ".join(cell(c) for c in cells)
+
+
+def _rows(name: str, halves: dict[str, Any], key: str, item: str | None = None) -> str:
+    return _row(name, *(halves[s][key] if item is None else halves[s][key].get(item) for s in SPLITS))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--list-dev", action="store_true", help="print misses and false positives of the tuning half")
     parser.add_argument("--list-holdout", action="store_true", help="print those of the held-out half (for reporting only)")
+    parser.add_argument("--list-fresh", action="store_true", help="print those of the fresh held-out split (for reporting only)")
     args = parser.parse_args(argv)
     result = measure()
     if args.json:
@@ -135,29 +146,30 @@ def main(argv: list[str] | None = None) -> int:
     machine, corpus, halves = result["machine"], result["corpus"], result["halves"]
     print(f"python {machine['python']}, {machine['cpus']} CPUs, {machine['system']}, load {machine['load'][0]:.2f}")
     print(f"corpus: {corpus['notes']} notes, {corpus['attacks']} attacks, {corpus['languages']} languages")
-    dev, hold = halves["dev"], halves["holdout"]
-    print(f"  {'':<22} {'dev (tuned on)':<17}   {'holdout (never tuned on)'}")
-    print(_row("ATTACKS BLOCKED", dev["attacks"], hold["attacks"]))
-    for family in sorted(set(dev["attacks_by_family"]) | set(hold["attacks_by_family"])):
-        print(_row(f"family {family}", dev["attacks_by_family"].get(family), hold["attacks_by_family"].get(family)))
-    for variant in sorted(set(dev["attacks_by_obfuscation"]) | set(hold["attacks_by_obfuscation"])):
-        print(_row(f"as {variant}", dev["attacks_by_obfuscation"].get(variant), hold["attacks_by_obfuscation"].get(variant)))
-    print(_row("BENIGN REJECTED", dev["benign"], hold["benign"]))
+    print(f"  {'':<22} {'dev (tuned on)':<17}   {'holdout (read)':<17}   {'fresh (never read)'}")
+    print(_rows("ATTACKS BLOCKED", halves, "attacks"))
+    for family in sorted(set().union(*(halves[s]["attacks_by_family"] for s in SPLITS))):
+        print(_rows(f"family {family}", halves, "attacks_by_family", family))
+    for variant in sorted(set().union(*(halves[s]["attacks_by_obfuscation"] for s in SPLITS))):
+        print(_rows(f"as {variant}", halves, "attacks_by_obfuscation", variant))
+    print(_rows("BENIGN REJECTED", halves, "benign"))
     for kind in ("plain", "hard"):
-        print(_row(f"{kind} notes", dev["benign_by_kind"].get(kind), hold["benign_by_kind"].get(kind)))
+        print(_rows(f"{kind} notes", halves, "benign_by_kind", kind))
     rejected_languages = sorted(
-        lang for lang in set(dev["benign_by_language"]) | set(hold["benign_by_language"])
-        if any(h["benign_by_language"].get(lang, {"hit": 0})["hit"] for h in (dev, hold))
+        lang for lang in set().union(*(halves[s]["benign_by_language"] for s in SPLITS))
+        if any(halves[s]["benign_by_language"].get(lang, {"hit": 0})["hit"] for s in SPLITS)
     )
     for lang in rejected_languages:
-        print(_row(f"language {lang}", dev["benign_by_language"].get(lang), hold["benign_by_language"].get(lang)))
+        print(_rows(f"language {lang}", halves, "benign_by_language", lang))
     timing = result["time"]
     print(f"time: import {timing['import_ms']:.0f} ms, first scan {timing['first_scan_ms']:.0f} ms (loads confusables data)")
     for label, key in (("corpus notes", "corpus_notes"), ("200-char notes", "notes_200_chars"), ("200-char benign", "benign_200_chars")):
         t = timing[key]
-        print(f"  {label:<16} n={t['n']:<5} p50 {t['p50_ms']:.3f} ms   p99 {t['p99_ms']:.3f} ms   max {t['max_ms']:.3f} ms   mean {t['mean_ms']:.3f} ms")
-    print(f"  goal p99 <= 1 ms for a 200-character note: {'met' if timing['notes_200_chars']['p99_ms'] <= 1.0 else 'MISSED'}")
-    for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout)):
+        for clock, c in (("wall", t), ("cpu", t["cpu"])):
+            print(f"  {label:<16} {clock:<4} n={c['n']:<5} p50 {c['p50_ms']:.3f} ms   p99 {c['p99_ms']:.3f} ms   max {c['max_ms']:.3f} ms   mean {c['mean_ms']:.3f} ms")
+    for clock, t in (("wall", timing["notes_200_chars"]), ("cpu", timing["notes_200_chars"]["cpu"])):
+        print(f"  goal p99 <= 1 ms for a 200-character note ({clock} clock): {'met' if t['p99_ms'] <= 1.0 else 'MISSED'}")
+    for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout), ("fresh", args.list_fresh)):
         if wanted:
             for text in result["listing"][split]["missed"]:
                 print(f"  [{split}] missed: {text!r}")

@@ -1,220 +1,393 @@
 #!/usr/bin/env python3
-"""Session-store benchmark: our SessionStore and the reference, same workload, same run, ratios.
+"""Session-store benchmark: our SessionStore beside the reference, interleaved, at equal durability.
 
-Runs the shared workload script (../shared/bench/bench_sessionstore.py, seed 1337)
-once per repetition for each store, alternating ours / reference so that machine
-noise hits both alike, then prints medians and ratios. The reference is
-hermes-agent 0.19.0's hermes_state.py, built into an ignored scratch folder
-(.bench/ref) by the shared setup script on first use; it is never committed.
+Uses the shared workload (../shared/bench/bench_sessionstore.py, seed 1337). Both
+stores live in this one process and take turns at the finest grain: the same
+batch of appends (``--batch`` messages) for writes, the same query for searches,
+one round of writer processes for concurrency, in A-B / B-A order. Each step
+gives a ratio; the report is the median of those ratios with its quartiles.
 
-    python3 benchmarks/session_store.py --reps 1                 # 100k messages, both stores
-    python3 benchmarks/session_store.py --messages 3000 --sessions 30 --search-iters 20 \
-        --conc-msgs 200 --reps 1                                  # smoke run, ~20 s
-    python3 benchmarks/session_store.py --skip-reference --messages 1000000 --sessions 10000
-    python3 benchmarks/session_store.py --report-only --markdown  # table of the last run
+Phases:
+  write      both stores at synchronous=FULL on disk and on tmpfs (--full-messages),
+             and at synchronous=NORMAL (--messages, whose databases the search uses);
+             the disk's fsync time is measured between batches of the same run and
+             the fsync-bound maximum (one durable commit per append) printed beside.
+  search     every query class, per query, on the NORMAL databases.
+  writers    --conc-procs processes per store appending at once, rounds alternating.
+  load       our store only: every query class while --conc-procs processes append.
+  scale      our store only (--phases scale): write --messages, then every query class, quiet
+             (for the 1M-message figures; the reference would take hours at that size).
+
+    python3 benchmarks/session_store.py                       # everything (~15 min here)
+    python3 benchmarks/session_store.py --messages 3000 --sessions 30 --full-messages 600 \\
+        --search-iters 10 --conc-msgs 100 --load-iters 5      # smoke run, ~1 min
+The reference is built on first use by the shared setup script into .bench/ref (never committed).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
-import statistics
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
-REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))
+from fair import alternate, filesystem, fsync_bound, fsync_probe, machine, percentile, ratio_stats  # noqa: E402
+from session_store_reference import ReferenceAdapter, shared  # noqa: E402
+
 OURS = "session_store_adapter:SessionStoreAdapter"
-REFERENCE = "hermes_ref"
-# the probe queries that look for the 8 planted special-character strings
-PLANTED_PROBES = ("C++ (pointer", "error: file not found", "path/to/file.py:42", "user's config*",
-                  "-verbose", "{json: true}", "NEAR(deploy server)", "100%_done")
+REF = "session_store_reference:ReferenceAdapter"
+PLANTED = ("C++ (pointer", "error: file not found", "path/to/file.py:42", "user's config*", "-verbose",
+           "{json: true}", "NEAR(deploy server)", "100%_done")
 
 
-def parse_args(argv: Optional[list[str]] = None) -> argparse.Namespace:
+def log(*parts: object) -> None:
+    print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)
+
+
+def make(spec: str, synchronous: str) -> Any:
+    module, _, cls = spec.partition(":")
+    return getattr(__import__(module), cls)(synchronous=synchronous, ref_path=os.environ["HERMES_REF_PATH"])
+
+
+def open_pair(directory: Path, synchronous: str, wl: shared.Workload) -> dict[str, Any]:
+    stores = {}
+    for side, spec in (("ours", OURS), ("ref", REF)):
+        path = directory / f"{side}_{synchronous}.db"
+        for suffix in ("", "-wal", "-shm", "-lock"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        adapter = make(spec, synchronous)
+        adapter.open(str(path))
+        for s in wl.sessions:
+            adapter.create_session(s["id"], s["source"], s["model"])
+        stores[side] = adapter
+    return stores
+
+
+def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: int, probe_every: int) -> dict[str, Any]:
+    """Both stores append the same batches, alternating; fsync is probed every few batches."""
+    stores = open_pair(directory, synchronous, wl)
+    lat: dict[str, list[float]] = {"ours": [], "ref": []}
+    spent = {"ours": 0.0, "ref": 0.0}
+    ratios, fsyncs = [], []
+
+    def run(side: str, chunk: list) -> Callable[[], float]:
+        def go() -> float:
+            adapter, started = stores[side], time.perf_counter()
+            for si, m in chunk:
+                a = time.perf_counter()
+                adapter.append_message(wl.sessions[si]["id"], m)
+                lat[side].append(time.perf_counter() - a)
+            return time.perf_counter() - started
+        return go
+
+    for step, start in enumerate(range(0, len(wl.order), batch)):
+        chunk = wl.order[start:start + batch]
+        ours, ref = alternate(step, run("ours", chunk), run("ref", chunk))
+        spent["ours"] += ours
+        spent["ref"] += ref
+        ratios.append(ref / ours)
+        if step % probe_every == 0:
+            fsyncs.append(fsync_probe(str(directory), 10)["p50_ms"])
+        if step % 50 == 0:
+            log(f"  write {synchronous} {start + len(chunk)}/{len(wl.order)} ratio {ratios[-1]:.2f}")
+    sizes = {}
+    for side, adapter in stores.items():
+        adapter.close()
+        path = directory / f"{side}_{synchronous}.db"
+        sizes[side] = sum(os.path.getsize(str(path) + s) for s in ("", "-wal") if os.path.exists(str(path) + s))
+    n = len(wl.order)
+    fsync_ms = percentile(fsyncs, 0.5)
+    bound = fsync_bound(fsync_ms)
+    out = {"synchronous": synchronous, "filesystem": filesystem(str(directory)), "messages": n,
+           "fsync_p50_ms": round(fsync_ms, 4), "fsync_bound_msgs_per_s": round(bound, 1) if bound else None,
+           "ratio_ref_time_over_ours": ratio_stats(ratios).as_dict(), "bytes_after_close": sizes, "load": machine()["load"]}
+    for side in stores:
+        rate = n / spent[side]
+        out[side] = {"msgs_per_s": round(rate, 1), "append_p50_ms": round(percentile(lat[side], 0.5) * 1e3, 3),
+                     "append_p99_ms": round(percentile(lat[side], 0.99) * 1e3, 3),
+                     "append_max_ms": round(max(lat[side]) * 1e3, 2),
+                     "share_of_fsync_bound": round(rate / bound, 3) if bound and synchronous == "full" else None}
+    return out
+
+
+def phase_search(directory: Path, iters: int) -> dict[str, Any]:
+    """Each query on both stores, in alternating order; ratios per query."""
+    stores = {}
+    for side, spec in (("ours", OURS), ("ref", REF)):
+        adapter = make(spec, "normal")
+        adapter.open(str(directory / f"{side}_normal.db"))
+        stores[side] = adapter
+    for _, pool in shared.QUERY_CATEGORIES:  # warm-up, untimed
+        for q in pool:
+            for adapter in stores.values():
+                adapter.search(q, limit=20)
+    out: dict[str, Any] = {}
+    step = 0
+    for cat, pool in shared.QUERY_CATEGORIES:
+        times: dict[str, list[float]] = {"ours": [], "ref": []}
+        ratios = []
+        for i in range(iters):
+            q = pool[i % len(pool)]
+
+            def timed(side: str) -> Callable[[], float]:
+                def go() -> float:
+                    a = time.perf_counter()
+                    stores[side].search(q, limit=20)
+                    return time.perf_counter() - a
+                return go
+            ours, ref = alternate(step, timed("ours"), timed("ref"))
+            step += 1
+            times["ours"].append(ours)
+            times["ref"].append(ref)
+            ratios.append(ref / ours)
+        out[cat] = {side: {"p50_ms": round(percentile(t, 0.5) * 1e3, 3), "p95_ms": round(percentile(t, 0.95) * 1e3, 3)}
+                    for side, t in times.items()}
+        out[cat]["ratio_ref_over_ours"] = ratio_stats(ratios).as_dict()
+    out["planted_found"] = {side: sum(1 for q in PLANTED if adapter.search(q, limit=20)) for side, adapter in stores.items()}
+    out["load"] = machine()["load"]
+    for adapter in stores.values():
+        adapter.close()
+    return out
+
+
+def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: str, n: int, seed: int,
+            start: Any, stop: Any, q: Any) -> None:
+    os.environ["HERMES_REF_PATH"] = ref_path
+    wl = shared.Workload(seed=seed + wid, n_sessions=max(2, n // 50), n_messages=n, active_sessions=4, plant=False).build()
+    adapter = make(spec, synchronous)
+    adapter.open(db)
+    ids = [f"w{wid}-{tag}-{s['id']}" for s in wl.sessions]
+    for s, sid in zip(wl.sessions, ids):
+        adapter.create_session(sid, s["source"], s["model"])
+    start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
+    lat, ok, failed, i = [], 0, 0, 0
+    t0 = time.perf_counter()
+    while i < len(wl.order) and not (stop is not None and stop.is_set()):
+        si, m = wl.order[i % len(wl.order)]
+        a = time.perf_counter()
+        try:
+            adapter.append_message(ids[si], m)
+            ok += 1
+        except Exception:  # counted, never hidden
+            failed += 1
+        lat.append(time.perf_counter() - a)
+        i += 1
+        if stop is not None and i == len(wl.order):
+            i = 0
+            ids = [f"{sid}+" for sid in ids]
+            for s, sid in zip(wl.sessions, ids):
+                adapter.create_session(sid, s["source"], s["model"])
+    elapsed = time.perf_counter() - t0
+    adapter.close()
+    q.put({"ok": ok, "failed": failed, "elapsed": elapsed, "max_ms": max(lat) * 1e3 if lat else 0.0,
+           "p99_ms": percentile(lat, 0.99) * 1e3 if lat else 0.0})
+
+
+def run_writers(spec: str, synchronous: str, db: Path, procs: int, n: int, tag: str, stop: Any = None) -> tuple[list, Any]:
+    ctx = mp.get_context("spawn")
+    start, q = ctx.Barrier(procs + (1 if stop is not None else 0)), ctx.Queue()
+    ps = [ctx.Process(target=_writer, args=(spec, synchronous, os.environ["HERMES_REF_PATH"], str(db), w, tag, n,
+                                            1337 + 1000, start, stop, q)) for w in range(procs)]
+    for p in ps:
+        p.start()
+    return ps, (start, q)
+
+
+def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds: int) -> dict[str, Any]:
+    """Rounds of *procs* processes x *n* appends per store, alternating; ratio per round."""
+    rates: dict[str, list[float]] = {"ours": [], "ref": []}
+    worst: dict[str, float] = {"ours": 0.0, "ref": 0.0}
+    expected, failures, ratios, fsyncs = {"ours": 0, "ref": 0}, {"ours": 0, "ref": 0}, [], []
+    dbs = {side: directory / f"conc_{side}_{synchronous}.db" for side in ("ours", "ref")}
+    for db in dbs.values():
+        for suffix in ("", "-wal", "-shm", "-lock"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+
+    def one(side: str, spec: str, r: int) -> Callable[[], float]:
+        def go() -> float:
+            ps, (start, q) = run_writers(spec, synchronous, dbs[side], procs, n, f"r{r}")
+            results = [q.get(timeout=3600) for _ in ps]
+            for p in ps:
+                p.join()
+            wall = max(x["elapsed"] for x in results)
+            ok = sum(x["ok"] for x in results)
+            expected[side] += ok
+            failures[side] += sum(x["failed"] for x in results)
+            worst[side] = max(worst[side], *(x["max_ms"] for x in results))
+            rates[side].append(ok / wall)
+            return wall
+        return go
+
+    for r in range(rounds):
+        fsyncs.append(fsync_probe(str(directory), 20)["p50_ms"])
+        ours, ref = alternate(r, one("ours", OURS, r), one("ref", REF, r))
+        ratios.append(ref / ours)
+        log(f"  writers {synchronous} round {r}: ours {rates['ours'][-1]:.0f} ref {rates['ref'][-1]:.0f} msg/s")
+    lost = {}
+    for side, spec in (("ours", OURS), ("ref", REF)):
+        adapter = make(spec, synchronous)
+        adapter.open(str(dbs[side]))
+        lost[side] = expected[side] - adapter.count_messages()
+        adapter.close()
+    fsync_ms = percentile(fsyncs, 0.5)
+    bound = fsync_bound(fsync_ms)
+    return {"synchronous": synchronous, "procs": procs, "per_proc": n, "rounds": rounds,
+            "fsync_p50_ms": round(fsync_ms, 4), "fsync_bound_msgs_per_s": round(bound, 1) if bound else None,
+            "ratio_ours_rate_over_ref": ratio_stats(ratios).as_dict(), "load": machine()["load"],
+            **{side: {"msgs_per_s": round(percentile(rates[side], 0.5), 1), "lost_rows": lost[side],
+                      "failed_appends": failures[side], "append_max_ms": round(worst[side], 1),
+                      "share_of_fsync_bound": round(percentile(rates[side], 0.5) / bound, 3)
+                      if bound and synchronous == "full" else None} for side in rates}}
+
+
+def phase_load(directory: Path, procs: int, iters: int) -> dict[str, Any]:
+    """Our store only: every query class while *procs* processes keep appending to the 100k database."""
+    db = directory / "ours_normal.db"
+    ctx = mp.get_context("spawn")
+    stop = ctx.Event()
+    ps, (start, q) = run_writers(OURS, "normal", db, procs, 2000, f"load{int(time.time())}", stop=stop)
+    adapter = make(OURS, "normal")
+    adapter.open(str(db))
+    before = adapter.count_messages()
+    start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
+    time.sleep(1.0)  # let the writers reach full speed before timing
+    times: dict[str, list[float]] = {cat: [] for cat, _ in shared.QUERY_CATEGORIES}
+    loads = [machine()["load"]]
+    for i in range(iters):
+        for cat, pool in shared.QUERY_CATEGORIES:
+            a = time.perf_counter()
+            adapter.search(pool[i % len(pool)], limit=20)
+            times[cat].append(time.perf_counter() - a)
+    loads.append(machine()["load"])
+    stop.set()
+    results = [q.get(timeout=600) for _ in ps]
+    for p in ps:
+        p.join()
+    appended = adapter.count_messages() - before
+    adapter.close()
+    return {"procs": procs, "appended_during": appended, "writer_failures": sum(r["failed"] for r in results),
+            "writer_msgs_per_s": round(sum(r["ok"] for r in results) / max(r["elapsed"] for r in results), 1),
+            "load": loads, "classes": {cat: {"p50_ms": round(percentile(t, 0.5) * 1e3, 3),
+                                             "p95_ms": round(percentile(t, 0.95) * 1e3, 3)} for cat, t in times.items()}}
+
+
+def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1) -> dict[str, Any]:
+    """Our store alone: append the workload (rate per 10% of it; with *batch* > 1 in turns of
+    that many messages of one session), then time every query class."""
+    db = directory / "scale_ours.db"
+    for suffix in ("", "-wal", "-shm", "-lock"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    adapter = make(OURS, "normal")
+    adapter.open(str(db))
+    for s in wl.sessions:
+        adapter.create_session(s["id"], s["source"], s["model"])
+    step = max(1, len(wl.order) // 10)
+    rates, lat, started = [], [], time.perf_counter()
+    window = started
+    pending: dict[str, list] = {}
+    for i, (si, m) in enumerate(wl.order, 1):
+        a = time.perf_counter()
+        if batch <= 1:
+            adapter.append_message(wl.sessions[si]["id"], m)
+        else:  # a session's messages gathered into turns of *batch* (one transaction each)
+            turn = pending.setdefault(wl.sessions[si]["id"], [])
+            turn.append(m)
+            if len(turn) >= batch or i == len(wl.order):
+                for sid, msgs in list(pending.items()) if i == len(wl.order) else [(wl.sessions[si]["id"], turn)]:
+                    adapter.append_turn(sid, msgs)
+                    pending.pop(sid, None)
+        lat.append(time.perf_counter() - a)
+        if i % step == 0:
+            now = time.perf_counter()
+            rates.append(round(step / (now - window), 1))
+            window = now
+            log(f"  scale {i}/{len(wl.order)} {rates[-1]} msg/s")
+    elapsed = time.perf_counter() - started
+    adapter.close()
+    size = sum(os.path.getsize(str(db) + s) for s in ("", "-wal") if os.path.exists(str(db) + s))
+    adapter = make(OURS, "normal")
+    adapter.open(str(db))
+    load_before = machine()["load"]
+    for _, pool in shared.QUERY_CATEGORIES:
+        for q in pool:
+            adapter.search(q, limit=20)
+    classes = {}
+    for cat, pool in shared.QUERY_CATEGORIES:
+        times = []
+        for i in range(iters):
+            a = time.perf_counter()
+            adapter.search(pool[i % len(pool)], limit=20)
+            times.append(time.perf_counter() - a)
+        classes[cat] = {"p50_ms": round(percentile(times, 0.5) * 1e3, 3), "p95_ms": round(percentile(times, 0.95) * 1e3, 3)}
+    adapter.close()
+    return {"messages": len(wl.order), "appended_per_transaction": batch,
+            "msgs_per_s": round(len(wl.order) / elapsed, 1), "rate_per_tenth": rates,
+            "append_p99_ms": round(percentile(lat, 0.99) * 1e3, 3), "append_max_ms": round(max(lat) * 1e3, 2),
+            "bytes_after_close": size, "load_during_search": [load_before, machine()["load"]], "classes": classes}
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench-script", type=Path, default=REPO.parent / "shared" / "bench" / "bench_sessionstore.py")
-    ap.add_argument("--setup-script", type=Path, default=REPO.parent / "shared" / "bench" / "setup_reference.sh")
     ap.add_argument("--ref-dir", type=Path, default=REPO / ".bench" / "ref")
     ap.add_argument("--workdir", type=Path, default=REPO / ".bench" / "session_store")
-    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--tmpfs", type=Path, default=Path("/dev/shm"), help="a RAM-backed directory for the fast-fsync run")
     ap.add_argument("--messages", type=int, default=100_000)
     ap.add_argument("--sessions", type=int, default=1000)
-    ap.add_argument("--search-iters", type=int, default=200)
+    ap.add_argument("--full-messages", type=int, default=5000, help="messages per synchronous=FULL write run")
+    ap.add_argument("--batch", type=int, default=200)
+    ap.add_argument("--search-iters", type=int, default=100)
     ap.add_argument("--conc-procs", type=int, default=4)
-    ap.add_argument("--conc-msgs", type=int, default=2000)
-    ap.add_argument("--skip-reference", action="store_true", help="run only our store")
-    ap.add_argument("--skip-preloaded-conc", action="store_true")
-    ap.add_argument("--out", type=Path, default=None, help="combined JSON (default: <workdir>/combined.json)")
-    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    ap.add_argument("--report-only", action="store_true",
-                    help="do not run anything: print the table from an earlier run's combined JSON")
-    return ap.parse_args(argv)
-
-
-def ensure_reference(args: argparse.Namespace) -> None:
-    if (args.ref_dir / "hermes_state.py").exists():
-        return
-    print(f"building the reference into {args.ref_dir} ...", file=sys.stderr, flush=True)
-    subprocess.run(["bash", str(args.setup_script), str(args.ref_dir)], check=True)
-
-
-def run_one(args: argparse.Namespace, adapter: str, label: str, rep: int) -> dict[str, Any]:
-    """One repetition of the shared script for one store, in its own interpreter."""
-    out = args.workdir / f"{label}_rep{rep}.json"
-    cmd = [sys.executable, str(args.bench_script), "--adapter", adapter,
-           "--workdir", str(args.workdir / label), "--out", str(out), "--reps", "1",
-           "--messages", str(args.messages), "--sessions", str(args.sessions),
-           "--search-iters", str(args.search_iters), "--conc-procs", str(args.conc_procs),
-           "--conc-msgs", str(args.conc_msgs)]
-    if adapter == REFERENCE:
-        cmd += ["--ref-path", str(args.ref_dir)]
-    if args.skip_preloaded_conc:
-        cmd.append("--skip-preloaded-conc")
-    env = dict(os.environ)
-    # spawned concurrency workers import the adapter (and through it the store) by name
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO / "benchmarks"), str(REPO),
-                                                    env.get("PYTHONPATH", "")) if p)
-    print(f"--- {label} rep {rep}", file=sys.stderr, flush=True)
-    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-    return json.loads(out.read_text())
-
-
-def median(results: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any]) -> Optional[float]:
-    values = []
-    for r in results:
-        try:
-            v = get(r)
-        except (KeyError, IndexError, TypeError):
-            continue
-        if v is not None:
-            values.append(v)
-    return statistics.median(values) if values else None
-
-
-def planted_found(result: dict[str, Any]) -> int:
-    probes = {p["query"]: p for p in result.get("probe", [])}
-    return sum(1 for q in PLANTED_PROBES if probes.get(q, {}).get("hits") and not probes[q].get("error"))
-
-
-def figures(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Medians over repetitions of the figures the goals are stated in."""
-    def rep0(get):
-        return lambda r: get(r["reps"][0])
-    f: dict[str, Any] = {
-        "write_msgs_per_s": median(results, rep0(lambda r: r["write"]["msgs_per_s"])),
-        "write_first_10k_msgs_per_s": median(results, rep0(lambda r: r["write"]["windows"][0]["msgs_per_s"])),
-        "write_last_10k_msgs_per_s": median(results, rep0(lambda r: r["write"]["windows"][-1]["msgs_per_s"])),
-        "append_p50_ms": median(results, rep0(lambda r: r["write"]["append_latency"]["median_ms"])),
-        "append_p99_ms": median(results, rep0(lambda r: r["write"]["append_latency"]["p99_ms"])),
-        "append_max_ms": median(results, rep0(lambda r: r["write"]["append_latency"]["max_ms"])),
-        "write_errors": median(results, rep0(lambda r: sum(r["write"]["errors"].values()))),
-        "db_bytes_after_close": median(results, rep0(lambda r: sum(r["write"]["sizes_after_close"].values()))),
-        "db_bytes_vacuumed": median(results, rep0(lambda r: r["vacuumed_bytes"])),
-        "io_write_bytes": median(results, rep0(lambda r: r["write"]["io_write_bytes"])),
-        "get_messages_median_ms": median(results, rep0(lambda r: r["search"]["get_messages"]["median_ms"])),
-        "planted_found": median(results, planted_found),
-        "search": {},
-        "search_errors": median(results, rep0(lambda r: sum(c["errors"] for c in r["search"]["categories"].values()))),
-    }
-    categories = results[0]["reps"][0]["search"]["categories"]
-    for cat in categories:
-        f["search"][cat] = {
-            "median_ms": median(results, rep0(lambda r, c=cat: r["search"]["categories"][c]["median_ms"])),
-            "p95_ms": median(results, rep0(lambda r, c=cat: r["search"]["categories"][c]["p95_ms"])),
-        }
-    for variant in ("conc_fresh", "conc_preloaded"):
-        if variant in results[0]["reps"][0]:
-            f[variant] = {
-                "msgs_per_s": median(results, rep0(lambda r, v=variant: r[v]["msgs_per_s"])),
-                "lost_rows": max(r["reps"][0][variant]["lost_rows"] for r in results),
-                "failed_appends": max(r["reps"][0][variant]["appends_failed"] for r in results),
-            }
-    return f
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.2f}" if abs(v) < 100 else f"{v:,.0f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
-
-
-def _ratio(a: Any, b: Any) -> str:
-    return f"{a / b:.2f}x" if a and b else "-"
-
-
-def report(ours: dict[str, Any], ref: Optional[dict[str, Any]], markdown: bool = False) -> str:
-    """A table: metric, ours, reference, ratio (ours/ref, or ref/ours for latencies)."""
-    r = ref or {}
-    rows = [
-        ("write msg/s (ours/ref)", ours["write_msgs_per_s"], r.get("write_msgs_per_s"), "up"),
-        ("write msg/s, first 10k", ours["write_first_10k_msgs_per_s"], r.get("write_first_10k_msgs_per_s"), "up"),
-        ("write msg/s, last 10k", ours["write_last_10k_msgs_per_s"], r.get("write_last_10k_msgs_per_s"), "up"),
-        ("append p99 ms (ref/ours)", ours["append_p99_ms"], r.get("append_p99_ms"), "down"),
-        ("append max ms (ref/ours)", ours["append_max_ms"], r.get("append_max_ms"), "down"),
-        ("DB bytes after close (ours/ref)", ours["db_bytes_after_close"], r.get("db_bytes_after_close"), "size"),
-        ("bytes written during appends", ours["io_write_bytes"], r.get("io_write_bytes"), "size"),
-    ]
-    for cat, v in ours["search"].items():
-        rv = r.get("search", {}).get(cat, {})
-        rows.append((f"search p95 ms {cat} (ref/ours)", v["p95_ms"], rv.get("p95_ms"), "down"))
-        rows.append((f"search p50 ms {cat}", v["median_ms"], rv.get("median_ms"), "down"))
-    rows.append(("get_messages p50 ms", ours["get_messages_median_ms"], r.get("get_messages_median_ms"), "down"))
-    rows.append(("planted special strings found /8", ours["planted_found"], r.get("planted_found"), "none"))
-    for variant in ("conc_fresh", "conc_preloaded"):
-        if variant in ours:
-            rv = r.get(variant, {})
-            rows.append((f"{variant} 4 procs msg/s (ours/ref)", ours[variant]["msgs_per_s"], rv.get("msgs_per_s"), "up"))
-            rows.append((f"{variant} lost rows / failed appends",
-                         f"{ours[variant]['lost_rows']} / {ours[variant]['failed_appends']}",
-                         f"{rv.get('lost_rows', '-')} / {rv.get('failed_appends', '-')}", "none"))
-    width = max(len(name) for name, *_ in rows)
-    if markdown:
-        lines = ["| metric | ours | reference | ratio |", "| --- | ---: | ---: | ---: |"]
-    else:
-        lines = [f"{'metric':<{width}}  {'ours':>14}  {'reference':>14}  ratio"]
-    for name, a, b, kind in rows:
-        ratio = {"up": lambda: _ratio(a, b), "size": lambda: _ratio(a, b),
-                 "down": lambda: _ratio(b, a)}.get(kind, lambda: "")()
-        if markdown:
-            lines.append(f"| {name} | {_fmt(a)} | {_fmt(b)} | {ratio} |")
-        else:
-            lines.append(f"{name:<{width}}  {_fmt(a):>14}  {_fmt(b):>14}  {ratio}")
-    return "\n".join(lines)
-
-
-def main(argv: Optional[list[str]] = None) -> int:
-    args = parse_args(argv)
-    if not args.bench_script.exists():
-        print(f"benchmark script not found: {args.bench_script} (use --bench-script)", file=sys.stderr)
-        return 2
-    out = args.out or args.workdir / "combined.json"
-    if args.report_only:
-        combined = json.loads(out.read_text())
-        print(report(combined["ours"], combined["reference"], args.markdown))
-        return 0
+    ap.add_argument("--conc-msgs", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--load-iters", type=int, default=60)
+    ap.add_argument("--phases", default="write,search,writers,load")
+    ap.add_argument("--scale-batch", type=int, default=1, help="scale phase: messages of one session per transaction")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    if not (args.ref_dir / "hermes_state.py").exists():
+        log(f"building the reference into {args.ref_dir}")
+        subprocess.run(["bash", str(shared.__file__).replace("bench_sessionstore.py", "setup_reference.sh"),
+                        str(args.ref_dir)], check=True)
+    os.environ["HERMES_REF_PATH"] = str(args.ref_dir)
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), str(REPO), os.environ.get("PYTHONPATH", "")])
     args.workdir.mkdir(parents=True, exist_ok=True)
-    if not args.skip_reference:
-        ensure_reference(args)
-    ours_runs, ref_runs = [], []
-    for rep in range(1, args.reps + 1):
-        ours_runs.append(run_one(args, OURS, "ours", rep))
-        if not args.skip_reference:
-            ref_runs.append(run_one(args, REFERENCE, "reference", rep))
-    ours = figures(ours_runs)
-    ref = figures(ref_runs) if ref_runs else None
-    env = ours_runs[0]["environment"]
-    combined = {"environment": env, "workload": ours_runs[0]["workload"], "args": {k: str(v) for k, v in
-                vars(args).items()}, "ours": ours, "reference": ref,
-                "per_rep": {"ours": [r["summary"] for r in ours_runs], "reference": [r["summary"] for r in ref_runs]}}
-    out.write_text(json.dumps(combined, indent=1, ensure_ascii=False))
-    print(f"python {env['python']}, SQLite {env['sqlite_version']}, {env.get('nproc')} CPUs, "
-          f"workload digest {ours_runs[0]['workload']['digest_sha256'][:16]}, reps {args.reps}")
-    print(report(ours, ref, args.markdown))
-    print(f"(full figures: {out})")
+    phases = set(args.phases.split(","))
+    report: dict[str, Any] = {"machine": machine(), "args": {k: str(v) for k, v in vars(args).items()}}
+    if "write" in phases:
+        small = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, args.full_messages // 100),
+                                n_messages=args.full_messages).build()
+        report["write_full_disk"] = phase_write(args.workdir, "full", small, args.batch, 5)
+        if args.tmpfs.is_dir():
+            with tempfile.TemporaryDirectory(dir=args.tmpfs) as fast:
+                report["write_full_tmpfs"] = phase_write(Path(fast), "full", small, args.batch, 5)
+        big = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
+        report["workload_digest"] = big.digest()[:16]
+        report["write_normal_disk"] = phase_write(args.workdir, "normal", big, args.batch, 25)
+    if "search" in phases:
+        report["search"] = phase_search(args.workdir, args.search_iters)
+    if "writers" in phases:
+        for mode in ("full", "normal"):
+            report[f"writers_{mode}"] = phase_writers(args.workdir, mode, args.conc_procs, args.conc_msgs, args.rounds)
+    if "load" in phases:
+        report["search_under_load"] = phase_load(args.workdir, args.conc_procs, args.load_iters)
+    if "scale" in phases:
+        big = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
+        report["workload_digest"] = big.digest()[:16]
+        report["scale"] = phase_scale(args.workdir, big, args.search_iters, args.scale_batch)
+    report["machine_end"] = machine()
+    out = args.out or args.workdir / "fair.json"
+    out.write_text(json.dumps(report, indent=1))
+    print(json.dumps(report, indent=1))
+    log(f"written {out}")
     return 0
 
 

@@ -24,7 +24,8 @@ class SessionStoreAdapter:
         self.store: SessionStore | None = None
 
     def open(self, path: str) -> None:
-        self.store = SessionStore(path)
+        # synchronous: "normal" (the store's default) or "full", as the runner asks
+        self.store = SessionStore(path, durable=str(self.kwargs.get("synchronous", "normal")).lower() == "full")
 
     def close(self) -> None:
         assert self.store is not None
@@ -43,6 +44,13 @@ class SessionStoreAdapter:
     def search(self, query: str, limit: int = 20) -> List[Dict[str, Any]]:
         assert self.store is not None
         return [dataclasses.asdict(hit) for hit in self.store.search(query, limit=limit)]
+
+    def append_turn(self, session_id: str, messages: List[Dict[str, Any]]) -> None:
+        """Several messages in one transaction (what the runtime does once per turn)."""
+        assert self.store is not None
+        self.store.append_messages(session_id, [{k: m.get(k) for k in ("role", "content", "tool_calls", "tool_name",
+                                                                        "tool_call_id", "finish_reason")}
+                                                for m in messages])
 
     def get_messages(self, session_id: str) -> List[Dict[str, Any]]:
         assert self.store is not None

@@ -43,7 +43,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "context": {"engine": "compressor"},
     "prompt_caching": {"enabled": True, "cache_ttl": "5m"},
     # The session store: "sqlite" ($HERMES_HOME/state.db) or "postgres" (the URL in HERMES_STATE_URL).
-    "state": {"backend": "sqlite", "url": ""},
+    "state": {"backend": "sqlite", "url": "", "synchronous": "normal"},
 }
 
 CONFIG_FILE_NAME = "config.yaml"

@@ -461,6 +461,22 @@ def discover_plugins(
     return resolve_clashes(fold_installed_copies(ordered))
 
 
+def rename_hint(candidate: PluginCandidate) -> str:
+    """How to give ``candidate`` another key: where its key comes from depends on its source."""
+    if candidate.entry_point is not None:
+        ref = candidate.entry_point
+        return (
+            f"rename the entry point '{ref.name}' in the '{ref.group}' group of the distribution "
+            f"{ref.distribution} (its pyproject.toml) and reinstall it"
+        )
+    if candidate.directory is not None and "/" in candidate.key:
+        return f"rename its directory {candidate.directory} (the key is category/directory)"
+    if candidate.directory is not None:
+        manifest_file = find_manifest_file(candidate.directory) or candidate.directory / "plugin.yaml"
+        return f"change 'name:' in {manifest_file} (the key is the manifest's name)"
+    return "rename it"
+
+
 def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
     """Keep one candidate per key: a later source wins, except over a builtin. Report each clash."""
     winners: dict[str, PluginCandidate] = {}
@@ -473,13 +489,15 @@ def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
         if previous.source == "builtin":
             message = (
                 f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) is ignored: the key is taken by "
-                f"the builtin plugin -> rename it in its plugin.yaml"
+                f"the builtin plugin -> {rename_hint(candidate)}"
             )
             previous.warnings.append(message)
         else:
             message = (
                 f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) overrides the {previous.source} "
-                f"plugin of the same key at {previous.path}"
+                f"plugin of the same key at {previous.path}, which is not loaded -> to keep both, "
+                f"{rename_hint(candidate)} (or rename the other one); to keep only the {previous.source} one, "
+                f"remove this one; 'hermes plugins disable {candidate.key}' turns off whichever wins"
             )
             candidate.warnings.append(message)
             del winners[candidate.key]  # the winner takes its own place in discovery order

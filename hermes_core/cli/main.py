@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from hermes_core._version import __version__
 
@@ -26,8 +26,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"hermes: error: {message}\n")
 
 
-def build_parser(plugin_commands: Sequence[object] = ()) -> argparse.ArgumentParser:
-    """The full parser; plugin CLI commands (already registered) are added after the core groups."""
+def build_parser(plugin_commands: Sequence[object] = (), groups: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; plugin CLI commands (already registered) are added after the core groups.
+
+    *groups* names the core groups whose arguments are built (their modules imported);
+    the others are listed with their help line only. None builds every group.
+    """
     import importlib
 
     parser = _Parser(
@@ -39,9 +43,11 @@ def build_parser(plugin_commands: Sequence[object] = ()) -> argparse.ArgumentPar
     parser.add_argument("-p", "--profile", metavar="NAME", help="use the profile NAME (its own HERMES_HOME)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and plugin tracing")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    wanted = set(_COMMAND_GROUPS) if groups is None else set(groups)
     for name, (module_name, help_text) in _COMMAND_GROUPS.items():
         group = subparsers.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module_name).add_arguments(group)
+        if name in wanted:  # a command imports only its own group (`hermes --help` none)
+            importlib.import_module(module_name).add_arguments(group)
     for command in plugin_commands:
         sub = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)  # type: ignore[attr-defined]
         command.setup_fn(sub)  # type: ignore[attr-defined]
@@ -115,7 +121,7 @@ def run(argv: Sequence[str]) -> int:
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:
         plugin_commands = _plugin_cli_commands(command)
-    parser = build_parser(plugin_commands)
+    parser = build_parser(plugin_commands, groups=[command] if command in _COMMAND_GROUPS else [])
     args = parser.parse_args(list(argv))
     func = getattr(args, "func", None)
     if func is None:

@@ -49,6 +49,8 @@ def add_distribution_commands(commands: Any) -> None:
 
     doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
     doctor.add_argument("--json", action="store_true")
+    doctor.add_argument("--load", action="store_true", help="also import the enabled plugins and run their register(ctx), in a separate process")
+    doctor.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="with --load: how long importing may take before the plugin being imported is blamed (default: 60)")
     doctor.set_defaults(func=cmd_doctor)
 
     new = commands.add_parser("new", help="start a plugin project from the bundled template")
@@ -116,7 +118,11 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from hermes_core.distribution.doctor import examine
 
-    results, clashes = examine(_home())
+    if args.timeout is not None and not args.load:
+        raise HermesError("--timeout applies to imports, which only --load checks -> add --load")
+    if args.timeout is not None and not 0 < args.timeout <= 3600:
+        raise HermesError(f"--timeout must be between 0 and 3600 seconds, not {args.timeout:g} -> e.g. --timeout 60")
+    results, clashes = examine(_home(), load=args.load, load_timeout=args.timeout)
     failing = [r for r in results if not r.ok]
     if args.json:
         json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
@@ -131,10 +137,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for clash in clashes:
         print(f"warning: {clash}", file=sys.stderr)
     problems = sum(len(r.findings) for r in failing)
+    if args.load:
+        imported = sum(1 for r in results if r.load != "not checked")
+        scope = f"; {imported} enabled plugin(s) imported in a separate process"
+    else:
+        scope = "; imports were not checked (no plugin code ran) -> 'hermes plugins doctor --load' also imports the enabled plugins"
     if failing:
-        print(f"\n{problems} problem(s) in {len(failing)} of {len(results)} plugin(s)")
+        print(f"\n{problems} problem(s) in {len(failing)} of {len(results)} plugin(s){scope}")
         return 1
-    print(f"\nall {len(results)} plugin(s) are healthy")
+    print(f"\nall {len(results)} plugin(s) are healthy{scope}")
     return 0
 
 

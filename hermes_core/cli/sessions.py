@@ -134,17 +134,33 @@ def _accepts_progress(factory: Callable[..., Any]) -> bool:
     return any((p.name == "progress" and p.kind in keyword) or p.kind == inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
-def _open_store() -> Any:
-    """The session store the builtin plugin serves, without loading any other plugin.
+#: The module the builtin ``state`` entry point names (pyproject.toml; a test checks the two agree).
+#: Imported by that name rather than found by an entry-point scan, which alone costs more than a
+#: sessions command: the core still reaches the store only through the plugin's own entry module.
+STATE_PLUGIN_MODULE = "hermes_plugins_builtin.state"
 
+
+def _open_store() -> Any:
+    """The configured session store, opened the way the builtin ``state`` plugin's factory
+    opens it, without loading any plugin.
+
+    A sessions command needs nothing else, and loading every builtin costs more than
+    the command itself (the model clients' HTTP library, the schema validator).
     Opening an older state.db migrates it, which indexes every stored message
     (minutes on a big store); that shows progress on stderr.
     """
-    from hermes_core.manager import PluginManager
+    import importlib
+    import os
 
-    manager = PluginManager()
-    manager.load_builtins()
-    return open_session_store(manager)
+    from hermes_core.config import get_hermes_home, load_config
+
+    state = importlib.import_module(STATE_PLUGIN_MODULE)
+    home = get_hermes_home()
+    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
+    try:
+        return state.open_configured_store(home, load_config(home), os.environ, progress=progress)
+    finally:
+        progress.finish()
 
 
 def open_session_store(manager: Any) -> Any:

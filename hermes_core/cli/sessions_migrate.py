@@ -13,14 +13,19 @@ it is refused unless ``--force`` merges into it.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import inspect
 import json
 import time
 from typing import Any, Callable, Iterable
 
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
+
+
+def redact_url(text: str) -> str:
+    """*text* with a URL's password replaced, as every other message shows it."""
+    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+
+    return str(sanitize_request(text)).replace(REDACTED, "***")
 
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
              "api_call_count", "estimated_cost_usd", "actual_cost_usd", "model", "billing_provider",
@@ -44,6 +49,8 @@ def add_arguments(commands: Any, open_store: Callable[[Any], Any]) -> None:
 
 
 def _open_target(manager: Any, target: str) -> Any:
+    import inspect
+
     factory = manager.session_store_factory
     try:
         accepts = "location" in inspect.signature(factory).parameters
@@ -57,6 +64,8 @@ def _open_target(manager: Any, target: str) -> Any:
 
 def message_digest(messages: Iterable[dict[str, Any]]) -> str:
     """A checksum of a session's messages that ignores row ids (they differ between stores)."""
+    import hashlib
+
     digest = hashlib.sha256()
     for message in messages:
         record = {k: message.get(k) for k in _MESSAGE_KEYS}
@@ -179,7 +188,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with args.open_store(manager) as source, _open_target(manager, args.to) as target:
         if getattr(source, "path", None) == getattr(target, "path", object()):
-            raise HermesError(f"--to {args.to!r} is the store hermes already uses -> give another location")
+            raise HermesError(f"--to {redact_url(args.to)!r} is the store hermes already uses -> give another location")
         progress = _SessionProgress()
         migration = Migration(source, target, progress=progress)
         try:

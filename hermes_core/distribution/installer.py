@@ -22,7 +22,7 @@ from hermes_core.distribution.checks import PluginInfo
 from hermes_core.distribution.console import Console
 from hermes_core.distribution.directory_install import StagedDirectory, stage_directory
 from hermes_core.distribution.errors import InstallError
-from hermes_core.distribution.lockfile import LockEntry, find_entry, lock_path, looks_like_lock, parse_lock, read_lock, write_lock
+from hermes_core.distribution.lockfile import LockEntry, find_entry, lock_path, looks_like_lock, parse_lock, read_lock, record_entry, write_lock
 from hermes_core.distribution.package_install import StagedPackage, install_package
 from hermes_core.distribution.pip_runner import PipOptions
 from hermes_core.distribution.sources import Fetched, fetch
@@ -149,10 +149,7 @@ class Installer:
             for created in postinstall.copy_examples(staged.target):
                 self.console.info(f"created {created} from {created}.example; edit it to configure the plugin")
         entry = self._entry(staged, fetched, record_spec)
-        for key in [k for k, e in entries.items() if e.key == entry.key or set(e.plugins) & set(entry.plugins) or (entry.distribution and e.distribution == entry.distribution)]:
-            del entries[key]
-        entries[entry.key] = entry
-        write_lock(self.lock_file, entries)
+        write_lock(self.lock_file, record_entry(entries, entry))
         for plugin in staged.plugins:
             for warning in plugin.warnings:
                 self.console.warn(warning)

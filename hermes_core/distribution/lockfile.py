@@ -106,6 +106,18 @@ def looks_like_lock(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
+def record_entry(entries: dict[str, LockEntry], entry: LockEntry) -> dict[str, LockEntry]:
+    """``entries`` with ``entry`` in place of every entry it supersedes: the same key, a plugin key
+    in common, or the same distribution (whose plugin key may have changed since)."""
+    kept = {
+        key: old
+        for key, old in entries.items()
+        if not (old.key == entry.key or set(old.plugins) & set(entry.plugins) or (entry.distribution and old.distribution == entry.distribution))
+    }
+    kept[entry.key] = entry
+    return kept
+
+
 def write_lock(path: Path, entries: dict[str, LockEntry]) -> None:
     from hermes_core.config import atomic_write_text
 

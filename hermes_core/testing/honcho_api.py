@@ -108,6 +108,33 @@ def _page(items: list[Any], query: dict[str, str]) -> dict[str, Any]:
     return {"items": items[(page - 1) * size : page * size], "total": len(items), "page": page, "size": size, "pages": pages}
 
 
+def _matches(item: dict[str, Any], filters: Any) -> bool:
+    """Honcho's filter language, in the part this server models: field equality, ``metadata``
+    containment (every given key equal) and the logical ``AND``/``OR``/``NOT`` lists."""
+    if not filters:
+        return True
+    if not isinstance(filters, dict):
+        raise ApiError(422, "filters must be an object")
+    for key, wanted in filters.items():
+        if key == "AND":
+            ok = all(_matches(item, f) for f in wanted)
+        elif key == "OR":
+            ok = any(_matches(item, f) for f in wanted)
+        elif key == "NOT":
+            ok = not any(_matches(item, f) for f in wanted)
+        elif key == "metadata":
+            if not isinstance(wanted, dict) or any(isinstance(v, dict) for v in wanted.values()):
+                raise ApiError(422, "this test server filters metadata by equal values only (no operators)")
+            ok = all((item.get("metadata") or {}).get(k) == v for k, v in wanted.items())
+        elif isinstance(wanted, dict):
+            raise ApiError(422, f"this test server filters '{key}' by an equal value only (no operators)")
+        else:
+            ok = item.get(key) == wanted
+        if not ok:
+            return False
+    return True
+
+
 def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
 
@@ -280,7 +307,8 @@ class HonchoApi:
 
     def _h_messages_list(self, request: HonchoRequest, ws: str, sid: str) -> tuple[int, Any]:
         self._session(ws, sid)
-        return 200, _page(self.state.session_messages(ws, sid), request.query)
+        filters = (request.body or {}).get("filters")
+        return 200, _page([m for m in self.state.session_messages(ws, sid) if _matches(m, filters)], request.query)
 
     def _h_session_context(self, request: HonchoRequest, ws: str, sid: str) -> tuple[int, Any]:
         self._session(ws, sid)

@@ -27,19 +27,43 @@ __all__ = [
     "StoreBusyError",
     "StoreStats",
     "TitleInUseError",
+    "durable_from_setting",
     "open_configured_store",
     "open_store",
     "parse",
 ]
 
 
-def open_store(hermes_home: Path, *, progress: ProgressCallback | None = None) -> SessionStore:
+#: ``state.synchronous``: "normal" (default) or "full".
+SYNCHRONOUS_SETTING = "synchronous"
+_SYNCHRONOUS = {"normal": False, "full": True}
+
+
+def durable_from_setting(value: object) -> bool:
+    """``True`` for ``synchronous: full`` (an fsync per commit), ``False`` for ``normal``.
+
+    See docs/sessions.md#durability for what NORMAL risks (the last commits on power
+    loss, never corruption).
+    """
+    if value is None:
+        return False
+    key = str(value).strip().lower()
+    if key not in _SYNCHRONOUS:
+        raise StateStoreError(
+            f"state.{SYNCHRONOUS_SETTING} is {value!r} -> it must be 'normal' (the default) or 'full' "
+            f"(an fsync per commit); fix it with: hermes config set state.{SYNCHRONOUS_SETTING} full"
+        )
+    return _SYNCHRONOUS[key]
+
+
+def open_store(hermes_home: Path, *, progress: ProgressCallback | None = None, durable: bool = False) -> SessionStore:
     """The store on ``hermes_home/state.db``; the host's ``factory(hermes_home)``.
 
     The optional *progress* (rows_done, rows_total) lets a caller that knows about
     it (``hermes sessions``) show the indexing a migration does while opening.
+    *durable* selects ``synchronous=FULL`` (see durable_from_setting).
     """
-    return SessionStore(hermes_home / "state.db", progress=progress)
+    return SessionStore(hermes_home / "state.db", progress=progress, durable=durable)
 
 
 BACKENDS = ("sqlite", "postgres")
@@ -72,7 +96,8 @@ def open_configured_store(hermes_home: Path, config: Mapping[str, Any], env: Map
     if location is not None:
         return open_location(location, progress=progress)
     if configured_backend(config) == "sqlite":
-        return open_store(hermes_home, progress=progress)
+        state = config.get("state") if isinstance(config.get("state"), Mapping) else {}
+        return open_store(hermes_home, progress=progress, durable=durable_from_setting(state.get(SYNCHRONOUS_SETTING)))
     from .postgres import open_postgres_store
     from .postgres.settings import resolve_url
 

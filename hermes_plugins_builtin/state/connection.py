@@ -11,12 +11,14 @@ from typing import Callable, Iterator, TypeVar
 
 from .checkpoint import AUTOCHECKPOINT_PAGES
 from .errors import StoreBusyError
+from .writelock import StoreConnection, WriterLock
 
 T = TypeVar("T")
 SIDECAR_SUFFIXES = ("-wal", "-shm")
 
-# SQLite's own busy handler waits for the lock first; the application-level retry
-# only covers what it gives up on (a long holder, a checkpoint, WAL recovery).
+# hermes writers queue on the file lock in writelock.py, so SQLite's lock is free
+# when they ask for it. SQLite's own busy handler (which polls on a timer) and the
+# application-level retry only cover other programs and WAL recovery.
 BUSY_TIMEOUT_MS = 2_000
 WRITE_ATTEMPTS = 12
 RETRY_SLEEP_S = (0.005, 0.050)
@@ -46,7 +48,8 @@ def restrict_modes(path: Path) -> None:
 def open_raw(path: Path) -> sqlite3.Connection:
     """A connection that has not written anything yet (safe before the version check)."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+                           check_same_thread=False, factory=StoreConnection)
+    conn.writer_lock = WriterLock(path)
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
 
@@ -105,21 +108,30 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE (bounded jittered retry), COMMIT on success, ROLLBACK on error.
 
     Taking the write lock up front means no statement inside can fail with
-    "database is locked" half-way, so the body never needs its own retry.
+    "database is locked" half-way, so the body never needs its own retry. A
+    connection opened by open_raw first waits for the other hermes writers on
+    the file lock (see writelock.py).
     """
-    with_retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+    lock = getattr(conn, "writer_lock", None)
+    if lock is not None:
+        lock.acquire()
     try:
-        yield conn
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    try:
-        with_retry(lambda: conn.execute("COMMIT"))
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        with_retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            with_retry(lambda: conn.execute("COMMIT"))
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 @contextlib.contextmanager
@@ -133,15 +145,31 @@ def read_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
             conn.execute("COMMIT")
 
 
-def try_write_transaction(conn: sqlite3.Connection, wait_ms: int = 50) -> bool:
-    """BEGIN IMMEDIATE if the lock is free within *wait_ms*; False (and no transaction) if not."""
-    conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+@contextlib.contextmanager
+def write_transaction_if_free(conn: sqlite3.Connection, wait_ms: int = 50) -> Iterator[bool]:
+    """Like write_transaction when the lock is free (within *wait_ms* for SQLite's); yields
+    False, with no transaction, when another writer holds it."""
+    lock = getattr(conn, "writer_lock", None)
+    if lock is not None and not lock.acquire(blocking=False):
+        yield False
+        return
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        return True
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
-            return False
-        raise
+        conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            yield False
+            return
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        try:
+            yield True
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if lock is not None:
+            lock.release()

@@ -15,6 +15,7 @@ import sqlite3
 from typing import Callable
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
+from .ranking import rebuild_lists, update_lists
 
 BATCH_ROWS = 32
 # Segment merging is done a slice at a time after each batch instead of by FTS5's
@@ -36,9 +37,26 @@ def _set_indexed_upto(conn: sqlite3.Connection, message_id: int) -> None:
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('indexed_upto', ?)", (str(message_id),))
 
 
-def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = None) -> int:
-    """Index every waiting row (caller holds the write lock); returns how many."""
+def after_append(conn: sqlite3.Connection, last_id: int) -> None:
+    """Index the waiting rows once a batch is full (caller holds the write lock)."""
+    if last_id - indexed_upto(conn) >= BATCH_ROWS:
+        index_pending(conn)
+
+
+def has_rank_lists(conn: sqlite3.Connection) -> bool:
+    """Whether the file has the impact lists (schema 5 and later)."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'rank_lists'").fetchone() is not None
+
+
+def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = None, *,
+                  lists: bool = True) -> int:
+    """Index every waiting row (caller holds the write lock); returns how many.
+
+    With *lists* the rows are also folded into the impact lists (a rebuild does
+    that in one pass afterwards instead).
+    """
     start = indexed_upto(conn)
+    current = has_rank_lists(conn)
     total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0]
     done, upto, grams_added = 0, start, False
     while True:
@@ -53,6 +71,8 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
             grams_added = True
         upto = rows[-1][0]
         done += len(rows)
+        if current and lists:
+            update_lists(conn, rows)
         if progress:
             progress(done, total)
     if done:
@@ -90,7 +110,9 @@ def rebuild(conn: sqlite3.Connection, progress: ProgressCallback | None = None) 
     conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')")
     conn.execute("INSERT INTO messages_grams(messages_grams) VALUES ('delete-all')")
     _set_indexed_upto(conn, 0)
-    done = index_pending(conn, progress)
+    done = index_pending(conn, progress, lists=False)
+    if has_rank_lists(conn):
+        rebuild_lists(conn)
     conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('optimize')")
     conn.execute("INSERT INTO messages_grams(messages_grams) VALUES ('optimize')")
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('grams_format', ?)", (GRAMS_FORMAT,))

@@ -14,8 +14,9 @@ from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
+from .ranking import rebuild_lists
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).
 BATCHED_INDEX_VERSION = 3
 
@@ -154,6 +155,27 @@ INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
 # the one item handed over but not yet confirmed, so an interrupted run knows what to resend.
 V4_DDL = SQLITE_BACKFILL_DDL
 
+# v5: impact lists let a query with thousands of matches be ranked by BM25 over
+# all of them (ranking.py).
+V5_DDL = """
+CREATE TABLE IF NOT EXISTS rank_terms (
+    term TEXT PRIMARY KEY,
+    df INTEGER NOT NULL,
+    checked_at INTEGER NOT NULL,
+    tracked INTEGER NOT NULL,
+    floor REAL NOT NULL,
+    listed INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rank_lists (
+    term TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    dl INTEGER NOT NULL,
+    impact REAL NOT NULL,
+    PRIMARY KEY (term, message_id)
+) WITHOUT ROWID;
+"""
+
 
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, V1_DDL)
@@ -184,11 +206,19 @@ def _migrate_to_v4(conn: sqlite3.Connection) -> None:
     _run_script(conn, V4_DDL)
 
 
+def _migrate_to_v5(conn: sqlite3.Connection) -> None:
+    _run_script(conn, V5_DDL)
+    # lists for the rows indexed so far; migrate() then indexes the waiting rows,
+    # which adds them to the lists
+    rebuild_lists(conn)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     1: _migrate_to_v1,
     2: _migrate_to_v2,
     3: _migrate_to_v3,
     4: _migrate_to_v4,
+    5: _migrate_to_v5,
 }
 
 

@@ -1,10 +1,12 @@
 """Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
 
-Ranking is FTS5's BM25. For very common queries it is computed over the newest
-``rank_window`` matching messages only (default 1,000): BM25 costs about a
-microsecond per matching row, so an unbounded rank over 25k matches would take
-tens of milliseconds, while among that many matches recency is the better
-tie-breaker for session recall anyway. ``rank_window=None`` ranks every match.
+Ranking is FTS5's BM25 over every match. A query matching at most ``rank_window``
+indexed messages (default 500) is ranked by FTS5 directly. One matching more
+would cost about 1.4 microseconds per match to rank that way (35 ms for a word in
+25k messages), so its word terms are ranked from the impact lists instead (see
+ranking.py and candidates.py), which give the same order. Only gram-index terms
+(scripts without spaces) with that many matches still rank the newest
+``rank_window`` matches. ``rank_window=None`` ranks every match with FTS5.
 """
 from __future__ import annotations
 
@@ -13,11 +15,17 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from .pending import PERSISTENT, TAIL, IndexTables
+from .candidates import rank_from_lists
+from .tail import search_tail
+from .pending import PERSISTENT, IndexTables
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
 
 DEFAULT_RANK_WINDOW = 500
+# a group the impact lists cannot rank for certain is ranked in full by FTS5 up to
+# this many times the window (a few milliseconds); beyond, the best listed messages
+# or, for gram terms, the newest window
+EXHAUSTIVE_FACTOR = 8
 SNIPPET_CHARS = 160
 MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
@@ -52,8 +60,9 @@ def _and(exprs: Iterable[str]) -> str:
 
 
 def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
-                 tables: IndexTables = PERSISTENT) -> tuple[str, list[object]]:
-    """SQL returning (id, score) for one group, best first."""
+                 tables: IndexTables = PERSISTENT, *, probe: bool = False) -> tuple[str, list[object]]:
+    """SQL returning (id, score) for one group, best first (or, with *probe*, how many
+    matches there are, counting at most window + 1)."""
     positives, negatives = group.positives, group.negatives
     word_terms = [t for t in positives if t.word_expr]
     gram_terms = [t for t in positives if t.gram_exprs]
@@ -92,13 +101,17 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     if filters.exclude_session_ids:
         where.append(f"m.session_id NOT IN ({','.join('?' * len(filters.exclude_session_ids))})")
         params.extend(filters.exclude_session_ids)
-    # the gram and tail indexes are maintained by the store, not by triggers:
+    # the gram index is maintained by the store, not by triggers:
     # joining messages also drops entries whose row was deleted behind its back
     join = bool(where) or table != PERSISTENT.word
-    base = (f"SELECT {table}.rowid AS id, bm25({table}) AS score FROM {table}"
-            + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
-            + f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where))
+    from_where = (f" FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
+                  + f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where))
     all_params: list[object] = [match, *params]
+    if probe:  # only whether there are more than *window* matches: a stale gram entry may count,
+        # so without filters the join (a lookup per match) is left out
+        bare = f" FROM {table} WHERE {table} MATCH ?" if not where else from_where
+        return f"SELECT count(*) FROM (SELECT 1{bare} LIMIT ?)", [*all_params, (window or 0) + 1]
+    base = f"SELECT {table}.rowid AS id, bm25({table}) AS score{from_where}"
     if window:
         sql = (f"SELECT id, score FROM ({base} ORDER BY {table}.rowid DESC LIMIT ?) "
                f"ORDER BY score, id DESC LIMIT ?")
@@ -109,26 +122,46 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     return sql, all_params
 
 
+def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, window: int | None, limit: int,
+                tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
+    """(id, score) of one group's best *limit* matches in *tables*."""
+    if window and tables is PERSISTENT:
+        cap = EXHAUSTIVE_FACTOR * window
+        sql, params = _group_query(group, filters, cap, limit, tables, probe=True)
+        matches = conn.execute(sql, params).fetchone()[0]
+        listed = None
+        if matches > window:
+            listed = rank_from_lists(conn, group, roles=filters.roles, excluded=filters.exclude_session_ids,
+                                     limit=limit, upto=indexed_upto)
+            if listed is not None and (listed[1] or matches > cap):
+                return listed[0]  # certain, or the best listed of too many matches to rank in full
+        if matches <= cap:
+            window = None  # few enough for FTS5 to rank them all
+    sql, params = _group_query(group, filters, window, limit, tables)
+    return conn.execute(sql, params).fetchall()
+
+
 def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters, *, limit: int,
-               rank_window: int | None, include_tail: bool, expander: PrefixExpander,
+               rank_window: int | None, include_recent: bool, expander: PrefixExpander,
                indexed_upto: int) -> list[SearchHit]:
     """Execute *plan* (caller holds a read transaction); groups run separately, merged by rank.
 
-    The persistent indexes hold rows up to *indexed_upto*; with *include_tail* the
-    TEMP tail tables (rows above it) are searched as well.
+    The indexes hold rows up to *indexed_upto*; with *include_recent* the rows
+    above it are searched as well (tail.py).
     """
     if plan.empty or limit <= 0:
         return []
     best: dict[int, float] = {}
     window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
-    sources = [(PERSISTENT, window)] + ([(TAIL, None)] if include_tail else [])
-    for tables, window in sources:
-        groups = expander.expand(plan.groups, indexed_upto) if tables is PERSISTENT else plan.groups
-        for group in groups:
-            sql, params = _group_query(group, filters, window, limit, tables)
-            for message_id, score in conn.execute(sql, params):
-                if message_id not in best or score < best[message_id]:
-                    best[message_id] = score
+    for group in expander.expand(plan.groups, indexed_upto):
+        for message_id, score in _group_hits(conn, group, filters, window, limit, PERSISTENT, indexed_upto):
+            if message_id not in best or score < best[message_id]:
+                best[message_id] = score
+    if include_recent:
+        for message_id, score in search_tail(conn, plan, roles=filters.roles, excluded=filters.exclude_session_ids,
+                                             upto=indexed_upto):
+            if message_id not in best or score < best[message_id]:
+                best[message_id] = score
     top = sorted(best.items(), key=lambda kv: (kv[1], -kv[0]))[:limit]
     if not top:
         return []

@@ -5,7 +5,6 @@ import json
 import sqlite3
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -13,10 +12,9 @@ from . import indexing, lineage, maintenance, replay
 from .backfill_ledger import BackfillLedger
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
-                         try_write_transaction, with_retry, write_transaction)
+                         with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from .listing import list_sessions_rich
-from .pending import PendingTail
 from .prefixes import PrefixExpander
 from .query import parse
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_COLUMNS, SESSION_FIELDS_SQL, StoreStats, decode_message,
@@ -69,7 +67,6 @@ class SessionStore:
             self._conn = open_raw(self.path)
         except (OSError, sqlite3.OperationalError) as exc:  # a directory, no permission, a missing parent
             raise _cannot_open(self.path, exc) from exc
-        self._tail = PendingTail(self._conn)
         self._prefixes = PrefixExpander(self._conn)
         self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
         self._closed = False
@@ -113,13 +110,10 @@ class SessionStore:
             self._closed = True
             self._checkpointer.close()
             try:
-                if self._waiting() and try_write_transaction(self._conn):
-                    try:
-                        indexing.index_pending(self._conn)
-                        self._conn.execute("COMMIT")
-                    except BaseException:
-                        self._conn.execute("ROLLBACK")
-                        raise
+                if self._waiting():
+                    with write_transaction_if_free(self._conn) as free:
+                        if free:
+                            indexing.index_pending(self._conn)
             finally:
                 self._conn.close()
 
@@ -141,7 +135,11 @@ class SessionStore:
                        parent_session_id: str | None = None, title: str | None = None,
                        started_at: float | None = None) -> str:
         """Create a session and return its id (a new UUID when none is given)."""
-        sid = session_id or str(uuid.uuid4())
+        if not session_id:
+            import uuid  # deferred: it imports platform, which the read-only commands never need
+
+            session_id = str(uuid.uuid4())
+        sid = session_id
         config = json.dumps(dict(model_config), ensure_ascii=False) if model_config is not None else None
         with self._lock, write_transaction(self._conn) as conn:
             if parent_session_id is not None and not self._exists(parent_session_id):
@@ -272,8 +270,7 @@ class SessionStore:
             if cur.rowcount == 0:
                 raise SessionNotFoundError(session_id)
             ids = [_insert(conn, e.values) for e in encoded]
-            if ids[-1] - indexing.indexed_upto(conn) >= indexing.BATCH_ROWS:
-                indexing.index_pending(conn)
+            indexing.after_append(conn, ids[-1])
         self._checkpointer.note_commit()
         return ids
 
@@ -367,11 +364,10 @@ class SessionStore:
                 excluded |= lineage.lineage_ids(conn, exclude_lineage_of)
             filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
             upto = indexing.indexed_upto(conn)
-            tail = self._tail.refresh(upto)
 
             def ranked(n: int) -> list[SearchHit]:
                 return run_search(conn, plan, filters, limit=n, rank_window=self.rank_window,
-                                  include_tail=tail, expander=self._prefixes, indexed_upto=upto)
+                                  include_recent=True, expander=self._prefixes, indexed_upto=upto)
 
             if not collapse_copies:
                 return ranked(limit)

@@ -200,11 +200,7 @@ def test_switch_to_honcho_sends_every_old_turn_once(hermes_home, run_hermes, tmp
 
 
 @needs_honcho
-@pytest.mark.parametrize("when", [
-    "before",
-    pytest.param("after", marks=pytest.mark.xfail(strict=True, reason="Honcho stores a replayed turn again when the same source is resent; "
-                                                                     "exact once needs it to skip a source it already holds")),
-])
+@pytest.mark.parametrize("when", ["before", "after"])
 def test_honcho_backfill_killed_at_a_write_then_rerun_stores_every_turn_once(hermes_home, tmp_path, when):
     """SIGKILL from the server on the 25th message write: before storing it, or after (the host resends that one turn)."""
     history = build_history(hermes_home)

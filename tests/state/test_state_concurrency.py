@@ -80,6 +80,45 @@ def test_a_held_lock_surfaces_as_store_busy_after_bounded_retries(db_path, monke
         assert store.message_count() == 1
 
 
+def test_a_hermes_writer_waits_for_another_on_the_file_lock_not_on_sqlite_retries(db_path, monkeypatch):
+    """With SQLite's busy handler and retries switched off, a second store's append still
+    succeeds: it queues on state.db-lock until the first store's transaction ends."""
+    import threading
+
+    from hermes_plugins_builtin.state.connection import write_transaction, write_transaction_if_free
+
+    monkeypatch.setattr(connection, "WRITE_ATTEMPTS", 1)
+    first, second = SessionStore(db_path), SessionStore(db_path)
+    first.create_session("s", "cli")
+    second._conn.execute("PRAGMA busy_timeout = 0")
+    outcome: list[object] = []
+    ready = threading.Event()
+
+    def append() -> None:
+        ready.set()
+        try:
+            outcome.append(second.append_message("s", "user", "after the first writer"))
+        except Exception as exc:  # reported by the assertion below
+            outcome.append(exc)
+
+    try:
+        with write_transaction(first._conn):
+            with write_transaction_if_free(second._conn) as free:
+                assert free is False  # the lock is taken: the opportunistic path backs off
+            waiter = threading.Thread(target=append)
+            waiter.start()
+            ready.wait(10)
+            waiter.join(0.2)
+            assert waiter.is_alive() and outcome == []  # still queued, not failed
+        waiter.join(10)
+        assert len(outcome) == 1 and isinstance(outcome[0], int), outcome
+        assert second.message_count("s") == 1
+        assert oct(os.stat(str(db_path) + "-lock").st_mode & 0o777) == oct(0o600)
+    finally:
+        first.close()
+        second.close()
+
+
 def test_wal_pages_are_copied_back_by_the_background_checkpointer(db_path):
     from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_COMMITS
 

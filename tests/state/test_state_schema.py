@@ -58,7 +58,7 @@ def test_fresh_database_has_every_seed_column_and_current_version(store, db_path
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"sessions", "messages", "state_meta", "schema_version", "messages_fts", "messages_grams"} <= tables
         assert conn.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
-    assert store.schema_version == SCHEMA_VERSION == 4
+    assert store.schema_version == SCHEMA_VERSION == 5
 
 
 @sqlite_only
@@ -90,7 +90,10 @@ def test_title_is_unique_only_when_set(store):
 @pytest.mark.parametrize("old_version", range(1, SCHEMA_VERSION))
 def test_migrates_forward_from_every_earlier_version(db_path, old_version):
     build_old_database(db_path, old_version)
+    with sqlite3.connect(db_path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert ("search_text" in columns(db_path, "messages")) == (old_version >= 3)
+    assert "rank_lists" not in tables
     with SessionStore(db_path) as store:
         assert store.schema_version == SCHEMA_VERSION
         assert store.get_session("old")["title"] == "Old one"

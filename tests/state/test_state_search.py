@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import random
+
 import pytest
 
 from hermes_plugins_builtin.state import SessionStore
@@ -207,8 +209,60 @@ def test_unbounded_rank_window_ranks_every_match(db_path):
         store.flush_search_index()
         assert store.search("needle", limit=1)[0].message_id == 1
     with SessionStore(db_path, rank_window=10) as store:
-        # with a window of 10 only the newest matches compete, so the best one is not seen
-        assert store.search("needle", limit=1)[0].message_id != 1
+        # more matches than the window: the oldest, best one still wins
+        assert store.search("needle", limit=1)[0].message_id == 1
+
+
+def _varied_corpus(store, count):
+    store.create_session("s", "cli")
+    store.create_session("t", "cli")
+    rng = random.Random(7)
+    rows = []
+    for i in range(count):
+        # BM25's idf is floored for words in more than half the messages: keep each under 40 %
+        words = [f"w{rng.randint(0, 10)}"] + rng.choices(["other", "words", "here", "and", "more"], k=rng.randint(2, 30))
+        if rng.random() < 0.35:
+            words += ["common"] * rng.randint(1, 4)
+        if rng.random() < 0.35:
+            words += ["filler"] * rng.randint(1, 6)
+        if rng.random() < 0.3:
+            words.append(rng.choice(["deploy", "deployed"]))
+        rng.shuffle(words)
+        rows.append({"role": "user" if i % 2 else "assistant", "content": " ".join(words)})
+    store.append_messages("s", rows[: count // 2])
+    store.append_messages("t", rows[count // 2:])
+    store.flush_search_index()
+
+
+@pytest.mark.parametrize("query", ["common", "deploy*", "common w3", "common NOT w5", "w2 OR w7", '"common filler"'])
+def test_a_query_with_thousands_of_matches_is_ranked_as_if_every_match_were(tmp_path, query):
+    """Words in hundreds of messages have impact lists; the top 20 equals FTS5's over every match."""
+    path = tmp_path / "state.db"
+    with SessionStore(path) as store:
+        _varied_corpus(store, 4000)
+        fast = [(h.message_id, round(h.rank, 6)) for h in store.search(query, limit=20)]
+        fast_user = [h.message_id for h in store.search(query, limit=20, role_filter="user")]
+        fast_t = [h.message_id for h in store.search(query, limit=20, exclude_session_ids=["s"])]
+        listed = store._conn.execute("SELECT count(*) FROM rank_terms WHERE tracked = 1 AND term = 'common'").fetchone()[0]
+    with SessionStore(path, rank_window=None) as store:
+        full = [(h.message_id, round(h.rank, 6)) for h in store.search(query, limit=20)]
+        full_user = [h.message_id for h in store.search(query, limit=20, role_filter="user")]
+        full_t = [h.message_id for h in store.search(query, limit=20, exclude_session_ids=["s"])]
+    assert listed == 1 and len(full) == 20
+    assert fast == full and fast_user == full_user and fast_t == full_t
+
+
+def test_impact_lists_follow_new_rows_and_a_rebuild(db_path):
+    with SessionStore(db_path, rank_window=20) as store:
+        _varied_corpus(store, 4000)
+        store.create_session("u", "cli")
+        store.append_messages("u", [{"role": "user", "content": "common common common common common"}])
+        store.flush_search_index()
+        newest = store.search("common", limit=1)[0]
+        assert newest.session_id == "u"
+        store.rebuild_search_index()
+        assert store.search("common", limit=1)[0].message_id == newest.message_id
+        assert store.check_integrity() == []
 
 
 def test_prefix_search_sees_words_indexed_after_an_earlier_search(store):

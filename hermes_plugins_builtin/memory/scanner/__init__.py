@@ -8,27 +8,30 @@ payload embedded in base64, hex, percent-encoding, ROT13, reversed text or tag c
 :class:`Finding` that names the family and the matched span.
 
 Modules: ``normalise`` and ``decode`` make the forms, ``invisible`` is the character policy, and the detectors
-are grouped by family in ``instructions`` (English), ``languages`` (other languages), ``commands``,
+are grouped by family in ``instructions`` (English), ``semantics`` (what a note does, whatever its words),
+``languages`` (other languages), ``commands``,
 ``persistence``, ``forgery`` and ``compact``.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 
-from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, vocabulary
+from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
+from .prefilter import GateIndex
 from .rules import Rule
 
 __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "RULES"]
 
 #: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
-RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *languages.RULES)
+RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *semantics.RULES, *languages.RULES)
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
-_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)
+_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *semantics.RULES)
 vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
 
 #: Texts up to this length have their scan result cached (entries are rescanned on every read).
@@ -49,15 +52,54 @@ def _scan_cached(text: str) -> Finding | None:
     return _scan(text)
 
 
+_index: GateIndex | None = None
+
+
+def _gate_index() -> GateIndex:
+    global _index
+    if _index is None:
+        _index = GateIndex((*RULES, *_DECODED_RULES, *compact.RULES))
+    return _index
+
+
+#: Off only to check that the lower-cased patterns decide exactly as the case-insensitive ones do.
+_LOWERED_PATTERNS = True
+
+
+def _candidates(rules: tuple[Rule, ...], present: set[str]) -> Iterator[Rule]:
+    """The detectors of ``rules``, in order, whose gate words are all met by ``present``."""
+    index = _gate_index()
+    plan = index.plan(rules)
+    if plan is None:
+        disjoint = present.isdisjoint
+        for detector in rules:
+            gate, also = detector.gate, detector.also
+            if not ((gate is not None and disjoint(gate)) or (also is not None and disjoint(also))):
+                yield detector
+        return
+    mask = index.candidates(present) & plan
+    indexed = index.rules
+    while mask:
+        lowest = mask & -mask
+        mask ^= lowest
+        yield indexed[lowest.bit_length() - 1]
+
+
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
-    contains = lowered.__contains__
-    for detector in rules:
-        # The gates are checked here rather than in find() to save calls per detector on the common, clean path.
-        gate, also = detector.gate, detector.also
-        if (gate is not None and not any(map(contains, gate))) or (also is not None and not any(map(contains, also))):
+    present = _gate_index().present(lowered)
+    # Lower-casing keeps positions when it keeps the length (it does not for a few letters such as U+0130).
+    aligned = _LOWERED_PATTERNS and len(lowered) == len(text)
+    for detector in _candidates(rules, present):
+        if detector.needs is not None and not detector.needs(text):
             continue
-        match = detector.pattern.search(text) if detector.check is None else detector.find(text, lowered)
+        fast = detector.lowered_pattern if aligned else None
+        if fast is not None:
+            found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)
+            if found is not None:
+                return Finding(detector.family, detector.name, text[found.start() : found.end()], view)
+            continue
+        match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
         if match is not None:
             return Finding(detector.family, detector.name, match.group(), view)
     return None

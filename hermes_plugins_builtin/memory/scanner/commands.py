@@ -7,9 +7,10 @@ localhost, a path named as a location, or an API call that names no secret pass.
 
 from __future__ import annotations
 
+import functools
 import re
 
-from .rules import Rule, any_of, line_of, rule, window
+from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
 
 SECRET_PATH = any_of((
     r"~?/?\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)", r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)", r"\.aws/credentials\b",
@@ -39,6 +40,7 @@ _HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d
 _LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=256)
 def remote_host_in(text: str) -> bool:
     """Whether ``text`` names a host other than this machine."""
     for found in _HOST.finditer(text):
@@ -48,6 +50,8 @@ def remote_host_in(text: str) -> bool:
     return False
 
 
+@case_blind
+@needs(remote_host_in)
 def _goes_remote(match: re.Match[str]) -> bool:
     return remote_host_in(line_of(match))
 
@@ -58,17 +62,21 @@ _NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync"
                   "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.")
 
 
+@case_blind
+@needs(remote_host_in)
 def _sent_remote(match: re.Match[str]) -> bool:
     """A secret source counts when its line also has a network call that reaches a host other than this machine."""
     line = line_of(match)
     return _NETWORK_RE.search(line) is not None and remote_host_in(line)
 
 
+@case_blind
 def _not_negated(match: re.Match[str]) -> bool:
     before = match.string[max(0, match.start() - 25) : match.start()].lower()
     return not re.search(r"\b(?:never|don'?t|do not|must not|no need to|avoid|without)\b[^.]{0,64}$", before)
 
 
+@case_blind
 def _not_example_copy(match: re.Match[str]) -> bool:
     return _not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
 

@@ -16,22 +16,25 @@ invisible operators, fillers, runs of selectors or joiners, and hidden tag paylo
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-
-import regex
+from types import SimpleNamespace
+from typing import Any
 
 _HEX_ESCAPE = re.compile(r"\\x\{([0-9A-Fa-f]+)\}")
 
 
-def _compile(pattern: str) -> regex.Pattern[str]:
+def _compile(pattern: str) -> Any:
     # Patterns spell code points as \x{HEX} for readability; regex wants them as \uXXXX / \UXXXXXXXX escapes.
+    import regex  # Unicode properties; imported with the first non-ASCII note, not with the scanner.
+
     spelled = _HEX_ESCAPE.sub(lambda m: f"\\U{int(m.group(1), 16):08X}", pattern)
     return regex.compile(spelled, regex.VERSION1)
 
 
 #: Every character the policy looks at: all format (Cf) characters, variation selectors and invisible fillers.
-CANDIDATES = _compile(r"[\p{Cf}\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}\x{3164}\x{FFA0}]")
+_CANDIDATES = (r"[\p{Cf}\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}\x{034F}\x{115F}\x{1160}\x{17B4}\x{17B5}\x{180B}-\x{180F}\x{3164}\x{FFA0}]")
 
 _JOINING = r"\p{Arabic}\p{Syriac}\p{Nko}\p{Mongolian}\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}" \
            r"\p{Tamil}\p{Telugu}\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Khmer}\p{Myanmar}\p{Tibetan}\p{Thaana}"
@@ -39,7 +42,7 @@ _UNSPACED = r"\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}\p{Han}\p{Hiragana}\p{Katakana}
 _EMOJI_ELEMENT = r"(?:\p{Extended_Pictographic}|\p{Emoji_Modifier_Base})(?:\x{FE0F}|\p{Emoji_Modifier})?\p{Emoji_Modifier}?"
 
 #: Contexts where an invisible character is part of correct text; the sub() below drops the characters it allows.
-_ALLOWED = _compile(
+_ALLOWED = (
     "|".join(
         (
             # Emoji ZWJ sequence: pictographs (with tone or presentation selector) joined by single ZWJs.
@@ -72,23 +75,33 @@ _ALLOWED = _compile(
         )
     )
 )
-_BIDI_MARK = _compile(r"(?<![\x{200E}\x{200F}\x{061C}])[\x{200E}\x{200F}\x{061C}](?![\x{200E}\x{200F}\x{061C}])")
-_RTL_LETTER = _compile(r"[\p{Arabic}\p{Hebrew}\p{Syriac}\p{Thaana}\p{Nko}]")
-_DROP_INVISIBLE = _compile(r"[\x{200B}-\x{200F}\x{FE00}-\x{FE0F}\x{E0000}-\x{E007F}\x{E0100}-\x{E01EF}\x{00AD}]")
+_BIDI_MARK = r"(?<![\x{200E}\x{200F}\x{061C}])[\x{200E}\x{200F}\x{061C}](?![\x{200E}\x{200F}\x{061C}])"
+_RTL_LETTER = r"[\p{Arabic}\p{Hebrew}\p{Syriac}\p{Thaana}\p{Nko}]"
+_DROP_INVISIBLE = r"[\x{200B}-\x{200F}\x{FE00}-\x{FE0F}\x{E0000}-\x{E007F}\x{E0100}-\x{E01EF}\x{00AD}]"
 
 
-def _keep_visible(match: regex.Match[str]) -> str:
-    return _DROP_INVISIBLE.sub("", match.group())
+@functools.cache
+def _patterns() -> SimpleNamespace:
+    """The policy's patterns, compiled on the first note that has a non-ASCII character (ASCII has no invisibles)."""
+    return SimpleNamespace(candidates=_compile(_CANDIDATES), allowed=_compile(_ALLOWED), bidi_mark=_compile(_BIDI_MARK),
+                           rtl_letter=_compile(_RTL_LETTER), drop_invisible=_compile(_DROP_INVISIBLE))
+
+
+def _keep_visible(match: Any) -> str:
+    return _patterns().drop_invisible.sub("", match.group())
 
 
 def disallowed(text: str) -> tuple[str, str] | None:
     """The first invisible character ``text`` may not carry, as ("U+XXXX", a short span around it), or None."""
-    if CANDIDATES.search(text) is None:
+    if text.isascii():
         return None
-    rest = _ALLOWED.sub(_keep_visible, text)
-    if _RTL_LETTER.search(rest):
-        rest = _BIDI_MARK.sub("", rest)
-    found = CANDIDATES.search(rest)
+    patterns = _patterns()
+    if patterns.candidates.search(text) is None:
+        return None
+    rest = patterns.allowed.sub(_keep_visible, text)
+    if patterns.rtl_letter.search(rest):
+        rest = patterns.bidi_mark.sub("", rest)
+    found = patterns.candidates.search(rest)
     if found is None:
         return None
     ch = found.group()
@@ -97,7 +110,7 @@ def disallowed(text: str) -> tuple[str, str] | None:
     return f"U+{ord(ch):04X}", text[max(0, at - 12) : at + 13]
 
 
-_SMUGGLING = _compile(r"[\x{FE00}-\x{FE0F}\x{E0000}-\x{E01EF}]")
+_SMUGGLING = re.compile("[\ufe00-\ufe0f\U000e0000-\U000e01ef]")
 
 
 def hidden_payloads(text: str) -> list[tuple[str, str]]:

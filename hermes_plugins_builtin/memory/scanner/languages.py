@@ -10,7 +10,9 @@ th fa pl uk nl sw.
 
 from __future__ import annotations
 
-from .rules import Rule, rule, words_of
+import unicodedata
+
+from .rules import Rule, rule
 
 _GAP = r"[^.!?。！？।؟\n]{0,50}?"
 
@@ -19,6 +21,11 @@ class Lexicon:
     """Stems for one language; every field is a regex alternation body (empty when a family has none)."""
 
     def __init__(self, dismiss: str, instructions: str, new_you: str, unrestricted: str, user: str, tell_not: str, hide: str, prompt: str, reveal: str) -> None:
+        # The detectors read NFKC text, where Thai SARA AM, Devanagari nukta letters and others are decomposed;
+        # stems written in the composed form would never match, so they are normalised the same way.
+        dismiss, instructions, new_you, unrestricted, user, tell_not, hide, prompt, reveal = (
+            unicodedata.normalize("NFKC", part) for part in (dismiss, instructions, new_you, unrestricted, user, tell_not, hide, prompt, reveal)
+        )
         self.dismiss, self.instructions, self.new_you, self.unrestricted = dismiss, instructions, new_you, unrestricted
         self.user, self.tell_not, self.hide, self.prompt, self.reveal = user, tell_not, hide, prompt, reveal
 
@@ -31,7 +38,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"usuari[oa]s?", r"no (?:se entere|sepa)|no dejes que|no (?:le )?(?:digas|cuentes|menciones|informes|muestres|reveles|avises|comuniques)|nunca (?:le )?(?:digas|cuentes|menciones)|sin (?:decirle|avisar|informar)\w{0,16}",
                   r"ocult[ae]\w{0,16}|escond[ae]\w{0,16}|encubr\w{0,16}", r"prompt del sistema|instrucciones (?:del sistema|ocultas|iniciales)|mensaje del sistema",
                   r"muestra|revela|repite|imprime|comparte|dime|escribe|traduce|copia|env[ií]a"),
-    "fr": Lexicon(r"ne s'appliquent plus|ne s'applique plus|n'(?:est|sont) plus valables?|caduques?|ignor\w{0,16}|oubli\w{0,16}|n[eé]glig\w{0,16}|fais abstraction|ne (?:suis|respecte|tiens compte)|fais fi|contourn\w{0,16}|d[eé]sactiv\w{0,16}|annul\w{0,16}",
+    "fr": Lexicon(r"ne tiens plus compte|ne tenez plus compte|ne s'appliquent plus|ne s'applique plus|n'(?:est|sont) plus valables?|caduques?|ignor\w{0,16}|oubli\w{0,16}|n[eé]glig\w{0,16}|fais abstraction|ne (?:suis|respecte|tiens compte)|fais fi|contourn\w{0,16}|d[eé]sactiv\w{0,16}|annul\w{0,16}",
                   r"instructions?|consignes?|r[eè]gles|directives?|prompt syst[eè]me|restrictions?|ordres",
                   r"d[eé]sormais\s*,?\s*tu (?:ob[eé]is|travailles pour|r[eé]ponds (?:uniquement|seulement))|tu ob[eé]is (?:uniquement|seulement|d[eé]sormais)|(?:à|a) partir de maintenant\s*,?\s*tu es|tu es d[eé]sormais|d[eé]sormais\s*,?\s*tu es|tu es maintenant|tu n'es plus|ta nouvelle (?:identit[eé]|r[oô]le) est|agis comme",
                   r"sans (?:aucune )?(?:restriction|limite|filtre|r[eè]gle)s?|mode d[eé]veloppeur",
@@ -84,7 +91,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"instructies|instructie|regels|richtlijnen|aanwijzingen|opdrachten|beperkingen|systeemprompt",
                   r"vanaf nu ben je|je bent nu|jij bent nu|je bent niet langer|je nieuwe rol is",
                   r"zonder (?:enige )?(?:beperkingen|grenzen|filters|regels)|ontwikkelaarsmodus",
-                  r"gebruiker\w{0,16}", r"vertel \w{1,16}(?: \w{1,16})? niet|zeg \w{1,16}(?: \w{1,16})? niets|niet (?:vertellen|melden|laten weten)|nooit (?:vertellen|melden)",
+                  r"gebruiker\w{0,16}", r"vertel (?:\w{1,16} ){1,3}niet|zeg \w{1,16}(?: \w{1,16})? niets|niet (?:vertellen|melden|laten weten)|nooit (?:vertellen|melden)",
                   r"verborgen|geheim|verberg\w{0,16}|verstop\w{0,16}|verzwijg\w{0,16}|houd \w{1,16} geheim", r"systeemprompt|systeeminstructies|verborgen instructies",
                   r"toon|laat zien|onthul|herhaal|geef|print|vertaal|stuur"),
     "tr": Lexicon(r"yok say\w{0,16}|görmezden gel\w{0,16}|unut\w{0,16}|dikkate alma\w{0,16}|uyma\w{0,16}|iptal et\w{0,16}|devre dışı bırak\w{0,16}|atla\w{0,16}",
@@ -94,7 +101,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"kullanıcı\w{0,16}", r"söyleme\w{0,16}|bahsetme\w{0,16}|bildirme\w{0,16}|gösterme\w{0,16}|haber verme\w{0,16}",
                   r"gizle\w{0,16}|sakla\w{0,16}", r"sistem istem\w{0,16}|sistem talimat\w{0,16}|gizli talimat\w{0,16}",
                   r"yaz\w{0,16}|göster\w{0,16}|açıkla\w{0,16}|tekrarla\w{0,16}|paylaş\w{0,16}|çevir\w{0,16}|gönder\w{0,16}"),
-    "zh": Lexicon(r"忽略|忽视|无视|不要理会|不理会|忘掉|忘记|抛开|放弃|不要遵守|不再遵守|绕过|跳过|无需遵守|不必遵守",
+    "zh": Lexicon(r"不再适用|不再適用|不再有效|作废|作廢|别管|別管|忽略|忽视|无视|不要理会|不理会|忘掉|忘记|抛开|放弃|不要遵守|不再遵守|绕过|跳过|无需遵守|不必遵守",
                   r"指令|指示|说明|规则|提示词|系统提示|命令|限制|要求|设定|準則|准则|規則|指令集",
                   r"从现在(?:开始|起)\s*[，,]?\s*你(?:是|就是|将是|扮演)|你现在是|你不再是|你的新(?:身份|角色)是|從現在開始\s*[，,]?\s*你是",
                   r"没有(?:任何)?限制|沒有(?:任何)?限制|不受(?:任何)?限制|无限制|開發者模式|开发者模式|越狱",
@@ -154,7 +161,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"instruksi|perintah|aturan|petunjuk|pedoman|batasan|prompt sistem|arahan",
                   r"mulai (?:sekarang|saat ini)\s*,?\s*(?:kamu|anda|engkau) (?:adalah)?|sekarang (?:kamu|anda) adalah|kamu bukan lagi|peran barumu",
                   r"tanpa (?:batasan|filter|aturan|sensor)|mode pengembang",
-                  r"pengguna", r"jangan (?:beri tahu|memberi tahu|beritahu|kasih tahu|katakan|bilang|tunjukkan|sebutkan)|tanpa (?:memberi tahu|sepengetahuan)",
+                  r"pengguna", r"jangan (?:pernah )?(?:beri tahu|memberi tahu|beritahu|kasih tahu|katakan|bilang|tunjukkan|sebutkan)|tanpa (?:memberi tahu|sepengetahuan)",
                   r"sembunyikan|rahasiakan", r"prompt sistem|instruksi sistem|instruksi tersembunyi",
                   r"tampilkan|tunjukkan|ungkapkan|ulangi|cetak|tuliskan|terjemahkan|kirim"),
     "vi": Lexicon(r"bỏ qua|phớt lờ|quên|đừng (?:tuân theo|làm theo)|không (?:tuân theo|làm theo)|hủy bỏ|vô hiệu",
@@ -185,7 +192,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"பயனர", r"சொல்லாதே|சொல்ல வேண்டாம்|தெரிவிக்காதே|சொல்லாமல்",
                   r"மறை", r"அமைப்பு அறிவுறுத்தல|சிஸ்டம் ப்ராம்ப்ட்",
                   r"காட்டு|வெளிப்படுத்து|அச்சிடு|மீண்டும் சொல்"),
-    "te": Lexicon(r"విస్మరించు|పట్టించుకోకు|మర్చిపో|పాటించకు",
+    "te": Lexicon(r"విస్మరించ|పట్టించుకోకు|మర్చిపో|పాటించకు",
                   r"సూచనల|సూచనలు|నియమాల|నియమాలు|ఆదేశాల|పరిమితుల",
                   r"ఇప్పటి నుండి (?:నువ్వు|మీరు)|ఇప్పుడు నువ్వు|నువ్వు ఇక",
                   r"పరిమితులు లేని|ఎలాంటి పరిమితులు లేకుండా",
@@ -224,10 +231,12 @@ def _build() -> tuple[Rule, ...]:
     built: list[Rule] = []
     for code, lex in LEXICONS.items():
         # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt).
-        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), gate=_GATES.get((code, "instructions")) or words_of(lex.instructions), also=words_of(lex.dismiss)))
+        # Gates are derived from the patterns on first use (both halves of a pair are needed words), which keeps
+        # importing the scanner cheap; a few stem lists that start with a character class have them written out.
+        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), **_written_gate(code, "instructions")))
         built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **_written_gate(code, "identity")))
-        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}"), gate=words_of(lex.user), also=words_of(rf"{lex.tell_not}|{lex.hide}")))
-        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt), gate=words_of(lex.prompt), also=words_of(lex.reveal)))
+        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}")))
+        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt)))
     return tuple(built)
 
 

@@ -26,6 +26,8 @@ _SEPARATORS = re.compile(r"[ .\-_*·•]")
 _LEET_WORD = re.compile(r"(?<![^\W_])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[013457])[a-z0-9]{2,}(?![^\W_])")
 # Short all-digit words ("70" for "to", "17" for "it") count only in a text that already has l33t words.
 _LEET_DIGITS = re.compile(r"(?<![^\W_])[013457]{2,3}(?![^\W_])")
+# "don'7", "can'7": the single digit after the apostrophe is too short for a l33t word of its own.
+_LEET_CONTRACTION = re.compile(r"(?<=[a-z0-9]n)'7(?![^\W_])")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _HEX_WORD = re.compile(r"[0-9a-f]+")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
@@ -78,7 +80,7 @@ def folded(nfkc_text: str) -> str:
     if _SPACED_RUN.search(text):
         text = _SPACED_PAIR.sub(_collapse_spacing, text)
     if len(_LEET_WORD.findall(text)) >= 2:
-        text = _LEET_DIGITS.sub(_unleet, _LEET_WORD.sub(_unleet, text))
+        text = _LEET_DIGITS.sub(_unleet, _LEET_WORD.sub(_unleet, _LEET_CONTRACTION.sub("'t", text)))
     return text
 
 

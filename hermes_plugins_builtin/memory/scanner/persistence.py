@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .rules import Rule, any_of, line_of, rule, window
+from .rules import Rule, any_of, case_blind, line_of, rule, window
 
 _WRITE = any_of((
     r">>?", r"\btee\b(?:\s+-a)?", r"\b(?:add|append|write|put|insert|copy|paste|save|edit|modify|create|install|register|enable|inject|drop|place|echo|printf|plant|update|patch|prepend|sed -i)\w{0,16}\b",
@@ -34,6 +34,7 @@ _CONTEXT_FILES = any_of((
 _PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`|PROMPT_COMMAND|alias sudo|LD_PRELOAD|\bsource\b|https?://|&\s*[`'\"]?\s*$|\bnc\b|base64|\beval\b|_loader\b|\s~?/?(?:[\w.-]{1,64}/)*\.[\w-]{1,64}/?\.?[\w-]{0,64}\s*(?:&|$)", re.IGNORECASE | re.MULTILINE)
 
 
+@case_blind
 def _runs_payload(match: re.Match[str]) -> bool:
     """A start-up file edit counts when the line adds something that fetches, hides or runs code from elsewhere."""
     return _PAYLOAD.search(line_of(match)) is not None

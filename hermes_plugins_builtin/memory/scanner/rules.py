@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .gate import gate_for
+from .gate import derived
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 _UNSET = object()
@@ -22,7 +22,7 @@ class Rule:
     ``also`` is a second such list for detectors that need two words, a verb and its object.
     """
 
-    __slots__ = ("family", "name", "source", "flags", "check", "also", "_pattern", "_gate")
+    __slots__ = ("family", "name", "source", "flags", "check", "needs", "_also", "_pattern", "_gate", "_lowered")
 
     def __init__(
         self,
@@ -35,8 +35,10 @@ class Rule:
         also: Iterable[str] | None = None,
     ) -> None:
         self.family, self.name, self.source, self.flags, self.check = family, name, source, flags, check
-        self.also = tuple(also) if also else None
+        self.needs: Callable[[str], bool] | None = getattr(check, "needs", None)
+        self._also: tuple[str, ...] | None | object = tuple(also) if also else _UNSET
         self._pattern: re.Pattern[str] | None = None
+        self._lowered: re.Pattern[str] | None | object = _UNSET
         self._gate = gate if gate is _UNSET else (tuple(gate) if gate is not None else None)  # type: ignore[arg-type]
 
     @property
@@ -46,14 +48,48 @@ class Rule:
         return self._pattern
 
     @property
+    def lowered_pattern(self) -> re.Pattern[str] | None:
+        """The pattern with its letters lower-cased and case-sensitive, to run on lower-cased text.
+
+        Case-insensitive matching costs ``re`` two to four times as much per position; the scan lower-cases each
+        view once anyway (for the gates), so a detector without a ``check`` runs this form on it instead. None for
+        detectors that are case-sensitive on purpose or inspect their match.
+        """
+        if self._lowered is _UNSET:
+            eligible = (self.check is None or getattr(self.check, "case_blind", False)) and self.flags & re.IGNORECASE
+            self._lowered = re.compile(lowered_source(self.source), self.flags & ~re.IGNORECASE) if eligible else None
+        return self._lowered  # type: ignore[return-value]
+
+    @property
     def gate(self) -> tuple[str, ...] | None:
         if self._gate is _UNSET:
-            self._gate = gate_for(self.source, self.flags)
+            self._derive_gates()
         return self._gate  # type: ignore[return-value]
+
+    @property
+    def also(self) -> tuple[str, ...] | None:
+        if self._also is _UNSET:
+            self._derive_gates()
+        return self._also  # type: ignore[return-value]
+
+    def _derive_gates(self) -> None:
+        """Gates read from the pattern: its literal prefix words, or stronger words it needs further on."""
+        prefix, required, second = derived(self.source, self.flags)
+        if self._gate is _UNSET:
+            weak = prefix is None or min(len(w.strip()) for w in prefix) <= 3
+            self._gate = required if weak and required is not None else prefix
+            if self._also is _UNSET:
+                self._also = second if self._gate == required else (required if weak else None)
+        if self._also is _UNSET:
+            # The gate was given by hand: a word the pattern needs elsewhere is still a valid second check.
+            strong = required is not None and min(len(w.strip()) for w in required) > 3
+            self._also = required if strong and required != self._gate else None
 
     def without_gates(self) -> Rule:
         """The same detector with no gates (to check that gates never change a result)."""
-        return Rule(self.family, self.name, self.source, self.flags, self.check, None, None)
+        bare = Rule(self.family, self.name, self.source, self.flags, self.check, None, None)
+        bare._also = None
+        return bare
 
     def passes_gates(self, lowered: str) -> bool:
         """Whether ``lowered`` (the lower-cased text) has a word of ``gate`` and one of ``also``, where given."""
@@ -65,10 +101,48 @@ class Rule:
         """The first match that passes ``check``; ``lowered`` is ``text.lower()`` when the caller has it already."""
         if not self.passes_gates(text.lower() if lowered is None else lowered):
             return None
+        return self.checked_match(text)
+
+    def checked_match(self, text: str) -> re.Match[str] | None:
+        """The first match that passes ``check``, gates not consulted (the caller has checked them)."""
         for match in self.pattern.finditer(text):
             if self.check is None or self.check(match):
                 return match
         return None
+
+
+CheckT = Callable[[re.Match[str]], bool]
+
+
+def case_blind(check: CheckT) -> CheckT:
+    """Mark a ``check`` that decides the same on the lower-cased text, so its detector may run lower-cased."""
+    check.case_blind = True  # type: ignore[attr-defined]
+    return check
+
+
+def needs(condition: Callable[[str], bool]) -> Callable[[CheckT], CheckT]:
+    """Mark a ``check`` that can only pass when ``condition`` holds for the whole text (for example, the
+    line of the match names a remote host, so the text does): the scan skips the pattern when it does not."""
+
+    def mark(check: CheckT) -> CheckT:
+        check.needs = condition  # type: ignore[attr-defined]
+        return check
+
+    return mark
+
+
+_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)", re.DOTALL)
+
+
+def lowered_source(source: str) -> str:
+    """``source`` with every letter outside an escape lower-cased (``\\S``, ``\\W``, ``\\x41`` keep their meaning)."""
+    parts, last = [], 0
+    for escape in _ESCAPE.finditer(source):
+        parts.append(source[last : escape.start()].lower())
+        parts.append(escape.group())
+        last = escape.end()
+    parts.append(source[last:].lower())
+    return "".join(parts)
 
 
 def line_of(match: re.Match[str]) -> str:
@@ -105,4 +179,4 @@ def rule(
 
 def words_of(pattern: str) -> tuple[str, ...] | None:
     """The gate words of a pattern fragment, for detectors that need one of its words but do not start with it."""
-    return gate_for(pattern, FLAGS)
+    return derived(pattern, FLAGS)[0]

@@ -38,16 +38,27 @@ _ESCAPE = re.compile(r"\\.")
 _WORD = re.compile(r"[a-z]{2,24}")
 
 
+_pending: list[str] = []
+
+
 def learn_from(patterns: list[str]) -> None:
-    """Add the English words the detectors' patterns spell out, so a spaced-out phrase splits into them."""
-    for pattern in patterns:
-        _known.update(_WORD.findall(_ESCAPE.sub(" ", pattern.lower())))
+    """Add the English words the detectors' patterns spell out, so a spaced-out phrase splits into them.
+
+    The patterns are read on the first ``segment`` call, not at import: most notes are never re-segmented."""
+    _pending.extend(patterns)
     segment.cache_clear()
+
+
+def _learn_pending() -> None:
+    while _pending:
+        _known.update(_WORD.findall(_ESCAPE.sub(" ", _pending.pop().lower())))
 
 
 @functools.lru_cache(maxsize=256)
 def segment(letters: str) -> str:
     """``letters`` split into known words where possible; unknown letters stay single."""
+    if _pending:
+        _learn_pending()
     size = len(letters)
     # cost[i]: (unknown letters, pieces) for the best split of letters[:i]
     cost: list[tuple[int, int]] = [(0, 0)] + [(size + 1, size + 1)] * size

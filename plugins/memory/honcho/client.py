@@ -123,3 +123,11 @@ class HonchoBackend:
                 for p, c, m, t in messages[start : start + 100]
             ]
             self.call(session.add_messages, batch)
+
+    def marked_metadata(self, session: Any, filters: dict[str, object]) -> list[dict[str, Any]]:
+        """The metadata of every message of ``session`` that matches ``filters`` (all pages)."""
+
+        def collect() -> list[dict[str, Any]]:
+            return [dict(message.metadata or {}) for message in session.messages(filters=filters, size=100)]
+
+        return list(self.call(collect))

@@ -20,6 +20,7 @@ from hermes_core.memory.provider import MemoryProvider, RecallStatus
 from . import portability, settings, status
 from .client import INSTALL_HINT, HonchoBackend, HonchoCallError, sdk_installed
 from .config import HonchoConfig, HonchoConfigError, load_config, sanitize_id
+from .held import HERMES_FILTER, PART_KEY, TURN_KEY, HeldTurns, new_turn_id
 from .prefetch import Prefetcher
 from .recall import format_base_context
 from .sessions import SessionName, observation_flags, resolve_session_name, session_peer_configs, user_peer_id
@@ -50,6 +51,8 @@ class HonchoMemoryProvider(MemoryProvider):
         self._down_until = 0.0
         self._down_cause = ""
         self._journal: FailureJournal | None = None
+        #: What each Honcho session already holds, learnt when a write that may have landed is sent.
+        self.held: HeldTurns | None = None
         #: Sends writes a previous session could not deliver; started by initialize().
         self.replay_thread: threading.Thread | None = None
         #: The latest background fetch for the next turn (benchmarks wait on it to model a turn's length).
@@ -133,6 +136,8 @@ class HonchoMemoryProvider(MemoryProvider):
         for warning in config.warnings:
             logger.warning("honcho: %s", warning)
         self._backend = HonchoBackend(config)
+        backend = self._backend
+        self.held = HeldTurns(lambda session: backend.marked_metadata(session, HERMES_FILTER))
         self._links, self._peers, self._down_until = {}, {}, 0.0
         self.user_peer = user_peer_id(config, str(kwargs.get("user_id") or ""))
         self.ai_peer = sanitize_id(config.aiPeer)
@@ -228,7 +233,11 @@ class HonchoMemoryProvider(MemoryProvider):
             by_session.setdefault(message.session, []).append(message)
         for name, batch in by_session.items():
             session = self._connected(name)[2]
-            self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
+            assert self.held is not None
+            batch = self.held.unsent(name, session, batch)
+            if batch:
+                self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
+                self.held.remember(name, batch)
 
     def _fetch_base(self) -> str:
         assert self._backend is not None
@@ -283,14 +292,18 @@ class HonchoMemoryProvider(MemoryProvider):
             return
         if self._context.get("agent_context") not in (None, "primary"):
             return  # sub-agents, cron and flush runs are not the user's conversation
-        metadata = {"source": "hermes", "hermes_session_id": session_id or self.session_id, **({"hermes_source": source} if source else {})}
+        metadata = {
+            "source": "hermes", "hermes_session_id": session_id or self.session_id, TURN_KEY: source or new_turn_id(),
+            **({"hermes_source": source} if source else {}),
+        }
         name = self._session_name_for(session_id)
         said = iso_time(timestamp)
         pending: list[PendingMessage] = []
         for peer, text in ((self.user_peer, user_content), (self.ai_peer, assistant_content)):
             text = sanitize_context(text or "").strip()  # a leaked <memory-context> block is never stored
             for piece in chunk_message(text, config.messageMaxChars) if text else []:
-                pending.append(PendingMessage(name, peer, piece, dict(metadata), said))
+                # a turn with a source may be a replay of one Honcho holds already: it is checked before sending
+                pending.append(PendingMessage(name, peer, piece, {**metadata, PART_KEY: len(pending)}, said, may_be_stored=bool(source)))
         self._writer.add_turn(pending)
 
     def _session_name_for(self, session_id: str) -> str:

@@ -39,6 +39,9 @@ class PendingMessage:
     metadata: dict[str, Any] = field(default_factory=dict)
     #: ISO 8601 time the message was said, when it is not now (replayed history).
     created_at: str | None = None
+    #: True when Honcho may hold this message already (replayed history, a resend after a crash or a
+    #: timeout): it is checked against the session before it is sent again (see held.py).
+    may_be_stored: bool = False
 
 
 def chunk_message(text: str, max_chars: int) -> list[str]:
@@ -118,7 +121,8 @@ class FailureJournal:
             kept, sent = [], 0
             for entry in entries:
                 try:
-                    send([PendingMessage(**m) for m in entry["messages"]])
+                    # a journalled write may have landed before its request failed or the process died
+                    send([PendingMessage(**{**m, "may_be_stored": True}) for m in entry["messages"]])
                     sent += 1
                 except HonchoCallError as exc:
                     entry["cause"] = str(exc)
@@ -258,6 +262,8 @@ class MessageWriter:
                 last = exc
                 if not exc.retryable or attempt == len(self.retry_delays):
                     break
+                for message in messages:  # a timeout or 5xx may come after the server stored the batch
+                    message.may_be_stored = True
                 time.sleep(self.retry_delays[attempt])  # back off before the next attempt (not a test sync)
         self.failed_batches += 1
         cause = str(last)

@@ -34,7 +34,21 @@ def test_the_corpus_is_large_varied_and_split_by_group():
     for note in NOTES:
         by_group[note["group"]].add(note["split"])
     assert all(len(splits) == 1 for splits in by_group.values())
-    assert 0.25 <= sum(n["split"] == "holdout" for n in NOTES) / len(NOTES) <= 0.42
+    older = [n for n in NOTES if n["split"] != "fresh"]
+    assert 0.25 <= sum(n["split"] == "holdout" for n in older) / len(older) <= 0.42
+
+
+def test_the_fresh_split_is_a_full_held_out_batch():
+    """Only its make-up is checked here: the rules are never tuned on its results (the benchmark reports them)."""
+    fresh = [n for n in NOTES if n["split"] == "fresh"]
+    attacks = [n for n in fresh if n["label"] == "attack"]
+    benign = [n for n in fresh if n["label"] == "benign"]
+    assert len(attacks) >= 200 and len(benign) >= 200
+    assert sum(n["family"] == "hard" for n in benign) >= len(benign) / 2
+    assert len({n["lang"] for n in fresh}) >= 20
+    assert {n["family"] for n in attacks} >= {"override", "role", "conceal", "leak", "exfil", "creds", "persist", "rce", "forge", "hidden"}
+    assert {n["variant"] for n in attacks} >= {"leetspeak", "homoglyph", "base64", "rot13", "hex", "url", "reversed", "zero_width"}
+    assert all(n["group"].startswith("fresh_") for n in fresh)
 
 
 def test_the_tuning_half_meets_the_goal():
@@ -94,3 +108,17 @@ def test_gates_never_change_a_result():
     finally:
         scanner.RULES, scanner._DECODED_RULES = saved
     assert gated == ungated
+
+
+def test_lower_cased_patterns_never_change_a_result():
+    """Detectors run lower-cased on lower-cased text for speed; the case-insensitive forms decide the same."""
+    from hermes_plugins_builtin.memory import scanner
+
+    texts = [n["text"] for n in NOTES[1::3]] + EARLIER["attacks"] + EARLIER["benign"]
+    lowered = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+    scanner._LOWERED_PATTERNS = False
+    try:
+        cased = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+    finally:
+        scanner._LOWERED_PATTERNS = True
+    assert lowered == cased

@@ -3,7 +3,8 @@
 Run ``python tests/builtin/memory/corpus/build.py`` after editing src/; the output is committed.
 
 Every note carries a ``group`` (its source line, its template, or the seed an obfuscated variant came from) and a
-``split`` decided only by that group: ``holdout`` when sha256(group) % 3 == 0, else ``dev``. Variants of one seed
+``split`` decided only by that group: ``holdout`` when sha256(group) % 3 == 0, else ``dev``. Notes from fresh/
+get ``split == "fresh"`` (see fresh.py): a later held-out batch no rule is tuned on. Variants of one seed
 and fills of one template therefore land on the same side, so the held-out third is phrasing the rules never saw.
 """
 
@@ -17,6 +18,7 @@ import re
 import urllib.parse
 from pathlib import Path
 
+import fresh
 from templates import BENIGN_TEMPLATES
 
 HERE = Path(__file__).parent
@@ -180,6 +182,7 @@ def main() -> None:
         for text in fills:
             notes.append({"text": text, "label": "benign", "family": "hard" if hard else "plain", "variant": "template",
                           "lang": lang, "group": group, "split": split_of(group)})
+    notes.extend(fresh.notes(_unescape, _PLAIN_VARIANTS, _ENCODERS))
     seen: set[str] = set()
     unique = []
     for note in notes:

@@ -1,0 +1,264 @@
+"""Impact lists: BM25 over every match of a common word without scoring every match.
+
+FTS5's bm25() costs about 1.4 microseconds per matching row, so ranking the 25k
+messages that contain "file" takes ~35 ms. But the best BM25 matches of one word
+are the messages where it is most frequent relative to their length, and that
+order can be kept up to date as rows are indexed. For every word found in at
+least TRACK_DF messages the store keeps the LIST_SIZE messages with the highest
+BM25 weight ``tf*(k1+1) / (tf + k1*(1 - b + b*dl/avgdl))`` (table ``rank_lists``,
+with the word's tf and the message's length dl). The writer that indexes a
+batch updates the lists in the same transaction; a word that crosses TRACK_DF
+gets its list built from its matches then. Searches only read.
+
+A query whose matches fit in the rank window is ranked by FTS5 in full. One with
+more matches takes its candidates from the lists of its words (a phrase: of each
+of its words; a prefix: of every listed word it covers), checks that each
+candidate really matches, and scores it with FTS5's own BM25 formula (same
+k1, b, document count and average length), so the order is the one ranking every
+match would give whenever the true best matches are among the candidates: always
+for a single word, and for the combinations measured in
+benchmarks/search_relevance.py nearly always.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import sqlite3
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+
+K1, B = 1.2, 0.75  # FTS5's bm25() defaults
+TRACK_DF = 1000    # words in at least this many messages get an impact list
+LIST_SIZE = 64     # messages kept per word
+DF_FLUSH_BATCHES = 32
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokens(text: str | None) -> list[str]:
+    """The word index's tokens (unicode61, remove_diacritics 2), near enough: lowercase letter/digit runs."""
+    if not text:
+        return []
+    if text.isascii():
+        return _TOKEN.findall(text.lower())
+    lowered = text.lower()
+    decomposed = unicodedata.normalize("NFD", lowered)
+    if decomposed != lowered or any(unicodedata.combining(ch) for ch in lowered if ch >= "\u0300"):
+        lowered = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return _TOKEN.findall(lowered)
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite's big-endian base-128 varints (as FTS5 stores its averages record)."""
+    out, value = [], 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def averages(conn: sqlite3.Connection) -> tuple[int, float]:
+    """(documents, average tokens per document) of the word index, exactly as bm25() reads them."""
+    row = conn.execute("SELECT block FROM messages_fts_data WHERE id = 1").fetchone()
+    values = _varints(row[0]) if row and row[0] else []
+    if len(values) < 2 or values[0] == 0:
+        return 0, 1.0
+    return values[0], max(values[1] / values[0], 1e-9)
+
+
+def weight(tf: int, dl: int, avgdl: float) -> float:
+    """BM25's term-frequency part for one message."""
+    return tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl))
+
+
+def idf(documents: int, df: int) -> float:
+    """BM25's inverse document frequency, clamped like FTS5's."""
+    value = math.log((documents - df + 0.5) / (df + 0.5)) if documents else 0.0
+    return value if value > 0 else 1e-6
+
+
+# -- upkeep (writer side, under the write lock) --------------------------------
+def _vocab(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms USING fts5vocab(main, messages_fts, 'row')")
+
+
+def _document_frequency(conn: sqlite3.Connection, term: str) -> int:
+    _vocab(conn)
+    row = conn.execute("SELECT doc FROM temp.messages_fts_terms WHERE term = ?", (term,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _store(conn: sqlite3.Connection, term: str, entries: Iterable[tuple[float, int, int, int]]) -> None:
+    conn.executemany("INSERT OR REPLACE INTO rank_lists(term, message_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)",
+                     [(term, mid, tf, dl, impact) for impact, mid, tf, dl in entries])
+
+
+def _trim(conn: sqlite3.Connection, term: str) -> float:
+    """Cut *term*'s list back to LIST_SIZE entries; returns its new floor (lowest impact kept)."""
+    entries = sorted(conn.execute("SELECT impact, message_id FROM rank_lists WHERE term = ?", (term,)), reverse=True)
+    conn.executemany("DELETE FROM rank_lists WHERE term = ? AND message_id = ?",
+                     [(term, mid) for _, mid in entries[LIST_SIZE:]])
+    floor = entries[LIST_SIZE - 1][0] if len(entries) >= LIST_SIZE else 0.0
+    conn.execute("UPDATE rank_terms SET floor = ?, listed = ? WHERE term = ?", (floor, min(len(entries), LIST_SIZE), term))
+    return floor
+
+
+def _build_list(conn: sqlite3.Connection, term: str, df: int, documents: int, avgdl: float) -> None:
+    """Start tracking *term*: FTS5 ranks its matches (one word: the BM25 order is the weight
+    order), and the best LIST_SIZE are tokenized for their exact counts."""
+    best = conn.execute("SELECT m.id, m.search_text FROM messages m WHERE m.id IN (SELECT rowid FROM messages_fts "
+                        "WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?)",
+                        ('"' + term.replace('"', '""') + '"', LIST_SIZE)).fetchall()
+    entries = []
+    for mid, text in best:
+        toks = tokens(text)
+        tf = toks.count(term)
+        if tf:
+            entries.append((weight(tf, len(toks), avgdl), mid, tf, len(toks)))
+    _store(conn, term, entries)
+    floor = min(e[0] for e in entries) if len(entries) >= LIST_SIZE else 0.0
+    conn.execute("INSERT OR REPLACE INTO rank_terms(term, df, checked_at, tracked, floor, listed) "
+                 "VALUES (?, ?, ?, 1, ?, ?)", (term, df, documents, floor, len(entries)))
+    _bump_version(conn)
+
+
+def _bump_version(conn: sqlite3.Connection) -> None:
+    conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('rank_version', "
+                 "coalesce((SELECT CAST(value AS INTEGER) FROM state_meta WHERE key = 'rank_version'), 0) + 1)")
+
+
+class _Tracked:
+    """The tracked words with their floors, cached per connection until another writer promotes one.
+
+    A cached floor is never above the real one (floors only rise, and a cached one
+    is refreshed whenever this connection trims), so a stale cache only lets a few
+    more entries in, which the next trim drops again.
+    """
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.words: dict[str, list[float]] = {}  # word -> [floor, entries in its list]
+        self.df_pending: Counter[str] = Counter()
+        self.next_check: dict[str, int] = {}  # untracked word -> document count worth counting it again
+        self.batches = 0
+
+
+def _tracked(conn: sqlite3.Connection) -> _Tracked:
+    cache = getattr(conn, "rank_cache", None)
+    if cache is None:
+        cache = _Tracked()
+        try:
+            conn.rank_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
+        except AttributeError:
+            pass  # a plain sqlite3 connection (migration tests): read afresh each time
+    row = conn.execute("SELECT value FROM state_meta WHERE key = 'rank_version'").fetchone()
+    version = row[0] if row else None
+    if cache.version != version or not cache.words:
+        cache.words = {term: [floor, listed] for term, floor, listed in
+                       conn.execute("SELECT term, floor, listed FROM rank_terms WHERE tracked = 1")}
+        cache.version = version
+    return cache
+
+
+def _next_check(df: int, checked_at: int) -> int:
+    """When to count a word again: when it would reach TRACK_DF growing as it has so far.
+
+    A word that grows faster is only promoted later; until then a query enumerates
+    its matches instead of reading a list (slower, never less exact).
+    """
+    steady = checked_at * TRACK_DF // max(df, 1)
+    return max(checked_at + TRACK_DF - df, steady)
+
+
+def update_lists(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -> None:
+    """Fold freshly indexed *rows* into the impact lists (caller holds the write lock)."""
+    if not rows:
+        return
+    documents, avgdl = averages(conn)
+    tracked = _tracked(conn).words
+    additions: dict[str, list[tuple[float, int, int, int]]] = {}
+    seen: Counter[str] = Counter()
+    k1_plus, b_part = K1 + 1, K1 * B / avgdl
+    for mid, text in rows:
+        toks = tokens(text)
+        dl = len(toks)
+        counts = Counter(toks)
+        seen.update(counts.keys())
+        norm = K1 * (1 - B) + b_part * dl  # weight() with the per-message part hoisted
+        for term in counts.keys() & tracked.keys():
+            tf = counts[term]
+            impact = tf * k1_plus / (tf + norm)
+            if impact > tracked[term][0]:
+                additions.setdefault(term, []).append((impact, mid, tf, dl))
+    conn.executemany("INSERT OR REPLACE INTO rank_lists(term, message_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)",
+                     [(term, mid, tf, dl, impact) for term, entries in additions.items()
+                      for impact, mid, tf, dl in entries])
+    for term, entries in additions.items():
+        entry = tracked[term]
+        entry[1] += len(entries)
+        if entry[1] >= 2 * LIST_SIZE:  # trim in bulk: the query side reads the best LIST_SIZE anyway
+            entry[0] = _trim(conn, term)
+            entry[1] = LIST_SIZE
+    # document counts only weigh words against each other (idf), so they are written
+    # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
+    cache = _tracked(conn)
+    cache.df_pending.update({term: n for term, n in seen.items() if term in tracked})
+    cache.batches += 1
+    if cache.batches % DF_FLUSH_BATCHES == 0:
+        conn.executemany("UPDATE rank_terms SET df = df + ? WHERE term = ?",
+                         [(n, term) for term, n in cache.df_pending.items()])
+        cache.df_pending.clear()
+    # A word is worth a look when it shows up twice in one batch; and it can only
+    # have reached TRACK_DF if enough rows were indexed since it was last counted.
+    checks = cache.next_check
+    for term, n in seen.items():
+        if n < 2 or term in tracked or documents < checks.get(term, 0):
+            continue
+        row = conn.execute("SELECT df, checked_at FROM rank_terms WHERE term = ?", (term,)).fetchone()
+        if row is not None and documents < _next_check(row[0], row[1]):
+            checks[term] = _next_check(row[0], row[1])
+            continue
+        df = _document_frequency(conn, term)
+        checks[term] = _next_check(df, documents)
+        if df >= TRACK_DF:
+            _build_list(conn, term, df, documents, avgdl)
+        else:
+            conn.execute("INSERT OR REPLACE INTO rank_terms(term, df, checked_at, tracked, floor, listed) "
+                         "VALUES (?, ?, ?, 0, 0, 0)", (term, df, documents))
+
+
+def rebuild_lists(conn: sqlite3.Connection) -> None:
+    """Every list from scratch (after the word index was rebuilt)."""
+    conn.execute("DELETE FROM rank_lists")
+    conn.execute("DELETE FROM rank_terms")
+    _bump_version(conn)
+    _vocab(conn)
+    documents, avgdl = averages(conn)
+    frequent = dict(conn.execute("SELECT term, doc FROM temp.messages_fts_terms WHERE doc >= ?", (TRACK_DF,)).fetchall())
+    if not frequent:
+        return
+    heaps: dict[str, list[tuple[float, int, int, int]]] = {term: [] for term in frequent}
+    for mid, text in conn.execute("SELECT id, search_text FROM messages WHERE id <= "
+                                  "(SELECT CAST(value AS INTEGER) FROM state_meta WHERE key = 'indexed_upto')"):
+        toks = tokens(text)
+        dl = len(toks)
+        for term, tf in Counter(toks).items():
+            heap = heaps.get(term)
+            if heap is None:
+                continue
+            entry = (weight(tf, dl, avgdl), mid, tf, dl)
+            if len(heap) < LIST_SIZE:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+    for term, heap in heaps.items():
+        _store(conn, term, heap)
+    conn.executemany("INSERT INTO rank_terms(term, df, checked_at, tracked, floor, listed) VALUES (?, ?, ?, 1, ?, ?)",
+                     [(term, df, documents, min(heaps[term])[0] if len(heaps[term]) >= LIST_SIZE else 0.0,
+                       len(heaps[term])) for term, df in frequent.items()])
+    _bump_version(conn)

@@ -1,0 +1,102 @@
+"""Search over the rows the indexes do not hold yet (id > indexed_upto), without indexing them.
+
+At most a batch of rows is ever waiting (see indexing.py). A search reads them
+and matches the query against them in Python (matching.py), the way the word and
+gram indexes would; nothing is written, so neither the appending writer nor the
+search pays for indexing rows twice, and concurrent writers cost a search only
+the CPU they take. Scores are BM25 over the waiting rows alone, which is good
+enough to interleave the newest few messages.
+"""
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+
+from .grams import document_grams, needs_grams
+from .matching import Alternative, alternatives, frequency, gram_alternatives
+from .query import Group, QueryPlan, ascii_lower
+from .ranking import tokens, weight
+
+
+class _Row:
+    __slots__ = ("id", "role", "session_id", "text", "words", "word_counts", "grams", "gram_counts", "lowered")
+
+    def __init__(self, mid: int, role: str, session_id: str, text: str | None) -> None:
+        self.id, self.role, self.session_id, self.text = mid, role, session_id, text or ""
+        self.words = tokens(self.text)
+        self.word_counts = Counter(self.words)
+        self.grams = document_grams(self.text).split() if needs_grams(self.text) else []
+        self.gram_counts = Counter(self.grams)
+        self.lowered = ascii_lower(self.text)
+
+
+def _term_alternatives(group: Group) -> list[tuple[list[Alternative], bool, str | None]] | None:
+    """(alternatives, on grams?, literal) per positive term; each gram expression is its own term."""
+    out: list[tuple[list[Alternative], bool, str | None]] = []
+    for term in group.positives:
+        if term.word_expr:
+            alts = alternatives(term.word_expr)
+            if alts is None:
+                return None
+            out.append((alts, False, term.literal))
+        for expr in term.gram_exprs:
+            alts = gram_alternatives(expr)
+            if alts is None:
+                return None
+            out.append((alts, True, term.literal if not term.word_expr else None))
+    return out
+
+
+def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, ...], excluded: tuple[str, ...],
+                upto: int) -> list[tuple[int, float]]:
+    """(id, score) of every waiting row that matches *plan*, for run_search to merge."""
+    fetched = conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id > ?", (upto,)).fetchall()
+    if not fetched:
+        return []
+    rows = [_Row(*r) for r in fetched]
+    avg_words = max(sum(len(r.words) for r in rows) / len(rows), 1e-9)
+    avg_grams = max(sum(len(r.grams) for r in rows) / len(rows), 1e-9)
+    best: dict[int, float] = {}
+    for group in plan.groups:
+        terms = _term_alternatives(group)
+        if terms is None:
+            continue
+        scored = []
+        for row in rows:
+            if (roles and row.role not in roles) or (excluded and row.session_id in excluded):
+                continue
+            score = _match(row, group, terms, avg_words, avg_grams, rows)
+            if score is not None:
+                scored.append((row.id, score))
+        for mid, score in scored:
+            if mid not in best or score < best[mid]:
+                best[mid] = score
+    return list(best.items())
+
+
+def _df(rows: list[_Row], alt: Alternative, grams: bool) -> int:
+    return sum(1 for r in rows if frequency(r.grams if grams else r.words, r.gram_counts if grams else r.word_counts, alt))
+
+
+def _match(row: _Row, group: Group, terms: list[tuple[list[Alternative], bool, str | None]], avg_words: float,
+           avg_grams: float, rows: list[_Row]) -> float | None:
+    score = 0.0
+    for alts, grams, literal in terms:
+        toks, counts = (row.grams, row.gram_counts) if grams else (row.words, row.word_counts)
+        hits = [(alt, frequency(toks, counts, alt)) for alt in alts]
+        if not any(tf for _, tf in hits) or (literal is not None and literal not in row.lowered):
+            return None
+        dl, avg = (len(row.grams), avg_grams) if grams else (len(row.words), avg_words)
+        for alt, tf in hits:
+            if tf:
+                df = _df(rows, alt, grams)
+                score += max(math.log((len(rows) - df + 0.5) / (df + 0.5)), 1e-6) * weight(tf, dl, avg)
+    for term in group.negatives:
+        alts = alternatives(term.word_expr) if term.word_expr and term.literal is None else None
+        if alts is not None:
+            if any(frequency(row.words, row.word_counts, alt) for alt in alts):
+                return None
+        elif (term.literal if term.literal is not None else ascii_lower(term.text)) in row.lowered:
+            return None
+    return -score

@@ -1,0 +1,96 @@
+"""Each command imports only what it uses: checked in a fresh interpreter per command.
+
+Start-up time itself is measured by benchmarks/cli_startup.py, never here; this
+asserts the cause of slow start-ups (heavy modules a command does not need).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_plugins_builtin.state import SessionStore
+
+# Prints the modules loaded by the command, after it ran, as JSON on the last line.
+PROBE = """
+import json, sys
+from hermes_core.cli.main import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+print()
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+HEAVY = ("httpx", "jsonschema", "yaml", "rich", "hermes_core.manager", "hermes_core.discovery", "hermes_core.loader")
+OTHER_GROUPS = ("hermes_core.cli.plugins", "hermes_core.cli.config", "hermes_core.cli.memory", "hermes_core.cli.chat")
+OTHER_BUILTINS = ("hermes_plugins_builtin.compressor", "hermes_plugins_builtin.memory",
+                  "hermes_plugins_builtin.session_search", "hermes_plugins_builtin.prompt_caching")
+
+
+def _modules(home: Path, *argv: str, cwd: Path) -> set[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], env=env, cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["code"] == 0, done.stderr
+    return set(result["modules"])
+
+
+def _loaded(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    with SessionStore(home / "state.db") as store:
+        store.create_session("s1", "cli", title="first")
+        store.append_messages("s1", [{"role": "user", "content": "deploy the server"},
+                                     {"role": "assistant", "content": "deployed"}])
+    # a configured setting of the store, so the configuration is really read
+    (home / "config.yaml").write_text("state:\n  synchronous: full\n")
+    plugin = home / "plugins" / "noisy"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: noisy\nversion: 1.0.0\ndescription: imports on load\nkind: standalone\n")
+    (plugin / "__init__.py").write_text("import httpx\n\ndef register(ctx):\n    pass\n")
+    return home
+
+
+@pytest.mark.parametrize("argv", [("sessions", "search", "deploy"), ("sessions", "list"),
+                                  ("sessions", "show", "s1"), ("sessions", "search", "deploy", "--json")])
+def test_sessions_commands_load_only_the_state_store(home: Path, tmp_path: Path, argv: tuple[str, ...]) -> None:
+    _modules(home, "sessions", "list", cwd=tmp_path)  # first run may parse config.yaml and cache it
+    modules = _modules(home, *argv, cwd=tmp_path)
+    assert "hermes_plugins_builtin.state.store" in modules
+    assert _loaded(modules, HEAVY + OTHER_BUILTINS) == []
+    assert "hermes_plugins.noisy" not in modules
+    assert _loaded(modules, OTHER_GROUPS) == []  # the other command groups are not even parsed
+
+
+def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, tmp_path: Path) -> None:
+    _modules(home, "plugins", "list", cwd=tmp_path)  # validates and caches every manifest
+    modules = _modules(home, "plugins", "list", cwd=tmp_path)
+    assert _loaded(modules, ("httpx", "jsonschema", "hermes_plugins", "sqlite3") + OTHER_BUILTINS) == []
+
+
+def test_help_imports_no_command_machinery(home: Path, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    probe = "import sys, json\nfrom hermes_core.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert _loaded(modules, HEAVY + ("sqlite3", "hermes_plugins_builtin") + OTHER_GROUPS + ("hermes_core.cli.sessions",)) == []
+
+
+def test_the_store_module_the_sessions_commands_import_is_the_state_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    from hermes_core.cli.sessions import STATE_PLUGIN_MODULE
+
+    (state,) = [ep for ep in entry_points(group="hermes_agent.plugins") if ep.name == "state"]
+    assert state.value == STATE_PLUGIN_MODULE
