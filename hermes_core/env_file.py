@@ -179,9 +179,9 @@ def export_env_file(home: Path, env: MutableMapping[str, str] | None = None) -> 
 
 def get_env_value(name: str, home: Path | None = None, env: Mapping[str, str] | None = None) -> str | None:
     """Return ``name`` from the process environment, else from ``$HERMES_HOME/.env``."""
-    from hermes_core.config import get_hermes_home
-
     env = os.environ if env is None else env
     if name in env:
         return env[name]
-    return read_env_file(get_hermes_home(env) if home is None else home).get(name)
+    if home is None:  # as config.get_hermes_home resolves it (not imported: config imports this module)
+        home = Path(env["HERMES_HOME"]).expanduser() if env.get("HERMES_HOME") else Path.home() / ".hermes"
+    return read_env_file(home).get(name)

@@ -87,7 +87,10 @@ def cmd_install(args: argparse.Namespace) -> int:
     if args.requirements:
         if args.ref:
             raise HermesError("--ref applies to a single git SPEC, not to -r -> pin commits inside the file instead")
-        installer.install_from_file(args.requirements)
+        from hermes_core.cli.progress import Progress
+
+        with Progress(f"installing from {args.requirements.name}", unit="plugins", minimum=2) as progress:
+            installer.install_from_file(args.requirements, progress=progress)
     else:
         installer.install(args.spec, ref=args.ref)
     return 0

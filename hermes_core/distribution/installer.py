@@ -200,9 +200,11 @@ class Installer:
 
     # -- restore (-r) ---------------------------------------------------------
 
-    def install_from_file(self, path: Path) -> list[Outcome]:
-        """Install every SPEC of a plain list, or restore every entry of a plugins.lock."""
-        from hermes_core.cli.progress import Progress
+    def install_from_file(self, path: Path, progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
+        """Install every SPEC of a plain list, or restore every entry of a plugins.lock.
+
+        ``progress(done, total)`` is told after each entry (the CLI draws it).
+        """
         from hermes_core.files import read_limited_text
 
         try:  # a regular file of at most 1 MiB: a FIFO or a device would block or fill memory
@@ -217,19 +219,18 @@ class Installer:
             jobs = [(entry.key, partial(self.restore_entry, entry)) for entry in parse_lock(text, path).values()]
         else:
             jobs = [(line, partial(self.install, line)) for line in spec_from_lines(text)]
-        with Progress(f"installing from {path.name}", unit="plugins", minimum=2) as progress:
-            progress.start(len(jobs))
-            for label, job in jobs:
-                try:
-                    outcome = job()
-                except HermesError as exc:
-                    self.console.warn(f"{label}: {exc}")
-                    failures.append(f"'{label}' ({exc})")
-                    continue
-                finally:
-                    progress.advance()
-                if outcome is not None:
-                    outcomes.append(outcome)
+        for done, (label, job) in enumerate(jobs, 1):
+            try:
+                outcome = job()
+            except HermesError as exc:
+                self.console.warn(f"{label}: {exc}")
+                failures.append(f"'{label}' ({exc})")
+                continue
+            finally:
+                if progress is not None:
+                    progress(done, len(jobs))
+            if outcome is not None:
+                outcomes.append(outcome)
         if failures:
             raise HermesError(
                 f"{len(failures)} of {len(jobs)} plugin(s) from {path} could not be installed: {'; '.join(failures)} "
