@@ -229,6 +229,8 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
 
 
 def _read_init_text(directory: Path) -> str:
+    if not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
+        return ""
     try:
         with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
             return handle.read(8192)
@@ -301,7 +303,14 @@ def read_directory_plugin(
         )
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
 
-    text = manifest_file.read_text(encoding="utf-8", errors="replace")
+    from hermes_core.files import UnreadableFileError
+    from hermes_core.manifest import read_manifest_file
+
+    try:
+        text = read_manifest_file(manifest_file)
+    except (OSError, UnreadableFileError) as exc:
+        problem = PluginProblem(dir_name, source, display_path, "", f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")
+        return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
     report = _read_manifest(
         text,
         default_name=dir_name,
@@ -387,8 +396,10 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
     manifest_file = find_manifest_file(directory) if directory else None
     if manifest_file is not None:
         assert directory is not None
+        from hermes_core.manifest import read_manifest_file
+
         report = _read_manifest(
-            manifest_file.read_text(encoding="utf-8", errors="replace"),
+            read_manifest_file(manifest_file),
             default_name=ref.name,
             source=source,
             path=str(manifest_file),

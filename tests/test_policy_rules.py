@@ -26,9 +26,13 @@ def test_name_list(value, expected):
 
 
 @pytest.mark.parametrize("selection", [5, None, "", [], {}, 0, ["vault"]])
-def test_a_selection_that_is_not_a_name_selects_nothing(make_plugin, plugin_manager, selection):
+def test_a_selection_that_is_not_a_name_selects_nothing(make_plugin, hermes_home, selection):
+    from hermes_core.config import DEFAULT_CONFIG, Config, deep_merge
+    from hermes_core.manager import PluginManager
+
     make_plugin("vault", PROVIDER, manifest={"name": "vault", "kind": "exclusive"})
-    manager = plugin_manager(config={"memory": {"provider": selection}}, load=False)
+    # given by a program: config.yaml itself refuses a memory.provider that is not text when it is loaded
+    manager = PluginManager(home=hermes_home, config=Config(deep_merge(DEFAULT_CONFIG, {"memory": {"provider": selection}})))
     record = manager.get("vault")
     assert not record.enabled and "not selected" in record.reason
     assert selected_by(record.candidate, selection) is False

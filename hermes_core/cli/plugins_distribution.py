@@ -59,7 +59,7 @@ def add_distribution_commands(commands: Any) -> None:
     new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
     new.add_argument("--description", help="one line saying what the plugin does")
     new.add_argument("--author", help="author name")
-    new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing")
+    new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing (the default when stdin is not a terminal)")
     new.set_defaults(func=cmd_new)
 
 
@@ -87,7 +87,10 @@ def cmd_install(args: argparse.Namespace) -> int:
     if args.requirements:
         if args.ref:
             raise HermesError("--ref applies to a single git SPEC, not to -r -> pin commits inside the file instead")
-        installer.install_from_file(args.requirements)
+        from hermes_core.cli.progress import Progress
+
+        with Progress(f"installing from {args.requirements.name}", unit="plugins", minimum=2) as progress:
+            installer.install_from_file(args.requirements, progress=progress)
     else:
         installer.install(args.spec, ref=args.ref)
     return 0
@@ -149,11 +152,40 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``plugins new`` may ask for when it is not given: (template variable, prompt, option that gives it).
+_NEW_QUESTIONS = (("description", "one line saying what the plugin does", "description"), ("author_name", "author name", "author"))
+
+
+def _ask_missing(args: argparse.Namespace) -> dict[str, str]:
+    """The values given as options, plus answers to what was not given when someone can answer.
+
+    The name and kind are arguments and are never asked again; nothing is asked when stdin
+    is not a terminal or with --no-input (the template's defaults apply).
+    """
+    given = {variable: getattr(args, option) for variable, _, option in _NEW_QUESTIONS if getattr(args, option)}
+    if args.no_input or not sys.stdin.isatty():
+        return given
+    from hermes_core.distribution.template import template_defaults
+
+    defaults = template_defaults()
+    for variable, question, _ in _NEW_QUESTIONS:
+        if variable in given:
+            continue
+        try:
+            answer = input(f"{question} [{defaults.get(variable, '')}]: ").strip()
+        except EOFError:
+            break
+        if answer:
+            given[variable] = answer
+    return given
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from hermes_core.distribution.template import create_project
 
-    extra = {key: value for key, value in (("description", args.description), ("author_name", args.author)) if value}
-    project = create_project(args.name, args.kind, args.output_dir, no_input=args.no_input, extra=extra)
+    extra = _ask_missing(args)
+    # every value is decided above, so the template itself never prompts (and never re-asks the name)
+    project = create_project(args.name, args.kind, args.output_dir, no_input=True, extra=extra)
     package = next((project / "src").iterdir())
     print(f"created {project} ({args.kind} plugin)")
     print("next:")

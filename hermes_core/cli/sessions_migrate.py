@@ -59,6 +59,12 @@ def _open_target(manager: Any, target: str) -> Any:
     if not accepts:
         raise HermesError("the loaded session store cannot open another location -> migrate needs the builtin "
                           "'state' plugin; run 'hermes plugins list --load' to see which store is loaded")
+    if "://" not in target:
+        from pathlib import Path
+
+        path = Path(target).expanduser()
+        if path.exists() and not path.is_file():  # a device, FIFO or directory is no SQLite file to write
+            raise HermesError(f"--to {target!r} is not a regular file -> give a new .db path or a postgresql:// URL")
     return factory(manager.home, location=target)
 
 

@@ -200,12 +200,17 @@ class Installer:
 
     # -- restore (-r) ---------------------------------------------------------
 
-    def install_from_file(self, path: Path) -> list[Outcome]:
-        """Install every SPEC of a plain list, or restore every entry of a plugins.lock."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path given to -r") from exc
+    def install_from_file(self, path: Path, progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
+        """Install every SPEC of a plain list, or restore every entry of a plugins.lock.
+
+        ``progress(done, total)`` is told after each entry (the CLI draws it).
+        """
+        from hermes_core.files import read_limited_text
+
+        try:  # a regular file of at most 1 MiB: a FIFO or a device would block or fill memory
+            text = read_limited_text(path, 1 << 20, what="list given to -r")
+        except FileNotFoundError:
+            raise HermesError(f"{path}: cannot be read (no such file) -> check the path given to -r") from None
         self.preflight(f"cannot install from {path}")
         outcomes: list[Outcome] = []
         failures: list[str] = []
@@ -214,13 +219,16 @@ class Installer:
             jobs = [(entry.key, partial(self.restore_entry, entry)) for entry in parse_lock(text, path).values()]
         else:
             jobs = [(line, partial(self.install, line)) for line in spec_from_lines(text)]
-        for label, job in jobs:
+        for done, (label, job) in enumerate(jobs, 1):
             try:
                 outcome = job()
             except HermesError as exc:
                 self.console.warn(f"{label}: {exc}")
                 failures.append(f"'{label}' ({exc})")
                 continue
+            finally:
+                if progress is not None:
+                    progress(done, len(jobs))
             if outcome is not None:
                 outcomes.append(outcome)
         if failures:

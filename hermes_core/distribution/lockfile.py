@@ -69,12 +69,14 @@ def lock_path(home: Path) -> Path:
 
 def read_lock(path: Path) -> dict[str, LockEntry]:
     """Read a lock file; a missing file is an empty lock. Raises HermesError for a damaged one."""
-    try:
-        text = path.read_text(encoding="utf-8")
+    from hermes_core.files import UnreadableFileError, read_limited_text
+
+    try:  # a regular UTF-8 file of bounded size; a FIFO or a device would block or fill memory
+        text = read_limited_text(path, 16 << 20, what="plugins.lock")
     except FileNotFoundError:
         return {}
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
+    except UnreadableFileError as exc:
+        raise HermesError(f"{exc}, or restore plugins.lock from a backup") from None
     return parse_lock(text, path)
 
 

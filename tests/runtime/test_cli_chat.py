@@ -74,7 +74,7 @@ def test_a_bad_context_length_is_a_clear_error(configured, run_hermes, hermes_ho
     with (hermes_home / "config.yaml").open("a") as config:
         config.write("  context_length: big\n")
     result = run_hermes("chat", "-q", "hi")
-    assert result.exit_code == 1 and "model.context_length is 'big', not a number of tokens" in result.stderr
+    assert result.exit_code == 1 and "model.context_length is 'big', but it must be a whole number at least 1 (tokens)" in result.stderr
 
 
 def test_an_unknown_context_engine_is_reported_at_start(configured, run_hermes, hermes_home):
