@@ -160,32 +160,6 @@ class Migration:
         return problems
 
 
-class _SessionProgress:
-    """'copying sessions: done/total' on stderr: redrawn on a terminal, a line per tenth otherwise."""
-
-    def __init__(self) -> None:
-        import sys
-
-        self.stream = sys.stderr
-        self.tty = self.stream.isatty()
-        self.last_tenth = -1
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.tty:
-            print(f"\rcopying sessions: {done}/{total}", end="", file=self.stream, flush=True)
-            self.shown = True
-            return
-        tenth = done * 10 // max(total, 1)
-        if tenth != self.last_tenth:
-            self.last_tenth = tenth
-            print(f"copying sessions: {done}/{total}", file=self.stream, flush=True)
-
-    def finish(self) -> None:
-        if self.shown:
-            print(file=self.stream)
-
-
 def cmd_migrate(args: argparse.Namespace) -> int:
     from hermes_core.manager import PluginManager
 
@@ -195,7 +169,9 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     with args.open_store(manager) as source, _open_target(manager, args.to) as target:
         if getattr(source, "path", None) == getattr(target, "path", object()):
             raise HermesError(f"--to {redact_url(args.to)!r} is the store hermes already uses -> give another location")
-        progress = _SessionProgress()
+        from hermes_core.cli.progress import Progress
+
+        progress = Progress("copying sessions", unit="sessions")
         migration = Migration(source, target, progress=progress)
         try:
             migration.run(force=args.force)
