@@ -15,7 +15,7 @@ _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
     "plugins": ("hermes_core.cli.plugins", "list, install, update, remove, check and create plugins"),
     "config": ("hermes_core.cli.config", "read and change config.yaml"),
     "memory": ("hermes_core.cli.memory", "show and edit built-in memory; choose and set up a memory provider"),
-    "sessions": ("hermes_core.cli.sessions", "list, show, search, export, import, prune and reindex stored sessions"),
+    "sessions": ("hermes_core.cli.sessions", "list, show, search, export, import, prune, reindex and migrate stored sessions"),
     "chat": ("hermes_core.cli.chat", "talk to the configured model, with memory, tools and plugins"),
 }
 
