@@ -70,7 +70,9 @@ def run_search(conn: Any, plan: QueryPlan, filters: SearchFilters, *, limit: int
         if not any(t.indexed for t in group.positives):
             continue
         sql, params = _group_sql(group, filters, window, limit)
-        for message_id, score in conn.execute(sql, params):
+        # never a prepared (generic) plan: without the tsquery in hand the planner walks the
+        # primary key backwards for every query, which turns a rare word into a table scan
+        for message_id, score in conn.execute(sql, params, prepare=False):
             if message_id not in best or score < best[message_id]:
                 best[message_id] = float(score)
     top = sorted(best.items(), key=lambda kv: (kv[1], -kv[0]))[:limit]
