@@ -543,8 +543,12 @@ def _selection_for(records: list[PluginRecord], record: PluginRecord) -> str:
     return record.key
 
 
-def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choice: str) -> tuple[PluginRecord, MemoryProvider]:
-    """The provider plugin ``choice`` names (plugin key or name first, else a provider name), loaded."""
+def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choice: str,
+                       unknown_fix: str = "name one of them, or 'builtin'") -> tuple[PluginRecord, MemoryProvider]:
+    """The provider plugin ``choice`` names (plugin key or name first, else a provider name), loaded.
+
+    ``unknown_fix`` ends the error for a name nothing provides (it differs when the name came from config).
+    """
     from hermes_core.policy import selected_by
 
     named = [r for r in records if selected_by(r.candidate, choice)]
@@ -565,7 +569,7 @@ def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choi
     if owner is not None:
         return owner
     found = ", ".join(sorted(r.name + (" (disabled)" if _is_disabled(manager, r) else "") for r in records)) or "none"
-    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> name one of them, or 'builtin'")
+    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> {unknown_fix}")
 
 
 def _pick(records: list[PluginRecord], args: argparse.Namespace) -> str:
