@@ -195,3 +195,24 @@ def test_without_the_sdk_status_says_how_to_install_it(run_hermes: Any, hermes_h
     result = run_hermes("memory", "status")
     assert result.exit_code == 1 and "pip install 'hermes-host[honcho]'" in result.stdout
     assert run_hermes("honcho", "status", "--check").stdout.count("pip install 'hermes-host[honcho]'") == 1
+
+
+def test_setup_blames_a_bad_flag_not_a_file_that_does_not_exist(run_hermes: Any, hermes_home: Path) -> None:
+    result = run_hermes("honcho", "setup", "--no-input", "--base-url", "notaurl")
+    assert result.exit_code == 1
+    assert "--base-url 'notaurl' is not an http(s) URL -> " in result.stderr and "http://localhost:8000" in result.stderr
+    assert "honcho.json" not in result.stderr and "Traceback" not in result.stderr
+    assert not (hermes_home / "honcho.json").exists() and not (hermes_home / "config.yaml").exists()
+    spaced = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "   ")
+    assert spaced.exit_code in (0, 1) and "Traceback" not in spaced.stderr
+
+
+def test_setup_while_another_provider_is_selected_loads_honcho_only_for_its_command(
+    run_hermes: Any, hermes_home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n", encoding="utf-8")
+    result = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri")
+    assert result.exit_code == 0, result.stderr
+    assert "rejected" not in result.stderr and "rejected" not in caplog.text
+    assert "already active" not in result.stderr + caplog.text
+    assert honcho_json(hermes_home)["hosts"]["hermes"]["peerName"] == "eri"
