@@ -216,3 +216,19 @@ def test_setup_while_another_provider_is_selected_loads_honcho_only_for_its_comm
     assert "rejected" not in result.stderr and "rejected" not in caplog.text
     assert "already active" not in result.stderr + caplog.text
     assert honcho_json(hermes_home)["hosts"]["hermes"]["peerName"] == "eri"
+
+
+def test_memory_status_reports_a_rejected_key_unavailable(run_hermes: Any, hermes_home: Path, server: Any, workspace: str) -> None:
+    from hermes_core.testing.honcho_server import HonchoServer
+
+    with HonchoServer(api_key="the-right-key") as strict:
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": strict.base_url, "apiKey": "a-wrong-key", "workspace": workspace, "timeout": 2}))
+        (hermes_home / "config.yaml").write_text("memory:\n  provider: honcho\n", encoding="utf-8")
+        rejected = run_hermes("memory", "status", "--json")
+        assert rejected.exit_code == 1, rejected.stdout
+        status = rejected.json()
+        assert status["available"] is False and status["connection"] == "failed"
+        assert "401" in status["reason"] and "apiKey" in status["reason"]
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": strict.base_url, "apiKey": "the-right-key", "workspace": workspace, "timeout": 2}))
+        accepted = run_hermes("memory", "status", "--json")
+    assert accepted.exit_code == 0 and accepted.json()["connection"] == "ok", accepted.stdout

@@ -213,18 +213,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _check_connection(config: Any) -> dict[str, Any]:
-    """One real call (workspace get-or-create, then the queue status), bounded by the config's timeout."""
-    import time
+    from .status import check_connection
 
-    from .client import HonchoBackend, HonchoCallError
-
-    started = time.perf_counter()
-    try:
-        backend = HonchoBackend(config)
-        backend.call(backend.client.queue_status)
-    except HonchoCallError as exc:
-        return {"ok": False, "error": str(exc)}
-    return {"ok": True, "ms": round((time.perf_counter() - started) * 1000)}
+    return check_connection(config)
 
 
 # -- small edits --

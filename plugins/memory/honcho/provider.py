@@ -394,6 +394,13 @@ class HonchoMemoryProvider(MemoryProvider):
         """Lines for ``hermes memory status``: where memory goes and how it is written."""
         return status.details(self)
 
+    def check_connection(self) -> str:
+        """One request to Honcho (``hermes memory status``): ``""`` when it answers, else the cause and fix."""
+        if self.unavailable_reason():
+            return ""  # not configured: status says so already
+        result = status.check_connection(self.config())
+        return "" if result["ok"] else str(result["error"])
+
     def problems(self) -> list[str]:
         """Writes that failed for good (kept for the next session) and config problems, for ``hermes memory status``."""
         return status.problems(self)
