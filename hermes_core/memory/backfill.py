@@ -289,4 +289,4 @@ class Backfill:
             problems = []
         if problems:
             return f"the provider did not confirm the write: {problems[-1]}"
-        return f"flush_writes() did not confirm the write within {self.flush_timeout:g} s"
+        return f"flush_writes() did not confirm the write (not stored within {self.flush_timeout:g} s, or queued by the provider for later)"

@@ -15,7 +15,17 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from switch_support import build_history  # noqa: E402
-from test_memory_switch_providers import HonchoServer, _user_messages, needs_honcho  # noqa: E402
+from test_memory_switch_providers import (  # noqa: E402
+    DIMS,
+    EmbeddingModelServer,
+    HonchoServer,
+    _mem0,
+    _mem0_config,
+    _user_messages,
+    mem0_env,
+    needs_honcho,
+    needs_mem0,
+)
 
 
 def _honcho_with_key(home: Path, base_url: str, key: str) -> str:
@@ -50,6 +60,34 @@ def test_backfill_into_a_honcho_refusing_the_key_fails_and_the_rerun_sends_every
         assert rerun.json()["backfill"]["turns_sent"] == len(history)  # nothing was checkpointed by the failed run
         stored = _user_messages(server, workspace)
     assert {t.user: stored[t.user] for t in history} == {t.user: 1 for t in history}
+
+
+@needs_mem0
+def test_backfill_into_a_mem0_whose_model_refuses_fails_and_the_rerun_sends_everything(hermes_home, mem0_env, run_hermes):
+    from hermes_core.testing.replies import error_reply
+
+    history = build_history(hermes_home, conversations=1, turns=2)
+    with EmbeddingModelServer(dims=DIMS) as server:
+        _mem0_config(hermes_home, server.base_url, infer=False)
+        config = yaml.safe_load((hermes_home / "config.yaml").read_text())
+        config["memory"].update(backfill_retries=0, backfill_retry_delay=0)
+        (hermes_home / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+        server.fail_next("embeddings", *[error_reply(401, "invalid api key")] * 50)
+        failed = run_hermes("memory", "switch", "mem0", "--backfill", "--yes")
+        assert failed.exit_code == 1, failed.stdout + failed.stderr
+        assert "sent" not in failed.stdout and "not delivered" in failed.stderr, failed.stderr
+        assert "pending.jsonl" in failed.stderr  # the provider's own account of where the write waits
+        server.clear_faults()
+        rerun = run_hermes("memory", "switch", "mem0", "--backfill", "--yes", "--json")
+        assert rerun.exit_code == 0, rerun.stderr
+        assert rerun.json()["backfill"]["turns_sent"] == len(history)
+        provider = _mem0(hermes_home)
+        try:
+            texts = [r["text"] for r in provider.export_memories()]
+        finally:
+            provider.shutdown()
+    for turn in history:
+        assert sum(turn.user in t for t in texts) == 1, (turn.user, texts)
 
 
 @needs_honcho

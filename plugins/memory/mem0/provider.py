@@ -401,6 +401,12 @@ class Mem0MemoryProvider(MemoryProvider):
         if self.settings is None or self._outbox is None:
             return []
         found = list(self.settings.notes)
+        pending = self._outbox.pending()
+        if pending:  # not stored yet: a backfill or import must not count them as sent
+            found.append(
+                f"{len(pending)} write(s) wait in {self._outbox.pending_path} (last error: {pending[-1].get('error', '?')}); "
+                "they are retried first at the next write or session -> fix the cause ('hermes memory status' shows the last error)"
+            )
         failed = self._outbox.failed()
         if failed:
             found.append(
