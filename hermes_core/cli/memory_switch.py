@@ -224,7 +224,7 @@ def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
             cause = str(exc.cause) if isinstance(exc.cause, NotDelivered) else f"{type(exc.cause).__name__}: {exc.cause}"
             undelivered = plan.pending_items - delivered(backfill, plan)
             raise HermesError(
-                f"backfill into {plan.provider} stopped at {exc.where}: {cause} (gave up after {exc.attempts} attempts); "
+                f"backfill into {plan.provider} stopped at {exc.where}: {cause} (gave up after {_count(exc.attempts, 'attempt', 'attempts')}); "
                 f"{_stored(backfill, plan)} are stored and checkpointed; {_count(undelivered, 'item was', 'items were')} "
                 f"not delivered (none checkpointed: the next run sends them) -> fix the provider (hermes memory status), "
                 f"then run '{again}' to resume"
