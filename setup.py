@@ -14,19 +14,20 @@ PLUGIN_DATA = ["*.yaml", "*.yml", "*.md", "*.example", "*.json", "*.txt"]
 
 TEMPLATE = "hermes_plugin_template"
 # The template is data, not code: its .py files hold Jinja placeholders. `*` skips
-# hidden files, so the project's dotfiles are listed by name.
+# hidden files, so the project's dotfiles are listed by name. Its hooks/ directory (cookiecutter's
+# pre/post generation scripts) is declared a package so that setuptools ships its .py files without
+# warning; nothing imports it.
 TEMPLATE_PROJECT = "{{cookiecutter.project_slug}}"
 TEMPLATE_DATA = [
     "cookiecutter.json",
     "README.md",
-    "hooks/*.py",
     *(f"{TEMPLATE_PROJECT}/**/*.{ext}" for ext in ("py", "toml", "md", "yaml", "yml", "json", "txt", "cfg")),
     f"{TEMPLATE_PROJECT}/.gitignore",
     f"{TEMPLATE_PROJECT}/.github/workflows/*.yml",
 ]
 
 setup(
-    packages=find_namespace_packages(include=["hermes_core*"], exclude=["*__pycache__*"]) + builtin_packages + bundled_packages + [TEMPLATE],
+    packages=find_namespace_packages(include=["hermes_core*"], exclude=["*__pycache__*"]) + builtin_packages + bundled_packages + [TEMPLATE, f"{TEMPLATE}.hooks"],
     package_dir={BUNDLED: "plugins", TEMPLATE: "plugin_template"},
     package_data={
         "hermes_core": ["py.typed", "schemas/*.json"],

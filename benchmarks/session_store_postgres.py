@@ -22,6 +22,7 @@ import importlib.util
 import json
 import multiprocessing as mp
 import os
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -35,6 +36,15 @@ sys.path.insert(0, str(REPO))
 from hermes_core.testing.postgres import running_server  # noqa: E402
 from hermes_plugins_builtin.state import SessionStore  # noqa: E402
 from hermes_plugins_builtin.state.postgres import open_postgres_store  # noqa: E402
+
+
+def _shared_bench() -> Path:
+    """The shared workload script: ../shared/bench beside the checkout (or beside the main checkout of a worktree)."""
+    for base in (REPO.parent, REPO.parent.parent):
+        candidate = base / "shared" / "bench" / "bench_sessionstore.py"
+        if candidate.exists():
+            return candidate
+    return REPO.parent / "shared" / "bench" / "bench_sessionstore.py"
 
 
 def load_shared(path: Path) -> Any:
@@ -131,7 +141,7 @@ def scale_out(server: Any, per_worker: int) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench-script", type=Path, default=REPO.parent / "shared" / "bench" / "bench_sessionstore.py")
+    ap.add_argument("--bench-script", type=Path, default=_shared_bench())
     ap.add_argument("--messages", type=int, default=100_000)
     ap.add_argument("--sessions", type=int, default=1000)
     ap.add_argument("--search-iters", type=int, default=100)
@@ -150,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         pg_store = open_postgres_store(url)
         report["write_msg_per_s"] = write_both(wl, sqlite_store, pg_store, args.batch)
         sqlite_store.flush_search_index()
+        # statistics as autovacuum would have them on a live server (and ANALYZE for SQLite too):
+        # without them the planner may walk the primary key for a rare word instead of the GIN index
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("ANALYZE")
+        sqlite3.connect(Path(tmp) / "state.db").execute("ANALYZE").connection.close()
         report["size_bytes"] = {"sqlite": sum(os.path.getsize(p) for p in Path(tmp).glob("state.db*")),
                                 "postgres": pg_store.stats().db_bytes}
         report["search"] = search_both(shared, sqlite_store, pg_store, args.search_iters)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 CONFIG_FILE_NAME = "config.yaml"
-ENV_FILE_NAME = ".env"
+ENV_FILE_NAME = ".env"  # hermes_core.env_file reads and writes it
 _VAR_PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -138,16 +138,57 @@ class Config(Mapping[str, Any]):
         return copy.deepcopy(self._data)
 
 
+#: config.yaml is a few kilobytes; a file this large is a mistake (or an attack), not settings.
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def describe_home_problem(home: Path) -> str | None:
+    """Why ``home`` cannot serve as HERMES_HOME, worded for the user, or ``None`` when it is usable."""
+    try:
+        if home.is_dir():
+            return None
+        if home.exists():
+            return f"HERMES_HOME ({home}) is a file, not a directory -> point HERMES_HOME at a directory, or move the file away"
+    except OSError as exc:
+        return f"HERMES_HOME ({home}) cannot be examined ({exc.strerror}) -> check the path and its permissions"
+    parent = home.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"HERMES_HOME ({home}) cannot be created: {parent} is a file, not a directory -> point HERMES_HOME at a directory"
+    return None
+
+
+def ensure_home(home: Path) -> Path:
+    """Create HERMES_HOME (mode 0700, whatever the umask) if missing; a HermesError saying why it cannot be."""
+    from hermes_core.files import make_private_dirs
+
+    problem = describe_home_problem(home)
+    if problem:
+        raise ConfigError(problem)
+    try:
+        make_private_dirs(home)
+    except OSError as exc:
+        raise ConfigError(
+            f"HERMES_HOME ({home}) cannot be created ({exc.strerror}: {exc.filename or home}) -> "
+            "point HERMES_HOME at a directory you can write, e.g. export HERMES_HOME=~/.hermes"
+        ) from exc
+    return home
+
+
 def read_yaml_mapping(path: Path, *, use_cache: bool = True) -> dict[str, Any]:
     """The mapping in the YAML file ``path`` (``{}`` when missing or empty); ConfigError naming the
     line for bad YAML. ``use_cache=False`` neither reads nor writes the parse cache, for callers
-    that must leave ``$HERMES_HOME`` untouched."""
+    that must leave ``$HERMES_HOME`` untouched. FIFOs, devices and files over MAX_CONFIG_BYTES are refused."""
+    from hermes_core.files import UnreadableFileError, read_limited_text
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited_text(path, MAX_CONFIG_BYTES, what="config file")
     except FileNotFoundError:
         return {}
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
+    except UnreadableFileError as exc:
+        problem = describe_home_problem(path.parent)
+        raise ConfigError(problem or str(exc)) from None
     if not text.strip():
         return {}
     cached = _cached_parse(path, text) if use_cache else None
@@ -155,15 +196,12 @@ def read_yaml_mapping(path: Path, *, use_cache: bool = True) -> dict[str, Any]:
         return cached
     import yaml  # deferred: keeps `hermes --help` from paying for the YAML parser
 
+    from hermes_core.yaml_limits import describe_yaml_error, load_yaml
+
     try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
-        where = ""
-        mark = getattr(exc, "problem_mark", None)
-        if mark is not None:
-            where = f" at line {mark.line + 1}, column {mark.column + 1}"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{path}: invalid YAML{where}: {problem} -> fix the file or move it aside") from exc
+        raise ConfigError(f"{path}: {describe_yaml_error(exc)} -> fix the file or move it aside") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -266,9 +304,13 @@ def load_config(
     env = os.environ if env is None else env
     home = get_hermes_home(env) if home is None else home
     path = home / CONFIG_FILE_NAME
+    from hermes_core.settings import check_tree
+
     merged = deep_merge(DEFAULT_CONFIG, read_yaml_mapping(path))
     # ${VAR} may name a secret kept in $HERMES_HOME/.env; the process environment wins.
     merged = expand_env_vars(merged, {**read_env_file(home), **env} if "${" in repr(merged) else env)
+    # after expansion, so 'timeout: ${MODEL_TIMEOUT:-60}' is checked as the number it becomes
+    check_tree(merged, where=f"{path}: ")
     for key, value in (overrides or {}).items():
         set_dotted(merged, key, value)
     return Config(merged, path)
@@ -280,32 +322,49 @@ def read_user_config(home: Path) -> dict[str, Any]:
 
 
 def atomic_write_text(path: Path, text: str, mode: int = 0o644) -> None:
-    """Write ``text`` to ``path`` so readers see the old or the new file, never half of one."""
-    import tempfile  # deferred: only writers need it, and listing plugins writes nothing
+    """Write ``text`` to ``path`` so readers see the old or the new file, never half of one.
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    ``mode`` applies to a new file only: an existing file keeps the mode its owner gave it
+    (see :mod:`hermes_core.files`, the one implementation).
+    """
+    from hermes_core.files import atomic_write_text as write
+
+    write(path, text, new_mode=mode)
+
+
+def _dump(data: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
+
+
+def dump_user_config(home: Path, data: Mapping[str, Any]) -> str:
+    """config.yaml text for ``data``, checked to read back as ``data`` before anything is written."""
+    import yaml
+
+    from hermes_core.files import check_utf8
+    from hermes_core.yaml_limits import load_yaml
+
+    path = home / CONFIG_FILE_NAME
     try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+        text = _dump(dict(data))
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise ConfigError(f"{path}: not written, the settings cannot be written as YAML ({exc}) -> give plain values") from None
+    check_utf8(text, "the new config.yaml", "give keys and values as UTF-8 text; the file was not changed")
+    try:  # compared as text, so a .nan (never equal to itself) still counts as the same
+        same = _dump(load_yaml(text)) == text
+    except (yaml.YAMLError, RecursionError):
+        same = False
+    if not same:
+        raise ConfigError(f"{path}: not written, the new settings would not read back as given -> give plain text, numbers and lists")
+    return text
 
 
 def write_user_config(home: Path, data: Mapping[str, Any]) -> Path:
-    """Replace config.yaml with ``data`` atomically; return its path."""
-    import yaml
-
+    """Replace config.yaml with ``data`` atomically; return its path. Nothing is written unless it reads back."""
+    text = dump_user_config(home, data)
+    ensure_home(home)
     path = home / CONFIG_FILE_NAME
-    text = yaml.safe_dump(dict(data), sort_keys=False, default_flow_style=False, allow_unicode=True)
     atomic_write_text(path, text)
     return path
 
@@ -317,90 +376,15 @@ def update_user_config(home: Path, key: str, value: Any) -> Path:
     return write_user_config(home, data)
 
 
-# --- .env secrets ------------------------------------------------------------
+# --- .env secrets (hermes_core.env_file; re-exported: plugins and the compat layer import them from here)
 
-_ENV_LINE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")
-
-
-def read_env_file(home: Path) -> dict[str, str]:
-    """Parse ``$HERMES_HOME/.env`` (``KEY=value`` lines, ``#`` comments, optional quotes)."""
-    path = home / ENV_FILE_NAME
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return {}
-    values: dict[str, str] = {}
-    for line in lines:
-        match = _ENV_LINE.match(line)
-        if not match or line.lstrip().startswith("#"):
-            continue
-        raw = match.group(2).strip()
-        if len(raw) >= 2 and raw[0] == raw[-1] == '"':
-            raw = re.sub(r'\\(["\\])', r"\1", raw[1:-1])  # undo _quote_env_value's escapes
-        elif len(raw) >= 2 and raw[0] == raw[-1] == "'":
-            raw = raw[1:-1]
-        values[match.group(1)] = raw
-    return values
-
-
-def _quote_env_value(value: str) -> str:
-    if value and re.fullmatch(r"[A-Za-z0-9_./:@+-]*", value):
-        return value
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
-
-
-def check_env_value(name: str, value: str) -> None:
-    """Raise ConfigError unless :func:`save_env_value` would store ``name=value`` (same rules).
-
-    Lets a caller check every value before it changes anything, instead of failing half way.
-    """
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ConfigError(f"environment variable name {name!r} is not valid -> use letters, digits and '_'")
-    if "\n" in value or "\r" in value:
-        raise ConfigError(f"the value for {name} contains a line break -> give it on one line")
-
-
-def save_env_value(home: Path, name: str, value: str) -> Path:
-    """Set ``name=value`` in ``$HERMES_HOME/.env``, written atomically with mode 0600."""
-    check_env_value(name, value)
-    path = home / ENV_FILE_NAME
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        lines = []
-    new_line = f"{name}={_quote_env_value(value)}"
-    for index, line in enumerate(lines):
-        match = _ENV_LINE.match(line)
-        if match and match.group(1) == name and not line.lstrip().startswith("#"):
-            lines[index] = new_line
-            break
-    else:
-        lines.append(new_line)
-    atomic_write_text(path, "\n".join(lines) + "\n", mode=0o600)
-    return path
-
-
-def export_env_file(home: Path, env: MutableMapping[str, str] | None = None) -> list[str]:
-    """Copy the variables of ``$HERMES_HOME/.env`` into ``env`` (default ``os.environ``) where unset.
-
-    Returns the names that were set. A variable already in the environment is never overwritten.
-    """
-    env = os.environ if env is None else env
-    added = []
-    for name, value in read_env_file(home).items():
-        if name not in env:
-            env[name] = value
-            added.append(name)
-    return added
-
-
-def get_env_value(name: str, home: Path | None = None, env: Mapping[str, str] | None = None) -> str | None:
-    """Return ``name`` from the process environment, else from ``$HERMES_HOME/.env``."""
-    env = os.environ if env is None else env
-    if name in env:
-        return env[name]
-    return read_env_file(get_hermes_home(env) if home is None else home).get(name)
+from hermes_core.env_file import (  # noqa: E402
+    check_env_value,
+    export_env_file,
+    get_env_value,
+    read_env_file,
+    save_env_value,
+)
 
 
 def env_flag(name: str, env: Mapping[str, str] | None = None) -> bool:

@@ -70,13 +70,13 @@ class HermesAgentRegistrars:
     @property
     def profile_name(self) -> str:
         """``default``, the profile's name, or ``custom`` (a HERMES_HOME outside the profiles folder)."""
-        from hermes_core.compat.hermes_cli_profiles import _profile_name_from_context
+        from hermes_core.profiles import profile_name_of
 
-        return _profile_name_from_context(self._manager.home)
+        return profile_name_of(self._manager.home)
 
     @property
     def llm(self) -> Any:
         """The auxiliary model, for completions the plugin needs (``ctx.llm.complete(messages)``)."""
-        from hermes_core.compat.agent_plugin_llm import PluginLlm
+        from hermes_core.plugin_llm import PluginLlm
 
         return PluginLlm(self._manager, self.plugin_id)

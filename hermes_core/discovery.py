@@ -229,6 +229,8 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
 
 
 def _read_init_text(directory: Path) -> str:
+    if not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
+        return ""
     try:
         with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
             return handle.read(8192)
@@ -301,7 +303,14 @@ def read_directory_plugin(
         )
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
 
-    text = manifest_file.read_text(encoding="utf-8", errors="replace")
+    from hermes_core.files import UnreadableFileError
+    from hermes_core.manifest import read_manifest_file
+
+    try:
+        text = read_manifest_file(manifest_file)
+    except (OSError, UnreadableFileError) as exc:
+        problem = PluginProblem(dir_name, source, display_path, "", f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")
+        return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
     report = _read_manifest(
         text,
         default_name=dir_name,
@@ -387,8 +396,10 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
     manifest_file = find_manifest_file(directory) if directory else None
     if manifest_file is not None:
         assert directory is not None
+        from hermes_core.manifest import read_manifest_file
+
         report = _read_manifest(
-            manifest_file.read_text(encoding="utf-8", errors="replace"),
+            read_manifest_file(manifest_file),
             default_name=ref.name,
             source=source,
             path=str(manifest_file),
@@ -461,6 +472,22 @@ def discover_plugins(
     return resolve_clashes(fold_installed_copies(ordered))
 
 
+def rename_hint(candidate: PluginCandidate) -> str:
+    """How to give ``candidate`` another key: where its key comes from depends on its source."""
+    if candidate.entry_point is not None:
+        ref = candidate.entry_point
+        return (
+            f"rename the entry point '{ref.name}' in the '{ref.group}' group of the distribution "
+            f"{ref.distribution} (its pyproject.toml) and reinstall it"
+        )
+    if candidate.directory is not None and "/" in candidate.key:
+        return f"rename its directory {candidate.directory} (the key is category/directory)"
+    if candidate.directory is not None:
+        manifest_file = find_manifest_file(candidate.directory) or candidate.directory / "plugin.yaml"
+        return f"change 'name:' in {manifest_file} (the key is the manifest's name)"
+    return "rename it"
+
+
 def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
     """Keep one candidate per key: a later source wins, except over a builtin. Report each clash."""
     winners: dict[str, PluginCandidate] = {}
@@ -473,13 +500,15 @@ def resolve_clashes(ordered: list[PluginCandidate]) -> DiscoveryResult:
         if previous.source == "builtin":
             message = (
                 f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) is ignored: the key is taken by "
-                f"the builtin plugin -> rename it in its plugin.yaml"
+                f"the builtin plugin -> {rename_hint(candidate)}"
             )
             previous.warnings.append(message)
         else:
             message = (
                 f"plugin '{candidate.key}' ({candidate.source}, {candidate.path}) overrides the {previous.source} "
-                f"plugin of the same key at {previous.path}"
+                f"plugin of the same key at {previous.path}, which is not loaded -> to keep both, "
+                f"{rename_hint(candidate)} (or rename the other one); to keep only the {previous.source} one, "
+                f"remove this one; 'hermes plugins disable {candidate.key}' turns off whichever wins"
             )
             candidate.warnings.append(message)
             del winners[candidate.key]  # the winner takes its own place in discovery order

@@ -28,10 +28,6 @@ from hermes_core.tracing import debug_enabled, trace
 
 logger = logging.getLogger("hermes.plugins")
 
-#: How long a callback that timed out is skipped before it gets another chance.
-TIMEOUT_SUPPRESSION_SECONDS = 60.0
-#: Timeouts of one callback before it is skipped for good.
-MAX_TIMEOUTS_PER_CALLBACK = 3
 MAX_HOOK_CALLBACK_TIMEOUT = 600.0
 
 
@@ -179,8 +175,6 @@ class HookCallback:
     argnames: tuple[str, ...] | None
     #: Whether ``argnames`` can be passed by position, in order (the cheaper call).
     positional: bool = False
-    suppressed_until: float = 0.0
-    timeouts: int = 0
 
 
 class _TimedOut:
@@ -191,6 +185,8 @@ class _TimedOut:
 
 
 TIMED_OUT = _TimedOut()
+#: Stands for a callback of a quarantined plugin that a fail-closed hook did not call.
+QUARANTINED = _TimedOut()
 
 #: ``failures`` maps the index of a callback in the call to its exception (or TIMED_OUT).
 Failures = dict[int, "BaseException | _TimedOut"]
@@ -329,6 +325,9 @@ class HookDispatcher:
         self._logged_failures: set[tuple[str, str, str, str]] = set()
         self._monitors: list[Monitor] = []
         self._guard = _GuardedRunner()
+        #: Plugins that overran the timeout once, with the hook where they did: none of their
+        #: callbacks runs again on this dispatcher, so one hung plugin costs one timeout, not one per hook.
+        self.quarantined: dict[str, str] = {}
         #: Bound guarded callbacks with SIGALRM, inline, when called on the main thread (see _Alarm);
         #: False always uses worker threads.
         self.inline_timeouts = True
@@ -420,31 +419,32 @@ class HookDispatcher:
         for before, _ in monitors:
             before(hook_name, kwargs)
         closed: HookCallback | None = None
-        if self._guard.any_suppressed:
-            now = time.monotonic()
+        if self.quarantined:
+            quarantined = self.quarantined
             if hook_name in hookspecs.FAIL_CLOSED_HOOKS:
-                # A policy hook that timed out keeps failing closed while it is suppressed:
-                # skipping it would let tools run without the check.
-                first = next((i for i, c in enumerate(callbacks) if c.suppressed_until > now), None)
+                # A quarantined plugin's policy hook keeps failing closed: skipping it would let
+                # tools run without the check.
+                first = next((i for i, c in enumerate(callbacks) if c.plugin in quarantined), None)
                 if first is not None:
                     closed, callbacks = callbacks[first], callbacks[:first]
             else:
-                callbacks = [c for c in callbacks if c.suppressed_until <= now]
+                callbacks = [c for c in callbacks if c.plugin not in quarantined]
         durations: list[float] | None = [] if (timed or self.trace or monitors) else None
         if self.timeout > 0 and callbacks and hook_name in hookspecs.GUARDED_HOOKS:
             if self.inline_timeouts and _ALARM.usable():
                 values, failures = _ALARM.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
-                if failures:
-                    self._guard.suppress_overrun(callbacks, failures)
             else:
                 values, failures = self._guard.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
+            for index, failure in (failures or {}).items():
+                if failure is TIMED_OUT:
+                    self.quarantined.setdefault(callbacks[index].plugin, hook_name)
         else:
             values, failures = run_callbacks(callbacks, kwargs, stop_on, stop_on_failure, durations)
         called = callbacks[: len(values)]
         if closed is not None and len(values) == len(callbacks) and not failures and not (values and stop_on and stop_on(values[-1])):
             called = [*called, closed]
             values = [*values, None]
-            failures = {len(values) - 1: TIMED_OUT}
+            failures = {len(values) - 1: QUARANTINED}
             if durations is not None:
                 durations.append(0.0)
         if failures:
@@ -466,8 +466,15 @@ class HookDispatcher:
 
     def _report_failure(self, callback: HookCallback, failure: BaseException | _TimedOut) -> None:
         if isinstance(failure, _TimedOut):
-            cause = f"timed out after {self.timeout:g} s (plugins.hook_callback_timeout); skipped for {TIMEOUT_SUPPRESSION_SECONDS:g} s"
-            signature = (callback.plugin, callback.hook, "timeout", "")
+            cause = (
+                f"timed out after {self.timeout:g} s (plugins.hook_callback_timeout); the plugin is quarantined: "
+                "none of its hooks runs again until hermes restarts"
+                + (" and its pre_tool_call blocks every tool" if "pre_tool_call" in self.hooks_of(callback.plugin) else "")
+                + f" -> fix or update the plugin, raise plugins.hook_callback_timeout, or disable it: "
+                f"hermes plugins disable {callback.plugin}"
+            )
+            # one warning per plugin: its other hooks are skipped, not timed out again
+            signature = (callback.plugin, "", "timeout", "")
         else:
             cause = f"{type(failure).__name__}: {failure}"
             signature = (callback.plugin, callback.hook, type(failure).__name__, str(failure))
@@ -501,6 +508,13 @@ class HookDispatcher:
         if failures:
             index, failure = next(iter(failures.items()))
             plugin = called[index].plugin
+            if failure is QUARANTINED:
+                return BlockDecision(
+                    f"blocked: plugin '{plugin}' is quarantined since its {self.quarantined.get(plugin)} hook timed out, "
+                    f"so its pre_tool_call check cannot run and the tool was not run -> restart hermes after fixing "
+                    f"or disabling the plugin (hermes plugins disable {plugin})",
+                    plugin,
+                )
             if isinstance(failure, _TimedOut):
                 return BlockDecision(
                     f"blocked: plugin '{plugin}' did not answer pre_tool_call within {self.timeout:g} s, so the tool was not run",
@@ -665,20 +679,6 @@ class _GuardedRunner:
     def __init__(self) -> None:
         self._idle: list[_Worker] = []
         self._idle_lock = threading.Lock()
-        #: Set once any callback has been suppressed, so calls only then pay for the check.
-        self.any_suppressed = False
-
-    def suppress_overrun(self, callbacks: list[HookCallback] | tuple[HookCallback, ...], failures: Failures) -> None:
-        """Skip, for a while, the callbacks the inline alarm stopped, as if they had hung on a worker."""
-        for index, failure in failures.items():
-            if failure is TIMED_OUT:
-                self._suppress(callbacks[index])
-
-    def _suppress(self, callback: HookCallback) -> None:
-        """Skip a callback that overran for a while, and for good after MAX_TIMEOUTS_PER_CALLBACK."""
-        callback.timeouts += 1
-        callback.suppressed_until = float("inf") if callback.timeouts >= MAX_TIMEOUTS_PER_CALLBACK else time.monotonic() + TIMEOUT_SUPPRESSION_SECONDS
-        self.any_suppressed = True
 
     def _worker(self) -> _Worker:
         with self._idle_lock:
@@ -708,7 +708,6 @@ class _GuardedRunner:
                 failures.update({offset + i: f for i, f in job.failures.items()})
             if hung_index is None:
                 break
-            self._suppress(remaining[hung_index])
             failures[offset + hung_index] = TIMED_OUT
             values.append(None)
             if durations is not None:

@@ -25,7 +25,7 @@ def activate(manager: PluginManager) -> None:
     global _live
     if _live is not manager:
         _live = manager
-    from hermes_core.compat import apply_setting
+    from hermes_core.aliases import apply_setting
 
     apply_setting(manager.config)
 

@@ -153,7 +153,7 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
         if isinstance(exc, KeyboardInterrupt):
             raise
-        from hermes_core.compat import describe_missing_module
+        from hermes_core.aliases import describe_missing_module
 
         why = describe_missing_module(exc)
         cause = f"import failed: {type(exc).__name__}: {exc}" + (f"; {why}" if why else "")

@@ -6,7 +6,6 @@ import logging
 import os
 import types
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +14,12 @@ from typing import TYPE_CHECKING
 
 from hermes_core._version import __version__
 from hermes_core.config import Config, env_flag, get_hermes_home, load_config
-from hermes_core.discovery import DiscoveryResult, PluginCandidate, discover_plugins
+from hermes_core.discovery import DiscoveryResult, discover_plugins
+from hermes_core.active_parts import BUILTIN_MEMORY_PROVIDER, ActiveParts
 from hermes_core.errors import PluginLoadError
+from hermes_core.plugin_record import PluginRecord
 from hermes_core.policy import decide, enabled_parts
-from hermes_core.tools import ToolEntry, ToolRegistry
+from hermes_core.tools import ToolRegistry
 from hermes_core.tracing import debug_enabled, trace
 
 if TYPE_CHECKING:
@@ -30,39 +31,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("hermes.plugins")
 
-BUILTIN_MEMORY_PROVIDER = "builtin"
+__all__ = ["PluginManager", "PluginRecord", "BUILTIN_MEMORY_PROVIDER"]
 
 
-@dataclass
-class PluginRecord:
-    """A discovered plugin and everything the host decided and did about it."""
-
-    candidate: PluginCandidate
-    enabled: bool
-    reason: str
-    loaded: bool = False
-    error: str | None = None
-    #: What the plugin registered; ``None`` until it has loaded.
-    registrations: Registrations | None = None
-    module: types.ModuleType | None = None
-    #: Tools this plugin's registrations replaced, to put back when it unloads.
-    replaced_tools: dict[str, ToolEntry] = field(default_factory=dict)
-    holders: list[CallbackHolder] = field(default_factory=list)
-
-    @property
-    def key(self) -> str:
-        return self.candidate.key
-
-    @property
-    def name(self) -> str:
-        return self.candidate.name
-
-    @property
-    def warnings(self) -> list[str]:
-        return self.candidate.warnings
-
-
-class PluginManager:
+class PluginManager(ActiveParts):
     """Finds, checks, loads and lists plugins; owns the hook relay and the registries.
 
     :param home: ``$HERMES_HOME`` to use (default: from the environment).
@@ -406,54 +378,6 @@ class PluginManager:
             entry = self.tools.get_entry(name)
             if entry is not None and entry.plugin == key:
                 self.tools.remove(name)
-
-    # -- what is active --
-
-    def plugin_entry(self, key: str) -> dict[str, Any]:
-        """``plugins.entries.<key>`` (looked up by key, which may itself contain dots)."""
-        entries = self.config.get("plugins.entries", {}) or {}
-        entry = entries.get(key) if isinstance(entries, dict) else None
-        return entry if isinstance(entry, dict) else {}
-
-    def active_memory_provider(self) -> MemoryProvider | None:
-        """The external provider ``memory.provider`` selects, if it registered.
-
-        The setting may name the provider or the plugin that registers it (key or name), as
-        the load policy does: a plugin ``vault-memory`` may register a provider ``vault``.
-        """
-        from hermes_core.policy import selected_by
-
-        selection = self.config.get("memory.provider", "") or ""
-        if not isinstance(selection, str) or not selection or selection == BUILTIN_MEMORY_PROVIDER:
-            return None
-        if selection in self.memory_providers:
-            return self.memory_providers[selection]
-        for record in self._records.values():
-            if record.loaded and record.registrations is not None and record.registrations.memory_providers and selected_by(record.candidate, selection):
-                return record.registrations.memory_providers[0]
-        return None
-
-    def active_context_engine(self) -> ContextEngine | None:
-        """The plugin engine ``context.engine`` selects, if one registered under that name."""
-        return self.context_engines.get(self.config.get("context.engine", ""))
-
-    def hooks_of(self, record: PluginRecord) -> list[str]:
-        if not record.loaded:
-            return []
-        return self.hooks.hooks_of(record.key)
-
-    # -- listing --
-
-    def describe(self, record: PluginRecord) -> dict[str, Any]:
-        """The JSON-ready description of one plugin (stable keys; see :mod:`hermes_core.listing`)."""
-        from hermes_core.listing import describe_record
-
-        return describe_record(self, record)
-
-    def list_plugins(self) -> list[dict[str, Any]]:
-        """Every plugin described, sorted by name then key."""
-        self.discover()
-        return sorted((self.describe(r) for r in self.plugins), key=lambda d: (d["name"], d["key"]))
 
 
 def _timeout_setting(config: Config) -> float:

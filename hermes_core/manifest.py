@@ -118,6 +118,20 @@ def known_manifest_keys() -> frozenset[str]:
     return frozenset(schema["properties"])
 
 
+#: plugin.yaml files are a few hundred bytes; anything this large is refused unread.
+MAX_MANIFEST_BYTES = 256 * 1024
+
+
+def read_manifest_file(manifest_file: Path) -> str:
+    """The text of a plugin.yaml (bytes that are not UTF-8 become U+FFFD and fail validation visibly).
+
+    :raises hermes_core.files.UnreadableFileError: a FIFO, device, or a file over MAX_MANIFEST_BYTES.
+    """
+    from hermes_core.files import read_limited_bytes
+
+    return read_limited_bytes(manifest_file, MAX_MANIFEST_BYTES, what="plugin.yaml").decode("utf-8", "replace")
+
+
 def find_manifest_file(plugin_dir: Path) -> Path | None:
     """Return ``plugin.yaml`` (or the ``plugin.yml`` fallback) in ``plugin_dir``, if any."""
     for file_name in MANIFEST_FILE_NAMES:
@@ -171,8 +185,11 @@ def _fix_for(error: Any, field_name: str) -> str:
 
 
 def _env_list(value: Any) -> list[RequiredEnv]:
+    # a scalar (``requires_env: 42``) is already a schema problem of this plugin; it adds nothing here
+    if not isinstance(value, list):
+        return []
     entries: list[RequiredEnv] = []
-    for item in value or []:
+    for item in value:
         if isinstance(item, str):
             entries.append(RequiredEnv(name=item))
         elif isinstance(item, dict) and isinstance(item.get("name"), str):
@@ -254,9 +271,9 @@ def validate_manifest_data(
 
 
 def _parse_yaml(text: str) -> Any:
-    import yaml  # deferred: see config.read_yaml_mapping
+    from hermes_core.yaml_limits import load_yaml  # deferred: see config.read_yaml_mapping
 
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return load_yaml(text)
 
 
 def build_manifest(data: dict[str, Any], *, name: str, source: str, path: str, key: str, init_text: str) -> PluginManifest:
@@ -301,12 +318,12 @@ def read_manifest_text(
     """Parse and check the text of a plugin.yaml. ``key`` defaults to the manifest's name."""
     import yaml
 
+    from hermes_core.yaml_limits import describe_yaml_error
+
     try:
         data = _parse_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        cause = f"plugin.yaml is not valid YAML{where}: {getattr(exc, 'problem', None) or exc}"
+        cause = f"plugin.yaml is {describe_yaml_error(exc, invalid='not valid YAML')}"
         return ManifestReport(None, [PluginProblem(default_name, source, path, "", cause, "fix the YAML syntax of plugin.yaml")])
 
     name = default_name
@@ -317,7 +334,11 @@ def read_manifest_text(
         return ManifestReport(None, problems, warnings)
     if "name" not in data:
         warnings.append(f"plugin '{name}' ({source}, {path}): plugin.yaml has no 'name'; using {name!r}")
-    manifest = build_manifest(data, name=name, source=source, path=path, key=key or name, init_text=init_text)
+    try:
+        manifest = build_manifest(data, name=name, source=source, path=path, key=key or name, init_text=init_text)
+    except Exception as exc:  # one odd manifest is that plugin's problem, never the host's crash
+        cause = f"plugin.yaml cannot be read as a manifest ({type(exc).__name__}: {exc})"
+        return ManifestReport(None, [*problems, PluginProblem(name, source, path, "", cause, "correct plugin.yaml against the manifest schema")], warnings)
     if manifest.kind_detected:
         warnings.append(
             f"plugin '{name}' ({source}, {path}): no 'kind' in plugin.yaml; treated as kind "

@@ -95,7 +95,6 @@ class ManifestCache:
 
         kept = {digest: self._entries[digest] for digest in sorted(self._used) if digest in self._entries}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.path, json.dumps({"format": _FORMAT, "entries": kept}), mode=0o600)
         except OSError:
             pass  # a read-only home only costs speed

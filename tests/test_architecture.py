@@ -1,6 +1,7 @@
 """The architecture as the build keeps it: the map in docs/architecture.md names every package."""
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -24,3 +25,22 @@ def test_the_architecture_map_names_every_package():
     missing = [str(p) for p in _packages()
                if p.parts[-1] not in ROOTS and not re.search(rf"(?m)^\s*(?:\S*/)?{re.escape(p.parts[-1])}/", layout)]
     assert missing == [], f"packages the map in docs/architecture.md does not mention: {missing} -> add a line each"
+
+
+def test_the_import_contracts_in_pyproject_hold(monkeypatch, capsys):
+    """The layers the map draws, as import-linter contracts ([tool.importlinter] in pyproject.toml)."""
+    from importlinter.cli import EXIT_STATUS_SUCCESS, lint_imports
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.syspath_prepend(str(REPO))  # the bundled `plugins` directory is a root package too
+    # lint_imports configures logging with dictConfig, which disables every logger that exists
+    # already; the tests that run after this one still read hermes's log records.
+    loggers = [lg for lg in logging.root.manager.loggerDict.values() if isinstance(lg, logging.Logger)]
+    disabled = [lg.disabled for lg in loggers]
+    try:
+        status = lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True)
+    finally:
+        for logger, was_disabled in zip(loggers, disabled):
+            logger.disabled = was_disabled
+    report = capsys.readouterr().out
+    assert status == EXIT_STATUS_SUCCESS, f"an import breaks a layer contract:\n{report}"

@@ -105,7 +105,7 @@ def test_enable_accepts_a_list_written_as_one_name(make_plugin, run_hermes, herm
     assert plugins["enabled"] == ["first", "second"] and plugins["disabled"] == []
     (hermes_home / "config.yaml").write_text("plugins:\n  enabled: {first: true}\n")
     broken = run_hermes("plugins", "enable", "second")
-    assert broken.exit_code == 1 and "'plugins.enabled' must be a list of plugin names" in broken.stderr
+    assert broken.exit_code == 1 and "plugins.enabled is {'first': True}, but it must be a list of names" in broken.stderr
 
 
 def test_a_name_two_plugins_share_asks_for_the_key(make_plugin, run_hermes, tmp_path, monkeypatch):

@@ -74,10 +74,10 @@ def test_config_set_checks_values_against_the_defaults_types(hermes_home, run_he
     assert run_hermes("config", "set", "plugins.enabled", "hook_log").exit_code == 0  # one name is a list of one
     assert yaml.safe_load((hermes_home / "config.yaml").read_text())["plugins"]["enabled"] == ["hook_log"]
     for key, value, expected in [
-        ("plugins.hook_callback_timeout", "abc", "is a number of zero or more, not 'abc'"),
-        ("plugins.compat", "maybe", "is true or false"),
-        ("plugins", "5", "is a mapping of settings, not 5"),
-        ("plugins.disabled", "{a: 1}", "is a list of names"),
+        ("plugins.hook_callback_timeout", "abc", "plugins.hook_callback_timeout is 'abc', but it must be a number from 0 to 600"),
+        ("plugins.compat", "maybe", "plugins.compat is 'maybe', but it must be true or false"),
+        ("plugins", "5", "plugins is 5, but it must be a mapping of settings"),
+        ("plugins.disabled", "{a: 1}", "plugins.disabled is {'a': 1}, but it must be a list of names"),
     ]:
         result = run_hermes("config", "set", key, value)
         assert result.exit_code == 1 and expected in result.stderr, (key, result.stderr)

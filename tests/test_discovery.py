@@ -42,6 +42,11 @@ def test_a_later_source_overrides_and_the_clash_is_reported(make_plugin, plugin_
     assert record.candidate.source == "project"
     assert any("overrides the user plugin" in w for w in record.warnings)
     assert len(manager.clashes) == 1
+    (clash,) = manager.clashes
+    # how to keep both (rename), keep one (remove) or turn the winner off (disable)
+    project_manifest = tmp_path / "project" / ".hermes" / "plugins" / "dup" / "plugin.yaml"
+    assert f"to keep both, change 'name:' in {project_manifest}" in clash
+    assert "remove this one" in clash and "'hermes plugins disable dup' turns off whichever wins" in clash
     entry = next(e for e in manager.list_plugins() if e["key"] == "dup")
     assert entry["warnings"] and entry["source"] == "project"
 

@@ -75,9 +75,11 @@ def test_memory_provider_entry_points_accept_a_register_function(site_dir, plugi
     assert manager.get("vault").loaded and manager.active_memory_provider().name == "vault"
 
 
-def test_a_builtin_key_cannot_be_taken_over(make_plugin, plugin_manager):
+def test_a_builtin_key_cannot_be_taken_over(make_plugin, plugin_manager, hermes_home):
     make_plugin("prompt_caching", "raise RuntimeError('impostor')\n")
     manager = plugin_manager(enabled=["prompt_caching"])
     record = manager.get("prompt_caching")
     assert record.candidate.source == "builtin" and record.loaded
-    assert any("key is taken by the builtin" in clash for clash in manager.clashes)
+    (clash,) = [c for c in manager.clashes if "key is taken by the builtin" in c]
+    # the impostor is the one to rename, and the message says where
+    assert f"change 'name:' in {hermes_home / 'plugins' / 'prompt_caching' / 'plugin.yaml'} (the key is the manifest's name)" in clash

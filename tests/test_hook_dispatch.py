@@ -304,14 +304,65 @@ def test_a_guarded_call_from_another_thread_is_bounded_by_a_worker(make_plugin, 
     assert state["thread"] not in (threading.get_ident(), caller.ident)
 
 
-def test_a_callback_that_times_out_three_times_is_skipped_for_good(make_plugin, plugin_manager, monkeypatch, timeout_path):
-    import hermes_core.hooks
+HANGS_EVERYWHERE = """
+import threading
+RELEASE = threading.Event()
+CALLS = []
 
-    monkeypatch.setattr(hermes_core.hooks, "TIMEOUT_SUPPRESSION_SECONDS", 0.0)  # retry at once, to count timeouts
-    manager, state = _stubborn(make_plugin, plugin_manager)
+def register(ctx):
+    for hook in ("on_session_start", "pre_llm_call", "post_llm_call", "post_tool_call", "pre_tool_call", "on_session_reset"):
+        def hang(_hook=hook, **kwargs):
+            CALLS.append(_hook)
+            RELEASE.wait()
+        ctx.register_hook(hook, hang)
+"""
+
+
+def test_a_plugin_that_timed_out_once_is_quarantined_on_every_hook(make_plugin, plugin_manager, caplog, timeout_path):
+    make_plugin("hang", HANGS_EVERYWHERE)
+    make_plugin("z_after", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append(1))\n")
+    manager = plugin_manager(enabled=["hang", "z_after"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
     manager.hooks.inline_timeouts = timeout_path == "inline"
-    timed_out = [[o.timed_out for o in manager.hooks.call("post_tool_call", dict(POST_TOOL))] for _ in range(4)]
-    assert timed_out == [[True], [True], [True], []]
+    hang = _module(manager, "hang")
+    try:
+        with caplog.at_level(logging.DEBUG, logger="hermes.plugins"):
+            manager.hooks.notify("on_session_start", session_id="s", model="m", platform="cli")
+            assert manager.hooks.quarantined == {"hang": "on_session_start"}
+            # every other hook of the plugin, guarded or not, skips it without waiting
+            assert manager.hooks.pre_llm_call(session_id="s", user_message="u", conversation_history=[], is_first_turn=True, model="m", platform="cli") == ""
+            outcomes = manager.hooks.call("post_tool_call", dict(POST_TOOL))
+            manager.hooks.notify("on_session_reset", session_id="s", platform="cli")
+            decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
+        assert hang.CALLS == ["on_session_start"]  # one timeout for the whole session
+        assert [o.plugin for o in outcomes] == ["z_after"] and _module(manager, "z_after").SEEN == [1]
+        # its policy hook still fails closed, naming the quarantine and the way out
+        assert decision is not None and decision.plugin == "hang"
+        assert "quarantined since its on_session_start hook timed out" in decision.message
+        assert "hermes plugins disable hang" in decision.message
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1, warnings
+        (warning,) = warnings
+        for part in ("plugin 'hang'", "hook 'on_session_start'", "timed out after 0.2 s", "quarantined",
+                     "pre_tool_call blocks every tool", "hermes plugins disable hang"):
+            assert part in warning
+    finally:
+        hang.RELEASE.set()
+
+
+def test_quarantine_is_per_dispatcher_and_other_plugins_keep_running(make_plugin, plugin_manager, timeout_path):
+    make_plugin("hang", HANGS_EVERYWHERE)
+    make_plugin("fine", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('pre_llm_call', lambda **kw: 'ctx')\n")
+    manager = plugin_manager(enabled=["hang", "fine"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
+    manager.hooks.inline_timeouts = timeout_path == "inline"
+    hang = _module(manager, "hang")
+    try:
+        kwargs = dict(session_id="s", user_message="u", conversation_history=[], is_first_turn=True, model="m", platform="cli")
+        assert manager.hooks.pre_llm_call(**kwargs) == "ctx"
+        assert manager.hooks.pre_llm_call(**kwargs) == "ctx"
+        assert hang.CALLS == ["pre_llm_call"] and list(manager.hooks.quarantined) == ["hang"]
+        assert "fine" not in manager.hooks.quarantined
+    finally:
+        hang.RELEASE.set()
 
 
 def test_a_shorter_timeout_is_honoured_after_calls_with_a_longer_one(make_plugin, plugin_manager):

@@ -15,7 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_PLUGINS = Path(__file__).resolve().parent / "fixtures" / "plugins"
 
 
-_NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".bench", ".pytest_cache", ".hypothesis")
+_NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".bench", ".pytest_cache", ".hypothesis", ".mutation", "mutants")
 
 
 def build_wheel(project: Path, out_dir: Path) -> Path:
@@ -36,6 +36,26 @@ def build_wheel(project: Path, out_dir: Path) -> Path:
     shutil.rmtree(source.parent, ignore_errors=True)
     (wheel,) = set(out_dir.glob("*.whl")) - before
     return wheel
+
+
+def build_sdist(project: Path, out_dir: Path, *, wheel_too: bool = False) -> Path:
+    """Build the sdist of ``project`` into ``out_dir`` (and, with ``wheel_too``, a wheel from a copy)
+    with the running environment's setuptools; setuptools' output goes to ``out_dir/build.log``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    source = Path(tempfile.mkdtemp(prefix="hermes-build-")) / project.name
+    shutil.copytree(project, source, ignore=_NOT_SOURCES)
+    # setuptools rewrites sys.argv during a build, so the output directory is read first
+    backend = "from setuptools import build_meta as b; import sys; out = sys.argv[1]; name = b.build_sdist(out)"
+    if wheel_too:
+        backend += "; b.build_wheel(out)"
+    backend += "; print('BUILT ' + name)"
+    built = subprocess.run([sys.executable, "-c", backend, str(out_dir)], cwd=source, capture_output=True, text=True)
+    (out_dir / "build.log").write_text(built.stdout + built.stderr)
+    shutil.rmtree(source.parent, ignore_errors=True)
+    if built.returncode != 0:
+        raise RuntimeError(f"building {project} failed:\n{built.stderr[-3000:]}")
+    (name,) = [line[len("BUILT ") :] for line in built.stdout.splitlines() if line.startswith("BUILT ")]
+    return out_dir / name
 
 
 class ThrowawayVenv:

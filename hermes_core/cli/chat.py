@@ -43,16 +43,24 @@ class ChatApp:
     """Everything a chat needs, opened once: plugins, model client, store, memory, engine, session."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        from hermes_core.manager import PluginManager
-        from hermes_core.memory.manager import MemoryManager
-        from hermes_core.runtime.clients import client_from_config
-        from hermes_core.runtime.session import AgentSession
-
         from hermes_core.cli.sessions import open_session_store
+        from hermes_core.manager import PluginManager
 
         self.plugins = PluginManager()
         self.plugins.load_all()
         self.store = open_session_store(self.plugins)  # before any network call: a bad state.db is reported first
+        try:
+            self._start(args)
+        except BaseException:
+            # a refused start (no model, a bad setting) leaves state.db as it was, without -wal/-shm files
+            self.store.close()
+            raise
+
+    def _start(self, args: argparse.Namespace) -> None:
+        from hermes_core.memory.manager import MemoryManager
+        from hermes_core.runtime.clients import client_from_config
+        from hermes_core.runtime.session import AgentSession
+
         self.client = client_from_config(
             self.plugins.config,
             model=args.model,

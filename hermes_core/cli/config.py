@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     setter = commands.add_parser(
         "set",
-        help="set a dotted key in config.yaml (VALUE is read as YAML); an UPPER_CASE name is stored in .env",
+        help="set a dotted key in config.yaml (VALUE is read by the setting's type; unknown keys read it as YAML); an UPPER_CASE name is stored in .env",
     )
     setter.add_argument("key", help="a dotted key (model.name), or an environment variable name (OPENAI_API_KEY) for .env")
     setter.add_argument("value", help="e.g. 30, true, '[a, b]' or text")
@@ -63,13 +63,10 @@ def _print_value(value: Any, as_json: bool) -> None:
 
 
 def parse_value(text: str) -> Any:
-    """Read a command-line value as YAML so numbers, booleans and lists keep their type."""
-    import yaml
+    """Read a command-line value as YAML so numbers, booleans and lists keep their type (bounded: see yaml_limits)."""
+    from hermes_core.settings import parse_yaml_value
 
-    try:
-        return yaml.safe_load(text) if text.strip() else ""
-    except yaml.YAMLError:
-        return text
+    return parse_yaml_value(text)
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -115,49 +112,35 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def checked_value(key: str, value: Any) -> Any:
-    """``value`` made to fit the type of ``key``'s default, or a ConfigError saying what fits.
+    """``value`` checked against ``key``'s setting (type and allowed range), or a ConfigError saying what fits.
 
-    A single name given for a list (``plugins.enabled hook_log``) becomes a list of one.
+    A single name given for a list (``plugins.enabled hook_log``) becomes a list of one; values
+    under a known mapping are checked key by key; keys nobody declared take any value.
     """
-    from hermes_core.config import DEFAULT_CONFIG
+    from hermes_core.settings import SETTINGS, check_tree, check_value
 
-    default: Any = DEFAULT_CONFIG
-    for part in key.split("."):
-        if not isinstance(default, dict) or part not in default:
-            return value  # a key without a default (model.*, a plugin's own) takes any value
-        default = default[part]
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ConfigError(f"{key} is true or false, not {value!r} -> 'hermes config set {key} true'")
-    elif isinstance(default, (int, float)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise ConfigError(f"{key} is a number of zero or more, not {value!r} -> e.g. 'hermes config set {key} {default}'")
-    elif isinstance(default, list):
-        if isinstance(value, str):
-            return [value] if value else []
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{key} is a list of names, not {value!r} -> e.g. 'hermes config set {key} \"[a, b]\"'")
-    elif isinstance(default, dict):
-        if not isinstance(value, dict):
-            raise ConfigError(f"{key} is a mapping of settings, not {value!r} -> set one of its keys, e.g. '{key}.<name>'")
-    elif isinstance(default, str) and not isinstance(value, str):
-        if value is None:
-            return ""  # 'null' clears a text setting
-        if isinstance(value, (dict, list)):
-            raise ConfigError(f"{key} is text, not {value!r} -> e.g. 'hermes config set {key} {default or 'NAME'}'")
-        return str(value)
+    setting = SETTINGS.get(key)
+    if setting is not None:
+        value = check_value(setting, value)
+    if isinstance(value, dict):
+        check_tree(value, prefix=key)
     return value
 
 
 def cmd_set(args: argparse.Namespace) -> int:
     from hermes_core.config import get_hermes_home, save_env_value, update_user_config
+    from hermes_core.files import check_utf8
+    from hermes_core.settings import value_from_text
 
     home = get_hermes_home()
+    # checked before anything is parsed or written: config.yaml and .env must stay UTF-8 for every later command
+    check_utf8(args.key, f"the key {args.key!r}", "give the key in UTF-8; nothing was changed")
+    check_utf8(args.value, f"the value for {args.key}", "give the value as UTF-8 text; nothing was changed")
     if _ENV_NAME.fullmatch(args.key):  # OPENAI_API_KEY and the like: a secret, so .env (0600), never config.yaml
         path = save_env_value(home, args.key, args.value)
         print(f"{args.key} stored in {path}")
         return 0
-    value = parse_value(args.value)
+    value = value_from_text(args.key, args.value)
     secrets = _secret_paths(args.key, value)
     if secrets:
         variable = re.sub(r"[^A-Za-z0-9]+", "_", secrets[0]).upper()

@@ -15,7 +15,7 @@ _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
     "plugins": ("hermes_core.cli.plugins", "list, install, update, remove, check and create plugins"),
     "config": ("hermes_core.cli.config", "read and change config.yaml"),
     "memory": ("hermes_core.cli.memory", "show and edit built-in memory; choose and set up a memory provider"),
-    "sessions": ("hermes_core.cli.sessions", "list, show, search, export, import, prune and reindex stored sessions"),
+    "sessions": ("hermes_core.cli.sessions", "list, show, search, export, import, prune, reindex and migrate stored sessions"),
     "chat": ("hermes_core.cli.chat", "talk to the configured model, with memory, tools and plugins"),
 }
 
@@ -112,6 +112,31 @@ def _plugin_cli_commands(command: str | None = None) -> list[object]:
     return list(manager.cli_commands.values())
 
 
+def _check_home() -> None:
+    """A HERMES_HOME that is a file, or under one, is reported as such before any command trips over it."""
+    from hermes_core.config import describe_home_problem, get_hermes_home
+    from hermes_core.errors import ConfigError
+
+    problem = describe_home_problem(get_hermes_home())
+    if problem:
+        raise ConfigError(problem)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """A user-facing message for a file-system error no command anticipated: the path, the cause, a fix."""
+    from hermes_core.config import get_hermes_home
+
+    home = get_hermes_home()
+    cause = exc.strerror or type(exc).__name__
+    if not home.is_dir():
+        return (
+            f"HERMES_HOME ({home}) does not exist and cannot be created ({cause}) -> "
+            "point HERMES_HOME at a directory you can write, e.g. export HERMES_HOME=~/.hermes"
+        )
+    where = exc.filename or home
+    return f"{where}: {cause} -> check that the path exists and that you may read and write it"
+
+
 def run(argv: Sequence[str]) -> int:
     """Parse ``argv`` and run the command; return the exit code. Errors propagate."""
     _apply_profile(argv)
@@ -127,6 +152,7 @@ def run(argv: Sequence[str]) -> int:
     if func is None:
         parser.print_help()
         return 0 if command is None else 2
+    _check_home()
     result = func(args)
     return int(result or 0)
 
@@ -152,6 +178,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         if isinstance(exc, HermesError):
             print(f"hermes: error: {exc}", file=sys.stderr)
+            return 1
+        if isinstance(exc, UnicodeDecodeError):  # a file that should be UTF-8 text is not
+            print(
+                f"hermes: error: a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "
+                "-> run the same command with --debug to see which file, then fix or move it aside",
+                file=sys.stderr,
+            )
+            return 1
+        if isinstance(exc, UnicodeEncodeError):  # text that is not UTF-8 (a non-UTF-8 byte in an argument) met a file or database
+            print(
+                f"hermes: error: text that is not valid UTF-8 was given ({exc.reason}: {exc.object[exc.start:exc.end]!r}) "
+                "-> give arguments and file contents as UTF-8; nothing was changed",
+                file=sys.stderr,
+            )
+            return 1
+        if isinstance(exc, OSError):  # the environment (a path, a permission, a full disk), not a bug
+            print(f"hermes: error: {describe_os_error(exc)}", file=sys.stderr)
             return 1
         print(
             f"hermes: internal error: {type(exc).__name__}: {exc}\n"

@@ -174,6 +174,15 @@ def _failure_details(result: dict[str, Any], action: str) -> str:
 
 
 def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
+    from hermes_core.files import check_utf8
+
+    for name, value in list(fields.items()):  # before any plugin loads: a clear refusal, no traceback in a log line
+        if isinstance(value, list):  # argparse gives a list for a second '--' ('memory replace -- old --')
+            value = fields[name] = " ".join(value)
+        check_utf8(value, f"the {name.replace('_', ' ')}", "give the text as UTF-8; memory was not changed")
+    from hermes_core.config import ensure_home, get_hermes_home
+
+    ensure_home(get_hermes_home())  # a home that cannot be created is named as such, not as a memory file
     plugins = _plugins()
     memory = _write_manager(plugins)
     builtin = plugins.memory_providers["builtin"]

@@ -100,8 +100,12 @@ def read_records(path: Path) -> list[MemoryRecord]:
 
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give the .jsonl file 'hermes memory export' wrote")
-    try:
-        text = path.read_text(encoding="utf-8")
+    from hermes_core.files import UnreadableFileError, read_limited_bytes
+
+    try:  # a regular file of bounded size: a FIFO would block, /dev/zero would fill memory
+        text = read_limited_bytes(path, 1 << 30, what="file to import").decode("utf-8")
+    except UnreadableFileError as exc:
+        raise HermesError(f"{exc}; nothing was imported") from None
     except FileNotFoundError:
         raise HermesError(f"{path} does not exist -> give the file 'hermes memory export' wrote") from None
     except UnicodeDecodeError as exc:

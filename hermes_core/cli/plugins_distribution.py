@@ -49,6 +49,8 @@ def add_distribution_commands(commands: Any) -> None:
 
     doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
     doctor.add_argument("--json", action="store_true")
+    doctor.add_argument("--load", action="store_true", help="also import the enabled plugins and run their register(ctx), in a separate process")
+    doctor.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="with --load: how long importing may take before the plugin being imported is blamed (default: 60)")
     doctor.set_defaults(func=cmd_doctor)
 
     new = commands.add_parser("new", help="start a plugin project from the bundled template")
@@ -57,7 +59,7 @@ def add_distribution_commands(commands: Any) -> None:
     new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
     new.add_argument("--description", help="one line saying what the plugin does")
     new.add_argument("--author", help="author name")
-    new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing")
+    new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing (the default when stdin is not a terminal)")
     new.set_defaults(func=cmd_new)
 
 
@@ -85,7 +87,10 @@ def cmd_install(args: argparse.Namespace) -> int:
     if args.requirements:
         if args.ref:
             raise HermesError("--ref applies to a single git SPEC, not to -r -> pin commits inside the file instead")
-        installer.install_from_file(args.requirements)
+        from hermes_core.cli.progress import Progress
+
+        with Progress(f"installing from {args.requirements.name}", unit="plugins", minimum=2) as progress:
+            installer.install_from_file(args.requirements, progress=progress)
     else:
         installer.install(args.spec, ref=args.ref)
     return 0
@@ -116,7 +121,11 @@ def cmd_remove(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from hermes_core.distribution.doctor import examine
 
-    results, clashes = examine(_home())
+    if args.timeout is not None and not args.load:
+        raise HermesError("--timeout applies to imports, which only --load checks -> add --load")
+    if args.timeout is not None and not 0 < args.timeout <= 3600:
+        raise HermesError(f"--timeout must be between 0 and 3600 seconds, not {args.timeout:g} -> e.g. --timeout 60")
+    results, clashes = examine(_home(), load=args.load, load_timeout=args.timeout)
     failing = [r for r in results if not r.ok]
     if args.json:
         json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
@@ -131,18 +140,52 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for clash in clashes:
         print(f"warning: {clash}", file=sys.stderr)
     problems = sum(len(r.findings) for r in failing)
+    if args.load:
+        imported = sum(1 for r in results if r.load != "not checked")
+        scope = f"; {imported} enabled plugin(s) imported in a separate process"
+    else:
+        scope = "; imports were not checked (no plugin code ran) -> 'hermes plugins doctor --load' also imports the enabled plugins"
     if failing:
-        print(f"\n{problems} problem(s) in {len(failing)} of {len(results)} plugin(s)")
+        print(f"\n{problems} problem(s) in {len(failing)} of {len(results)} plugin(s){scope}")
         return 1
-    print(f"\nall {len(results)} plugin(s) are healthy")
+    print(f"\nall {len(results)} plugin(s) are healthy{scope}")
     return 0
+
+
+#: What ``plugins new`` may ask for when it is not given: (template variable, prompt, option that gives it).
+_NEW_QUESTIONS = (("description", "one line saying what the plugin does", "description"), ("author_name", "author name", "author"))
+
+
+def _ask_missing(args: argparse.Namespace) -> dict[str, str]:
+    """The values given as options, plus answers to what was not given when someone can answer.
+
+    The name and kind are arguments and are never asked again; nothing is asked when stdin
+    is not a terminal or with --no-input (the template's defaults apply).
+    """
+    given = {variable: getattr(args, option) for variable, _, option in _NEW_QUESTIONS if getattr(args, option)}
+    if args.no_input or not sys.stdin.isatty():
+        return given
+    from hermes_core.distribution.template import template_defaults
+
+    defaults = template_defaults()
+    for variable, question, _ in _NEW_QUESTIONS:
+        if variable in given:
+            continue
+        try:
+            answer = input(f"{question} [{defaults.get(variable, '')}]: ").strip()
+        except EOFError:
+            break
+        if answer:
+            given[variable] = answer
+    return given
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     from hermes_core.distribution.template import create_project
 
-    extra = {key: value for key, value in (("description", args.description), ("author_name", args.author)) if value}
-    project = create_project(args.name, args.kind, args.output_dir, no_input=args.no_input, extra=extra)
+    extra = _ask_missing(args)
+    # every value is decided above, so the template itself never prompts (and never re-asks the name)
+    project = create_project(args.name, args.kind, args.output_dir, no_input=True, extra=extra)
     package = next((project / "src").iterdir())
     print(f"created {project} ({args.kind} plugin)")
     print("next:")

@@ -104,26 +104,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sessions_migrate.add_arguments(commands, open_store=lambda manager: open_session_store(manager))
 
 
-class _Progress:
-    """``progress(done, total)`` shown as '\\r<label> done/total messages' on stderr when total >= *minimum*."""
-
-    def __init__(self, label: str, minimum: int = 0) -> None:
-        self.label = label
-        self.minimum = minimum
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if total >= self.minimum:
-            print(f"\r{self.label} {done}/{total} messages", end="", file=sys.stderr, flush=True)
-            self.shown = True
-
-    def finish(self) -> None:
-        """End the progress line, if one was started."""
-        if self.shown:
-            print(file=sys.stderr)
-            self.shown = False
-
-
 def _accepts_progress(factory: Callable[..., Any]) -> bool:
     # the host's contract is factory(hermes_home); the builtin store also takes progress=
     try:
@@ -152,15 +132,14 @@ def _open_store() -> Any:
     import importlib
     import os
 
-    from hermes_core.config import get_hermes_home, load_config
+    from hermes_core.cli.progress import Progress
+    from hermes_core.config import ensure_home, get_hermes_home, load_config
 
     state = importlib.import_module(STATE_PLUGIN_MODULE)
     home = get_hermes_home()
-    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
-    try:
+    ensure_home(home)  # state.db lives there: a home that cannot be created is named as such
+    with Progress("indexing state.db for search", unit="messages", minimum=IMPORT_BATCH) as progress:
         return state.open_configured_store(home, load_config(home), os.environ, progress=progress)
-    finally:
-        progress.finish()
 
 
 def open_session_store(manager: Any) -> Any:
@@ -170,11 +149,10 @@ def open_session_store(manager: Any) -> Any:
         raise HermesError("no session store is loaded (the builtin 'state' plugin) -> run 'hermes plugins list --load' to see why")
     if not _accepts_progress(factory):
         return factory(manager.home)
-    progress = _Progress("indexing state.db for search:", minimum=IMPORT_BATCH)
-    try:
+    from hermes_core.cli.progress import Progress
+
+    with Progress("indexing state.db for search", unit="messages", minimum=IMPORT_BATCH) as progress:
         return factory(manager.home, progress=progress)
-    finally:
-        progress.finish()
 
 
 def _json_text(value: Any) -> str:
@@ -315,7 +293,7 @@ def _wire(message: dict[str, Any]) -> dict[str, Any]:
 
 def _write_export(path: Path, text: str, *, example: str) -> None:
     """Write *text* to *path* atomically with mode 0600; never creates a directory."""
-    from hermes_core.config import atomic_write_text
+    from hermes_core.files import atomic_write_text
 
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
@@ -326,7 +304,7 @@ def _write_export(path: Path, text: str, *, example: str) -> None:
     if not parent.is_dir():
         raise HermesError(f"cannot write {path}: {parent} is not a directory -> choose another path")
     try:
-        atomic_write_text(path, text, mode=EXPORT_MODE)
+        atomic_write_text(path, text, exact_mode=EXPORT_MODE)
     except OSError as exc:
         raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
 
@@ -396,19 +374,19 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
     return kept
 
 
+#: The largest file ``sessions import`` reads (it is held in memory to be checked before anything is written).
+MAX_IMPORT_BYTES = 1 << 30
+
+
 def _read_lines(path: Path) -> list[str]:
+    from hermes_core.files import read_limited_text
+
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path") from exc
-    try:
-        return data.decode("utf-8-sig").splitlines()  # -sig: a leading byte-order mark is fine
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise HermesError(
-            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
-            "-> convert the file to UTF-8 (e.g. with iconv) and import it again"
-        ) from exc
+        # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
+        # names the line of a byte that is not UTF-8; a leading byte-order mark is fine
+        return read_limited_text(path, MAX_IMPORT_BYTES, what="file to import").splitlines()
+    except FileNotFoundError:
+        raise HermesError(f"{path}: no such file -> check the path") from None
 
 
 def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
@@ -427,6 +405,14 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
             item = json.loads(line)
         except ValueError as exc:
             raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
+        except RecursionError:
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        try:  # "\ud800" is valid JSON but cannot be stored as UTF-8 text
+            json.dumps(item, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise HermesError(f"{path}:{number}: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which is not valid text -> fix the line") from None
+        except (RecursionError, ValueError):
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
         if isinstance(item, dict) and "messages" in item:
             if not isinstance(item["messages"], list):
                 raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages")
@@ -444,9 +430,12 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
 def cmd_import(args: argparse.Namespace) -> int:
     conversations = read_chat_jsonl(args.file)
     total = sum(len(c) for c in conversations)
+    from hermes_core.cli.progress import Progress
+
     done = 0
-    progress = _Progress("imported", minimum=IMPORT_BATCH + 1)
-    with _open_store() as store:
+    progress = Progress("importing", unit="messages", minimum=IMPORT_BATCH + 1)
+    with _open_store() as store, progress:
+        progress.start(total)  # one job for the whole file, however many conversations it holds
         for conversation in conversations:
             system = next((m["content"] for m in conversation if m["role"] == "system"), None)
             body = [m for m in conversation if m["role"] != "system"]
@@ -457,9 +446,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 chunk = body[start : start + IMPORT_BATCH]
                 store.append_messages(session_id, chunk)
                 done += len(chunk)
-                progress(done, total)
+                progress.update(done)
             done += len(conversation) - len(body)
-            progress.finish()
             print(f"imported {len(body)} messages as session {session_id}")
     return 0
 
@@ -503,13 +491,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     """Rebuild the word and gram indexes from the messages table (a repair; one write transaction)."""
-    progress = _Progress("reindexed")
+    from hermes_core.cli.progress import Progress
+
     started = time.monotonic()
-    with _open_store() as store:
-        try:
-            rows = store.rebuild_search_index(progress)
-        finally:
-            progress.finish()
+    with _open_store() as store, Progress("reindexing", unit="messages") as progress:
+        rows = store.rebuild_search_index(progress)
     seconds = time.monotonic() - started
     if args.json:
         print_json({"messages": rows, "seconds": round(seconds, 3)})

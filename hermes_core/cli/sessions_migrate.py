@@ -20,6 +20,13 @@ from typing import Any, Callable, Iterable
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
+
+def redact_url(text: str) -> str:
+    """*text* with a URL's password replaced, as every other message shows it."""
+    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+
+    return str(sanitize_request(text)).replace(REDACTED, "***")
+
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
              "api_call_count", "estimated_cost_usd", "actual_cost_usd", "model", "billing_provider",
              "billing_base_url", "billing_mode", "cost_status", "cost_source", "pricing_version")
@@ -52,6 +59,12 @@ def _open_target(manager: Any, target: str) -> Any:
     if not accepts:
         raise HermesError("the loaded session store cannot open another location -> migrate needs the builtin "
                           "'state' plugin; run 'hermes plugins list --load' to see which store is loaded")
+    if "://" not in target:
+        from pathlib import Path
+
+        path = Path(target).expanduser()
+        if path.exists() and not path.is_file():  # a device, FIFO or directory is no SQLite file to write
+            raise HermesError(f"--to {target!r} is not a regular file -> give a new .db path or a postgresql:// URL")
     return factory(manager.home, location=target)
 
 
@@ -147,32 +160,6 @@ class Migration:
         return problems
 
 
-class _SessionProgress:
-    """'copying sessions: done/total' on stderr: redrawn on a terminal, a line per tenth otherwise."""
-
-    def __init__(self) -> None:
-        import sys
-
-        self.stream = sys.stderr
-        self.tty = self.stream.isatty()
-        self.last_tenth = -1
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.tty:
-            print(f"\rcopying sessions: {done}/{total}", end="", file=self.stream, flush=True)
-            self.shown = True
-            return
-        tenth = done * 10 // max(total, 1)
-        if tenth != self.last_tenth:
-            self.last_tenth = tenth
-            print(f"copying sessions: {done}/{total}", file=self.stream, flush=True)
-
-    def finish(self) -> None:
-        if self.shown:
-            print(file=self.stream)
-
-
 def cmd_migrate(args: argparse.Namespace) -> int:
     from hermes_core.manager import PluginManager
 
@@ -181,8 +168,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     started = time.monotonic()
     with args.open_store(manager) as source, _open_target(manager, args.to) as target:
         if getattr(source, "path", None) == getattr(target, "path", object()):
-            raise HermesError(f"--to {args.to!r} is the store hermes already uses -> give another location")
-        progress = _SessionProgress()
+            raise HermesError(f"--to {redact_url(args.to)!r} is the store hermes already uses -> give another location")
+        from hermes_core.cli.progress import Progress
+
+        progress = Progress("copying sessions", unit="sessions")
         migration = Migration(source, target, progress=progress)
         try:
             migration.run(force=args.force)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 from hermes_core.compat.hermes_constants import get_default_hermes_root, get_hermes_home
 from hermes_core.config import profile_home
+from hermes_core.profiles import DEFAULT_PROFILE, profile_name_of as _profile_name_from_context
 
 __all__ = [
     "get_active_profile_name", "list_profiles", "get_profile_dir", "profile_exists",
     "normalize_profile_name", "validate_profile_name", "DEFAULT_PROFILE",
 ]
 
-DEFAULT_PROFILE = "default"
 _PROFILE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -42,19 +42,6 @@ def get_profile_dir(name: str) -> Path:
 
 def profile_exists(name: str) -> bool:
     return get_profile_dir(name).is_dir()
-
-
-def _profile_name_from_context(active_home: Path, default_root: Path | None = None, cwd: Path | None = None) -> str:
-    """``default``, the profile name, or ``custom`` for a HERMES_HOME outside the profiles folder."""
-    root = (default_root or get_default_hermes_root()).expanduser().resolve()
-    home = Path(active_home).expanduser().resolve()
-    if home == root:
-        return DEFAULT_PROFILE
-    try:
-        relative = home.relative_to(root / "profiles")
-    except ValueError:
-        return "custom"
-    return relative.parts[0] if len(relative.parts) == 1 else "custom"
 
 
 def get_active_profile_name() -> str:

@@ -7,6 +7,7 @@ from contextvars import ContextVar, Token
 from pathlib import Path
 
 from hermes_core.config import CONFIG_FILE_NAME, ENV_FILE_NAME
+from hermes_core.profiles import get_default_hermes_root
 
 __all__ = [
     "get_hermes_home", "get_default_hermes_root", "get_hermes_dir", "display_hermes_home",
@@ -34,12 +35,6 @@ def reset_hermes_home_override(token: Token[str | None]) -> None:
 
 def get_hermes_home_override() -> str | None:
     return _override.get() or None
-
-
-def get_default_hermes_root() -> Path:
-    """The home of the default profile: ``$HERMES_HOME`` as launched, else ``~/.hermes``."""
-    value = os.environ.get("HERMES_HOME", "").strip()
-    return Path(value).expanduser() if value else Path.home() / ".hermes"
 
 
 def get_process_hermes_home() -> Path:

@@ -9,6 +9,26 @@ from pathlib import Path, PurePosixPath
 from hermes_core.distribution.errors import InstallError
 
 _FIX = "rebuild the archive from a clean tree, or install from the project directory instead"
+#: Unpacked size and member count an archive may have: a plugin is code and a few data files, and a
+#: small archive that unpacks to gigabytes (a "zip bomb") must be refused before it fills the disk.
+MAX_UNPACKED_BYTES = 256 * 1024 * 1024
+MAX_MEMBERS = 20_000
+
+
+def _check_totals(archive: Path, members: int, unpacked: int) -> None:
+    if members > MAX_MEMBERS:
+        raise InstallError(
+            f"cannot install '{archive}'",
+            f"the archive holds {members:,} members, more than the {MAX_MEMBERS:,} a plugin archive may have",
+            "check what the archive contains, or install from the project directory instead",
+        )
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise InstallError(
+            f"cannot install '{archive}'",
+            f"the archive ({archive.stat().st_size:,} bytes) would unpack to {unpacked:,} bytes, "
+            f"more than the {MAX_UNPACKED_BYTES:,} a plugin archive may unpack to",
+            "check what the archive contains, or install from the project directory instead",
+        )
 
 
 def _escapes(name: str) -> bool:
@@ -38,7 +58,10 @@ def unsafe_members(archive: Path) -> list[str]:
     try:
         if name.endswith((".whl", ".zip")):
             with zipfile.ZipFile(archive) as zipped:
-                for info in zipped.infolist():
+                infos = zipped.infolist()
+                # zipfile never reads past a member's declared size, so the declared sizes bound the unpacking
+                _check_totals(archive, len(infos), sum(info.file_size for info in infos))
+                for info in infos:
                     if _escapes(info.filename):
                         found.append(f"'{info.filename}' points outside the archive root")
                     # A zip entry with the symlink file type (0o120000 in the high bits).
@@ -48,7 +71,13 @@ def unsafe_members(archive: Path) -> list[str]:
                             found.append(f"'{info.filename}' is a link to '{target}', outside the archive root")
         else:
             with tarfile.open(archive) as tarred:
-                for member in tarred.getmembers():
+                members = []
+                unpacked = 0
+                for member in tarred:  # counted while reading, so a tar of a million headers stops early
+                    members.append(member)
+                    unpacked += member.size if member.isfile() else 0
+                    _check_totals(archive, len(members), unpacked)
+                for member in members:
                     if _escapes(member.name):
                         found.append(f"'{member.name}' points outside the archive root")
                     elif member.issym() and _link_escapes(member.name, member.linkname):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from hermes_core.discovery import read_directory_plugin, user_plugins_root
 from hermes_core.distribution.checks import PluginInfo, plugin_target, read_directory_info, validate_source
 from hermes_core.distribution.console import Console
 from hermes_core.distribution.errors import InstallError
+from hermes_core.files import make_private_dirs
 
 #: Staging directories start with '.', which discovery skips, so a half-done install is never loaded.
 STAGE_PREFIX = ".hermes-install-"
@@ -54,6 +56,16 @@ def _discard(stage_root: Path, created_root: Path | None) -> None:
             created_root.rmdir()
         except OSError:
             pass  # something else was put there meanwhile; leave it
+
+
+def remove_group_and_other_write(tree: Path) -> None:
+    """chmod go-w every directory and file of ``tree`` (links are left alone): code hermes runs is the owner's alone."""
+    for path in (tree, *tree.rglob("*")):
+        if path.is_symlink():
+            continue
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o022:
+            os.chmod(path, mode & ~0o022)
 
 
 def _source_name(source: Path) -> str:
@@ -107,13 +119,15 @@ def stage_directory(
         raise InstallError(subject, f"a plugin named '{name}' is already installed at {target}", f"run 'hermes plugins update {name}', or install again with --force to replace it")
     created_root = None
     if not root.exists():
-        root.mkdir(parents=True)
+        make_private_dirs(root)  # plugins/ is 0700 whatever the umask
         created_root = root
     stage_root = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=root))
     try:
         staged = stage_root / name
         console.step(f"copying the plugin to {target}")
         _copy(source, staged, keep_git=keep_git)
+        # a copy made under umask 000 (or of a world-writable tree) would be refused by discovery
+        remove_group_and_other_write(staged)
         if update_from is not None and update_from.is_dir():
             for kept in carry_over_local_files(update_from, staged):
                 console.step(f"kept your {kept}")

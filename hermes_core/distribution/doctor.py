@@ -11,7 +11,7 @@ from hermes_core.discovery import check_path_safety
 from hermes_core.manifest import PluginProblem
 
 #: The checks, in the order they are reported.
-CHECKS: tuple[str, ...] = ("manifest", "requires_hermes", "dependencies", "requires_env", "path_safety", "lock")
+CHECKS: tuple[str, ...] = ("manifest", "requires_hermes", "dependencies", "requires_env", "path_safety", "load", "lock")
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ class PluginHealth:
     path: str
     enabled: bool
     findings: list[Finding] = field(default_factory=list)
+    #: "ok" or "failed" after ``doctor --load`` imported the plugin; "not checked" otherwise.
+    load: str = "not checked"
 
     @property
     def ok(self) -> bool:
@@ -43,6 +45,7 @@ class PluginHealth:
             "path": self.path,
             "enabled": self.enabled,
             "ok": self.ok,
+            "load": self.load,
             "problems": [f.as_dict() for f in self.findings],
         }
 
@@ -120,8 +123,11 @@ def _split_problems(candidate: Any, safety: list[tuple[str, str]]) -> list[Findi
     return findings
 
 
-def examine(home: Path) -> tuple[list[PluginHealth], list[str]]:
-    """Check every discovered plugin and every lock entry; return their health and discovery clashes."""
+def examine(home: Path, *, load: bool = False, load_timeout: float | None = None) -> tuple[list[PluginHealth], list[str]]:
+    """Check every discovered plugin and every lock entry; return their health and discovery clashes.
+
+    With ``load``, the enabled plugins are also imported, in a separate process (see load_probe).
+    """
     from hermes_core.config import read_env_file
     from hermes_core.distribution.lockfile import lock_path, read_lock
     from hermes_core.manager import PluginManager
@@ -140,6 +146,16 @@ def examine(home: Path) -> tuple[list[PluginHealth], list[str]]:
             health.findings += _env_findings(candidate, stored, home)
         health.findings += [Finding("path_safety", cause, fix) for cause, fix in safety]
         results.append(health)
+    if load:
+        from hermes_core.distribution.load_probe import DEFAULT_LOAD_TIMEOUT, probe
+
+        loaded = probe(home, DEFAULT_LOAD_TIMEOUT if load_timeout is None else load_timeout)
+        for health in results:
+            outcome = loaded.get(health.key)
+            if outcome is not None:
+                health.load = "failed" if outcome.error else "ok"
+                if outcome.error:
+                    health.findings.append(Finding("load", outcome.error, outcome.fix))
     found = {r.key for r in results}
     lock_file = lock_path(home)
     for entry in read_lock(lock_file).values():

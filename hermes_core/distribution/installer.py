@@ -22,7 +22,7 @@ from hermes_core.distribution.checks import PluginInfo
 from hermes_core.distribution.console import Console
 from hermes_core.distribution.directory_install import StagedDirectory, stage_directory
 from hermes_core.distribution.errors import InstallError
-from hermes_core.distribution.lockfile import LockEntry, find_entry, lock_path, looks_like_lock, parse_lock, read_lock, write_lock
+from hermes_core.distribution.lockfile import LockEntry, find_entry, lock_path, looks_like_lock, parse_lock, read_lock, record_entry, write_lock
 from hermes_core.distribution.package_install import StagedPackage, install_package
 from hermes_core.distribution.pip_runner import PipOptions
 from hermes_core.distribution.sources import Fetched, fetch
@@ -149,10 +149,7 @@ class Installer:
             for created in postinstall.copy_examples(staged.target):
                 self.console.info(f"created {created} from {created}.example; edit it to configure the plugin")
         entry = self._entry(staged, fetched, record_spec)
-        for key in [k for k, e in entries.items() if e.key == entry.key or set(e.plugins) & set(entry.plugins) or (entry.distribution and e.distribution == entry.distribution)]:
-            del entries[key]
-        entries[entry.key] = entry
-        write_lock(self.lock_file, entries)
+        write_lock(self.lock_file, record_entry(entries, entry))
         for plugin in staged.plugins:
             for warning in plugin.warnings:
                 self.console.warn(warning)
@@ -203,12 +200,17 @@ class Installer:
 
     # -- restore (-r) ---------------------------------------------------------
 
-    def install_from_file(self, path: Path) -> list[Outcome]:
-        """Install every SPEC of a plain list, or restore every entry of a plugins.lock."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check the path given to -r") from exc
+    def install_from_file(self, path: Path, progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
+        """Install every SPEC of a plain list, or restore every entry of a plugins.lock.
+
+        ``progress(done, total)`` is told after each entry (the CLI draws it).
+        """
+        from hermes_core.files import read_limited_text
+
+        try:  # a regular file of at most 1 MiB: a FIFO or a device would block or fill memory
+            text = read_limited_text(path, 1 << 20, what="list given to -r")
+        except FileNotFoundError:
+            raise HermesError(f"{path}: cannot be read (no such file) -> check the path given to -r") from None
         self.preflight(f"cannot install from {path}")
         outcomes: list[Outcome] = []
         failures: list[str] = []
@@ -217,13 +219,16 @@ class Installer:
             jobs = [(entry.key, partial(self.restore_entry, entry)) for entry in parse_lock(text, path).values()]
         else:
             jobs = [(line, partial(self.install, line)) for line in spec_from_lines(text)]
-        for label, job in jobs:
+        for done, (label, job) in enumerate(jobs, 1):
             try:
                 outcome = job()
             except HermesError as exc:
                 self.console.warn(f"{label}: {exc}")
                 failures.append(f"'{label}' ({exc})")
                 continue
+            finally:
+                if progress is not None:
+                    progress(done, len(jobs))
             if outcome is not None:
                 outcomes.append(outcome)
         if failures:

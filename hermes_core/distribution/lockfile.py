@@ -69,12 +69,14 @@ def lock_path(home: Path) -> Path:
 
 def read_lock(path: Path) -> dict[str, LockEntry]:
     """Read a lock file; a missing file is an empty lock. Raises HermesError for a damaged one."""
-    try:
-        text = path.read_text(encoding="utf-8")
+    from hermes_core.files import UnreadableFileError, read_limited_text
+
+    try:  # a regular UTF-8 file of bounded size; a FIFO or a device would block or fill memory
+        text = read_limited_text(path, 16 << 20, what="plugins.lock")
     except FileNotFoundError:
         return {}
-    except OSError as exc:
-        raise HermesError(f"{path}: cannot be read ({exc.strerror}) -> check its permissions") from exc
+    except UnreadableFileError as exc:
+        raise HermesError(f"{exc}, or restore plugins.lock from a backup") from None
     return parse_lock(text, path)
 
 
@@ -104,6 +106,18 @@ def parse_lock(text: str, path: Path) -> dict[str, LockEntry]:
 def looks_like_lock(text: str) -> bool:
     """Whether an ``-r`` file is a plugins.lock rather than a list of SPECs."""
     return text.lstrip().startswith("{")
+
+
+def record_entry(entries: dict[str, LockEntry], entry: LockEntry) -> dict[str, LockEntry]:
+    """``entries`` with ``entry`` in place of every entry it supersedes: the same key, a plugin key
+    in common, or the same distribution (whose plugin key may have changed since)."""
+    kept = {
+        key: old
+        for key, old in entries.items()
+        if not (old.key == entry.key or set(old.plugins) & set(entry.plugins) or (entry.distribution and old.distribution == entry.distribution))
+    }
+    kept[entry.key] = entry
+    return kept
 
 
 def write_lock(path: Path, entries: dict[str, LockEntry]) -> None:

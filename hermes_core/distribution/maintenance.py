@@ -52,8 +52,10 @@ def entry_for(home: Path, name: str, entries: dict[str, LockEntry]) -> LockEntry
     candidate = _find_candidate(home, name)
     if candidate is None:
         raise _unknown(home, name, entries)
-    if candidate.source in {"builtin", "bundled"}:
-        raise HermesError(f"'{candidate.key}' is a {candidate.source} plugin; it ships with hermes -> upgrade hermes to update it, or disable it with 'hermes plugins disable {candidate.key}'")
+    if candidate.source == "builtin":
+        raise HermesError(f"'{candidate.key}' is a builtin plugin; it ships with hermes and is always on -> upgrade hermes to update it")
+    if candidate.source == "bundled":
+        raise HermesError(f"'{candidate.key}' is a bundled plugin; it ships with hermes -> upgrade hermes to update it, or disable it with 'hermes plugins disable {candidate.key}'")
     if candidate.source == "project":
         raise HermesError(f"'{candidate.key}' is a project plugin in {candidate.path} -> it belongs to the project; change or delete it there")
     if candidate.entry_point is not None:

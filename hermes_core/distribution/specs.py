@@ -96,6 +96,9 @@ def check_subdir(subdir: str, text: str) -> str:
 
 
 def _local_kind(path: Path, text: str) -> SpecKind:
+    if not path.exists():
+        raise SpecError(f"{text!r}: no such file or directory -> check the path, or give a package name, a wheel, "
+                        "an archive or a git URL")
     if path.is_file():
         name = path.name.lower()
         if name.endswith(".whl"):

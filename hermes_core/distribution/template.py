@@ -30,6 +30,14 @@ def template_root() -> Path:
     raise HermesError(f"the plugin template ({TEMPLATE_PACKAGE}) is missing from this hermes installation -> reinstall hermes")
 
 
+def template_defaults() -> dict[str, str]:
+    """The template's default text values (``cookiecutter.json``), for prompts that show them."""
+    import json
+
+    data = json.loads((template_root() / "cookiecutter.json").read_text(encoding="utf-8"))
+    return {key: value for key, value in data.items() if isinstance(value, str) and not key.startswith("_")}
+
+
 def normalise_name(name: str) -> str:
     """``My-Plugin`` -> ``my_plugin``; a leading ``hermes-``/``hermes_`` is dropped (the project adds it)."""
     cleaned = name.strip().lower().replace("-", "_")

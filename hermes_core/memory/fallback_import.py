@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 #: Record kinds that describe the user, and so land in the built-in's USER.md side.
 USER_KINDS = frozenset({"profile", "preference"})
 
+#: ``on_memory_write`` as the MemoryProvider base defines it (it stores nothing). provider.py
+#: registers it: the provider module imports this one, so this one may not import it back.
+_BASE_WRITES: set[Any] = set()
+
+
+def register_base_write(function: Any) -> None:
+    """Name the base class's do-nothing ``on_memory_write`` (called once, by :mod:`hermes_core.memory.provider`)."""
+    _BASE_WRITES.add(function)
+
 
 class ImportUnsupported(RuntimeError):
     """The provider has no import_memories(), no conclude tool and no on_memory_write()."""
@@ -71,10 +80,8 @@ def _conclude(provider: MemoryProvider, tool: tuple[str, str, dict[str, Any]], r
 
 def import_through_existing_paths(provider: MemoryProvider, records: Sequence[MemoryRecord]) -> int:
     """Store every record with the provider's conclude tool, else its ``on_memory_write``; return the count."""
-    from hermes_core.memory.provider import MemoryProvider
-
     tool = conclude_tool(provider)
-    if tool is None and type(provider).on_memory_write is MemoryProvider.on_memory_write:
+    if tool is None and type(provider).on_memory_write in _BASE_WRITES:
         raise ImportUnsupported(
             f"memory provider {provider.name!r} cannot take imported memories: it has no import_memories(), "
             "no *_conclude tool and no on_memory_write() -> ask its author to add import_memories(records)"

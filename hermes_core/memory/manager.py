@@ -7,16 +7,17 @@ one background worker, with ``flush`` as a barrier and a bounded drain at shutdo
 
 from __future__ import annotations
 
-import json
 import logging
-import queue
 import threading
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.calls import accepts, call_on_memory_write
+# OrderedWorker stays importable from here: providers that keep their own ordered write queue
+# (Mem0's) import it from this module.
+from hermes_core.memory.ordered_worker import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
+from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME, RESERVED_TOOL_NAMES, MemoryTools
 
 if TYPE_CHECKING:
     from hermes_core.hooks import HookDispatcher
@@ -24,53 +25,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("hermes.memory")
 
-BUILTIN_PROVIDER_NAME = "builtin"
-#: Tools the agent handles itself; an external provider may not claim these names.
-RESERVED_TOOL_NAMES = frozenset({"memory", "session_search", "todo", "clarify", "delegate_task"})
 DEFAULT_PREFETCH_TIMEOUT = 8.0
 DEFAULT_DRAIN_TIMEOUT = 5.0
 
 
-def _tool_name(schema: Any) -> str | None:
-    if isinstance(schema, dict) and schema.get("type") == "function" and isinstance(schema.get("function"), dict):
-        schema = schema["function"]
-    name = schema.get("name") if isinstance(schema, dict) else None
-    return name if isinstance(name, str) and name else None
-
-
-class _OrderedWorker:
-    """One daemon thread that runs submitted jobs in submission order."""
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def submit(self, job: Callable[[], None]) -> None:
-        self._jobs.put(job)
-
-    def flush(self, timeout: float | None) -> bool:
-        """Wait until every job submitted so far has run; ``False`` on timeout."""
-        done = threading.Event()
-        self._jobs.put(done.set)
-        return done.wait(timeout)
-
-    def stop(self) -> None:
-        self._jobs.put(None)
-
-    def _run(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            job()  # jobs isolate their own errors
-
-
-#: The same worker for providers that keep their own ordered background queue (e.g. Mem0's writes).
-OrderedWorker = _OrderedWorker
-
-
-class MemoryManager:
+class MemoryManager(MemoryTools):
     """Fans memory calls out to the built-in provider and the selected external one.
 
     :param hooks: dispatcher used to fire the ``on_memory_write`` hook (optional).
@@ -91,7 +50,7 @@ class MemoryManager:
         self._providers: list[MemoryProvider] = []
         self._tool_owner: dict[str, MemoryProvider] = {}
         self._tool_schemas: list[dict[str, Any]] = []
-        self._worker: _OrderedWorker | None = None
+        self._worker: OrderedWorker | None = None
         self._worker_lock = threading.Lock()
         self._prefetching: set[str] = set()
         self._logged: set[tuple[str, str, str]] = set()
@@ -198,26 +157,6 @@ class MemoryManager:
                 self._call(new, "initialize", session_id, **dict(self._init_kwargs, **kwargs))
         self._rebuild_tools()
         logger.info("external memory provider is now %r", new.name if new is not None else "none (built-in only)")
-
-    def _rebuild_tools(self) -> None:
-        self._tool_owner = {}
-        self._tool_schemas = []
-        for provider in self._providers:
-            schemas = self._call(provider, "get_tool_schemas", default=[]) or []
-            for schema in schemas:
-                name = _tool_name(schema)
-                if name is None:
-                    logger.warning("memory provider %r offered a tool schema without a name; ignored", provider.name)
-                    continue
-                if name in RESERVED_TOOL_NAMES and provider.name != BUILTIN_PROVIDER_NAME:
-                    logger.warning("memory provider %r may not define tool %r (a core tool name); ignored", provider.name, name)
-                    continue
-                owner = self._tool_owner.get(name)
-                if owner is not None:
-                    logger.warning("tool %r of memory provider %r ignored: %r already provides it", name, provider.name, owner.name)
-                    continue
-                self._tool_owner[name] = provider
-                self._tool_schemas.append(schema)
 
     # -- isolation --
 
@@ -362,10 +301,10 @@ class MemoryManager:
 
     # -- background writes --
 
-    def _background(self) -> _OrderedWorker:
+    def _background(self) -> OrderedWorker:
         with self._worker_lock:
             if self._worker is None:
-                self._worker = _OrderedWorker("mem-sync")
+                self._worker = OrderedWorker("mem-sync")
             return self._worker
 
     def sync_all(self, user_content: str, assistant_content: str, *, session_id: str = "", messages: list[dict[str, Any]] | None = None) -> None:
@@ -398,29 +337,6 @@ class MemoryManager:
         self._in_session = False
         for provider in reversed(self._providers):
             self._call(provider, "shutdown")
-
-    # -- tools --
-
-    def get_all_tool_schemas(self) -> list[dict[str, Any]]:
-        return list(self._tool_schemas)
-
-    def get_all_tool_names(self) -> list[str]:
-        return list(self._tool_owner)
-
-    def has_tool(self, name: str) -> bool:
-        return name in self._tool_owner
-
-    def handle_tool_call(self, name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        """Route a tool call to the provider that owns ``name``; errors become JSON, never exceptions."""
-        provider = self._tool_owner.get(name)
-        if provider is None:
-            return json.dumps({"error": f"no memory provider handles tool {name!r}"})
-        try:
-            result = provider.handle_tool_call(name, args, **kwargs)
-        except (Exception, SystemExit) as exc:
-            self._log_failure(provider, "handle_tool_call", exc)
-            return json.dumps({"error": f"memory tool {name!r} failed: {type(exc).__name__}: {exc}"})
-        return result if isinstance(result, str) else json.dumps(result, default=str)
 
     # -- writes to the built-in memory --
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.memory.fallback_import import register_base_write
+
 if TYPE_CHECKING:
     from hermes_core.memory.records import MemoryRecord
 
@@ -225,3 +227,8 @@ class MemoryProvider(ABC):
         should override this: a backfill records a turn as done only after this returns ``True``.
         """
         return True
+
+
+# The default import_memories stores records through on_memory_write only where a provider
+# overrides this do-nothing base (see hermes_core.memory.fallback_import).
+register_base_write(MemoryProvider.on_memory_write)

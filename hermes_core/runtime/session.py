@@ -9,21 +9,20 @@ pre_tool_call -> tool -> transform_tool_result -> post_tool_call]* -> post_llm_c
 from __future__ import annotations
 
 import copy
-import inspect
 import logging
-import threading
 import time
 import uuid
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.fence import api_user_message, build_memory_context_block, sanitize_context
+from hermes_core.runtime.compression import ContextEngineCalls, _approx_tokens, _call_with_supported
+from hermes_core.runtime.delegation import DEFAULT_REVIEW_PROMPT, Delegation
 from hermes_core.runtime.pricing import estimate_cost
 from hermes_core.runtime.stream_hooks import StreamHooks, usage_payload
 from hermes_core.runtime.system_prompt import collect_inputs
 from hermes_core.runtime.tool_calls import ToolCallOutcome, ToolRunner
+from hermes_core.runtime.turn_result import TurnResult
 
 if TYPE_CHECKING:
     from hermes_core.context_engine import ContextEngine
@@ -32,31 +31,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+__all__ = ["AgentSession", "TurnResult", "DEFAULT_MAX_TOOL_ROUNDS", "DEFAULT_REVIEW_PROMPT", "ToolCallOutcome"]
+
 DEFAULT_MAX_TOOL_ROUNDS = 25
-#: What the background review asks, after the conversation itself.
-DEFAULT_REVIEW_PROMPT = (
-    "Review the conversation above. Save, with the memory tool, what will still be useful in later sessions: "
-    "durable facts about the user and their preferences, decisions and conventions, lessons from mistakes. "
-    "Leave out what only mattered for this task. Then say in a few lines what you saved, or that nothing was worth it."
-)
-
-
-@dataclass
-class TurnResult:
-    """What one user turn produced."""
-
-    text: str
-    session_id: str
-    #: The messages this turn added to the conversation, as stored.
-    messages: list[dict[str, Any]]
-    tool_calls: list[ToolCallOutcome] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=dict)
-    #: Set when the turn ended with a compression that moved the conversation to a new session.
-    compressed_into: str | None = None
-
-
-def _approx_tokens(messages: list[dict[str, Any]]) -> int:
-    return sum(len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages) // 4
 
 
 def _prompt_tokens(response: Any) -> int:
@@ -71,18 +48,7 @@ def _prompt_tokens(response: Any) -> int:
     return sum(v for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens") if isinstance(v := usage.get(k), int))
 
 
-def _call_with_supported(function: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call ``function`` with the keyword arguments it declares (engines written for older hosts take fewer)."""
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return function(*args, **kwargs)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return function(*args, **kwargs)
-    return function(*args, **{k: v for k, v in kwargs.items() if k in parameters})
-
-
-class AgentSession:
+class AgentSession(ContextEngineCalls, Delegation):
     """A conversation with a model, its tools, memory and plugins, kept in a session store.
 
     :param plugins: a loaded :class:`~hermes_core.manager.PluginManager` (hooks, tools).
@@ -324,24 +290,6 @@ class AgentSession:
                 result.compressed_into = new if new != result.session_id else None
         return result
 
-    def _engine_call(self, method: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:
-        """An optional engine member, isolated: an engine written for an older host may lack it or fail in it.
-
-        A member the engine inherits unchanged from ContextEngine is not called at all: its
-        answer is ``default`` by definition, and skipping it keeps turns of engines that
-        override nothing (the usual case) free of the per-call signature inspection.
-        """
-        from hermes_core.context_engine import ContextEngine
-
-        function = getattr(self.context_engine, method, None)
-        if function is None or getattr(type(self.context_engine), method, None) is getattr(ContextEngine, method, object()):
-            return default
-        try:
-            return _call_with_supported(function, *args, **kwargs)
-        except Exception:
-            logger.warning("context engine %r: %s failed", getattr(self.context_engine, "name", "?"), method, exc_info=True)
-            return default
-
     def _transform_final_text(self, final_text: str, added: list[dict[str, Any]], turn_id: str) -> str:
         """``transform_llm_output``: the first string a plugin returns replaces the answer, as stored too."""
         if not final_text or not self.hooks.has_listeners("transform_llm_output"):
@@ -352,26 +300,6 @@ class AgentSession:
         if added and added[-1].get("role") == "assistant":
             added[-1]["content"] = replaced
         return replaced
-
-    def _preflight_due(self) -> bool:
-        """Asked only while no model call has reported the prompt's real size (after a resume or a
-        compression): once one has, the check after each turn judges by that figure instead."""
-        if self._last_prompt_tokens:
-            return False
-        return bool(self._engine_call("should_compress_preflight", list(self.history), default=False))
-
-    def _engine_selection(self, incoming: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """The engine's choice of messages for this request, if it makes one."""
-        if self.context_engine is None:
-            return None
-        chosen = self._engine_call(
-            "select_context",
-            [*self.history, incoming],
-            conversation_messages=list(self.history),
-            incoming_message=incoming,
-            budget_tokens=int(getattr(self.context_engine, "threshold_tokens", 0) or 0),
-        )
-        return list(chosen) if isinstance(chosen, list) and chosen else None
 
     def _call_model(self, request: list[dict[str, Any]], turn_id: str, round_number: int, stream: bool, on_text: Any) -> Any:
         api_request_id = uuid.uuid4().hex[:12]
@@ -440,51 +368,6 @@ class AgentSession:
             self.context_engine.update_from_response(dict(usage, prompt_tokens=self._last_prompt_tokens))
         return response
 
-    # -- compression --
-
-    def _should_compress(self) -> bool:
-        """Judged on the last request's whole prompt (the one nearest the window), not a sum over rounds."""
-        engine = self.context_engine
-        assert engine is not None
-        prompt_tokens = self._last_prompt_tokens or _approx_tokens(self.history)
-        try:
-            return bool(engine.should_compress(prompt_tokens))
-        except Exception:
-            return False
-
-    def compress(self, *, focus_topic: str | None = None) -> str:
-        """Compress the conversation into a new session linked to this one; return its id.
-
-        When there is nothing to shorten (an empty or short conversation, or the engine's
-        ``has_content_to_compress`` says so), nothing changes and the current id is returned.
-        """
-        engine = self.context_engine
-        if engine is None:
-            from hermes_core.errors import HermesError
-
-            raise HermesError("no context engine is active -> set context.engine (the built-in is 'compressor')")
-        if not self.history or not self._engine_call("has_content_to_compress", list(self.history), default=True):
-            return self.session_id  # nothing to shorten: no new session, no copied messages
-        memory_context = self.memory.on_pre_compress(list(self.history)) if self.memory is not None else ""
-        compressed = _call_with_supported(
-            engine.compress, list(self.history), current_tokens=_approx_tokens(self.history), focus_topic=focus_topic, force=True, memory_context=memory_context
-        )
-        if [self._wire(m) for m in compressed] == self.history:
-            return self.session_id  # the engine found nothing to drop
-        old = self.session_id
-        old_row = self.store.get_session(old) or {}
-        self.store.end_session(old, "compression")
-        title = self.store.next_title_in_lineage(old_row["title"]) if old_row.get("title") else None
-        new = str(uuid.uuid4())
-        self.store.create_session(new, self.platform, model=self.model, system_prompt=self.system_prompt, parent_session_id=old, title=title)
-        self.store.append_messages(new, compressed)
-        self.session_id, self.history = new, [self._wire(m) for m in compressed]
-        self._last_prompt_tokens = 0  # until the next response, judge the compressed history by estimate
-        if self.memory is not None:
-            self.memory.on_session_switch(new, parent_session_id=old, reason="compression")
-        self._engine_call("on_session_start", new, platform=self.platform, model=self.model, boundary_reason="compression", parent_session_id=old)
-        return new
-
     # -- sub-agents and the background review --
 
     def _child(self, source: str, client: Any, agent_context: str) -> AgentSession:
@@ -505,63 +388,3 @@ class AgentSession:
         child.system_prompt = self.system_prompt
         self.store.create_session(child.session_id, source, model=self.model, system_prompt=self.system_prompt, parent_session_id=self.session_id)
         return child
-
-    def spawn_subagent(self, goal: str, *, role: str = "worker", client: Any = None) -> TurnResult:
-        """Run ``goal`` in a child session that reuses this session's prompt byte for byte.
-
-        ``subagent_stop`` fires on this (the parent's) thread when the child is done.
-        """
-        child = self._child("subagent", client, "subagent")
-        started = time.monotonic()
-        status, summary, outcomes = "completed", "", []
-        try:
-            result = child._turn({"role": "user", "content": goal}, goal, uuid.uuid4().hex[:12], True, False, None)
-            summary, outcomes = result.text, result.tool_calls
-        except KeyboardInterrupt:
-            status = "interrupted"
-            raise
-        except Exception as exc:
-            status, summary = "error", f"{type(exc).__name__}: {exc}"
-        finally:
-            self.store.end_session(child.session_id, "delegation_" + status)
-            self.hooks.notify(
-                "subagent_stop",
-                parent_session_id=self.session_id,
-                child_role=role,
-                child_summary=summary,
-                child_status=status,
-                tool_call_history=[o.history_entry() for o in outcomes],
-                duration_ms=(time.monotonic() - started) * 1000,
-            )
-            if self.memory is not None:
-                self.memory.on_delegation(goal, summary, child_session_id=child.session_id)
-        return TurnResult(summary, child.session_id, [], outcomes)
-
-    def start_background_review(self, prompt: str = DEFAULT_REVIEW_PROMPT, *, client: Any = None) -> Future[TurnResult]:
-        """Review the conversation so far on a background thread; return at once.
-
-        The review is one turn of a child session (``source='review'``) whose request is this
-        session's system prompt and history, byte for byte, then ``prompt``: everything before
-        the prompt is the prefix the provider already cached for this conversation. With the
-        default prompt the model saves what is worth keeping through the ``memory`` tool; those
-        writes reach the files at once and the next session's prompt. The returned future gives
-        the review's :class:`TurnResult`, or raises what failed. Memory providers are not fed
-        from the review's turn.
-        """
-        child = self._child("review", client, "review")
-        child.history = list(self.history)  # a snapshot: this session may go on while the review runs
-        future: Future[TurnResult] = Future()
-        future.set_running_or_notify_cancel()
-
-        def review() -> None:
-            try:
-                result = child._turn({"role": "user", "content": prompt}, prompt, uuid.uuid4().hex[:12], False, False, None)
-            except BaseException as exc:
-                self.store.end_session(child.session_id, "review_error")
-                future.set_exception(exc)
-            else:
-                self.store.end_session(child.session_id, "review_completed")
-                future.set_result(result)
-
-        threading.Thread(target=review, name=f"hermes-review:{child.session_id[:8]}", daemon=True).start()
-        return future

@@ -55,6 +55,10 @@ def _text_field(args: dict[str, Any], name: str, action: str) -> str:
         raise EditError(f"'{name}' is required for action '{action}'")
     if not isinstance(value, str):
         raise EditError(f"'{name}' must be a string, got {type(value).__name__}")
+    try:  # MEMORY.md and USER.md are UTF-8: a lone surrogate (or a non-UTF-8 byte from a command line) cannot be stored
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise EditError(f"'{name}' holds a character that is not valid UTF-8 (U+{ord(value[exc.start]):04X} at position {exc.start}); give it as UTF-8 text") from None
     # Models send "   " for "nothing"; it passes a truthiness check but would store or match nonsense.
     # Line endings are made "\n" to match what reading a file gives.
     stripped = value.replace("\r\n", "\n").replace("\r", "\n").strip()

@@ -10,6 +10,7 @@ from typing import TypeVar
 from filelock import FileLock, Timeout
 
 from hermes_core.errors import HermesError
+from hermes_core.files import make_private_dirs
 
 from .atomic import atomic_write, remove_stale_temps
 from .entries import join_entries, parse_entries
@@ -54,7 +55,8 @@ class MemoryFile:
         self.path = path
         #: A separate file: the data file is replaced on every write, so it cannot carry the lock itself.
         self.lock_path = path.with_name(path.name + ".lock")
-        self._file_lock = FileLock(self.lock_path, timeout=lock_timeout, poll_interval=_LOCK_POLL_INTERVAL)
+        # mode 0600 whatever the umask: the lock sits beside the user's profile
+        self._file_lock = FileLock(self.lock_path, timeout=lock_timeout, mode=0o600, poll_interval=_LOCK_POLL_INTERVAL)
         # Threads of one process queue here first, so they do not poll the file lock against each other.
         self._thread_lock = threading.Lock()
 
@@ -75,7 +77,7 @@ class MemoryFile:
         process since this one last looked is never lost.
         """
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.path.parent)  # memories/ is 0700 whatever the umask
         except OSError as exc:
             raise file_error(self.path, exc, "create its directory") from exc
         with self._thread_lock:

@@ -27,7 +27,9 @@ RETRY_SLEEP_S = (0.005, 0.050)
 def create_private_file(path: Path) -> None:
     """Create *path* empty with mode 0600 if it does not exist yet (SQLite copies the
     main file's mode to its -wal/-shm sidecars)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from hermes_core.files import make_private_dirs
+
+    make_private_dirs(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -49,16 +49,24 @@ def previous_in_chain(conn: sqlite3.Connection, session_id: str) -> str | None:
     return row[0] if row else None
 
 
+def _cycle_tip(path: list[str], repeated: str) -> str:
+    """The tip of a chain whose continuations loop back to *repeated* (only a damaged database
+    has such a loop): the smallest id in the loop, so every part of it names the same tip
+    whichever part a walk starts from."""
+    return min(path[path.index(repeated):])
+
+
 def compression_tip(conn: sqlite3.Connection, session_id: str, max_hops: int = MAX_HOPS) -> str:
     """Walk forward along compression continuations (at most *max_hops*) to the newest part."""
-    current, seen = session_id, {session_id}
+    path = [session_id]
     for _ in range(max_hops):
-        nxt = next_continuation(conn, current)
-        if nxt is None or nxt in seen:
+        nxt = next_continuation(conn, path[-1])
+        if nxt is None:
             break
-        seen.add(nxt)
-        current = nxt
-    return current
+        if nxt in path:
+            return _cycle_tip(path, nxt)
+        path.append(nxt)
+    return path[-1]
 
 
 def compression_tips(conn: sqlite3.Connection, session_ids: Iterable[str],
@@ -77,7 +85,10 @@ def compression_tips(conn: sqlite3.Connection, session_ids: Iterable[str],
                 cut = True  # a part further on would get a different tip from a walk of its own
                 break
             nxt = next_continuation(conn, current)
-            if nxt is None or nxt in path:
+            if nxt is not None and nxt in path:
+                tips[current] = _cycle_tip(path, nxt)
+                break
+            if nxt is None:
                 break
             path.append(nxt)
             current = nxt

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -23,6 +24,7 @@ from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .search import (DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, collapse_chain_copies, normalise_roles,
                      run_search)
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
              "reasoning_tokens", "api_call_count")
 _COSTS = ("estimated_cost_usd", "actual_cost_usd")
@@ -354,7 +356,9 @@ class SessionStore:
         parts of a chain once, as the hit in the earliest part (see
         search.collapse_chain_copies); more candidates are fetched to fill *limit*.
         """
-        plan = parse(query)
+        # a lone surrogate ('\ud800', or a non-UTF-8 byte from a command line) cannot reach SQLite;
+        # as U+FFFD it matches nothing it should not, and the rest of the query still works
+        plan = parse(_LONE_SURROGATE.sub("\ufffd", query) if isinstance(query, str) else query)
         if plan.empty:
             return []
         limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))

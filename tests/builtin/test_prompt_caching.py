@@ -78,5 +78,15 @@ def test_the_builtin_registers_its_middleware_and_honours_config(plugin_manager)
     off = plugin_manager(config={"prompt_caching": {"enabled": False}})
     (disabled,) = off.middleware["anthropic_request"]
     assert disabled({"system": "s", "messages": _conversation(2)})["system"] == "s"
-    broken = plugin_manager(config={"prompt_caching": {"cache_ttl": "2d"}}, strict=False)
+    broken = _programmatic(manager.home, {"prompt_caching": {"cache_ttl": "2d"}}, strict=False)
     assert "prompt_caching.cache_ttl" in broken.get("prompt_caching").error
+
+
+def _programmatic(hermes_home, settings, strict=True):
+    """A manager given its config by a program: config.yaml itself refuses such values on load."""
+    from hermes_core.config import DEFAULT_CONFIG, Config, deep_merge
+    from hermes_core.manager import PluginManager
+
+    manager = PluginManager(home=hermes_home, config=Config(deep_merge(DEFAULT_CONFIG, settings)), strict=strict)
+    manager.load_all()
+    return manager

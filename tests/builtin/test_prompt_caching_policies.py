@@ -147,5 +147,15 @@ def test_the_builtin_reads_prompt_caching_strategy(plugin_manager):
     anchored = plugin_manager(config={"prompt_caching": {"strategy": "turn_anchored"}})
     (middleware,) = anchored.middleware["anthropic_request"]
     assert _marked(middleware({"system": "s", "messages": conversation})["messages"]) == _marked(apply_turn_anchored("s", conversation)[1])
-    broken = plugin_manager(config={"prompt_caching": {"strategy": "everything"}}, strict=False)
+    broken = _programmatic(default.home, {"prompt_caching": {"strategy": "everything"}}, strict=False)
     assert "prompt_caching.strategy" in broken.get("prompt_caching").error
+
+
+def _programmatic(hermes_home, settings, strict=True):
+    """A manager given its config by a program: config.yaml itself refuses such values on load."""
+    from hermes_core.config import DEFAULT_CONFIG, Config, deep_merge
+    from hermes_core.manager import PluginManager
+
+    manager = PluginManager(home=hermes_home, config=Config(deep_merge(DEFAULT_CONFIG, settings)), strict=strict)
+    manager.load_all()
+    return manager

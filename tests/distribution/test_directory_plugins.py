@@ -106,6 +106,9 @@ def test_remove_suggests_close_names_and_refuses_shipped_plugins(run_hermes, sou
     assert unknown.exit_code == 1 and "no installed plugin named 'mem' (did you mean 'memo'?)" in unknown.stderr
     bundled = run_hermes("plugins", "remove", "observability/hook_log")
     assert bundled.exit_code == 1 and "is a bundled plugin; it ships with hermes" in bundled.stderr
+    builtin = run_hermes("plugins", "remove", "memory")
+    assert builtin.exit_code == 1 and "is a builtin plugin" in builtin.stderr
+    assert "plugins disable" not in builtin.stderr  # builtins cannot be disabled: no such advice
 
 
 @pytest.mark.parametrize(

@@ -60,3 +60,49 @@ def test_a_locked_plugin_that_is_gone_points_at_the_restore_command(run_hermes, 
     assert "FAIL weather (index, off)" in result.stdout
     assert "plugins.lock records 'weather' (hermes-weather ==0.3.1) but it is not installed" in result.stdout
     assert f"fix: run 'hermes plugins install -r {hermes_home / 'plugins.lock'}'" in result.stdout
+
+
+def test_plain_doctor_says_imports_were_not_checked(run_hermes, make_plugin):
+    make_plugin("broken", "import surely_not_a_module_anywhere\n")
+    run_hermes("plugins", "enable", "broken")
+    result = run_hermes("plugins", "doctor")
+    assert result.exit_code == 0  # nothing that needs no import is wrong with it ...
+    assert "imports were not checked (no plugin code ran) -> 'hermes plugins doctor --load'" in result.stdout  # ... and it says so
+    code, found = doctor(run_hermes)
+    assert found["broken"]["load"] == "not checked"
+
+
+def test_doctor_load_imports_in_a_separate_process_and_blames_each_failing_plugin(run_hermes, make_plugin):
+    make_plugin("a_raises", "import surely_not_a_module_anywhere\n")
+    make_plugin("b_exits", "import os\nos._exit(7)\n")
+    make_plugin("c_crashes", "import ctypes\nctypes.string_at(0)\n")  # a segmentation fault in the importing process
+    make_plugin("d_hangs", "import threading\nthreading.Event().wait()\n")
+    make_plugin("e_register_fails", "def register(ctx):\n    raise RuntimeError('no api key')\n")
+    make_plugin("f_fine", "def register(ctx):\n    ctx.register_hook('on_session_start', lambda **kw: None)\n")
+    make_plugin("g_off", "import surely_not_a_module_anywhere\n")  # not enabled: not imported
+    for name in ("a_raises", "b_exits", "c_crashes", "d_hangs", "e_register_fails", "f_fine"):
+        run_hermes("plugins", "enable", name)
+    result = run_hermes("plugins", "doctor", "--load", "--timeout", "3", "--json")
+    assert result.exit_code == 1, result.stderr
+    found = {entry["key"]: entry for entry in result.json()}
+
+    def load_problem(key):
+        (problem,) = [p for p in found[key]["problems"] if p["check"] == "load"]
+        assert found[key]["load"] == "failed" and found[key]["ok"] is False
+        return problem
+
+    assert "ModuleNotFoundError" in load_problem("a_raises")["cause"]
+    assert "exit status 7" in load_problem("b_exits")["cause"]
+    assert "crashed the process (signal 11)" in load_problem("c_crashes")["cause"]
+    assert "did not finish within 3 s" in load_problem("d_hangs")["cause"]
+    assert "no api key" in load_problem("e_register_fails")["cause"]
+    for key in ("a_raises", "b_exits", "c_crashes", "d_hangs", "e_register_fails"):
+        assert f"hermes plugins disable {key}" in load_problem(key)["fix"]
+    assert found["f_fine"]["load"] == "ok" and found["f_fine"]["ok"] is True
+    assert found["g_off"]["load"] == "not checked" and found["g_off"]["ok"] is True
+    assert found["memory"]["load"] == "ok"  # the builtins are imported too
+
+
+def test_doctor_timeout_needs_load_and_a_sane_value(run_hermes):
+    assert "--timeout applies to imports, which only --load checks" in run_hermes("plugins", "doctor", "--timeout", "5").stderr
+    assert "--timeout must be between 0 and 3600 seconds, not nan" in run_hermes("plugins", "doctor", "--load", "--timeout", "nan").stderr

@@ -127,3 +127,29 @@ def test_a_root_pip_creates_is_removed_again(tmp_path):
     assert snapshot.changed() == [user_site / "pkg"]
     snapshot.restore()
     assert not user_site.exists()
+
+
+def test_a_zip_bomb_is_refused_with_the_figures_before_anything_is_unpacked(tmp_path, run_hermes, hermes_home):
+    # 300 MB of zeros compresses to about 300 KB
+    path = tmp_path / "bomb.zip"
+    chunk = b"\0" * (1 << 20)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bomb/plugin.yaml", "name: bomb\n")
+        with archive.open("bomb/zeros.bin", "w", force_zip64=True) as member:
+            for _ in range(300):
+                member.write(chunk)
+    assert path.stat().st_size < 1 << 20
+    with pytest.raises(InstallError, match=r"would unpack to 314,572,8\d\d bytes, more than the 268,435,456"):
+        check_archive(path)
+    result = run_hermes("plugins", "install", str(path), "--no-input")
+    assert result.exit_code == 1 and "would unpack to 314,572," in result.stderr
+    assert not (hermes_home / "plugins" / "bomb").exists()
+
+
+def test_an_archive_of_too_many_members_is_refused_with_the_count(tmp_path):
+    path = tmp_path / "many.tar.gz"
+    with tarfile.open(path, "w:gz") as archive:
+        for index in range(20_001):
+            archive.addfile(tarfile.TarInfo(f"p/{index}"), io.BytesIO(b""))
+    with pytest.raises(InstallError, match="holds 20,001 members, more than the 20,000"):
+        check_archive(path)

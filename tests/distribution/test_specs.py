@@ -99,6 +99,7 @@ def test_a_file_url_to_a_wheel_is_a_local_wheel(local):
     [
         ("", "an empty SPEC"),
         ("./missing", "no such file or directory"),
+        ("/nonexistent-hermes-plugin-dir", "no such file or directory"),
         ("./notes.txt", "is a file but not a wheel"),
         (".", "neither a Python project"),
         ("owner/repo#../../etc", "must be a relative path inside the source"),

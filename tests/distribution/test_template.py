@@ -144,3 +144,55 @@ def test_the_authoring_tutorial_works_as_written(template_venv, tmp_path):
     assert validated.stdout.startswith("ok   rm_guard 0.1.0 (standalone) src/hermes_rm_guard"), validated.stdout + validated.stderr
     own_tests = template_venv.pytest(project / "tests", cwd=project)
     assert own_tests.returncode == 0 and " 3 passed" in own_tests.stdout, own_tests.stdout + own_tests.stderr
+
+
+def test_new_asks_nothing_when_stdin_is_not_a_terminal(run_hermes, tmp_path):
+    result = run_hermes("plugins", "new", "quiet_one", "--kind", "tools", "-o", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert "EOFError" not in result.stderr and (tmp_path / "hermes-quiet-one" / "pyproject.toml").is_file()
+
+
+def test_new_at_a_terminal_asks_only_for_what_was_not_given(tmp_path):
+    """A real pseudo-terminal: the name and kind given as arguments are never asked again."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "HERMES_HOME": str(tmp_path / "home"), "TERM": "dumb"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hermes_core", "plugins", "new", "tty_one", "--kind", "tools", "--author", "Ann", "-o", str(tmp_path)],
+        stdin=follower, stdout=follower, stderr=follower, env=env, close_fds=True,
+    )
+    import select
+    import time
+
+    os.close(follower)
+    os.write(leader, b"Guards rm -rf\n")
+    output = b""
+    deadline = time.monotonic() + 120  # a prompt nobody answers (a re-asked name) would wait forever
+    waiting = False
+    while True:
+        ready, _, _ = select.select([leader], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            waiting = True
+            break
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closes when the process ends
+            break
+        if not chunk:
+            break
+        output += chunk
+    if waiting:
+        process.kill()
+        process.wait()
+        pytest.fail(f"hermes plugins new was still waiting for input: {output.decode('utf-8', 'replace')[-300:]!r}")
+    assert process.wait() == 0, output
+    os.close(leader)
+    text = output.decode("utf-8", "replace")
+    assert text.count("[") >= 1 and "one line saying what the plugin does" in text
+    assert "plugin_name" not in text and "kind" not in text.split("created")[0] and "author name" not in text
+    pyproject = (tmp_path / "hermes-tty-one" / "pyproject.toml").read_text()
+    assert "Guards rm -rf" in pyproject and "Ann" in pyproject

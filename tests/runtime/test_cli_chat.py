@@ -74,7 +74,7 @@ def test_a_bad_context_length_is_a_clear_error(configured, run_hermes, hermes_ho
     with (hermes_home / "config.yaml").open("a") as config:
         config.write("  context_length: big\n")
     result = run_hermes("chat", "-q", "hi")
-    assert result.exit_code == 1 and "model.context_length is 'big', not a number of tokens" in result.stderr
+    assert result.exit_code == 1 and "model.context_length is 'big', but it must be a whole number at least 1 (tokens)" in result.stderr
 
 
 def test_an_unknown_context_engine_is_reported_at_start(configured, run_hermes, hermes_home):
@@ -146,3 +146,48 @@ def test_a_failing_slash_command_is_reported_and_the_chat_goes_on(configured, ru
     assert result.exit_code == 0, result.stderr
     assert "hermes: error:" in result.stderr and "Traceback" not in result.stderr
     assert "> yes\n" in result.stdout  # the turn after the failed command went through
+
+
+@pytest.mark.parametrize("url", ["notaurl", "ftp://x/v1", "http://"])
+def test_an_endpoint_that_is_not_an_http_url_is_one_clear_error(run_hermes, url):
+    result = run_hermes("chat", "-q", "hi", "--model", "m", "--base-url", url)
+    assert result.exit_code == 1 and "is not an http(s) URL" in result.stderr and "model.base_url" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+HANGS_IN_EVERY_HOOK = """
+import threading
+from hermes_core.hookspecs import HOOK_NAMES
+RELEASE = threading.Event()
+CALLS = []
+
+def register(ctx):
+    for hook in HOOK_NAMES:
+        def hang(_hook=hook, **kwargs):
+            CALLS.append(_hook)
+            RELEASE.wait()
+        ctx.register_hook(hook, hang)
+"""
+
+
+def test_a_plugin_hanging_in_every_hook_costs_one_timeout_per_chat(configured, run_hermes, make_plugin, hermes_home, caplog):
+    import logging
+
+    make_plugin("hang", HANGS_IN_EVERY_HOOK)
+    with OpenAIServer([text_reply("answered anyway")]) as server:
+        configured(server.base_url)
+        with (hermes_home / "config.yaml").open("a") as config:
+            config.write("plugins:\n  enabled: [hang]\n  hook_callback_timeout: 0.3\n")
+        try:
+            with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+                result = run_hermes("chat", "-q", "hi", "--no-stream")
+        finally:
+            plugin_modules = [m for m in list(sys.modules.values()) if hasattr(m, "RELEASE") and hasattr(m, "CALLS")]
+            for module in plugin_modules:
+                module.RELEASE.set()
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "answered anyway\n"
+    (plugin,) = plugin_modules
+    assert len(plugin.CALLS) == 1, plugin.CALLS  # the first hook timed out; none of the plugin's hooks ran again
+    (warning,) = [r.getMessage() for r in caplog.records if "quarantined" in r.getMessage()]
+    assert "plugin 'hang'" in warning and "hermes plugins disable hang" in warning

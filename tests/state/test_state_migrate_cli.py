@@ -141,3 +141,11 @@ def test_an_unknown_backend_names_the_choices(hermes_home, run_hermes):
     (hermes_home / "config.yaml").write_text("state:\n  backend: mysql\n")
     result = run_hermes("sessions", "list")
     assert result.exit_code == 1 and "'sqlite'" in result.stderr and "'postgres'" in result.stderr
+
+
+def test_migrating_onto_the_store_in_use_is_refused_without_showing_the_password(pg_url, hermes_home, monkeypatch,
+                                                                                  run_hermes):
+    _use_postgres(monkeypatch, hermes_home, pg_url)
+    result = run_hermes("sessions", "migrate", "--to", pg_url)
+    assert result.exit_code == 1 and "already uses" in result.stderr
+    assert "hermes-test-secret" not in result.stderr and ":***@" in result.stderr

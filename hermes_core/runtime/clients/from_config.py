@@ -101,6 +101,16 @@ def resolve_model_settings(
     if not name:
         raise ModelAPIError(NOT_CONFIGURED, provider=provider, reason="not_configured", base_url=url)
     url = url or DEFAULT_BASE_URLS[provider]
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise ModelAPIError(
+            f"the model endpoint {url!r} is not an http(s) URL -> set model.base_url (or --base-url, "
+            "HERMES_BASE_URL) to the server's address, e.g. http://127.0.0.1:8080/v1",
+            provider=provider,
+            reason="not_configured",
+            base_url=url,
+            model=name,
+        )
     key = _text(section.get("api_key")) or _env_value(KEY_ENV[provider], env, home)
     if key is None and url.rstrip("/") == DEFAULT_BASE_URLS[provider]:
         # The hosted APIs always need a key; local servers usually do not, so only those get past this.

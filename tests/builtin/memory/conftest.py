@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,11 @@ from typing import Any
 import pytest
 
 from hermes_plugins_builtin.memory import BuiltinMemoryProvider
+
+# --import-mode=importlib keeps test directories off sys.path; test_concurrency imports
+# concurrent_writers by name (so does benchmarks/memory_concurrency.py)
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture

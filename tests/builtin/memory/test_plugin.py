@@ -39,9 +39,9 @@ def test_limits_come_from_config(plugin_manager):
     assert (provider.char_limit("memory"), provider.char_limit("user")) == (3000, 500)
 
 
-def test_a_bad_limit_falls_back_to_the_default_with_a_warning(plugin_manager, caplog):
+def test_a_bad_limit_falls_back_to_the_default_with_a_warning(hermes_home, caplog):
     caplog.set_level(logging.WARNING)
-    plugins = plugin_manager(config={"memory": {"memory_char_limit": "lots", "user_char_limit": -1}})
+    plugins = _programmatic(hermes_home, {"memory": {"memory_char_limit": "lots", "user_char_limit": -1}})
     provider = plugins.memory_providers["builtin"]
     assert (provider.char_limit("memory"), provider.char_limit("user")) == (2200, 1375)
     assert "memory.memory_char_limit" in caplog.text and "memory.user_char_limit" in caplog.text
@@ -160,3 +160,13 @@ def test_hermes_memory_cli_uses_the_builtin(run_hermes, hermes_home):
 @pytest.mark.parametrize("target", ["memory", "user"])
 def test_paths(provider, hermes_home, target):
     assert provider.path(target) == hermes_home / "memories" / ("MEMORY.md" if target == "memory" else "USER.md")
+
+
+def _programmatic(hermes_home, settings, strict=True):
+    """A manager given its config by a program: config.yaml itself refuses such values on load."""
+    from hermes_core.config import DEFAULT_CONFIG, Config, deep_merge
+    from hermes_core.manager import PluginManager
+
+    manager = PluginManager(home=hermes_home, config=Config(deep_merge(DEFAULT_CONFIG, settings)), strict=strict)
+    manager.load_all()
+    return manager

@@ -1,0 +1,248 @@
+"""Mutation score of the safety-relevant modules, measured with mutmut.
+
+Run: python benchmarks/mutation.py [GROUP ...] [--list] [--max-children N] [--workdir PATH] [--json]
+
+Each GROUP (default: all, in the order below) names source files and the tests that cover them.
+For each group this script makes a scratch copy of the project under --workdir (default:
+``.mutation/`` in the checkout, which git ignores), writes a ``[tool.mutmut]`` section for
+that group alone, and runs ``mutmut run``: mutmut first runs the group's tests once to learn
+which test reaches which function, then runs each mutant against only the tests that reach
+the mutated function. The score per file is killed / (killed + survived + timeouts count as
+killed); "no tests" mutants (functions no test of the group reaches) count as survivors. Every
+survivor is printed with its diff, so it can be killed by a new test or documented as
+equivalent in docs/testing.md.
+
+Not part of the test run: a group takes minutes to an hour on a loaded 2-core machine.
+Tests that start hermes in a separate process (``python -m hermes_core``) import the
+unmutated checkout, so they cannot kill a mutant; the covering tests listed below are the
+in-process ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Group:
+    """Source files mutated together and the tests that cover them."""
+
+    sources: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+GROUPS: dict[str, Group] = {
+    "hooks": Group(
+        ("hermes_core/hooks.py",),
+        ("tests/test_hook_dispatch.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
+    ),
+    "policy": Group(
+        ("hermes_core/policy.py",),
+        ("tests/test_policy_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_cli_plugins.py"),
+    ),
+    "discovery": Group(
+        ("hermes_core/discovery.py",),
+        ("tests/test_discovery.py", "tests/test_loading.py", "tests/test_path_safety.py"),
+    ),
+    "manifest": Group(
+        ("hermes_core/manifest.py", "hermes_core/validate.py"),
+        ("tests/test_manifest.py", "tests/test_discovery.py", "tests/test_path_safety.py"),
+    ),
+    "manager": Group(
+        ("hermes_core/manager.py",),
+        ("tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py", "tests/test_provider_rules.py"),
+    ),
+    "memory-write": Group(
+        (
+            "hermes_plugins_builtin/memory/store.py",
+            "hermes_plugins_builtin/memory/operations.py",
+            "hermes_plugins_builtin/memory/atomic.py",
+            "hermes_plugins_builtin/memory/entries.py",
+        ),
+        ("tests/builtin/memory",),
+    ),
+    "memory-scanner": Group(
+        ("hermes_plugins_builtin/memory/scanner.py",),
+        ("tests/builtin/memory/test_safety.py", "tests/builtin/memory/test_injection_corpus.py"),
+    ),
+    "state": Group(
+        (
+            "hermes_plugins_builtin/state/query.py",
+            "hermes_plugins_builtin/state/lineage.py",
+            "hermes_plugins_builtin/state/schema.py",
+        ),
+        ("tests/state",),
+    ),
+    "runtime": Group(
+        ("hermes_core/runtime/session.py",),
+        ("tests/runtime/test_agent_session.py",),
+    ),
+    "distribution": Group(
+        (
+            "hermes_core/distribution/installer.py",
+            "hermes_core/distribution/lockfile.py",
+            "hermes_core/distribution/archives.py",
+        ),
+        ("tests/distribution/test_install_safety.py", "tests/distribution/test_rollback_parts.py", "tests/distribution/test_specs.py", "tests/distribution/test_directory_plugins.py"),
+    ),
+}
+
+#: What a scratch copy needs besides the mutated packages (bundled plugins, the template, the tests).
+COPIED = ("hermes_core", "hermes_plugins_builtin", "plugins", "plugin_template", "tests", "docs", "benchmarks", "setup.py", "README.md")
+
+
+def _mutmut_section(group: Group, max_children: int) -> str:
+    def toml_list(items: tuple[str, ...] | list[str]) -> str:
+        return "[" + ", ".join(json.dumps(i) for i in items) + "]"
+
+    return (
+        "\n[tool.mutmut]\n"
+        f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin'])}\n"
+        f"only_mutate = {toml_list(group.sources)}\n"
+        f"also_copy = {toml_list(list(COPIED[2:]))}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t).exists()])}\n"
+        # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
+        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'])}\n"
+        # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
+        # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
+        "timeout_multiplier = 4.0\n"
+        "timeout_constant = 2.0\n"
+        "use_git_change_detection = false\n"
+        "use_setproctitle = false\n"
+    )
+
+
+def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
+    scratch = workdir / name
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    scratch.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".hypothesis")
+    for item in COPIED:
+        source = ROOT / item
+        if source.is_dir():
+            shutil.copytree(source, scratch / item, ignore=ignore, symlinks=True)
+        elif source.exists():
+            shutil.copy2(source, scratch / item)
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
+    return scratch
+
+
+def _results(scratch: Path, group: Group) -> dict[str, dict[str, object]]:
+    """Per source file: counts by status and the surviving mutants' names."""
+    from mutmut.stats import status_by_exit_code
+
+    report: dict[str, dict[str, object]] = {}
+    for source in group.sources:
+        meta = scratch / "mutants" / (source + ".meta")
+        counts: dict[str, int] = {}
+        survivors: list[str] = []
+        if meta.exists():
+            data = json.loads(meta.read_text(encoding="utf-8"))
+            for mutant, exit_code in sorted(data.get("exit_code_by_key", {}).items()):
+                status = status_by_exit_code[exit_code]
+                counts[status] = counts.get(status, 0) + 1
+                if status in ("survived", "no tests", "suspicious"):
+                    survivors.append(f"{mutant} ({status})")
+        killed = counts.get("killed", 0) + counts.get("timeout", 0) + counts.get("segfault", 0)
+        judged = killed + sum(counts.get(s, 0) for s in ("survived", "no tests", "suspicious"))
+        report[source] = {
+            "counts": counts,
+            "killed": killed,
+            "judged": judged,
+            "score": round(100.0 * killed / judged, 1) if judged else None,
+            "survivors": survivors,
+        }
+    return report
+
+
+def _diff(scratch: Path, mutant: str) -> str:
+    name = mutant.split(" ")[0]
+    shown = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=scratch, capture_output=True, text=True)
+    return shown.stdout.strip() or shown.stderr.strip()
+
+
+def run_group(name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None) -> dict[str, object]:
+    scratch = _prepare(name, group, workdir, max_children)
+    started = time.monotonic()
+    print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    with (scratch / "mutmut.log").open("w") as log:
+        # a process group of its own, so that a run over budget is stopped with every worker it forked
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+            cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )
+        try:
+            returncode: int | str = process.wait(timeout=None if budget is None else budget * 60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
+            returncode = f"stopped after the {budget:g}-minute budget (partial: see 'not checked')"
+    report = _results(scratch, group)
+    result: dict[str, object] = {
+        "group": name,
+        "minutes": round((time.monotonic() - started) / 60, 1),
+        "mutmut_exit": returncode,
+        "files": report,
+        "load": os.getloadavg(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    if show_diffs:
+        result["diffs"] = {m: _diff(scratch, m) for file in report.values() for m in file["survivors"]}  # type: ignore[union-attr]
+    return result
+
+
+def _print(result: dict[str, object]) -> None:
+    print(f"== {result['group']}  ({result['minutes']} min, load {result['load'][0]:.1f}, mutmut exit {result['mutmut_exit']})")  # type: ignore[index]
+    for source, file in result["files"].items():  # type: ignore[union-attr]
+        score = "not measured" if file["score"] is None else f"{file['score']:.1f} %"
+        print(f"  {source}: {score}  ({file['killed']}/{file['judged']} killed; {file['counts']})")
+        for survivor in file["survivors"]:
+            print(f"    survived: {survivor}")
+    for mutant, diff in result.get("diffs", {}).items():  # type: ignore[union-attr]
+        print(f"\n--- {mutant}\n{diff}")
+    print(flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", help=f"groups to measure (default: all): {', '.join(GROUPS)}")
+    parser.add_argument("--list", action="store_true", help="list the groups, their files and tests, and stop")
+    parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1: a shared machine)")
+    parser.add_argument("--workdir", type=Path, default=ROOT / ".mutation")
+    parser.add_argument("--no-diffs", action="store_true", help="do not print each survivor's diff")
+    parser.add_argument("--budget-minutes", type=float, default=None, help="stop each group after this long and report what was measured")
+    parser.add_argument("--json", action="store_true", help="one JSON object per group on stdout")
+    args = parser.parse_args(argv)
+    if args.list:
+        for name, group in GROUPS.items():
+            print(f"{name}: {' '.join(group.sources)}\n    tests: {' '.join(group.tests)}")
+        return 0
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    try:
+        import mutmut  # noqa: F401
+    except ImportError:
+        parser.error("mutmut is not installed -> pip install -e '.[dev]'")
+    for name in args.groups or list(GROUPS):
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes)
+        print(json.dumps(result)) if args.json else _print(result)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

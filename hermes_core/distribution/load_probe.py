@@ -1,0 +1,124 @@
+"""``hermes plugins doctor --load``: import the enabled plugins in a separate process.
+
+Importing a plugin runs its code, which may raise, hang, call ``os._exit`` or crash the
+interpreter. The doctor must survive all of that, so the imports happen in a child process
+(``python -m hermes_core.distribution.load_probe HOME REPORT [SKIP ...]``). The child writes
+one JSON line to REPORT before and after each plugin; when it dies or overruns, the plugin
+it started last is the one to blame, and a new child goes on with the plugins after it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from hermes_core.errors import HermesError
+
+#: Seconds one child may take for all the plugins it has left (each hang costs at most this once).
+DEFAULT_LOAD_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """How importing and registering one plugin went; ``error`` is ``None`` when it loaded."""
+
+    key: str
+    error: str | None
+    fix: str = ""
+
+
+def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT) -> dict[str, LoadResult]:
+    """Load every enabled plugin of ``home`` in child processes; return the result per plugin key."""
+    results: dict[str, LoadResult] = {}
+    with tempfile.TemporaryDirectory(prefix="hermes-doctor-") as scratch:
+        for attempt in range(1000):  # every round settles at least one plugin, so this ends
+            report = Path(scratch) / f"report-{attempt}.jsonl"
+            outcome, stderr = _run_child(home, report, sorted(results), timeout)
+            started: str | None = None
+            for line in _read_lines(report):
+                if "start" in line:
+                    started = line["start"]
+                elif "key" in line:
+                    started = None
+                    results[line["key"]] = LoadResult(line["key"], line.get("error"), line.get("fix", ""))
+                elif "done" in line:
+                    return results
+            if started is None:  # died before or between plugins: nothing left to blame
+                if outcome is not None:
+                    raise HermesError(
+                        f"the process loading the plugins {outcome} before loading any plugin: "
+                        f"{stderr.strip()[-300:] or 'no message'} -> run 'hermes --debug plugins list --load' to see why"
+                    )
+                return results
+            results[started] = LoadResult(
+                started,
+                f"importing or registering the plugin {outcome or 'ended the process'}",
+                f"run 'hermes --debug plugins list --load' to see where it stops; fix the plugin or disable it: "
+                f"'hermes plugins disable {started}'",
+            )
+    return results
+
+
+def _run_child(home: Path, report: Path, skip: list[str], timeout: float) -> tuple[str | None, str]:
+    """Run one child; return what went wrong with it (``None`` if it finished) and its stderr."""
+    command = [sys.executable, "-m", "hermes_core.distribution.load_probe", str(home), str(report), *skip]
+    env = dict(os.environ, HERMES_HOME=str(home))
+    env.pop("HERMES_STRICT_PLUGINS", None)  # every failure is recorded, not raised
+    try:
+        completed = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        stderr = expired.stderr.decode("utf-8", "replace") if isinstance(expired.stderr, bytes) else ""
+        return f"did not finish within {timeout:g} s (the plugin may hang on import)", stderr
+    stderr = completed.stderr.decode("utf-8", "replace")
+    if completed.returncode < 0:
+        return f"crashed the process (signal {-completed.returncode})", stderr
+    if completed.returncode != 0:
+        return f"ended the process with exit status {completed.returncode}", stderr
+    return None, stderr
+
+
+def _read_lines(report: Path) -> list[dict[str, str]]:
+    try:
+        text = report.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    lines = []
+    for raw in text.splitlines():
+        try:
+            lines.append(json.loads(raw))
+        except ValueError:
+            break  # a line cut short by the crash
+    return lines
+
+
+def _child(home: Path, report: Path, skip: set[str]) -> None:
+    import logging
+
+    from hermes_core.manager import PluginManager
+
+    logging.disable(logging.CRITICAL)  # failures are reported through REPORT, not as log lines
+    manager = PluginManager(home, strict=False)
+    # the file is opened before any plugin runs, so a plugin closing fds or redirecting stdout cannot hide it
+    fd = os.open(report, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+
+    def write(line: dict[str, str | None]) -> None:
+        os.write(fd, (json.dumps(line) + "\n").encode("utf-8"))
+
+    for record in manager.discover():
+        if not record.enabled or record.key in skip or record.candidate.problems:
+            continue  # refused plugins are reported by the checks that need no import
+        write({"start": record.key})
+        manager.load(record.key)
+        fix = f"fix the plugin, or disable it: 'hermes plugins disable {record.key}'" if record.error else ""
+        write({"key": record.key, "error": record.error if not record.loaded else None, "fix": fix})
+    write({"done": "1"})
+    os._exit(0)  # no plugin shutdown code or atexit handler can change the verdict now
+
+
+if __name__ == "__main__":
+    _child(Path(sys.argv[1]), Path(sys.argv[2]), set(sys.argv[3:]))

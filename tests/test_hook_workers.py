@@ -1,0 +1,119 @@
+"""The worker-thread path of guarded hooks (calls from other threads, or when the application owns
+SIGALRM) keeps the same semantics as the inline path, and the inline alarm ignores late signals."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from hermes_core.hooks import _ALARM, _Overran
+
+PRE_TOOL = {"tool_name": "terminal", "args": {}, "task_id": "t"}
+
+
+@pytest.fixture(params=["inline", "threads"])
+def path(request):
+    return request.param
+
+
+def _manager(make_plugin, plugin_manager, path, **plugins):
+    for name, code in plugins.items():
+        make_plugin(name, code)
+    manager = plugin_manager(enabled=list(plugins), strict=False)
+    manager.hooks.inline_timeouts = path == "inline"
+    return manager
+
+
+def test_a_block_stops_the_chain_on_both_paths(make_plugin, plugin_manager, path):
+    manager = _manager(
+        make_plugin, plugin_manager, path,
+        a_block="def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {'action': 'block', 'message': 'no'})\n",
+        b_allow="CALLED = []\ndef register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: CALLED.append(1))\n",
+    )
+    decision = manager.hooks.pre_tool_call(**PRE_TOOL)
+    assert decision is not None and (decision.message, decision.plugin) == ("no", "a_block")
+    assert manager.get("b_allow").module.CALLED == []
+
+
+def test_a_failure_stops_the_pre_tool_call_chain_on_both_paths(make_plugin, plugin_manager, path):
+    manager = _manager(
+        make_plugin, plugin_manager, path,
+        a_fail="def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: 1 / 0)\n",
+        b_allow="CALLED = []\ndef register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: CALLED.append(1))\n",
+    )
+    decision = manager.hooks.pre_tool_call(**PRE_TOOL)
+    assert decision.plugin == "a_fail" and manager.get("b_allow").module.CALLED == []
+
+
+def test_transform_takes_the_first_string_on_both_paths(make_plugin, plugin_manager, path):
+    manager = _manager(
+        make_plugin, plugin_manager, path,
+        a_none="def register(ctx):\n    ctx.register_hook('transform_tool_result', lambda **kw: None)\n",
+        b_text="def register(ctx):\n    ctx.register_hook('transform_tool_result', lambda **kw: 'B')\n",
+        c_text="CALLED = []\ndef register(ctx):\n    ctx.register_hook('transform_tool_result', lambda **kw: CALLED.append(1) or 'C')\n",
+    )
+    result = manager.hooks.transform("transform_tool_result", tool_name="x", args={}, result="r", task_id="t", duration_ms=0)
+    assert result == "B" and manager.get("c_text").module.CALLED == []
+
+
+def test_durations_are_measured_on_both_paths(make_plugin, plugin_manager, path):
+    manager = _manager(make_plugin, plugin_manager, path, busy="def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: sum(range(50000)))\n")
+    (outcome,) = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+    assert outcome.value == sum(range(50000)) and outcome.duration_ms > 0
+
+
+def test_workers_are_named_daemon_threads_reused_between_calls(make_plugin, plugin_manager):
+    code = "import threading\nSEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append((threading.current_thread().name, threading.current_thread().daemon, threading.get_ident())))\n"
+    manager = _manager(make_plugin, plugin_manager, "threads", seen=code)
+    for _ in range(3):
+        manager.hooks.notify("post_tool_call", tool_name="x", args={}, result="", task_id="t", duration_ms=0)
+    seen = manager.get("seen").module.SEEN
+    # the documented thread name; daemon, so a hung callback never keeps the process alive at exit
+    assert [(name, daemon) for name, daemon, _ in seen] == [("hermes-hook-worker", True)] * 3
+    assert len({ident for _, _, ident in seen}) == 1 and seen[0][2] != threading.get_ident()  # one worker, reused
+
+
+@pytest.fixture
+def alarm_state():
+    saved = (_ALARM._busy, _ALARM.calling, _ALARM.started, _ALARM._timeout)
+    yield _ALARM
+    _ALARM._busy, _ALARM.calling, _ALARM.started, _ALARM._timeout = saved
+
+
+def test_a_late_alarm_signal_interrupts_nothing(alarm_state):
+    alarm = alarm_state
+    now = time.monotonic()
+    # the callback finished (calling False) or no call is running (busy False) before the signal arrived
+    for busy, calling, started in ((True, False, now - 100), (False, True, now - 100), (False, False, now - 100)):
+        alarm._busy, alarm.calling, alarm.started, alarm._timeout = busy, calling, started, 1.0
+        alarm._on_alarm(signal.SIGALRM, None)
+    # a callback that started just now has not overrun yet
+    alarm._busy, alarm.calling, alarm.started, alarm._timeout = True, True, now, 10.0
+    alarm._on_alarm(signal.SIGALRM, None)
+
+
+def test_an_overdue_callback_is_interrupted_once(alarm_state):
+    alarm = alarm_state
+    alarm._busy, alarm.calling, alarm.started, alarm._timeout = True, True, time.monotonic() - 5, 1.0
+    with pytest.raises(_Overran):
+        alarm._on_alarm(signal.SIGALRM, None)
+    assert alarm.calling is False
+    alarm._on_alarm(signal.SIGALRM, None)  # a second signal for the same callback does not raise again
+
+
+def test_the_debug_trace_names_each_callbacks_result(make_plugin, plugin_manager, monkeypatch, capsys):
+    monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")
+    results = {
+        "a_none": "None", "b_text": "'text'", "c_fail": "1 / 0", "d_block": "{'action': 'block'}",
+    }
+    for name, value in results.items():
+        make_plugin(name, f"def register(ctx):\n    ctx.register_hook('transform_terminal_output', lambda **kw: {value})\n")
+    manager = plugin_manager(enabled=list(results), strict=False)
+    capsys.readouterr()
+    manager.hooks.call("transform_terminal_output", {"command": "ls", "output": "x", "returncode": 0, "task_id": "t"})
+    lines = [line for line in capsys.readouterr().err.splitlines() if "hook transform_terminal_output" in line]
+    kinds = {line.split("plugin '")[1].split("'")[0]: line.rsplit("-> ", 1)[1] for line in lines}
+    assert kinds == {"a_none": "none", "b_text": "str", "c_fail": "error (ZeroDivisionError: division by zero)", "d_block": "block"}
