@@ -178,8 +178,12 @@ class PluginManager(ActiveParts):
         self.discover()
         return [self.load(record.key) for record in self.plugins if record.candidate.source == "builtin"]
 
-    def load(self, key: str) -> PluginRecord:
-        """Load one plugin (even if policy would skip it); a failure is recorded, or raised when strict."""
+    def load(self, key: str, *, for_command: bool = False) -> PluginRecord:
+        """Load one plugin (even if policy would skip it); a failure is recorded, or raised when strict.
+
+        ``for_command``: loaded only to run its own CLI command (an unselected memory provider's
+        setup): the memory providers it offers are not registered, so none competes with the selected one.
+        """
         record = self.get(key)
         if record is None:
             raise PluginLoadError(f"no plugin with key {key!r}")
@@ -197,6 +201,8 @@ class PluginManager(ActiveParts):
         try:
             with loading(self, record.key):
                 module, staged = load_plugin(record.candidate, self, enabled_parts(record.candidate, self.config))
+            if for_command:
+                staged.memory_providers[:] = []
             self._commit(record, module, staged)
         except Exception as exc:
             self._drop_direct_tools(key)

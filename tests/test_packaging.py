@@ -131,5 +131,5 @@ def test_the_installed_honcho_plugin_sets_up_and_is_selected(venv, wheels, tmp_p
     home.mkdir()
     setup = venv.hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri", cwd=tmp_path, home=home)
     assert setup.returncode == 0, setup.stderr
-    status = venv.hermes("memory", "status", cwd=tmp_path, home=home)
+    status = venv.hermes("memory", "status", "--offline", cwd=tmp_path, home=home)  # no Honcho server runs here
     assert status.returncode == 0 and "honcho [plugin memory/honcho] (available)" in status.stdout, status.stdout + status.stderr

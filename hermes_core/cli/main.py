@@ -107,7 +107,7 @@ def _plugin_cli_commands(command: str | None = None) -> list[object]:
         disabled = set(name_list(manager.config.get("plugins.disabled", [])) or [])
         for record in manager.plugins:
             if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not record.loaded and not matches(record.candidate, disabled):
-                manager.load(record.key)
+                manager.load(record.key, for_command=True)
                 break
     return list(manager.cli_commands.values())
 

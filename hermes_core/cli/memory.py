@@ -68,6 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     status = commands.add_parser("status", help="the active provider, its availability, and memory usage")
     status.add_argument("--json", action="store_true")
+    status.add_argument("--offline", action="store_true", help="do not contact the provider's service (its connection check is skipped)")
     status.set_defaults(func=cmd_status)
 
     setup = commands.add_parser("setup", help="choose a memory provider and configure it")
@@ -302,6 +303,18 @@ def _missing_env(manager: PluginManager, provider: MemoryProvider, *, available:
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
+def _connection_problem(provider: MemoryProvider) -> str:
+    """The provider's own connection check (``check_connection()``, when it offers one): ``""`` when it answers."""
+    check = getattr(provider, "check_connection", None)
+    if not callable(check):
+        return ""
+    try:
+        found = check()
+    except Exception as exc:  # provider code: a check that crashes did not show the service answers
+        return f"check_connection() raised {type(exc).__name__}: {exc}"
+    return str(found) if found else ""
+
+
 def _problems(provider: MemoryProvider) -> list[str]:
     """What the provider says needs the user's attention (e.g. writes that failed for good)."""
     try:
@@ -390,6 +403,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     if selection not in ("", "builtin"):  # what the runtime treats as built-in only; anything else must resolve
         status.update(_provider_status(manager, selection))
     if status["available"] and status["plugin"]:
+        provider = manager.active_memory_provider()
+        if provider is not None and not args.offline:
+            problem = _connection_problem(provider)
+            status["connection"] = "failed" if problem else "ok"
+            if problem:  # configured, but its service does not answer: nothing it does would work
+                status["available"], status["reason"] = False, problem
         status["details"] = _provider_details(manager)
     status["providers"] = sorted(r.name for r in _provider_records(manager))
     builtin = _builtin_memory(manager)
@@ -552,8 +571,12 @@ def _selection_for(records: list[PluginRecord], record: PluginRecord) -> str:
     return record.key
 
 
-def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choice: str) -> tuple[PluginRecord, MemoryProvider]:
-    """The provider plugin ``choice`` names (plugin key or name first, else a provider name), loaded."""
+def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choice: str,
+                       unknown_fix: str = "name one of them, or 'builtin'") -> tuple[PluginRecord, MemoryProvider]:
+    """The provider plugin ``choice`` names (plugin key or name first, else a provider name), loaded.
+
+    ``unknown_fix`` ends the error for a name nothing provides (it differs when the name came from config).
+    """
     from hermes_core.policy import selected_by
 
     named = [r for r in records if selected_by(r.candidate, choice)]
@@ -574,7 +597,7 @@ def _find_setup_target(manager: PluginManager, records: list[PluginRecord], choi
     if owner is not None:
         return owner
     found = ", ".join(sorted(r.name + (" (disabled)" if _is_disabled(manager, r) else "") for r in records)) or "none"
-    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> name one of them, or 'builtin'")
+    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> {unknown_fix}")
 
 
 def _pick(records: list[PluginRecord], args: argparse.Namespace) -> str:

@@ -40,11 +40,18 @@ def add_arguments(commands: Any) -> None:
 # -- shared with export / import --
 
 
-def resolve_provider(manager: PluginManager, choice: str) -> tuple[PluginRecord, MemoryProvider]:
-    """The external provider ``choice`` names, loaded and available; the error names the fix, nothing is changed."""
+def resolve_provider(manager: PluginManager, choice: str, *, from_config: bool = False) -> tuple[PluginRecord, MemoryProvider]:
+    """The external provider ``choice`` names, loaded and available; the error names the fix, nothing is changed.
+
+    ``from_config``: ``choice`` is memory.provider, not a name the user typed; an unknown one is blamed on the config.
+    """
     from hermes_core.cli.memory import _available, _find_setup_target, _missing_env, _provider_records
 
-    record, provider = _find_setup_target(manager, _provider_records(manager), choice)
+    fix = "name one of them, or 'builtin'"
+    if from_config:
+        fix = (f"memory.provider in {manager.home / 'config.yaml'} names no installed provider: pick one with --provider NAME, "
+               "or fix the setting with 'hermes memory setup'")
+    record, provider = _find_setup_target(manager, _provider_records(manager), choice, fix)
     available, reason = _available(provider)
     if not available:
         missing = _missing_env(manager, provider)
@@ -205,7 +212,7 @@ def _retry_settings(manager: PluginManager) -> dict[str, Any]:
 
 def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
     from hermes_core.cli.memory_progress import ItemProgress
-    from hermes_core.memory.backfill import BackfillFailed
+    from hermes_core.memory.backfill import BackfillFailed, NotDelivered
 
     again = f"hermes memory switch {args.provider} --backfill --yes"
     with ItemProgress(f"backfilling {plan.provider}") as progress:
@@ -214,10 +221,13 @@ def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
             report = backfill.run(plan)
         except BackfillFailed as exc:
             progress.close()
+            cause = str(exc.cause) if isinstance(exc.cause, NotDelivered) else f"{type(exc.cause).__name__}: {exc.cause}"
+            undelivered = plan.pending_items - delivered(backfill, plan)
             raise HermesError(
-                f"backfill into {plan.provider} stopped at {exc.where}: {type(exc.cause).__name__}: {exc.cause} "
-                f"(gave up after {exc.attempts} attempts); {_stored(backfill, plan)} are stored and checkpointed -> "
-                f"fix the provider (hermes memory status), then run '{again}' to resume"
+                f"backfill into {plan.provider} stopped at {exc.where}: {cause} (gave up after {_count(exc.attempts, 'attempt', 'attempts')}); "
+                f"{_stored(backfill, plan)} are stored and checkpointed; {_count(undelivered, 'item was', 'items were')} "
+                f"not delivered (none checkpointed: the next run sends them) -> fix the provider (hermes memory status), "
+                f"then run '{again}' to resume"
             ) from None
         except KeyboardInterrupt:
             progress.close()
@@ -234,6 +244,14 @@ def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
         "items_per_second": round(sent / report.seconds, 1) if report.seconds > 0 else None,
         "complete": True,
     }
+
+
+def delivered(backfill: Any, plan: Any) -> int:
+    """Items of ``plan`` the provider confirmed in this run (from the checkpoints)."""
+    from hermes_core.memory.backfill import BACKFILL_ITEM_KINDS
+
+    done = sum(1 for item in backfill.ledger.done_items() if item.split(":", 1)[0] in BACKFILL_ITEM_KINDS)
+    return done - (0 if plan.fresh else plan.done_before)
 
 
 def _stored(backfill: Any, plan: Any) -> str:

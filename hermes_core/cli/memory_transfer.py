@@ -37,7 +37,7 @@ def add_arguments(commands: Any) -> None:
     load.set_defaults(func=cmd_import)
 
 
-def _target(manager: PluginManager, name: str | None) -> Any:
+def _target(manager: PluginManager, name: str | None, *, reading: bool = False) -> Any:
     """The provider named (or selected by memory.provider), loaded, available and initialized."""
     from hermes_core.cli.memory import BUILTIN_ONLY
     from hermes_core.cli.memory_switch import builtin_provider, resolve_provider
@@ -48,9 +48,11 @@ def _target(manager: PluginManager, name: str | None) -> Any:
     if choice.lower() in BUILTIN_ONLY:
         provider = builtin_provider(manager)
     else:
-        provider = resolve_provider(manager, choice)[1]
+        provider = resolve_provider(manager, choice, from_config=name is None)[1]
+    # an export only reads: no background fetches or resends (they could outlive the command)
+    start = provider.initialize_for_inspection if reading else provider.initialize
     try:
-        provider.initialize(f"memory-transfer-{uuid.uuid4()}", hermes_home=str(manager.home), platform="cli", agent_context="primary")
+        start(f"memory-transfer-{uuid.uuid4()}", hermes_home=str(manager.home), platform="cli", agent_context="primary")
     except Exception as exc:  # provider code
         raise HermesError(f"memory provider '{provider.name}' failed to start: {type(exc).__name__}: {exc} -> check 'hermes memory status'") from exc
     return provider
@@ -64,7 +66,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from hermes_core.memory.records import MemoryExportUnsupported, RecordError, coerce_records
 
     manager = _plugins()
-    provider = _target(manager, args.provider)
+    provider = _target(manager, args.provider, reading=True)
     try:
         records = list(coerce_records(provider.export_memories(), origin=f"memory provider '{provider.name}'"))
     except MemoryExportUnsupported as exc:

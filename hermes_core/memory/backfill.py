@@ -32,6 +32,10 @@ Progress = Callable[[int, int], None]
 BACKFILL_ITEM_KINDS = ("entry", "turn", "end")
 
 
+class NotDelivered(RuntimeError):
+    """``flush_writes()`` did not confirm an item: it timed out, or the provider queued or dropped the write."""
+
+
 class BackfillFailed(RuntimeError):
     """The provider kept failing on one item; the ledger still says where to resume."""
 
@@ -268,10 +272,21 @@ class Backfill:
             try:
                 send()
                 if self.provider.flush_writes(self.flush_timeout) is False:
-                    raise TimeoutError(f"flush_writes() did not confirm the write within {self.flush_timeout:g} s")
+                    raise NotDelivered(self._undelivered_cause())
                 return attempt
             except (Exception, SystemExit) as exc:  # provider code: bounded retries, then stop with the ledger intact
                 if attempt == attempts - 1:
                     raise BackfillFailed(item, attempts, exc, where) from exc
                 time.sleep(self.retry_delay * (2**attempt))
         raise AssertionError("unreachable")
+
+    def _undelivered_cause(self) -> str:
+        """Why the provider did not confirm a write: its own latest problem (a write queued for later, a
+        refused key), else the timeout; ``problems()`` must not touch the network, so asking is cheap."""
+        try:
+            problems = [str(p) for p in self.provider.problems() or []]
+        except Exception:  # provider code; the timeout wording still holds
+            problems = []
+        if problems:
+            return f"the provider did not confirm the write: {problems[-1]}"
+        return f"flush_writes() did not confirm the write (not stored within {self.flush_timeout:g} s, or queued by the provider for later)"

@@ -155,6 +155,15 @@ class MemoryProvider(ABC):
         naming cause and fix; ``hermes memory status`` lists them. Must not touch the network."""
         return []
 
+    def check_connection(self) -> str:
+        """One cheap round-trip to the provider's own service, bounded by its configured timeout: ``""`` when
+        it answers (or there is nothing remote to check), else why not, naming cause and fix.
+
+        ``hermes memory status`` calls it on an available provider no session initialized (then
+        :meth:`shutdown`) and reports the provider unavailable when it fails; ``--offline`` skips it.
+        """
+        return ""
+
     def initialize_for_inspection(self, session_id: str, **kwargs: Any) -> None:
         """Prepare for read-only use (status, listing) without starting background work."""
         self.initialize(session_id, **kwargs)

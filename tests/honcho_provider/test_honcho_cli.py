@@ -22,13 +22,13 @@ def test_the_command_group_exists_before_honcho_is_selected_and_setup_selects_it
     assert honcho_json(hermes_home)["hosts"]["hermes"] == {"peerName": "eri", "recallMode": "tools", "enabled": True}
     assert "HONCHO_API_KEY" in (hermes_home / ".env").read_text()
     assert oct((hermes_home / "honcho.json").stat().st_mode & 0o777) == "0o600"
-    status = run_hermes("memory", "status", "--json").json()
+    status = run_hermes("memory", "status", "--offline", "--json").json()  # Honcho cloud is not reachable from tests
     assert status["provider"] == "honcho" and status["available"] is True and status["missing_env"] == []
     (hermes_home / ".env").write_text("")
     monkeypatch.delenv("HONCHO_API_KEY", raising=False)  # the in-process runs exported .env into this process
     assert run_hermes("memory", "status", "--json").json()["missing_env"] == ["HONCHO_API_KEY"]  # and it is needed
     (hermes_home / "honcho.json").write_text('{"baseUrl": "http://localhost:8000"}')
-    assert run_hermes("memory", "status", "--json").json()["missing_env"] == []  # a local server needs no key
+    assert run_hermes("memory", "status", "--offline", "--json").json()["missing_env"] == []  # a local server needs no key
 
 
 def test_setup_without_a_key_or_url_fails_cleanly_and_writes_nothing(run_hermes: Any, hermes_home: Path) -> None:
@@ -160,7 +160,8 @@ def test_a_disabled_plugin_offers_no_command(run_hermes: Any, hermes_home: Path)
     assert run_hermes("honcho", "status").exit_code == 2
 
 
-def test_listing_and_status_never_import_the_sdk(hermes_home: Path, tmp_path: Path) -> None:
+def test_listing_and_offline_status_never_import_the_sdk(hermes_home: Path, tmp_path: Path) -> None:
+    """Only the connection check of 'hermes memory status' (skipped by --offline) imports the SDK."""
     import subprocess
     import sys
 
@@ -168,7 +169,7 @@ def test_listing_and_status_never_import_the_sdk(hermes_home: Path, tmp_path: Pa
     (hermes_home / "honcho.json").write_text('{"baseUrl": "http://localhost:8000"}')
     code = (
         "import sys\nfrom hermes_core.cli.main import main\n"
-        "for argv in (['plugins', 'list'], ['memory', 'status'], ['honcho', 'status']):\n"
+        "for argv in (['plugins', 'list'], ['memory', 'status', '--offline'], ['honcho', 'status']):\n"
         "    assert main(argv) == 0, argv\n"
         "print('IMPORTED' if 'honcho' in sys.modules else 'CLEAN')\n"
     )
@@ -195,3 +196,40 @@ def test_without_the_sdk_status_says_how_to_install_it(run_hermes: Any, hermes_h
     result = run_hermes("memory", "status")
     assert result.exit_code == 1 and "pip install 'hermes-host[honcho]'" in result.stdout
     assert run_hermes("honcho", "status", "--check").stdout.count("pip install 'hermes-host[honcho]'") == 1
+
+
+def test_setup_blames_a_bad_flag_not_a_file_that_does_not_exist(run_hermes: Any, hermes_home: Path) -> None:
+    result = run_hermes("honcho", "setup", "--no-input", "--base-url", "notaurl")
+    assert result.exit_code == 1
+    assert "--base-url 'notaurl' is not an http(s) URL -> " in result.stderr and "http://localhost:8000" in result.stderr
+    assert "honcho.json" not in result.stderr and "Traceback" not in result.stderr
+    assert not (hermes_home / "honcho.json").exists() and not (hermes_home / "config.yaml").exists()
+    spaced = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "   ")
+    assert spaced.exit_code in (0, 1) and "Traceback" not in spaced.stderr
+
+
+def test_setup_while_another_provider_is_selected_loads_honcho_only_for_its_command(
+    run_hermes: Any, hermes_home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n", encoding="utf-8")
+    result = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri")
+    assert result.exit_code == 0, result.stderr
+    assert "rejected" not in result.stderr and "rejected" not in caplog.text
+    assert "already active" not in result.stderr + caplog.text
+    assert honcho_json(hermes_home)["hosts"]["hermes"]["peerName"] == "eri"
+
+
+def test_memory_status_reports_a_rejected_key_unavailable(run_hermes: Any, hermes_home: Path, server: Any, workspace: str) -> None:
+    from hermes_core.testing.honcho_server import HonchoServer
+
+    with HonchoServer(api_key="the-right-key") as strict:
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": strict.base_url, "apiKey": "a-wrong-key", "workspace": workspace, "timeout": 2}))
+        (hermes_home / "config.yaml").write_text("memory:\n  provider: honcho\n", encoding="utf-8")
+        rejected = run_hermes("memory", "status", "--json")
+        assert rejected.exit_code == 1, rejected.stdout
+        status = rejected.json()
+        assert status["available"] is False and status["connection"] == "failed"
+        assert "401" in status["reason"] and "apiKey" in status["reason"]
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": strict.base_url, "apiKey": "the-right-key", "workspace": workspace, "timeout": 2}))
+        accepted = run_hermes("memory", "status", "--json")
+    assert accepted.exit_code == 0 and accepted.json()["connection"] == "ok", accepted.stdout

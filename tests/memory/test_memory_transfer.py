@@ -139,3 +139,18 @@ def test_a_large_import_goes_in_batches_with_progress(ledger, run_hermes, hermes
     assert result.exit_code == 0 and "imported 120 records into ledger" in result.stdout
     assert "importing into ledger: 120/120" in result.stderr
     assert [r[0] for r in ledger_rows(hermes_home, "SELECT text FROM records ORDER BY rowid")] == [f"fact {i}" for i in range(120)]
+
+
+@pytest.mark.parametrize("command", ["export", "import"])
+def test_an_unknown_memory_provider_in_config_is_blamed_on_the_config(run_hermes, hermes_home, tmp_path, command):
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: nosuch\n", encoding="utf-8")
+    file = tmp_path / "f.jsonl"
+    if command == "import":
+        file.write_text("", encoding="utf-8")
+    result = run_hermes("memory", command, str(file))
+    assert result.exit_code == 1
+    assert "'nosuch'" in result.stderr and "memory.provider" in result.stderr
+    assert "--provider NAME" in result.stderr and "hermes memory setup" in result.stderr
+    assert "name one of them" not in result.stderr  # the user named nothing
+    named = run_hermes("memory", command, "--provider", "nosuch", str(file))
+    assert named.exit_code == 1 and "name one of them, or 'builtin'" in named.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, is_local_url, load_config, sanitize_id, writable_path
-from .settings import edit_host_block, read_raw, write_raw
+from .settings import checked, edit_host_block, read_raw, write_raw
 from .writer import FailureJournal
 
 OBSERVATION_MODES = ("directional", "unified")
@@ -109,9 +109,30 @@ def cmd_setup(args: argparse.Namespace) -> int:
         "baseUrl": args.base_url, "workspace": args.workspace, "peerName": args.peer_name,
         "aiPeer": args.ai_peer, "recallMode": args.recall_mode, "sessionStrategy": args.session_strategy,
     }
+    _check_flags(values)
     interactive = not args.no_input and sys.stdin.isatty()
     path, changed = run_setup(_home(), values, args.api_key, interactive=interactive)
     return _done(args, path, changed, "Honcho set up; memory.provider = honcho")
+
+
+#: honcho.json keys of ``hermes honcho setup``'s flags, for errors that name the flag the user typed.
+SETUP_FLAGS = {"baseUrl": "--base-url", "workspace": "--workspace", "peerName": "--peer-name", "aiPeer": "--ai-peer",
+               "recallMode": "--recall-mode", "sessionStrategy": "--session-strategy"}
+
+
+def _check_flags(values: dict[str, Any]) -> None:
+    """A bad flag is blamed on the flag (not on a honcho.json that may not even exist), before anything is written."""
+    for key, value in values.items():
+        if value is None:
+            continue
+        try:
+            checked(key, value, SETUP_FLAGS[key])
+        except HonchoConfigError as exc:
+            flag = SETUP_FLAGS[key]
+            if key == "baseUrl":
+                raise _error(f"{flag} {value!r} is not an http(s) URL -> give the server's address with http:// or https://, e.g. {flag} http://localhost:8000") from None
+            expected = str(exc).split(": it must be ", 1)[-1].split(" -> ", 1)[0]
+            raise _error(f"{flag} {value!r} is not valid: it must be {expected} -> run 'hermes honcho setup' again with a corrected {flag}") from None
 
 
 def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, interactive: bool) -> tuple[Path, dict[str, Any]]:
@@ -192,18 +213,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _check_connection(config: Any) -> dict[str, Any]:
-    """One real call (workspace get-or-create, then the queue status), bounded by the config's timeout."""
-    import time
+    from .status import check_connection
 
-    from .client import HonchoBackend, HonchoCallError
-
-    started = time.perf_counter()
-    try:
-        backend = HonchoBackend(config)
-        backend.call(backend.client.queue_status)
-    except HonchoCallError as exc:
-        return {"ok": False, "error": str(exc)}
-    return {"ok": True, "ms": round((time.perf_counter() - started) * 1000)}
+    return check_connection(config)
 
 
 # -- small edits --

@@ -43,6 +43,9 @@ class HonchoMemoryProvider(MemoryProvider):
         self._config: HonchoConfig | None = None
         self._active = False
         self._lock = threading.RLock()
+        #: One send at a time: the journal replay and the writer may carry the same turn (a backfill resending
+        #: what a failed run journalled); the held-turns check and the write must not interleave.
+        self._send_lock = threading.Lock()
         self._backend: HonchoBackend | None = None
         self._writer: MessageWriter | None = None
         self._prefetcher: Prefetcher | None = None
@@ -51,6 +54,9 @@ class HonchoMemoryProvider(MemoryProvider):
         self._down_until = 0.0
         self._down_cause = ""
         self._journal: FailureJournal | None = None
+        #: Conclusions (mirrored memory entries) Honcho refused, and the failures flush_writes() already reported.
+        self._failed_conclusions = 0
+        self._failures_reported = 0
         #: What each Honcho session already holds, learnt when a write that may have landed is sent.
         self.held: HeldTurns | None = None
         #: Sends writes a previous session could not deliver; started by initialize().
@@ -143,6 +149,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self.ai_peer = sanitize_id(config.aiPeer)
         self.session_name = self._resolve_session_name()
         self._writer = MessageWriter(self._send, mode=config.writeFrequency, journal=self.journal(), retry_delays=self._retry_delays)
+        self._failed_conclusions = self._failures_reported = 0
         self._prefetcher = Prefetcher(config, self._fetch_base, self._ask)
         self._header = status.mode_header(config, self.ai_peer, self.user_peer)  # frozen for the session: the prompt prefix cache holds
         self._active = True
@@ -202,6 +209,11 @@ class HonchoMemoryProvider(MemoryProvider):
         if self._writer is not None:
             self._writer.close(self._drain_timeout())
             self._writer = None
+        # a background fetch or resend still in an HTTP call when the interpreter exits can abort it
+        # (SIGABRT while the SDK's client is torn down): wait for them, as long as one call may take
+        for thread in (self.prefetch_thread, self.replay_thread):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(self._drain_timeout())
         self._active = False
 
     # -- talking to Honcho --
@@ -234,10 +246,11 @@ class HonchoMemoryProvider(MemoryProvider):
         for name, batch in by_session.items():
             session = self._connected(name)[2]
             assert self.held is not None
-            batch = self.held.unsent(name, session, batch)
-            if batch:
-                self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
-                self.held.remember(name, batch)
+            with self._send_lock:
+                batch = self.held.unsent(name, session, batch)
+                if batch:
+                    self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
+                    self.held.remember(name, batch)
 
     def _fetch_base(self) -> str:
         assert self._backend is not None
@@ -329,6 +342,7 @@ class HonchoMemoryProvider(MemoryProvider):
                 view = ai.conclusions_of(self.user_peer) if target == "user" else ai.conclusions
                 self._backend.call(view.create, [{"content": text[:65535], "session_id": self.session_name.name}])
             except HonchoCallError as exc:
+                self._failed_conclusions += 1  # runs on the writer thread only
                 logger.warning("honcho: the %s memory entry was not mirrored as a conclusion: %s", target, exc)
 
         self._writer.submit(conclude)
@@ -380,13 +394,27 @@ class HonchoMemoryProvider(MemoryProvider):
         """Lines for ``hermes memory status``: where memory goes and how it is written."""
         return status.details(self)
 
+    def check_connection(self) -> str:
+        """One request to Honcho (``hermes memory status``): ``""`` when it answers, else the cause and fix."""
+        if self.unavailable_reason():
+            return ""  # not configured: status says so already
+        result = status.check_connection(self.config())
+        return "" if result["ok"] else str(result["error"])
+
     def problems(self) -> list[str]:
         """Writes that failed for good (kept for the next session) and config problems, for ``hermes memory status``."""
         return status.problems(self)
 
     def flush_writes(self, timeout: float | None = None) -> bool:
-        """Wait until every message handed over so far is sent (or journalled); ``False`` on timeout."""
-        return True if self._writer is None else self._writer.drain(timeout)
+        """``True`` once every write handed over so far reached Honcho; ``False`` on timeout, or when a write
+        since the last call failed for good (its messages wait in the failure journal, not in Honcho)."""
+        if self._writer is None:
+            return True
+        drained = self._writer.drain(timeout)
+        failures = self._writer.failed_batches + self._failed_conclusions
+        delivered = failures == self._failures_reported
+        self._failures_reported = failures
+        return drained and delivered
 
     def export_memories(self) -> list[dict[str, Any]]:
         """Both peers' conclusions (or their representation when there are none) as portable records."""

@@ -40,6 +40,21 @@ def problems(provider: HonchoMemoryProvider) -> list[str]:
     return found
 
 
+def check_connection(config: HonchoConfig) -> dict[str, Any]:
+    """One real call (workspace get-or-create, then the queue status), bounded by the config's timeout."""
+    import time
+
+    from .client import HonchoBackend, HonchoCallError
+
+    started = time.perf_counter()
+    try:
+        backend = HonchoBackend(config)
+        backend.call(backend.client.queue_status)
+    except HonchoCallError as exc:
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, "ms": round((time.perf_counter() - started) * 1000)}
+
+
 _MODE_HEADERS = {
     "hybrid": "Relevant memory is recalled into user messages inside memory-context blocks; the honcho_* tools look up more and honcho_conclude saves lasting facts.",
     "context": "Relevant memory is recalled into user messages inside memory-context blocks.",

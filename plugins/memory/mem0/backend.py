@@ -266,7 +266,8 @@ class PlatformBackend(Backend):
             self.client = mem0.MemoryClient(api_key=settings.api_key, host=settings.host, client=http)
         except httpx.HTTPError as exc:  # the constructor pings the platform
             http.close()
-            raise BackendError(f"the Mem0 platform at {settings.host} is unreachable: {type(exc).__name__}: {exc}") from exc
+            raise BackendError(f"the Mem0 platform at {settings.host} is unreachable: {type(exc).__name__}: {exc} -> check that it runs "
+                               "and that MEM0_BASE_URL points at it ('hermes memory setup mem0')") from exc
         except ValueError as exc:
             http.close()
             raise BackendError(f"the Mem0 platform at {settings.host} refused the key: {exc} -> check MEM0_API_KEY") from exc

@@ -394,16 +394,19 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def problems(self) -> list[str]:
         """What needs the user (writes given up on, ignored settings), from local files only."""
-        if self.settings is None:
-            from hermes_core.config import get_hermes_home
-
-            try:
-                self._setup(f"status-{uuid.uuid4()}", {"hermes_home": str(self._home or get_hermes_home()), "platform": "cli"})
-            except SettingsError as exc:
-                return [str(exc)]
+        try:
+            self._inspect()
+        except SettingsError as exc:
+            return [str(exc)]
         if self.settings is None or self._outbox is None:
             return []
         found = list(self.settings.notes)
+        pending = self._outbox.pending()
+        if pending:  # not stored yet: a backfill or import must not count them as sent
+            found.append(
+                f"{len(pending)} write(s) wait in {self._outbox.pending_path} (last error: {pending[-1].get('error', '?')}); "
+                "they are retried first at the next write or session -> fix the cause ('hermes memory status' shows the last error)"
+            )
         failed = self._outbox.failed()
         if failed:
             found.append(
@@ -412,12 +415,24 @@ class Mem0MemoryProvider(MemoryProvider):
             )
         return found
 
-    def status_details(self) -> dict[str, Any]:
-        """Mode, where memories live, how many, queued and failed writes, the last error."""
-        if self.settings is None:  # hermes memory status: no session, read the settings for inspection
+    def _inspect(self) -> None:
+        """``hermes memory status``: no session set up, so read the settings for inspection (SettingsError if bad)."""
+        if self.settings is None:
             from hermes_core.config import get_hermes_home
 
             self._setup(f"status-{uuid.uuid4()}", {"hermes_home": str(self._home or get_hermes_home()), "platform": "cli"})
+
+    def check_connection(self) -> str:
+        """Platform mode: open the client (its constructor pings the platform); ``""`` when it answers.
+        Local mode keeps its store on disk: nothing remote to check."""
+        self._inspect()
+        if self.settings is None or self.settings.mode != "platform" or not mem0_installed():
+            return ""
+        return "" if self._open() is not None else self._backend_error
+
+    def status_details(self) -> dict[str, Any]:
+        """Mode, where memories live, how many, queued and failed writes, the last error."""
+        self._inspect()
         if self.settings is None or self._outbox is None or self._status is None:
             return {}
         def open_() -> tuple[Backend | None, str]:

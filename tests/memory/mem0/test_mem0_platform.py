@@ -98,3 +98,24 @@ def test_without_mem0_installed_the_provider_says_how_to_install(open_provider, 
     assert "pip install 'hermes-host[mem0]'" in provider.unavailable_reason()
     answer = json.loads(provider.handle_tool_call("mem0_search", {"query": "x"}))
     assert "mem0ai library is not installed" in answer["error"]
+
+
+def test_status_reports_an_unreachable_platform_unavailable(run_hermes, hermes_home):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    (hermes_home / ".env").write_text(f"MEM0_API_KEY=k\nMEM0_BASE_URL={dead}\n")
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n")
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 1, result.stdout
+    status = result.json()
+    assert status["available"] is False and status["connection"] == "failed"
+    assert dead in status["reason"] and "unreachable" in status["reason"] and "MEM0_BASE_URL" in status["reason"]
+    offline = run_hermes("memory", "status", "--offline", "--json")  # no round-trip: only what the files say
+    assert offline.exit_code == 0 and "connection" not in offline.json()
+
+
+def test_status_reports_a_reachable_platform_available(run_hermes, platform):
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 0, result.stdout
+    assert result.json()["available"] is True and result.json()["connection"] == "ok"
