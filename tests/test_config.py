@@ -141,3 +141,14 @@ def test_a_database_url_with_a_password_is_refused_from_config_yaml(hermes_home,
     assert run_hermes("config", "set", "state.url", "postgresql://hermes@db.internal:5432/history").exit_code == 0
     assert run_hermes("config", "set", "state.backend", "postgres").exit_code == 0
     assert run_hermes("config", "get", "state.backend").stdout == "postgres\n"
+
+
+def test_a_value_stored_in_env_reads_back_redacted(hermes_home, run_hermes):
+    key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX"
+    assert run_hermes("config", "set", "OPENAI_API_KEY", key).exit_code == 0
+    assert run_hermes("config", "get", "OPENAI_API_KEY").stdout == "[REDACTED]\n"
+    assert run_hermes("config", "get", "OPENAI_API_KEY", "--reveal").stdout == key + "\n"
+    assert run_hermes("config", "set", "HERMES_STATE_URL", "postgresql://u:hunter2@db/h").exit_code == 0
+    assert run_hermes("config", "get", "HERMES_STATE_URL").stdout == "postgresql://u:[REDACTED]@db/h\n"
+    missing = run_hermes("config", "get", "NOT_SET_ANYWHERE")
+    assert missing.exit_code == 1 and "hermes config set NOT_SET_ANYWHERE" in missing.stderr

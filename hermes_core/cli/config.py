@@ -104,6 +104,17 @@ def _secret_paths(key: str, value: Any) -> list[str]:
 def cmd_get(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
+    if _ENV_NAME.fullmatch(args.key):  # what `config set` stored in .env (or the environment has)
+        from hermes_core.config import get_hermes_home
+        from hermes_core.env_file import get_env_value
+
+        home = get_hermes_home()
+        found = get_env_value(args.key, home)
+        if found is None:
+            raise ConfigError(f"{args.key} is set neither in the environment nor in {home / '.env'} "
+                              f"-> hermes config set {args.key} VALUE stores it there")
+        _print_value(found if args.reveal else _redacted(args.key, found), args.json)
+        return 0
     value = load_config().get(args.key, _MISSING)
     if value is _MISSING:
         raise ConfigError(f"{args.key!r} is not set and has no default -> 'hermes config show' lists what is set")
