@@ -138,6 +138,7 @@ def test_a_database_url_with_a_password_is_refused_from_config_yaml(hermes_home,
     url = "postgresql://hermes:hunter2@db.internal:5432/history"
     refused = run_hermes("config", "set", "state.url", url)
     assert refused.exit_code == 1 and "secret" in refused.stderr and "hunter2" not in refused.stderr
+    assert "hermes config set HERMES_STATE_URL" in refused.stderr  # the variable the store reads
     assert run_hermes("config", "set", "state.url", "postgresql://hermes@db.internal:5432/history").exit_code == 0
     assert run_hermes("config", "set", "state.backend", "postgres").exit_code == 0
     assert run_hermes("config", "get", "state.backend").stdout == "postgres\n"

@@ -70,6 +70,8 @@ def parse_value(text: str) -> Any:
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+#: Settings whose secret already has a variable hermes reads: the advice names that one.
+_KNOWN_SECRET_VARIABLES = {"state.url": "HERMES_STATE_URL"}
 _REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-[^}]*)?\}")
 # Setting names that hold credentials in config files (wider than the API-payload rule:
 # ``github_token`` is a secret here, while ``token`` in a model response is a word).
@@ -154,7 +156,7 @@ def cmd_set(args: argparse.Namespace) -> int:
     value = value_from_text(args.key, args.value)
     secrets = _secret_paths(args.key, value)
     if secrets:
-        variable = re.sub(r"[^A-Za-z0-9]+", "_", secrets[0]).upper()
+        variable = _KNOWN_SECRET_VARIABLES.get(secrets[0]) or re.sub(r"[^A-Za-z0-9]+", "_", secrets[0]).upper()
         raise ConfigError(
             f"{secrets[0]} would put a secret in config.yaml -> keep it in .env and refer to it: "
             f"'hermes config set {variable} <secret>' then \"hermes config set {secrets[0]} '${{{variable}}}'\""
