@@ -45,16 +45,16 @@ def resolve_provider(manager: PluginManager, choice: str, *, from_config: bool =
 
     ``from_config``: ``choice`` is memory.provider, not a name the user typed; an unknown one is blamed on the config.
     """
-    from hermes_core.cli.memory import _available, _find_setup_target, _missing_env, _provider_records
+    from hermes_core.cli.memory_common import provider_available, find_setup_target, missing_secrets, provider_records
 
     fix = "name one of them, or 'builtin'"
     if from_config:
         fix = (f"memory.provider in {manager.home / 'config.yaml'} names no installed provider: pick one with --provider NAME, "
                "or fix the setting with 'hermes memory setup'")
-    record, provider = _find_setup_target(manager, _provider_records(manager), choice, fix)
-    available, reason = _available(provider)
+    record, provider = find_setup_target(manager, provider_records(manager), choice, fix)
+    available, reason = provider_available(provider)
     if not available:
-        missing = _missing_env(manager, provider)
+        missing = missing_secrets(manager, provider)
         extra = f"; not set: {', '.join(missing)}" if missing else ""
         raise HermesError(
             f"memory provider '{provider.name}' is not available: {reason}{extra} -> run 'hermes memory setup {record.name}', "
@@ -64,9 +64,9 @@ def resolve_provider(manager: PluginManager, choice: str, *, from_config: bool =
 
 
 def builtin_provider(manager: PluginManager) -> Any:
-    from hermes_core.cli.memory import _builtin_memory
+    from hermes_core.cli.memory_common import builtin_memory
 
-    return _builtin_memory(manager)
+    return builtin_memory(manager)
 
 
 def open_store(manager: PluginManager) -> Any:
@@ -122,13 +122,13 @@ def _confirm(question: str, args: argparse.Namespace) -> None:
 
 
 def cmd_switch(args: argparse.Namespace) -> int:
-    from hermes_core.cli.memory import BUILTIN_ONLY, _plugins, _provider_records, _selection_for
+    from hermes_core.cli.memory_common import BUILTIN_ONLY, plugin_manager, provider_records, selection_for
     from hermes_core.config import update_user_config
 
     if args.sessions is not None and args.sessions < 1:
         raise HermesError(f"--sessions {args.sessions} would send nothing -> give 1 or more")
     since = parse_since(args.since) if args.since else None
-    manager = _plugins()
+    manager = plugin_manager()
     before = manager.config.get("memory.provider", "") or ""
     if args.again and not args.backfill:
         raise HermesError("--again goes with --backfill -> hermes memory switch NAME --backfill --again")
@@ -139,7 +139,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
             update_user_config(manager.home, "memory.provider", "")
         return _report(args, {"provider": "builtin", "plugin": "", "memory.provider": "", "previous": before, "changed": not args.dry_run and before != ""})
     record, provider = resolve_provider(manager, args.provider)
-    selection = _selection_for(_provider_records(manager), record)
+    selection = selection_for(provider_records(manager), record)
     summary: dict[str, Any] = {"provider": provider.name, "plugin": record.key, "memory.provider": selection, "previous": before, "changed": False}
     if not args.backfill:
         if not args.dry_run:

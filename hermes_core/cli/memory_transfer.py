@@ -39,7 +39,7 @@ def add_arguments(commands: Any) -> None:
 
 def _target(manager: PluginManager, name: str | None, *, reading: bool = False) -> Any:
     """The provider named (or selected by memory.provider), loaded, available and initialized."""
-    from hermes_core.cli.memory import BUILTIN_ONLY
+    from hermes_core.cli.memory_common import BUILTIN_ONLY
     from hermes_core.cli.memory_switch import builtin_provider, resolve_provider
 
     choice = name if name is not None else (manager.config.get("memory.provider", "") or "")
@@ -62,10 +62,10 @@ def _target(manager: PluginManager, name: str | None, *, reading: bool = False) 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from hermes_core.cli.memory import _plugins
+    from hermes_core.cli.memory_common import plugin_manager
     from hermes_core.memory.records import MemoryExportUnsupported, RecordError, coerce_records
 
-    manager = _plugins()
+    manager = plugin_manager()
     provider = _target(manager, args.provider, reading=True)
     try:
         records = list(coerce_records(provider.export_memories(), origin=f"memory provider '{provider.name}'"))
@@ -127,12 +127,12 @@ def record_item(record: MemoryRecord) -> str:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from hermes_core.cli.memory import _plugins
+    from hermes_core.cli.memory_common import plugin_manager
     from hermes_core.cli.memory_switch import open_store
 
     records = read_records(args.file)
     unique = list({record_item(r): r for r in records}.items())
-    manager = _plugins()
+    manager = plugin_manager()
     provider = _target(manager, args.provider)
     store = open_store(manager)
     try:

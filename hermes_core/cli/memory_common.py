@@ -1,0 +1,193 @@
+"""What the ``hermes memory`` commands share: the built-in memory, and finding, loading and checking providers."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.errors import HermesError
+
+if TYPE_CHECKING:
+    from hermes_core.manager import PluginManager, PluginRecord
+    from hermes_core.memory.provider import MemoryProvider
+
+
+TARGETS = ("memory", "user")
+
+
+BUILTIN_ONLY = {"", "builtin", "none", "built-in"}
+#: Field ``type`` spellings in get_config_schema() -> the kind the value is coerced to.
+
+
+def plugin_manager() -> PluginManager:
+    from hermes_core.manager import PluginManager
+
+    return PluginManager()
+
+
+def builtin_memory(manager: PluginManager) -> Any:
+    """Load the builtin plugins only (not the user's) and return the built-in memory provider."""
+    manager.load_builtins()
+    provider = manager.memory_providers.get("builtin")
+    if provider is None:
+        raise HermesError("the built-in memory plugin did not load -> run 'hermes plugins list --load' to see why")
+    return provider
+
+
+def memory_live_state(provider: Any, target: str) -> dict[str, Any]:
+    """``live_state`` of the built-in provider; an unreadable file raises a HermesError (one line, the fix named)."""
+    return provider.live_state(target)
+
+
+def provider_available(provider: MemoryProvider) -> tuple[bool, str]:
+    """``(is_available(), reason)``; a provider that raises counts as unavailable."""
+    try:
+        if provider.is_available():
+            return True, ""
+        return False, provider.unavailable_reason() or "is_available() returned false"
+    except Exception as exc:  # provider code: its failure is a status to report, not a crash
+        return False, f"is_available() raised {type(exc).__name__}: {exc}"
+
+
+def provider_records(manager: PluginManager) -> list[PluginRecord]:
+    manager.discover()
+    return [r for r in manager.plugins if r.candidate.provides_memory and r.candidate.source != "builtin"]
+
+
+def disabled_plugin_names(manager: PluginManager) -> list[str]:
+    from hermes_core.policy import name_list
+
+    return name_list(manager.config.get("plugins.disabled", [])) or []
+
+
+def plugin_is_disabled(manager: PluginManager, record: PluginRecord) -> bool:
+    return bool({record.key, record.name} & set(disabled_plugin_names(manager)))
+
+
+def plugin_disabled_error(manager: PluginManager, record: PluginRecord) -> str:
+    """Why a disabled provider plugin will not run, and the command that turns it back on.
+
+    'hermes plugins enable' refuses memory providers, so the fix edits plugins.disabled itself.
+    """
+    remaining = [n for n in disabled_plugin_names(manager) if n not in {record.key, record.name}]
+    command = f"hermes config set plugins.disabled {shlex.quote(json.dumps(remaining))}"
+    return f"memory provider plugin '{record.key}' is disabled in plugins.disabled ({manager.home / 'config.yaml'}) -> remove it from that list: {command}"
+
+
+def provider_loadable(manager: PluginManager, record: PluginRecord) -> bool:
+    return record.error is None and not plugin_is_disabled(manager, record)
+
+
+def first_provider_of(record: PluginRecord) -> MemoryProvider | None:
+    providers = record.registrations.memory_providers if record.loaded and record.registrations else []
+    return providers[0] if providers else None
+
+
+def owner_of_provider(manager: PluginManager, records: list[PluginRecord], name: str) -> tuple[PluginRecord, MemoryProvider] | None:
+    """The plugin that registers a provider called ``name``: each candidate is loaded, kept if it matches.
+
+    Disabled and refused plugins are not loaded. Only one external provider may be registered at
+    a time, so a plugin that does not match is unloaded before the next is tried.
+    """
+    for record in records:
+        if not provider_loadable(manager, record):
+            continue
+        manager.load(record.key)
+        provider = first_provider_of(record)
+        if provider is not None and provider.name == name:
+            return record, provider
+        manager.unload(record.key)
+    return None
+
+
+def provider_config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
+    try:
+        schema = provider.get_config_schema()
+    except Exception as exc:  # provider code
+        raise HermesError(f"memory provider '{provider.name}': get_config_schema() raised {type(exc).__name__}: {exc} -> report it to the provider's author") from exc
+    if not isinstance(schema, list) or not all(isinstance(f, dict) and isinstance(f.get("key"), str) and f["key"] for f in schema):
+        raise HermesError(
+            f"memory provider '{provider.name}': get_config_schema() must return a list of fields with a 'key' -> "
+            "the provider's author must fix get_config_schema()"
+        )
+    return schema
+
+
+def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, available: bool = False) -> list[str]:
+    """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env.
+
+    A secret marked ``required: False`` (a key only one mode needs) counts only while the provider
+    is unavailable: a provider that works without it is not missing anything.
+    """
+    from hermes_core.config import get_env_value
+
+    try:
+        schema = provider_config_schema(provider)
+    except HermesError:
+        return []
+    names = [
+        f["env_var"] for f in schema
+        if f.get("secret") and not (available and f.get("required") is False) and isinstance(f.get("env_var"), str) and f["env_var"]
+    ]
+    return [name for name in names if not get_env_value(name, manager.home, manager.env)]
+
+
+def provider_connection_problem(provider: MemoryProvider) -> str:
+    """The provider's own connection check (``check_connection()``, when it offers one): ``""`` when it answers."""
+    check = getattr(provider, "check_connection", None)
+    if not callable(check):
+        return ""
+    try:
+        found = check()
+    except Exception as exc:  # provider code: a check that crashes did not show the service answers
+        return f"check_connection() raised {type(exc).__name__}: {exc}"
+    return str(found) if found else ""
+
+
+def provider_problems(provider: MemoryProvider) -> list[str]:
+    """What the provider says needs the user's attention (e.g. writes that failed for good)."""
+    try:
+        found = provider.problems() if callable(getattr(provider, "problems", None)) else []
+    except Exception as exc:  # provider code: its failure is itself worth reporting
+        return [f"problems() raised {type(exc).__name__}: {exc}"]
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
+def selection_for(records: list[PluginRecord], record: PluginRecord) -> str:
+    """The value of memory.provider that makes the load policy pick ``record``: its name, or its key if the name is shared."""
+    from hermes_core.policy import selected_by
+
+    others = [r for r in records if r is not record]
+    if not any(selected_by(r.candidate, record.name) for r in others):
+        return record.name
+    return record.key
+
+
+def find_setup_target(manager: PluginManager, records: list[PluginRecord], choice: str,
+                       unknown_fix: str = "name one of them, or 'builtin'") -> tuple[PluginRecord, MemoryProvider]:
+    """The provider plugin ``choice`` names (plugin key or name first, else a provider name), loaded.
+
+    ``unknown_fix`` ends the error for a name nothing provides (it differs when the name came from config).
+    """
+    from hermes_core.policy import selected_by
+
+    named = [r for r in records if selected_by(r.candidate, choice)]
+    if named:
+        record = next((r for r in named if r.key == choice), named[-1])  # as the policy does: an exact key, else the last source
+        if plugin_is_disabled(manager, record):
+            raise HermesError(plugin_disabled_error(manager, record))
+        if record.error is not None:
+            raise HermesError(f"memory provider plugin '{record.key}' cannot load: {record.error} -> fix it, then run this again")
+        manager.load(record.key)
+        if not record.loaded:
+            raise HermesError(f"memory provider plugin '{record.key}' failed to load: {record.error}")
+        provider = first_provider_of(record)
+        if provider is None:
+            raise HermesError(f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)")
+        return record, provider
+    owner = owner_of_provider(manager, records, choice)
+    if owner is not None:
+        return owner
+    found = ", ".join(sorted(r.name + (" (disabled)" if plugin_is_disabled(manager, r) else "") for r in records)) or "none"
+    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> {unknown_fix}")
