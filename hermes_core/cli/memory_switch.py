@@ -211,16 +211,16 @@ def _retry_settings(manager: PluginManager) -> dict[str, Any]:
 
 
 def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from hermes_core.cli.memory_progress import ItemProgress
+    from hermes_core.cli.progress import Progress
     from hermes_core.memory.backfill import BackfillFailed, NotDelivered
 
     again = f"hermes memory switch {args.provider} --backfill --yes"
-    with ItemProgress(f"backfilling {plan.provider}") as progress:
+    with Progress(f"backfilling {plan.provider}", unit="items") as progress:
         backfill.progress = progress
         try:
             report = backfill.run(plan)
         except BackfillFailed as exc:
-            progress.close()
+            progress.finish()
             cause = str(exc.cause) if isinstance(exc.cause, NotDelivered) else f"{type(exc.cause).__name__}: {exc.cause}"
             undelivered = plan.pending_items - delivered(backfill, plan)
             raise HermesError(
@@ -230,7 +230,7 @@ def _run(backfill: Any, plan: Any, args: argparse.Namespace) -> dict[str, Any]:
                 f"then run '{again}' to resume"
             ) from None
         except KeyboardInterrupt:
-            progress.close()
+            progress.finish()
             print(f"backfill interrupted; {_stored(backfill, plan)} are stored and checkpointed -> run '{again}' to resume", file=sys.stderr)
             raise
     sent = report.entries_sent + report.turns_sent

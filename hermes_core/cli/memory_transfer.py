@@ -157,9 +157,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> int:
-    from hermes_core.cli.memory_progress import ItemProgress
+    from hermes_core.cli.progress import Progress
 
-    with ItemProgress(f"importing into {provider.name}", enabled=len(pending) > IMPORT_BATCH) as progress:
+    with Progress(f"importing into {provider.name}", unit="records", minimum=IMPORT_BATCH + 1) as progress:
         return _import_batches(provider, ledger, pending, progress)
 
 

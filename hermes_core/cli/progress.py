@@ -67,12 +67,13 @@ class Progress:
             BarColumn(),
             MofNCompleteColumn(),
             TextColumn(self.unit),
+            TextColumn("{task.fields[rate]}"),
             TimeRemainingColumn(),
             console=Console(file=self.stream),
             transient=False,
         )
         self._bar.start()
-        self._task = self._bar.add_task(self.label, total=total)
+        self._task = self._bar.add_task(self.label, total=total, rate="")
 
     def advance(self, amount: int = 1) -> None:
         """Record ``amount`` more units done."""
@@ -84,14 +85,14 @@ class Progress:
         if not self._active:
             return
         if self._bar is not None:
-            self._bar.update(self._task, completed=done)
+            self._bar.update(self._task, completed=done, rate=self._rate_text())
             return
         # plain: at most a line per tenth of the work, never one per item (the end has its own line)
         passed = self._next_plain_step
         while passed < PLAIN_STEPS and done * PLAIN_STEPS >= self.total * passed:
             passed += 1
         if passed != self._next_plain_step and done < self.total:
-            self._line(f"{self.label}: {done:,}/{self.total:,} {self.unit}")
+            self._line(f"{self.label}: {done:,}/{self.total:,} {self.unit} ({self._rate_text()}, {self._eta_text()})")
         self._next_plain_step = passed
 
     def __call__(self, done: int, total: int) -> None:
@@ -130,6 +131,16 @@ class Progress:
             self._active = False
             return
         self.finish()
+
+    def _rate(self) -> float:
+        return self.done / max(time.monotonic() - self._started, 1e-9)
+
+    def _rate_text(self) -> str:
+        return f"{self._rate():,.0f} {self.unit}/s"
+
+    def _eta_text(self) -> str:
+        rate = self._rate()
+        return f"{(self.total - self.done) / rate:,.0f} s left" if rate > 0 else "time left unknown"
 
     def _line(self, text: str) -> None:
         print(text, file=self.stream, flush=True)

@@ -188,7 +188,8 @@ def test_ctrl_c_keeps_the_checkpoint_and_says_how_to_resume(history, hermes_home
     assert [u for _, u, _, _ in _stored_turns(hermes_home)] == [t.user for t in history]
     # without a terminal, progress is plain lines on stderr ending with the total
     remaining = len(history) - 11 + 17  # the turns left and the 17 conversations not closed yet
-    assert f"backfilling ledger: {remaining}/{remaining} (" in finished.stderr
+    assert f"backfilling ledger: {remaining}/{remaining} items, done in" in finished.stderr
+    assert "items/s" in finished.stderr  # plain lines carry the rate
 
 
 def test_a_provider_failing_to_start_is_reported_and_nothing_is_recorded(history, run_hermes, hermes_home):
