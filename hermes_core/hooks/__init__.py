@@ -8,7 +8,8 @@ pluggy's loop stops at the first exception and the host must not.
 The modules, each with one job: ``signatures`` (which kwargs a callback takes),
 ``relay`` (the pluggy side), ``outcomes`` (return semantics), ``calls`` (the
 isolated call loop), ``workers`` and ``alarm`` (the two ways a callback is timed
-out) and ``dispatcher`` (HookDispatcher, quarantine included). Everything hermes and its plugins import is re-exported here.
+out), ``quarantine`` (what happens to a plugin that overran) and ``dispatcher``
+(HookDispatcher). Everything hermes and its plugins import is re-exported here.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from hermes_core.hooks.alarm import _ALARM
 from hermes_core.hooks.calls import run_callbacks
 from hermes_core.hooks.outcomes import (
     QUARANTINED,
-    TIMED_OUT,
     BlockDecision,
     Failures,
     HookCallback,
@@ -33,6 +32,7 @@ from hermes_core.hooks.outcomes import (
     outcomes_of,
     result_kind,
 )
+from hermes_core.hooks.quarantine import close_with, hold_back, quarantine_overrunners, quarantined_block, timeout_cause
 from hermes_core.hooks.relay import HermesPluginManager, impl_function, impl_plugin_key
 from hermes_core.hooks.signatures import accepts_positional, callback_argnames
 from hermes_core.hooks.workers import _GuardedRunner
@@ -153,33 +153,19 @@ class HookDispatcher:
             before(hook_name, kwargs)
         closed: HookCallback | None = None
         if self.quarantined:
-            quarantined = self.quarantined
-            if hook_name in hookspecs.FAIL_CLOSED_HOOKS:
-                # A quarantined plugin's policy hook keeps failing closed: skipping it would let
-                # tools run without the check.
-                first = next((i for i, c in enumerate(callbacks) if c.plugin in quarantined), None)
-                if first is not None:
-                    closed, callbacks = callbacks[first], callbacks[:first]
-            else:
-                callbacks = [c for c in callbacks if c.plugin not in quarantined]
+            closed, callbacks = hold_back(hook_name, callbacks, self.quarantined)
         durations: list[float] | None = [] if (timed or self.trace or monitors) else None
         if self.timeout > 0 and callbacks and hook_name in hookspecs.GUARDED_HOOKS:
             if self.inline_timeouts and _ALARM.usable():
                 values, failures = _ALARM.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
             else:
                 values, failures = self._guard.run(callbacks, kwargs, self.timeout, stop_on, stop_on_failure, durations)
-            for index, failure in (failures or {}).items():
-                if failure is TIMED_OUT:
-                    self.quarantined.setdefault(callbacks[index].plugin, hook_name)
+            quarantine_overrunners(self.quarantined, hook_name, callbacks, failures)
         else:
             values, failures = run_callbacks(callbacks, kwargs, stop_on, stop_on_failure, durations)
         called = callbacks[: len(values)]
-        if closed is not None and len(values) == len(callbacks) and not failures and not (values and stop_on and stop_on(values[-1])):
-            called = [*called, closed]
-            values = [*values, None]
-            failures = {len(values) - 1: QUARANTINED}
-            if durations is not None:
-                durations.append(0.0)
+        if closed is not None:
+            called, values, failures = close_with(closed, callbacks, called, values, failures, stop_on, durations)
         if failures:
             for index, failure in failures.items():
                 self._report_failure(called[index], failure)
@@ -199,13 +185,7 @@ class HookDispatcher:
 
     def _report_failure(self, callback: HookCallback, failure: BaseException | _TimedOut) -> None:
         if isinstance(failure, _TimedOut):
-            cause = (
-                f"timed out after {self.timeout:g} s (plugins.hook_callback_timeout); the plugin is quarantined: "
-                "none of its hooks runs again until hermes restarts"
-                + (" and its pre_tool_call blocks every tool" if "pre_tool_call" in self.hooks_of(callback.plugin) else "")
-                + f" -> fix or update the plugin, raise plugins.hook_callback_timeout, or disable it: "
-                f"hermes plugins disable {callback.plugin}"
-            )
+            cause = timeout_cause(self.timeout, callback.plugin, "pre_tool_call" in self.hooks_of(callback.plugin))
             # one warning per plugin: its other hooks are skipped, not timed out again
             signature = (callback.plugin, "", "timeout", "")
         else:
@@ -242,12 +222,7 @@ class HookDispatcher:
             index, failure = next(iter(failures.items()))
             plugin = called[index].plugin
             if failure is QUARANTINED:
-                return BlockDecision(
-                    f"blocked: plugin '{plugin}' is quarantined since its {self.quarantined.get(plugin)} hook timed out, "
-                    f"so its pre_tool_call check cannot run and the tool was not run -> restart hermes after fixing "
-                    f"or disabling the plugin (hermes plugins disable {plugin})",
-                    plugin,
-                )
+                return quarantined_block(plugin, self.quarantined.get(plugin))
             if isinstance(failure, _TimedOut):
                 return BlockDecision(
                     f"blocked: plugin '{plugin}' did not answer pre_tool_call within {self.timeout:g} s, so the tool was not run",
