@@ -1,0 +1,72 @@
+"""Which keyword arguments a hook callback accepts, and whether a hook can ever satisfy it.
+
+The dispatcher passes each callback only the kwargs it declares, so a plugin written for an
+older hook signature keeps working when the hook gains arguments.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from hermes_core import hookspecs
+from hermes_core.errors import RegistrationError
+
+
+def callback_argnames(function: Callable[..., Any]) -> tuple[str, ...] | None:
+    """The keyword names ``function`` accepts, or ``None`` when it takes ``**kwargs``."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    names: list[str] = []
+    for parameter in signature.parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            return None
+        if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
+            names.append(parameter.name)
+    return tuple(names)
+
+
+def accepts_positional(function: Callable[..., Any]) -> bool:
+    """Whether every named parameter of ``function`` can be given by position."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
+
+
+def required_argnames(function: Callable[..., Any]) -> tuple[str, ...]:
+    """Parameters of ``function`` without a default (which a call must supply)."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return ()
+    return tuple(
+        p.name
+        for p in signature.parameters.values()
+        if p.default is inspect.Parameter.empty
+        and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    )
+
+
+def check_callback_signature(hook_name: str, callback: Callable[..., Any]) -> None:
+    """Refuse a ``register_hook`` callback that requires an argument the hook never passes."""
+    if not callable(callback):
+        raise RegistrationError(f"hook {hook_name!r}: the callback must be callable, got {type(callback).__name__}")
+    spec = getattr(hookspecs, hook_name, None)
+    if spec is None or hook_name not in hookspecs.HOOK_NAMES:
+        return
+    offered = set(inspect.signature(spec).parameters) | {"telemetry_schema_version"}
+    missing = [name for name in required_argnames(callback) if name not in offered]
+    if missing:
+        raise RegistrationError(
+            f"hook {hook_name!r}: the callback {getattr(callback, '__qualname__', callback)!r} requires "
+            f"{', '.join(map(repr, missing))}, which the hook never passes -> give them defaults or accept **kwargs "
+            f"(the hook passes: {', '.join(sorted(offered))})"
+        )
+
+
+# --- the call loop ---------------------------------------------------------------------
