@@ -52,7 +52,7 @@ GROUPS: dict[str, Group] = {
         ("tests/test_policy_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_cli_plugins.py"),
     ),
     "discovery": Group(
-        ("hermes_core/discovery.py",),
+        ("hermes_core/discovery.py", "hermes_core/plugin_candidate.py", "hermes_core/plugin_locations.py"),
         ("tests/test_discovery.py", "tests/test_loading.py", "tests/test_path_safety.py"),
     ),
     "manifest": Group(

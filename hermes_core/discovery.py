@@ -13,193 +13,54 @@ key, and the clash is reported; builtins can never be overridden):
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from hermes_core.manifest import (
-    ManifestReport,
-    PluginManifest,
-    PluginProblem,
-    build_manifest,
-    find_manifest_file,
-    read_manifest_text,
-)
+from hermes_core.manifest import ManifestReport, PluginProblem, build_manifest, find_manifest_file, read_manifest_text
 from hermes_core.manifest_cache import ManifestCache, default_cache, manifest_digest
+
+# Re-exported: plugins, the CLI and tests import these names from here.
+from hermes_core.plugin_candidate import (
+    BUILTIN_PACKAGE,
+    BUNDLED_PACKAGE,
+    DISTRIBUTION_NAME,
+    ENTRY_POINT_GROUP,
+    MEMORY_ENTRY_POINT_GROUP,
+    SOURCES,
+    DiscoveryResult,
+    EntryPointRef,
+    PluginCandidate,
+)
+from hermes_core.plugin_locations import (
+    bundled_plugins_root,
+    check_path_safety,
+    locate_module_dir,
+    project_plugins_root,
+    user_plugins_root,
+)
 from hermes_core.tracing import debug_enabled, trace
 
-ENTRY_POINT_GROUP = "hermes_agent.plugins"
-MEMORY_ENTRY_POINT_GROUP = "hermes_agent.memory_providers"
-DISTRIBUTION_NAME = "hermes-host"
-BUILTIN_PACKAGE = "hermes_plugins_builtin"
-BUNDLED_PACKAGE = "hermes_bundled_plugins"
-SOURCES: tuple[str, ...] = ("builtin", "bundled", "user", "project", "entrypoint")
-
-# Trees a plugin may carry that are not plugin code; walking them would only cost time.
-_SKIPPED_DIRS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".mypy_cache"})
-
-
-@dataclass(frozen=True)
-class EntryPointRef:
-    """Where an entry-point plugin comes from, without loading it."""
-
-    group: str
-    name: str
-    value: str
-    distribution: str
-    version: str
-
-    @property
-    def module(self) -> str:
-        return self.value.partition(":")[0].strip()
-
-    @property
-    def attr(self) -> str:
-        return self.value.partition(":")[2].strip()
-
-
-@dataclass
-class PluginCandidate:
-    """One plugin as discovery found it: its manifest, its problems, where it lives."""
-
-    key: str
-    name: str
-    source: str
-    #: The plugin directory, or ``module[:attr]`` for a package without a directory manifest.
-    path: str
-    manifest: PluginManifest | None
-    problems: list[PluginProblem] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    #: Set for directory plugins.
-    directory: Path | None = None
-    #: Set for entry-point (and builtin) plugins.
-    entry_point: EntryPointRef | None = None
-    #: The memory-provider part of a plugin that also has a general part (see ``plugin_identity``).
-    provider_entry_point: EntryPointRef | None = None
-    #: Other places the same plugin was found (an installer's copy in ``$HERMES_HOME/plugins``).
-    also_at: list[str] = field(default_factory=list)
-    #: Other names config may use for this plugin (the directory name of such a copy).
-    aliases: set[str] = field(default_factory=set)
-
-    @property
-    def kind(self) -> str:
-        return self.manifest.kind if self.manifest else "standalone"
-
-    @property
-    def provides_memory(self) -> bool:
-        """Whether ``memory.provider`` can select this plugin (a provider, or a plugin with a provider part)."""
-        return self.kind == "exclusive" or self.provider_entry_point is not None
-
-    @property
-    def version(self) -> str:
-        if self.entry_point and self.entry_point.version:
-            return self.entry_point.version  # the installed distribution says which release is running
-        return self.manifest.version if self.manifest else ""
-
-
-@dataclass
-class DiscoveryResult:
-    """The winning candidates in discovery order, and every clash between them."""
-
-    candidates: list[PluginCandidate]
-    clashes: list[str] = field(default_factory=list)
-
-
-# --- locations ---------------------------------------------------------------
-
-
-def bundled_plugins_root(env: Mapping[str, str] | None = None) -> Path | None:
-    """Return the directory of bundled plugins, from the wheel or from a source checkout."""
-    env = os.environ if env is None else env
-    override = env.get("HERMES_BUNDLED_PLUGINS")
-    if override:
-        return Path(override).expanduser()
-    import importlib.util
-
-    # find_spec on a top-level name locates the package without running its code.
-    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
-    if spec is not None and spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    checkout = Path(__file__).resolve().parent.parent / "plugins"
-    return checkout if checkout.is_dir() else None
-
-
-def user_plugins_root(home: Path) -> Path:
-    return home / "plugins"
-
-
-def project_plugins_root(cwd: Path) -> Path:
-    return cwd / ".hermes" / "plugins"
-
-
-def locate_module_dir(module: str) -> Path | None:
-    """Return the directory of package ``module`` without importing it (``None`` for plain modules).
-
-    Only the top-level name is resolved through the import system, which finds a
-    package without executing it; the rest of the dotted path is joined on disk.
-    """
-    import importlib.util
-
-    top, _, rest = module.partition(".")
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for base in spec.submodule_search_locations:
-        candidate = Path(base, *rest.split(".")) if rest else Path(base)
-        if (candidate / "__init__.py").is_file():
-            return candidate
-    return None
-
-
-# --- path safety ---------------------------------------------------------------
-
-
-def check_path_safety(root: Path, *, check_owner: bool) -> list[tuple[str, str]]:
-    """Return (cause, fix) pairs for files escaping ``root`` or an unsafe directory.
-
-    :param check_owner: also refuse a world-writable directory or one owned by another
-        user; applies to directories users and projects control, not to the wheel.
-    """
-    found: list[tuple[str, str]] = []
-    try:
-        real_root = root.resolve(strict=True)
-    except OSError as exc:
-        return [(f"the plugin directory cannot be resolved ({exc.strerror})", "remove the broken link or directory")]
-    if check_owner:
-        info = real_root.stat()
-        if info.st_mode & stat.S_IWOTH:
-            found.append(
-                (
-                    f"the directory {real_root} is world-writable, so any user could change the code hermes runs",
-                    f"run 'chmod o-w {real_root}'",
-                )
-            )
-        if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
-            found.append(
-                (
-                    f"the directory {real_root} is owned by uid {info.st_uid}, not by the user running hermes (uid {os.geteuid()})",
-                    f"run 'chown -R {os.geteuid()} {real_root}' if you trust it, or remove it",
-                )
-            )
-    for dirpath, dirnames, filenames in os.walk(real_root):
-        dirnames[:] = [d for d in dirnames if d not in _SKIPPED_DIRS]
-        for entry in (*dirnames, *filenames):
-            full = Path(dirpath, entry)
-            if not full.is_symlink():
-                continue
-            target = full.resolve()
-            if target != real_root and real_root not in target.parents:
-                found.append(
-                    (
-                        f"{full.relative_to(real_root)} is a symlink to {target}, outside the plugin directory",
-                        "copy the file into the plugin instead of linking it",
-                    )
-                )
-    return found
+__all__ = [
+    "BUILTIN_PACKAGE",
+    "BUNDLED_PACKAGE",
+    "DISTRIBUTION_NAME",
+    "ENTRY_POINT_GROUP",
+    "MEMORY_ENTRY_POINT_GROUP",
+    "SOURCES",
+    "DiscoveryResult",
+    "EntryPointRef",
+    "PluginCandidate",
+    "bundled_plugins_root",
+    "check_path_safety",
+    "discover_plugins",
+    "locate_module_dir",
+    "project_plugins_root",
+    "read_directory_plugin",
+    "read_entry_point_plugin",
+    "rename_hint",
+    "resolve_clashes",
+    "user_plugins_root",
+]
 
 
 # --- scanning ------------------------------------------------------------------

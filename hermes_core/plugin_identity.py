@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hermes_core.manifest import build_manifest, detect_kind
+from hermes_core.plugin_candidate import MEMORY_ENTRY_POINT_GROUP
 
 if TYPE_CHECKING:
-    from hermes_core.discovery import PluginCandidate
+    from hermes_core.plugin_candidate import PluginCandidate
 
 _TEXT_RULE_SOURCES = frozenset({"user", "project"})
 
@@ -80,8 +81,6 @@ def is_install_of(directory_plugin: PluginCandidate, package_plugin: PluginCandi
 
 def merge_both_groups(candidates: list[PluginCandidate]) -> list[PluginCandidate]:
     """Fold a distribution's ``hermes_agent.memory_providers`` entry into its general entry of the same name."""
-    from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP
-
     general = {
         (c.key, c.entry_point.distribution): c
         for c in candidates

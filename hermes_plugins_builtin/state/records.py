@@ -16,6 +16,7 @@ SESSION_COLUMNS = (
     "cost_status", "cost_source", "pricing_version", "title", "api_call_count",
 )
 SESSION_FIELDS_SQL = ", ".join("s." + c for c in SESSION_COLUMNS)  # for "FROM sessions s"
+SELECT_SESSION_SQL = f"SELECT {SESSION_FIELDS_SQL} FROM sessions s"
 
 MESSAGE_COLUMNS = (
     "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name", "timestamp",

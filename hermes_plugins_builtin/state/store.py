@@ -9,20 +9,21 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from . import indexing, lineage, maintenance, replay
-from .backfill_ledger import BackfillLedger
+from . import indexing, lineage
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
-from .listing import list_sessions_rich
 from .prefixes import PrefixExpander
 from .query import parse
-from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SESSION_COLUMNS, SESSION_FIELDS_SQL, StoreStats, decode_message,
+from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SESSION_COLUMNS, decode_message,
                       decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .search import (DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, collapse_chain_copies, normalise_roles,
                      run_search)
+from .store_backfill import BackfillMixin
+from .store_lineage import LineageMixin
+from .store_maintenance import MaintenanceMixin
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
@@ -30,7 +31,6 @@ _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_
 _COSTS = ("estimated_cost_usd", "actual_cost_usd")
 _LABELS = ("model", "billing_provider", "billing_base_url", "billing_mode", "cost_status",
            "cost_source", "pricing_version")
-_SELECT_SESSION = f"SELECT {SESSION_FIELDS_SQL} FROM sessions s"
 MAX_SEARCH_LIMIT = 1000
 # collapse_copies fetches up to this many candidates to find *limit* distinct messages
 COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
@@ -43,7 +43,7 @@ def _cannot_open(path: Path, exc: BaseException) -> StateStoreError:
     )
 
 
-class SessionStore:
+class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
     """The SQLite session store behind ``$HERMES_HOME/state.db``.
 
     One instance owns one connection and may be shared between threads. Several
@@ -170,13 +170,13 @@ class SessionStore:
     def get_session(self, session_id: str) -> dict[str, Any] | None:
         """Every column of one session, or None."""
         with self._lock:
-            row = self._conn.execute(f"{_SELECT_SESSION} WHERE s.id = ?", (session_id,)).fetchone()
+            row = self._conn.execute(f"{SELECT_SESSION_SQL} WHERE s.id = ?", (session_id,)).fetchone()
         return decode_session(row) if row else None
 
     def get_session_by_title(self, title: str) -> dict[str, Any] | None:
         """The session carrying exactly *title*, or None."""
         with self._lock:
-            row = self._conn.execute(f"{_SELECT_SESSION} WHERE s.title = ?", (title,)).fetchone()
+            row = self._conn.execute(f"{SELECT_SESSION_SQL} WHERE s.title = ?", (title,)).fetchone()
         return decode_session(row) if row else None
 
     def iter_sessions(self, *, batch: int = 500) -> Iterator[dict[str, Any]]:
@@ -184,7 +184,7 @@ class SessionStore:
         after: tuple[float, str] = (float("-inf"), "")
         while True:
             with self._lock:
-                rows = self._conn.execute(f"{_SELECT_SESSION} WHERE (s.started_at, s.id) > (?, ?) "
+                rows = self._conn.execute(f"{SELECT_SESSION_SQL} WHERE (s.started_at, s.id) > (?, ?) "
                                           "ORDER BY s.started_at, s.id LIMIT ?", (*after, batch)).fetchall()
             for row in rows:
                 yield decode_session(row)
@@ -292,57 +292,6 @@ class SessionStore:
             return int(self._conn.execute("SELECT count(*) FROM messages WHERE session_id = ?",
                                           (session_id,)).fetchone()[0])
 
-    # -- lineage -------------------------------------------------------------
-    def get_parent(self, session_id: str) -> str | None:
-        """The parent session id (compression or delegation), if any."""
-        session = self.get_session(session_id)
-        return session["parent_session_id"] if session else None
-
-    def get_children(self, session_id: str) -> list[dict[str, Any]]:
-        """Child sessions, oldest first, each with ``kind`` 'continuation' or 'delegation'."""
-        parent = self.get_session(session_id)
-        if parent is None:
-            return []
-        with self._lock:
-            rows = self._conn.execute(f"{_SELECT_SESSION} WHERE s.parent_session_id = ? "
-                                      "ORDER BY s.started_at, s.id", (session_id,)).fetchall()
-        children = [decode_session(r) for r in rows]
-        for child in children:
-            child["kind"] = "continuation" if lineage.is_continuation(parent, child) else "delegation"
-        return children
-
-    def get_compression_tip(self, session_id: str) -> str:
-        """The newest session of the compression chain through *session_id* (<= 100 hops)."""
-        with self._lock:
-            return lineage.compression_tip(self._conn, session_id)
-
-    def get_compression_tips(self, session_ids: Iterable[str]) -> dict[str, str]:
-        """{id: tip of its compression chain} for each id; the tip identifies the conversation."""
-        with self._lock, read_transaction(self._conn) as conn:
-            return lineage.compression_tips(conn, session_ids)
-
-    def get_compression_chain(self, session_id: str) -> list[str]:
-        """Ids of the whole compression chain through *session_id*, oldest first."""
-        with self._lock:
-            return lineage.compression_chain(self._conn, session_id)
-
-    def lineage_ids(self, session_id: str) -> set[str]:
-        """The session's whole tree (root ancestor plus all descendants)."""
-        with self._lock:
-            return lineage.lineage_ids(self._conn, session_id)
-
-    def list_sessions_rich(self, *, limit: int = 20, offset: int = 0, source: str | None = None,
-                           project_compression: bool = True) -> list[dict[str, Any]]:
-        """Sessions, most recently active first, one entry per compression chain by default.
-
-        Each entry is the chain's tip with extra keys: ``chain`` (ids oldest first),
-        ``chain_message_count``, ``last_active``, ``preview`` (first user message of
-        the chain) and ``kind`` ('root', 'continuation' or 'delegation').
-        """
-        with self._lock:
-            return list_sessions_rich(self._conn, limit=limit, offset=offset, source=source,
-                                      project_compression=project_compression)
-
     # -- search --------------------------------------------------------------
     def search(self, query: str, *, role_filter: str | Sequence[str] | None = None,
                exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
@@ -384,111 +333,7 @@ class SessionStore:
                     return kept[:limit]
                 fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
 
-    # -- memory backfill (see backfill_ledger.py and replay.py) ---------------
-    def memory_backfill_ledger(self, provider: str) -> BackfillLedger:
-        """The backfill checkpoints of the memory provider *provider*."""
-        def read(work: Any) -> Any:
-            with self._lock, read_transaction(self._conn) as conn:
-                return work(conn)
-
-        def write(work: Any) -> Any:
-            with self._lock, write_transaction(self._conn) as conn:
-                return work(conn)
-
-        return BackfillLedger(read, write, provider)
-
-    def max_message_id(self) -> int:
-        """The id of the newest message (0 for an empty store)."""
-        with self._lock:
-            return replay.max_message_id(self._conn)
-
-    def replay_sessions(self, *, upto_message_id: int, exclude_sources: Iterable[str] = (),
-                        since: float | None = None, last: int | None = None) -> list[dict[str, Any]]:
-        """Sessions to replay into a memory provider, oldest first (see replay.replay_sessions)."""
-        with self._lock, read_transaction(self._conn) as conn:
-            return replay.replay_sessions(conn, upto_message_id=upto_message_id, exclude_sources=exclude_sources,
-                                          since=since, last=last)
-
-    def replay_messages(self, session_id: str, *, upto_message_id: int, full: bool = True) -> list[dict[str, Any]]:
-        """One session's messages with id <= *upto_message_id*, in conversation order (``full=False``: id, role, content, timestamp)."""
-        with self._lock:
-            return replay.session_messages(self._conn, session_id, upto_message_id, full=full)
-
-    # -- maintenance ---------------------------------------------------------
-    def delete_session(self, session_id: str) -> bool:
-        """Delete a session and its messages; children keep living with no parent."""
-        with self._lock, write_transaction(self._conn) as conn:
-            return maintenance.delete_session_rows(conn, session_id)
-
-    def prune_sessions(self, older_than_s: float, *, now: float | None = None) -> int:
-        """Delete sessions whose last activity is older than *older_than_s* seconds.
-
-        A session some recently active session descends from (the start of a
-        compression chain still in use, the parent of a live sub-agent) is kept:
-        a conversation goes only when all of it is idle. Each session goes in its
-        own short transaction, so concurrent writers are never held up for long.
-        Returns the number deleted.
-        """
-        cutoff = (time.time() if now is None else now) - older_than_s
-        with self._lock:
-            ids = [r[0] for r in self._conn.execute(
-                """
-                WITH RECURSIVE activity(id, parent, last) AS (
-                    SELECT s.id, s.parent_session_id, max(s.started_at, coalesce(s.ended_at, 0),
-                        coalesce((SELECT max(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0))
-                    FROM sessions s
-                ), kept(id) AS (
-                    SELECT parent FROM activity WHERE last >= :cutoff AND parent IS NOT NULL
-                    UNION
-                    SELECT a.parent FROM activity a JOIN kept k ON a.id = k.id WHERE a.parent IS NOT NULL
-                )
-                SELECT id FROM activity WHERE last < :cutoff AND id NOT IN (SELECT id FROM kept)
-                """,
-                {"cutoff": cutoff})]
-        return sum(1 for sid in ids if self.delete_session(sid))
-
-    def rebuild_search_index(self, progress: indexing.ProgressCallback | None = None) -> int:
-        """Rebuild both search indexes from the messages table (one transaction).
-
-        *progress* is called as progress(rows_done, rows_total). Returns rows indexed.
-        """
-        with self._lock, write_transaction(self._conn) as conn:
-            return indexing.rebuild(conn, progress)
-
-    def flush_search_index(self, progress: indexing.ProgressCallback | None = None) -> int:
-        """Index every row still waiting for its batch now; returns how many."""
-        with self._lock, write_transaction(self._conn) as conn:
-            return indexing.index_pending(conn, progress)
-
-    def stats(self) -> StoreStats:
-        """Counts, file sizes and bytes per table / index."""
-        with self._lock:
-            return maintenance.collect_stats(self._conn, str(self.path), self.schema_version)
-
-    def check_integrity(self) -> list[str]:
-        """Problems found by SQLite's and FTS5's checks and by the index bookkeeping ([] when healthy).
-
-        Runs under the write lock so that the rows and both indexes hold still while compared.
-        """
-        with self._lock, write_transaction(self._conn) as conn:
-            problems = [r[0] for r in conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
-            problems += indexing.bookkeeping_problems(conn)
-            # the word index is also compared with the rows it was built from, which
-            # is only meaningful when no row is waiting for its batch
-            content_check = 1 if self._waiting() == 0 else 0
-            for table, rank in (("messages_fts", content_check), ("messages_grams", 0)):
-                try:
-                    conn.execute(f"INSERT INTO {table}({table}, rank) VALUES ('integrity-check', ?)", (rank,))
-                except sqlite3.DatabaseError as exc:
-                    problems.append(f"{table}: {exc}")
-            return problems
-
     # -- helpers -------------------------------------------------------------
-    def _waiting(self) -> int:
-        row = self._conn.execute("SELECT count(*) FROM messages WHERE id > ?",
-                                 (indexing.indexed_upto(self._conn),)).fetchone()
-        return int(row[0])
-
     def _exists(self, session_id: str) -> bool:
         return self._conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
 

@@ -1,0 +1,196 @@
+"""``hermes sessions export`` and ``import``: transcripts out as JSONL or Markdown, OpenAI chat JSONL in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hermes_core.cli.sessions_store import _ROLES, IMPORT_BATCH, _open_store, _session_or_fail, _tool_calls, _when
+from hermes_core.errors import HermesError
+
+#: Exported transcripts are as private as state.db itself.
+EXPORT_MODE = 0o600
+
+
+def _markdown(row: dict[str, Any], messages: list[dict[str, Any]]) -> str:
+    lines = [f"# {row.get('title') or 'Session ' + row['id']}", "", f"- id: `{row['id']}`", f"- started: {_when(row.get('started_at'))}", f"- model: {row.get('model') or '-'}", ""]
+    for message in messages:
+        heading = str(message.get("role")).capitalize() + (f" ({message['tool_name']})" if message.get("tool_name") else "")
+        lines += [f"## {heading}", ""]
+        if message.get("content"):
+            lines += [str(message["content"]), ""]
+        for name, arguments in _tool_calls(message.get("tool_calls")):
+            lines += [f"Tool call `{name}`: `{arguments}`" if name is not None else f"Tool call (as stored): `{arguments}`", ""]
+    return "\n".join(lines)
+
+
+def _wire(message: dict[str, Any]) -> dict[str, Any]:
+    wire = {"role": message["role"], "content": message.get("content")}
+    for key in ("tool_calls", "tool_call_id", "tool_name"):
+        if message.get(key):
+            wire[key] = message[key]
+    return wire
+
+
+def _write_export(path: Path, text: str, *, example: str) -> None:
+    """Write *text* to *path* atomically with mode 0600; never creates a directory."""
+    from hermes_core.files import atomic_write_text
+
+    if path.is_dir():
+        raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
+    parent = path.parent
+    if not parent.exists():
+        # atomic_write_text would create it: a typo in the path should fail, not leave directories behind
+        raise HermesError(f"cannot write {path}: the directory {parent} does not exist -> create it first or choose another path")
+    if not parent.is_dir():
+        raise HermesError(f"cannot write {path}: {parent} is not a directory -> choose another path")
+    try:
+        atomic_write_text(path, text, exact_mode=EXPORT_MODE)
+    except OSError as exc:
+        raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open_store() as store:
+        row = _session_or_fail(store, args.session_id)
+        messages = store.get_messages(args.session_id)
+    text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
+    print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
+    return 0
+
+
+_TOOL_CALL_SHAPE = '[{"id": "call_1", "type": "function", "function": {"name": "...", "arguments": "<JSON text>"}}]'
+
+
+def _json_kind(value: Any) -> str:
+    kinds = {str: "a string", bool: "true/false", int: "a number", float: "a number", dict: "an object", list: "a list"}
+    return "null" if value is None else kinds.get(type(value), type(value).__name__)
+
+
+def _check_tool_calls(where: str, calls: Any) -> None:
+    """Refuse tool calls that show, export and search could not read back as calls."""
+    if calls is None:
+        return
+    if not isinstance(calls, list):
+        raise HermesError(f"{where}: 'tool_calls' is {_json_kind(calls)} -> give a list of calls: {_TOOL_CALL_SHAPE}")
+    for number, call in enumerate(calls, 1):
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str) or not function["name"]:
+            raise HermesError(f"{where}: tool call {number} has no function.name -> each call looks like {_TOOL_CALL_SHAPE}")
+        if "arguments" in function and not isinstance(function["arguments"], str):
+            raise HermesError(
+                f"{where}: tool call {number} ({function['name']}): function.arguments is {_json_kind(function['arguments'])} "
+                "-> give the arguments as a string of JSON text, as OpenAI's format does"
+            )
+
+
+def _chat_message(where: str, message: Any) -> dict[str, Any]:
+    roles = ", ".join(sorted(_ROLES))
+    if not isinstance(message, dict):
+        raise HermesError(f"{where}: a chat message must be a JSON object with 'role' and 'content', not {type(message).__name__}")
+    if "role" not in message:
+        raise HermesError(f"{where}: the message has no 'role' -> add one of {roles}")
+    if not isinstance(message["role"], str) or message["role"] not in _ROLES:
+        raise HermesError(f"{where}: 'role' is {message['role']!r} -> use one of {roles}")
+    _check_tool_calls(where, message.get("tool_calls"))
+    for key in ("tool_call_id", "tool_name", "name"):
+        if message.get(key) is not None and not isinstance(message[key], str):
+            raise HermesError(f"{where}: '{key}' must be text, not {type(message[key]).__name__} -> write it as a string")
+    content = message.get("content")
+    if isinstance(content, list):  # content parts: keep the text
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("text") is not None]
+        if not all(isinstance(t, str) for t in texts):
+            raise HermesError(f"{where}: a content part's 'text' must be text -> write it as a string")
+        content = "\n".join(texts)
+    elif content is not None and not isinstance(content, str):
+        raise HermesError(f"{where}: 'content' must be text or a list of parts, not {type(content).__name__}")
+    kept = {k: v for k, v in dict(message, content=content).items() if k in {"role", "content", "tool_calls", "tool_call_id", "tool_name", "name"}}
+    name = kept.pop("name", None)
+    if name and kept["role"] == "tool":
+        kept.setdefault("tool_name", name)
+    return kept
+
+
+#: The largest file ``sessions import`` reads (it is held in memory to be checked before anything is written).
+MAX_IMPORT_BYTES = 1 << 30
+
+
+def _read_lines(path: Path) -> list[str]:
+    from hermes_core.files import read_limited_text
+
+    try:
+        # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
+        # names the line of a byte that is not UTF-8; a leading byte-order mark is fine
+        return read_limited_text(path, MAX_IMPORT_BYTES, what="file to import").splitlines()
+    except FileNotFoundError:
+        raise HermesError(f"{path}: no such file -> check the path") from None
+
+
+def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
+    """The conversations in ``path``; every line is read and checked first, so a bad file imports nothing.
+
+    Two forms: one conversation per line (``{"messages": [...]}``, as in OpenAI's chat fine-tuning
+    files), or one message per line, the whole file being one conversation.
+    """
+    lines = _read_lines(path)
+    conversations: list[list[dict[str, Any]]] = []
+    loose: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
+        except RecursionError:
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        try:  # "\ud800" is valid JSON but cannot be stored as UTF-8 text
+            json.dumps(item, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise HermesError(f"{path}:{number}: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which is not valid text -> fix the line") from None
+        except (RecursionError, ValueError):
+            raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        if isinstance(item, dict) and "messages" in item:
+            if not isinstance(item["messages"], list):
+                raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages")
+            conversations.append([_chat_message(f"{path}:{number}: message {i}", m) for i, m in enumerate(item["messages"], 1)])
+        else:
+            loose.append(_chat_message(f"{path}:{number}", item))
+    if conversations and loose:
+        raise HermesError(f"{path}: mixes conversation lines ({{\"messages\": [...]}}) with message lines -> use one form per file")
+    found = [c for c in (conversations or [loose]) if any(m["role"] != "system" for m in c)]
+    if not found:
+        raise HermesError(f"{path}: no messages found")
+    return found
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    conversations = read_chat_jsonl(args.file)
+    total = sum(len(c) for c in conversations)
+    from hermes_core.cli.progress import Progress
+
+    done = 0
+    progress = Progress("importing", unit="messages", minimum=IMPORT_BATCH + 1)
+    with _open_store() as store, progress:
+        progress.start(total)  # one job for the whole file, however many conversations it holds
+        for conversation in conversations:
+            system = next((m["content"] for m in conversation if m["role"] == "system"), None)
+            body = [m for m in conversation if m["role"] != "system"]
+            session_id = store.create_session(source=args.source, system_prompt=system)
+            if args.title:
+                store.set_title(session_id, args.title, auto_number=True)  # "Title", "Title #2", ...
+            for start in range(0, len(body), IMPORT_BATCH):
+                chunk = body[start : start + IMPORT_BATCH]
+                store.append_messages(session_id, chunk)
+                done += len(chunk)
+                progress.update(done)
+            done += len(conversation) - len(body)
+            print(f"imported {len(body)} messages as session {session_id}")
+    return 0
