@@ -70,7 +70,15 @@ GROUPS: dict[str, Group] = {
             "hermes_plugins_builtin/memory/atomic.py",
             "hermes_plugins_builtin/memory/entries.py",
         ),
-        ("tests/builtin/memory",),
+        # the in-process files; the crash and multi-process tests run children and take seconds per mutant
+        (
+            "tests/builtin/memory/test_entries.py",
+            "tests/builtin/memory/test_tool.py",
+            "tests/builtin/memory/test_safety.py",
+            "tests/builtin/memory/test_bad_files.py",
+            "tests/builtin/memory/test_plugin.py",
+            "tests/builtin/memory/test_snapshot.py",
+        ),
     ),
     "memory-scanner": Group(
         ("hermes_plugins_builtin/memory/scanner.py",),

@@ -24,19 +24,19 @@ def atomic_write(path: Path, text: str) -> None:
     atomic_write_text(path, text, new_mode=NEW_FILE_MODE)
 
 
-def remove_stale_temps(path: Path) -> int:
-    """Delete temp files a killed writer left beside ``path``; call only while holding its lock."""
-    removed = 0
+def remove_stale_temps(path: Path) -> None:
+    """Delete temp files a killed writer left beside ``path``; call only while holding its lock.
+
+    An ``OSError`` names the leftover in ``filename`` (a directory of a temp file's name cannot be unlinked).
+    """
     prefix = temp_prefix(path)
     try:
         names = os.listdir(path.parent)
     except FileNotFoundError:
-        return 0
+        return
     for name in names:
         if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
             try:
                 os.unlink(path.parent / name)
-                removed += 1
             except FileNotFoundError:
                 pass
-    return removed

@@ -34,7 +34,10 @@ class Request:
 
 @dataclass(frozen=True)
 class Edit:
-    """What an action did: the new entries, whether anything changed, and what listeners are told."""
+    """What an action did: the new entries, whether anything changed, and what listeners are told.
+
+    An edit that changed nothing carries no content or metadata: listeners hear only of changes.
+    """
 
     entries: list[str]
     changed: bool
@@ -109,10 +112,10 @@ def _find(entries: list[str], old_text: str) -> int:
     return matches[0]
 
 
-def _over_limit(target: str, before: list[str], after: list[str], limit: int, growing_only: bool) -> None:
+def _over_limit(target: str, before: list[str], after: list[str], limit: int) -> None:
     old, new = char_count(before), char_count(after)
-    # A lowered limit can leave a file over it; edits that shrink it must still be possible.
-    if new > limit and (not growing_only or new > old):
+    # A lowered limit can leave a file over it; edits that do not grow it must still be possible.
+    if new > limit and new > old:
         raise EditError(
             f"not enough room: this would bring '{target}' to {new}/{limit} chars (now {usage_text(old, limit)}). "
             "Shorten the text, or replace or remove entries first; the current entries are listed.",
@@ -124,9 +127,9 @@ def apply(request: Request, entries: list[str], limit: int) -> Edit:
     """Carry out ``request`` on ``entries`` (not modified); raise :class:`EditError` when it cannot be done."""
     if request.action == "add":
         if request.content in entries:
-            return Edit(list(entries), False, "this entry is already stored; nothing changed", request.content)
+            return Edit(list(entries), False, "this entry is already stored; nothing changed")
         after = [*entries, request.content]
-        _over_limit(request.target, entries, after, limit, growing_only=False)
+        _over_limit(request.target, entries, after, limit)
         return Edit(after, True, "entry added", request.content)
     index = _find(entries, request.old_text)
     old_entry = entries[index]
@@ -134,7 +137,7 @@ def apply(request: Request, entries: list[str], limit: int) -> Edit:
         after = entries[:index] + entries[index + 1 :]
         return Edit(after, True, "entry removed", shown(old_entry), {"old_text": request.old_text})
     if request.content == old_entry:
-        return Edit(list(entries), False, "the entry already has this text; nothing changed", request.content)
+        return Edit(list(entries), False, "the entry already has this text; nothing changed")
     after = list(entries)
     if request.content in entries:
         # The new text is another entry already: the replaced one merges into it instead of duplicating it.
@@ -143,5 +146,5 @@ def apply(request: Request, entries: list[str], limit: int) -> Edit:
     else:
         after[index] = request.content
         message = "entry replaced"
-    _over_limit(request.target, entries, after, limit, growing_only=True)
+    _over_limit(request.target, entries, after, limit)
     return Edit(after, True, message, request.content, {"old_text": request.old_text, "old_entry": shown(old_entry)})

@@ -93,7 +93,9 @@ class MemoryFile:
                 try:
                     remove_stale_temps(self.path)
                 except OSError as exc:
-                    raise file_error(self.path, exc, "clean up beside it") from exc
+                    # the fix concerns the leftover (a directory of a temp file's name, say), not the memory file
+                    leftover = Path(exc.filename or self.path.parent)
+                    raise file_error(leftover, exc, "remove this leftover of an interrupted write") from exc
                 new_entries, result = change(self.read())
                 if new_entries is not None:
                     try:

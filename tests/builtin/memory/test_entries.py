@@ -49,3 +49,18 @@ def test_a_separator_line_inside_content_is_detected():
     assert holds_separator("a\n§\nb")
     assert holds_separator("a\n  §  ")
     assert not holds_separator("costs 5 § per unit")
+
+
+def test_doubled_separators_and_a_file_of_separators_hold_no_entry():
+    assert parse_entries("a\n§\n§\n§\nb") == ["a", "b"]
+    assert parse_entries("§\n§") == []
+
+
+def test_windows_line_endings_inside_an_entry_read_as_line_breaks():
+    assert parse_entries("one\r\ntwo\r\n§\r\nthree") == ["one\ntwo", "three"]
+
+
+def test_usage_of_a_tiny_or_zero_limit():
+    assert usage_text(0, 1) == "0% — 0/1 chars"
+    assert usage_text(1, 1) == "100% — 1/1 chars"
+    assert usage_text(5, 0) == "100% — 5/0 chars"  # no division by zero: a zero limit is full
