@@ -94,7 +94,7 @@ GROUPS: dict[str, Group] = {
     ),
     "runtime": Group(
         ("hermes_core/runtime/session.py",),
-        ("tests/runtime/test_agent_session.py",),
+        ("tests/runtime/test_agent_session.py", "tests/runtime/test_session_identity.py", "tests/runtime/test_newer_hooks.py", "tests/runtime/test_runtime_docs.py"),
     ),
     "distribution": Group(
         (
