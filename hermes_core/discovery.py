@@ -39,6 +39,7 @@ from hermes_core.plugin_locations import (
     user_plugins_root,
 )
 from hermes_core.tracing import debug_enabled, trace
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, Audience, audience_of
 
 __all__ = [
     "BUILTIN_PACKAGE",
@@ -109,9 +110,10 @@ def _read_manifest(
     init_text: str,
     running_version: str,
     cache: ManifestCache | None,
+    written_for: Audience = "hermes",
 ) -> ManifestReport:
     """``read_manifest_text`` through the validation cache, when one is given."""
-    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version) if cache is not None else ""
+    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version, written_for) if cache is not None else ""
     if cache is not None:
         cached = cache.get(digest)
         if cached is not None:
@@ -124,6 +126,7 @@ def _read_manifest(
         key=key,
         init_text=init_text,
         running_version=running_version,
+        written_for=written_for,
     )
     if cache is not None:
         cache.put(digest, report)
@@ -181,6 +184,7 @@ def read_directory_plugin(
         init_text=init_text,
         running_version=running_version,
         cache=cache,
+        written_for=audience_of(source, init_text) if "requires_hermes" in text else HERMES,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"
@@ -248,6 +252,22 @@ def _normalize_dist(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
+def requirement_as_warning(problems: list[PluginProblem], warnings: list[str]) -> None:
+    """An unmet ``requires_hermes`` of a package written for Hermes Agent warns instead of refusing.
+
+    Hermes Agent builds an entry point's manifest from the package metadata and never reads the
+    plugin.yaml packaged with it, so it loads such a package whatever that file requires; this
+    host does the same, and says what was declared.
+    """
+    for problem in [p for p in problems if p.field == "requires_hermes"]:
+        problems.remove(problem)
+        warnings.append(
+            f"plugin '{problem.plugin}' ({problem.source}, {problem.path}): 'requires_hermes': {problem.cause}; "
+            "loaded anyway, as Hermes Agent loads an installed package whatever its packaged plugin.yaml requires "
+            "-> if a part of it fails, " + problem.fix
+        )
+
+
 def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
     """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
     builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
@@ -259,8 +279,10 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         assert directory is not None
         from hermes_core.manifest import read_manifest_file
 
+        text = read_manifest_file(manifest_file)
+        written_for = audience_of(source, _read_init_text(directory), ref.distribution) if "requires_hermes" in text else HERMES
         report = _read_manifest(
-            read_manifest_file(manifest_file),
+            text,
             default_name=ref.name,
             source=source,
             path=str(manifest_file),
@@ -269,8 +291,11 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
             init_text="",
             running_version=running_version,
             cache=cache,
+            written_for=written_for,
         )
         manifest, problems, warnings = report.manifest, list(report.problems), list(report.warnings)
+        if written_for == HERMES_AGENT:
+            requirement_as_warning(problems, warnings)
         if manifest is not None:
             manifest.path = str(directory)
             if forced_kind:
