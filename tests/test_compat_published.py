@@ -135,3 +135,38 @@ def test_a_register_failing_for_a_declared_unset_variable_names_it(make_plugin, 
     assert "register(ctx) raised ValueError: FXC_SERVER_URL environment variable is required" in record.error
     assert "-> the plugin requires FXC_SERVER_URL (its requires_env), which is not set" in record.error
     assert "PATH" not in record.error.split("->")[1]
+
+
+# The shape of a published session titler: a hook asking the auxiliary model through
+# agent.auxiliary_client and reading the answer the OpenAI way.
+TITLER = """
+    TITLES = []
+
+    def on_session_end(session_id, **kwargs):
+        from agent.auxiliary_client import call_llm, extract_content_or_reasoning
+
+        response = call_llm(
+            task="title_generation",
+            messages=[{"role": "system", "content": "Give a title."}, {"role": "user", "content": "we talked about tea"}],
+            max_tokens=50, temperature=0.3, timeout=30.0, main_runtime=None,
+        )
+        TITLES.append((response.choices[0].message.content, extract_content_or_reasoning(response), response.usage.total_tokens))
+
+    def register(ctx):
+        ctx.register_hook("on_session_end", on_session_end)
+"""
+
+
+def test_call_llm_answers_from_the_auxiliary_model_of_the_task(make_plugin, plugin_manager):
+    import textwrap
+
+    from hermes_core.testing_servers import OpenAIServer, text_reply
+
+    make_plugin("titler", textwrap.dedent(TITLER))
+    with OpenAIServer([text_reply("Tea talk", usage={"prompt_tokens": 12, "completion_tokens": 2})]) as server:
+        config = {"model": {"provider": "openai", "name": "main-model", "base_url": server.base_url}, "auxiliary": {"title_generation": {"model": "titles"}}}
+        manager = plugin_manager(enabled=["titler"], config=config)
+        manager.hooks.invoke("on_session_end", session_id="s1", completed=True, interrupted=False, model="m", platform="cli")
+        bodies = server.bodies
+    assert manager.get("titler").module.TITLES == [("Tea talk", "Tea talk", 14)]
+    assert bodies[0]["model"] == "titles" and bodies[0]["max_tokens"] == 50
