@@ -70,6 +70,8 @@ def test_sessions_commands_load_only_the_state_store(home: Path, tmp_path: Path,
     assert _loaded(modules, HEAVY + OTHER_BUILTINS) == []
     assert "hermes_plugins.noisy" not in modules
     assert _loaded(modules, OTHER_GROUPS) == []  # the other command groups are not even parsed
+    # nor the group's own export/import and migrate code, which only their subcommands run
+    assert _loaded(modules, ("hermes_core.cli.sessions_transfer", "hermes_core.cli.sessions_migrate")) == []
 
 
 def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, tmp_path: Path) -> None:
