@@ -292,7 +292,12 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         from hermes_core.manifest import read_manifest_file
 
         text = read_manifest_file(manifest_file)
-        written_for = audience_of(source, _read_init_text(directory), ref.distribution) if "requires_hermes" in text else HERMES
+        if "requires_hermes" in text:
+            # pip lays the package and its dist-info side by side; discovery read the name and version from that folder
+            metadata_file = directory.parent / f"{ref.distribution}-{ref.version}.dist-info" / "METADATA"
+            written_for = audience_of(source, _read_init_text(directory), ref.distribution, metadata_file)
+        else:
+            written_for = HERMES
         report = _read_manifest(
             text,
             default_name=ref.name,

@@ -17,6 +17,7 @@ already has and, for entry points, the distribution's declared requirements.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Literal
 
 #: The newest Hermes Agent release whose plugin API the compatibility layer serves: the newest
@@ -43,22 +44,33 @@ def _requirement_name(requirement: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def distribution_depends_on_hermes(distribution: str) -> bool:
-    """Whether the installed ``distribution`` declares a requirement on ``hermes-host``."""
+def distribution_depends_on_hermes(distribution: str, metadata_file: Path | None = None) -> bool:
+    """Whether the installed ``distribution`` declares a requirement on ``hermes-host``.
+
+    ``metadata_file`` (its ``METADATA``) is read as text when given: asking ``importlib.metadata``
+    costs an import of the email parser that listing plugins avoids.
+    """
     if not distribution:
         return False
-    from importlib import metadata
+    if metadata_file is not None and metadata_file.is_file():
+        try:
+            text = metadata_file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        requirements = [line.partition(":")[2] for line in text.splitlines() if line.startswith("Requires-Dist:")]
+    else:
+        from importlib import metadata
 
-    try:
-        requirements = metadata.distribution(distribution).requires or []
-    except metadata.PackageNotFoundError:
-        return False
+        try:
+            requirements = metadata.distribution(distribution).requires or []
+        except metadata.PackageNotFoundError:
+            return False
     return any(_requirement_name(r) == _HOST_DISTRIBUTION for r in requirements)
 
 
-def audience_of(source: str, init_text: str, distribution: str = "") -> Audience:
+def audience_of(source: str, init_text: str, distribution: str = "", metadata_file: Path | None = None) -> Audience:
     """Who a plugin was written for, judged from where it was found and what it declares."""
-    if source in _NATIVE_SOURCES or imports_hermes_core(init_text) or distribution_depends_on_hermes(distribution):
+    if source in _NATIVE_SOURCES or imports_hermes_core(init_text) or distribution_depends_on_hermes(distribution, metadata_file):
         return HERMES
     return HERMES_AGENT
 
