@@ -247,7 +247,7 @@ def _markdown(rows: list[dict], reference: bool, machine: str) -> str:
     failures = [(r["name"], e) for r in rows for e in r["here"].get("errors", [])]
     if failures:
         lines += ["", "Why the others did not load here:", ""]
-        lines += [f"- {name}: {error[:300]}" for name, error in failures]
+        lines += [f"- {name}: {' '.join(error.split())[:400]}" for name, error in failures]  # one line each: npm output has newlines
     return "\n".join(lines) + "\n"
 
 
