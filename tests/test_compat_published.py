@@ -170,3 +170,37 @@ def test_call_llm_answers_from_the_auxiliary_model_of_the_task(make_plugin, plug
         bodies = server.bodies
     assert manager.get("titler").module.TITLES == [("Tea talk", "Tea talk", 14)]
     assert bodies[0]["model"] == "titles" and bodies[0]["max_tokens"] == 50
+
+
+def _wheel(path, package: str, requires_dist: str, requires_hermes: str, init: str):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(f"{package}/__init__.py", init)
+        archive.writestr(f"{package}/plugin.yaml", f'name: {package}\nrequires_hermes: "{requires_hermes}"\n')
+        info = f"{package}-1.0.dist-info"
+        archive.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {package}\nVersion: 1.0\n{requires_dist}")
+        archive.writestr(f"{info}/entry_points.txt", f"[hermes_agent.plugins]\n{package} = {package}\n")
+    return path
+
+
+def test_validating_wheels_reads_requires_hermes_as_installing_would(tmp_path):
+    from hermes_core.validate import validate_path
+
+    agent_wheel = _wheel(tmp_path / "fxc_agent-1.0-py3-none-any.whl", "fxc_agent", "", ">=99", "def register(ctx):\n    pass\n")
+    [agent] = validate_path(agent_wheel)
+    assert not agent.problems
+    assert any("needs Hermes Agent >=99" in w and "loaded anyway" in w for w in agent.warnings)
+
+    native_wheel = _wheel(tmp_path / "fxc_own-1.0-py3-none-any.whl", "fxc_own", "Requires-Dist: hermes-host>=0.1\n", ">=99", "def register(ctx):\n    pass\n")
+    [native] = validate_path(native_wheel)
+    assert [p.field for p in native.problems] == ["requires_hermes"]
+    assert "needs hermes >=99, this is hermes" in native.problems[0].cause
+
+
+def test_plugins_list_marks_a_hook_that_is_never_called(make_plugin, run_hermes):
+    make_plugin("wallet", "async def on_session_start(ctx):\n    pass\ndef register(ctx):\n    ctx.register_hook('on_session_start', on_session_start)\n")
+    run_hermes("plugins", "enable", "wallet")
+    result = run_hermes("plugins", "list", "--load")
+    assert result.exit_code == 0, result.stderr
+    assert "on_session_start (never called: see warnings)" in result.stdout
