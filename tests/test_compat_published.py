@@ -204,3 +204,14 @@ def test_plugins_list_marks_a_hook_that_is_never_called(make_plugin, run_hermes)
     result = run_hermes("plugins", "list", "--load")
     assert result.exit_code == 0, result.stderr
     assert "on_session_start (never called: see warnings)" in result.stdout
+
+
+def test_kanban_observer_hooks_of_newer_releases_register_without_a_warning(make_plugin, plugin_manager, caplog):
+    import logging
+
+    code = "def register(ctx):\n    for hook in ('on_kanban_task_updated', 'on_kanban_dispatch_tick'):\n        ctx.register_hook(hook, lambda **kw: kw['board'])\n"
+    make_plugin("board-watch", code)
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+        manager = plugin_manager(enabled=["board-watch"])
+    assert "unknown hook" not in caplog.text
+    assert manager.hooks.invoke("on_kanban_dispatch_tick", board="main", profile_name="default", dry_run=False, outcome="idle") == ["main"]
