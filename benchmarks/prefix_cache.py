@@ -53,7 +53,7 @@ from typing import Any
 from hermes_core.config import write_user_config
 from hermes_core.manager import PluginManager
 from hermes_core.memory.manager import MemoryManager
-from hermes_core.runtime.clients import client_from_config
+from hermes_core.models.clients import client_from_config
 from hermes_core.runtime.session import AgentSession
 from hermes_core.runtime.system_prompt import collect_inputs
 from hermes_core.testing_servers import CachingAnthropicServer, Reply, ToolCall, anthropic_prompt_blocks, text_reply, tool_calls_reply

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hermes_core.memory.manager import MemoryManager
-from hermes_core.runtime.clients import OpenAIChatClient
+from hermes_core.models.clients import OpenAIChatClient
 from hermes_core.runtime.session import AgentSession
 from hermes_core.testing_servers import OpenAIServer, ToolCall, text_reply, tool_call_reply, tool_calls_reply
 from hermes_plugins_builtin.state import SessionStore
@@ -149,7 +149,7 @@ def test_subagent_inherits_the_prompt_and_subagent_stop_fires(setup):
 
 
 def test_a_failing_model_call_ends_the_turn_with_completed_false(setup):
-    from hermes_core.runtime.clients import ModelAPIError
+    from hermes_core.models.clients import ModelAPIError
     from hermes_core.testing_servers import error_reply
 
     plugins, recorder, store, memory = setup
@@ -277,7 +277,7 @@ def threshold_setup(make_plugin, plugin_manager, hook_recorder, hermes_home):
 
 
 def test_cached_prompt_tokens_count_toward_the_compression_threshold(threshold_setup):
-    from hermes_core.runtime.clients import AnthropicMessagesClient
+    from hermes_core.models.clients import AnthropicMessagesClient
     from hermes_core.testing_servers import AnthropicServer
 
     plugins, engine, recorder, store = threshold_setup
@@ -508,7 +508,7 @@ def test_a_background_review_sends_the_conversation_as_cached_and_saves_to_memor
 
 
 def test_a_failed_background_review_reports_through_its_future(setup):
-    from hermes_core.runtime.clients import ModelAPIError
+    from hermes_core.models.clients import ModelAPIError
     from hermes_core.testing_servers import error_reply
 
     plugins, recorder, store, memory = setup
