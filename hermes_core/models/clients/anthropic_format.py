@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core.models.clients.errors import StreamError
-from hermes_core.models.clients.response import empty_usage
+from hermes_core.models.clients.response import empty_usage, usage_count
 from hermes_core.models.clients.tool_calls import parse_arguments, tool_call
 
 _STOP_REASONS: dict[str, str] = {
@@ -177,18 +177,11 @@ def map_usage(usage: Any) -> dict[str, int]:
     result = empty_usage()
     if not isinstance(usage, dict):
         return result
-    result["input_tokens"] = _int(usage.get("input_tokens"))
-    result["output_tokens"] = _int(usage.get("output_tokens"))
-    result["cache_read_tokens"] = _int(usage.get("cache_read_input_tokens"))
-    result["cache_write_tokens"] = _int(usage.get("cache_creation_input_tokens"))
+    result["input_tokens"] = usage_count(usage.get("input_tokens"))
+    result["output_tokens"] = usage_count(usage.get("output_tokens"))
+    result["cache_read_tokens"] = usage_count(usage.get("cache_read_input_tokens"))
+    result["cache_write_tokens"] = usage_count(usage.get("cache_creation_input_tokens"))
     return result
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 def normalise_stop_reason(value: Any, has_tool_calls: bool) -> str:

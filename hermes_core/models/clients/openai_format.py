@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hermes_core.models.clients.errors import StreamError
-from hermes_core.models.clients.response import empty_usage
+from hermes_core.models.clients.response import empty_usage, usage_count
 from hermes_core.models.clients.tool_calls import new_call_id, normalise_tool_calls
 
 # Keys a chat-completions message may carry; stored messages have more (timestamps, token
@@ -79,25 +79,18 @@ def map_usage(usage: Any) -> dict[str, int]:
     if not isinstance(usage, dict):
         return result
     details = usage.get("prompt_tokens_details") or {}
-    prompt = _int(usage.get("prompt_tokens"))
+    prompt = usage_count(usage.get("prompt_tokens"))
     # cached_tokens is OpenAI's name; prompt_cache_hit_tokens is used by some compatible providers.
-    cached = _int(details.get("cached_tokens")) or _int(usage.get("prompt_cache_hit_tokens"))
-    written = _int(details.get("cache_write_tokens"))
+    cached = usage_count(details.get("cached_tokens")) or usage_count(usage.get("prompt_cache_hit_tokens"))
+    written = usage_count(details.get("cache_write_tokens"))
     result["input_tokens"] = max(0, prompt - cached - written)
-    result["output_tokens"] = _int(usage.get("completion_tokens"))
+    result["output_tokens"] = usage_count(usage.get("completion_tokens"))
     result["cache_read_tokens"] = cached
     result["cache_write_tokens"] = written
     completion_details = usage.get("completion_tokens_details") or {}
     if isinstance(completion_details, dict) and completion_details.get("reasoning_tokens") is not None:
-        result["reasoning_tokens"] = _int(completion_details.get("reasoning_tokens"))
+        result["reasoning_tokens"] = usage_count(completion_details.get("reasoning_tokens"))
     return result
-
-
-def _int(value: Any) -> int:
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 def _text(content: Any) -> str:

@@ -19,6 +19,14 @@ def empty_usage() -> dict[str, int]:
     return dict.fromkeys(USAGE_KEYS, 0)
 
 
+def usage_count(value: Any) -> int:
+    """A provider's token count as an int; 0 when it is missing or not a number."""
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 @dataclass
 class ModelResponse:
     """What a :class:`~hermes_core.models.clients.protocol.ModelClient` returns.
