@@ -36,6 +36,7 @@ from hermes_core.plugin_locations import (
     check_path_safety,
     locate_module_dir,
     project_plugins_root,
+    read_init_text,
     user_plugins_root,
 )
 from hermes_core.tracing import debug_enabled, trace
@@ -90,16 +91,6 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
                 yield grandchild, child.name
 
 
-def _read_init_text(directory: Path) -> str:
-    if not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
-        return ""
-    try:
-        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
-            return handle.read(8192)
-    except OSError:
-        return ""
-
-
 def _read_manifest(
     text: str,
     *,
@@ -144,7 +135,7 @@ def read_directory_plugin(
     """Read one directory plugin: manifest, ``__init__.py`` presence, path safety."""
     dir_name = directory.name
     manifest_file = find_manifest_file(directory)
-    init_text = _read_init_text(directory)
+    init_text = read_init_text(directory)
     display_path = str(manifest_file or directory)
     if manifest_file is None:
         from hermes_core.plugin_identity import yamlless_provider
