@@ -39,8 +39,8 @@ from hermes_core.plugin_locations import (
     read_init_text,
     user_plugins_root,
 )
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, Audience, audience_of, requirement_as_warning
 from hermes_core.tracing import debug_enabled, trace
-from hermes_core.requires_hermes import HERMES, HERMES_AGENT, Audience, audience_of
 
 __all__ = [
     "BUILTIN_PACKAGE",
@@ -255,22 +255,6 @@ def _normalize_dist(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def requirement_as_warning(problems: list[PluginProblem], warnings: list[str]) -> None:
-    """An unmet ``requires_hermes`` of a package written for Hermes Agent warns instead of refusing.
-
-    Hermes Agent builds an entry point's manifest from the package metadata and never reads the
-    plugin.yaml packaged with it, so it loads such a package whatever that file requires; this
-    host does the same, and says what was declared.
-    """
-    for problem in [p for p in problems if p.field == "requires_hermes"]:
-        problems.remove(problem)
-        warnings.append(
-            f"plugin '{problem.plugin}' ({problem.source}, {problem.path}): 'requires_hermes': {problem.cause}; "
-            "loaded anyway, as Hermes Agent loads an installed package whatever its packaged plugin.yaml requires "
-            "-> if a part of it fails, " + problem.fix
-        )
-
-
 def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
     """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
     builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
@@ -286,7 +270,7 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         if "requires_hermes" in text:
             # pip lays the package and its dist-info side by side; discovery read the name and version from that folder
             metadata_file = directory.parent / f"{ref.distribution}-{ref.version}.dist-info" / "METADATA"
-            written_for = audience_of(source, _read_init_text(directory), ref.distribution, metadata_file)
+            written_for = audience_of(source, read_init_text(directory), ref.distribution, metadata_file)
         else:
             written_for = HERMES
         report = _read_manifest(

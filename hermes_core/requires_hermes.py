@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 #: The newest Hermes Agent release whose plugin API the compatibility layer serves: the newest
 #: release published on PyPI, the one ``benchmarks/compat_sample.py`` compares with.
@@ -100,3 +100,19 @@ def fix_for(audience: Audience) -> str:
     if audience == HERMES_AGENT:
         return f"install a release of the plugin made for Hermes Agent {HERMES_AGENT_API_LEVEL} or older"
     return "upgrade hermes, or install a version of the plugin made for this one"
+
+
+def requirement_as_warning(problems: list[Any], warnings: list[str]) -> None:
+    """An unmet ``requires_hermes`` of a package written for Hermes Agent warns instead of refusing.
+
+    Hermes Agent builds an entry point's manifest from the package metadata and never reads the
+    plugin.yaml packaged with it, so it loads such a package whatever that file requires; this
+    host does the same, and says what was declared.
+    """
+    for problem in [p for p in problems if p.field == "requires_hermes"]:
+        problems.remove(problem)
+        warnings.append(
+            f"plugin '{problem.plugin}' ({problem.source}, {problem.path}): 'requires_hermes': {problem.cause}; "
+            "loaded anyway, as Hermes Agent loads an installed package whatever its packaged plugin.yaml requires "
+            "-> if a part of it fails, " + problem.fix
+        )

@@ -10,10 +10,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from hermes_core._version import __version__
-from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin, requirement_as_warning
+from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
 from hermes_core.manifest import MANIFEST_FILE_NAMES, PluginProblem, read_manifest_text
-from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
 _PROJECT_SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox"}
