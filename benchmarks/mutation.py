@@ -110,10 +110,37 @@ GROUPS: dict[str, Group] = {
         ),
         ("tests/distribution/test_install_safety.py", "tests/distribution/test_rollback_parts.py", "tests/distribution/test_specs.py", "tests/distribution/test_directory_plugins.py"),
     ),
+    # the providers' tests talk real HTTP to in-process servers of the Honcho and mem0 protocols
+    "honcho": Group(
+        ("plugins/memory/honcho/config.py", "plugins/memory/honcho/settings.py", "plugins/memory/honcho/writer.py", "plugins/memory/honcho/held.py"),
+        ("tests/honcho_provider/test_honcho_config.py", "tests/honcho_provider/test_honcho_writer.py", "tests/honcho_provider/test_honcho_held.py", "tests/honcho_provider/test_honcho_faults.py"),
+    ),
+    "mem0": Group(
+        ("plugins/memory/mem0/writes.py", "plugins/memory/mem0/resilience.py"),
+        ("tests/memory/mem0/test_mem0_faults.py", "tests/memory/mem0/test_mem0_settings.py"),
+    ),
+    # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
+    "postgres": Group(
+        ("hermes_plugins_builtin/state/postgres/connection.py", "hermes_plugins_builtin/state/postgres/schema.py"),
+        ("tests/state/test_state_postgres.py::test_hosts_opening_an_empty_database_together_migrate_it_once",
+         "tests/state/test_state_postgres.py::test_a_database_of_a_newer_schema_is_refused_untouched",
+         "tests/state/test_state_postgres.py::test_wrong_credentials_name_the_server_never_the_password",
+         "tests/state/test_state_postgres.py::test_an_unreachable_server_is_named_with_the_fix",
+         "tests/state/test_state_postgres.py::test_a_missing_database_is_named",
+         "tests/state/test_state_postgres.py::test_urls_are_redacted"),
+    ),
 }
 
 #: What a scratch copy needs besides the mutated packages (bundled plugins, the template, the tests).
 COPIED = ("hermes_core", "hermes_plugins_builtin", "plugins", "plugin_template", "tests", "docs", "benchmarks", "setup.py", "README.md")
+#: plugins/ is imported as this package (setup.py maps it). In the scratch copy it is a real directory of
+#: that name, so the mutated copy is imported instead of the checkout the editable install points to.
+BUNDLED_PACKAGE = "hermes_bundled_plugins"
+
+
+def _package_path(source: str) -> str:
+    """Where mutmut sees ``source``: a file under plugins/ is under the bundled package's name."""
+    return BUNDLED_PACKAGE + source[len("plugins"):] if source.startswith("plugins/") else source
 
 
 def _mutmut_section(group: Group, max_children: int) -> str:
@@ -122,10 +149,10 @@ def _mutmut_section(group: Group, max_children: int) -> str:
 
     return (
         "\n[tool.mutmut]\n"
-        f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin'])}\n"
-        f"only_mutate = {toml_list(group.sources)}\n"
+        f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin', BUNDLED_PACKAGE])}\n"
+        f"only_mutate = {toml_list([_package_path(s) for s in group.sources])}\n"
         f"also_copy = {toml_list(list(COPIED[2:]))}\n"
-        f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t).exists()])}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t.split('::')[0]).exists()])}\n"
         # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
         f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'])}\n"
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
@@ -149,6 +176,7 @@ def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
             shutil.copytree(source, scratch / item, ignore=ignore, symlinks=True)
         elif source.exists():
             shutil.copy2(source, scratch / item)
+    shutil.copytree(ROOT / "plugins", scratch / BUNDLED_PACKAGE, ignore=ignore, symlinks=True)
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
     return scratch
@@ -160,7 +188,7 @@ def _results(scratch: Path, group: Group) -> dict[str, dict[str, object]]:
 
     report: dict[str, dict[str, object]] = {}
     for source in group.sources:
-        meta = scratch / "mutants" / (source + ".meta")
+        meta = scratch / "mutants" / (_package_path(source) + ".meta")
         counts: dict[str, int] = {}
         survivors: list[str] = []
         if meta.exists():
