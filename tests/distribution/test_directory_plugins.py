@@ -33,7 +33,11 @@ def source(tmp_path):
     return root
 
 
-def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_home, source):
+def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_home, source, monkeypatch):
+    # loading the plugin exports its .env into this process; a second run in the same process
+    # (mutmut runs the tests several times in one) would then find MEMO_TOKEN set and not ask
+    monkeypatch.setenv("MEMO_TOKEN", "")  # recorded, so the value the plugin exports is removed afterwards
+    monkeypatch.delenv("MEMO_TOKEN")
     result = run_hermes("plugins", "install", str(source), "--enable", input="typed-token\n")
     assert result.exit_code == 0, result.stderr
     target = hermes_home / "plugins" / "memo"

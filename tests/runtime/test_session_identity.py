@@ -145,7 +145,7 @@ def test_a_conversation_names_its_session_turn_model_and_platform_everywhere(par
     assert start == {"session_id": sid, "model": "m-test", "platform": "telegram"}
     pre_llm = _kwargs(recorder, "pre_llm_call")
     turn_ids = [kw["turn_id"] for kw in pre_llm]
-    assert all(re.fullmatch(r"[0-9a-f]{12}", t) for t in turn_ids) and turn_ids[0] != turn_ids[1]
+    assert all(re.fullmatch(r"[0-9a-f]+", t) for t in turn_ids) and turn_ids[0] != turn_ids[1]
     assert {k: v for k, v in pre_llm[0].items() if k != "conversation_history"} == {
         "session_id": sid, "user_message": "What is the weather in Oslo today?", "is_first_turn": True,
         "model": "m-test", "platform": "telegram", "turn_id": turn_ids[0], "task_id": "task-7", "sender_id": "",
@@ -314,7 +314,7 @@ def test_a_client_of_ones_own_is_named_by_what_it_has(parts):
     session.run_turn("hello there, model")
     (api,) = _kwargs(recorder, "pre_api_request")
     assert (api["model"], api["provider"], api["base_url"]) == ("", "", "")
-    assert re.fullmatch(r"[0-9a-f]{12}", session.task_id)
+    assert re.fullmatch(r"[0-9a-f]+", session.task_id)
     # the whole prompt (uncached + cache read + cache written) is what fills the window
     assert ("update_from_response", 1212) in engine.calls
 
@@ -338,7 +338,7 @@ def test_sub_agents_run_as_their_parent_with_ids_of_their_own(make_plugin, plugi
     child_calls = _kwargs(recorder, "pre_llm_call")
     assert {(kw["model"], kw["platform"]) for kw in child_calls} == {("m-test", "telegram")}
     task_ids = {kw["task_id"] for kw in child_calls}
-    assert len(task_ids) == 2 and session.task_id not in task_ids and all(re.fullmatch(r"[0-9a-f]{12}", t) for t in task_ids)
+    assert len(task_ids) == 2 and session.task_id not in task_ids and all(re.fullmatch(r"[0-9a-f]+", t) for t in task_ids)
 
 
 def test_the_prompt_without_a_caller_message_is_the_built_in_one(parts, tmp_path):
@@ -349,3 +349,46 @@ def test_the_prompt_without_a_caller_message_is_the_built_in_one(parts, tmp_path
     # the date line may tick between the two renders; everything else is the same
     strip = lambda text: re.sub(r".*\d{4}-\d{2}-\d{2}.*", "", text)  # noqa: E731
     assert strip(session.system_prompt) == strip(expected)
+
+
+def test_each_request_is_billed_in_the_store_and_told_to_the_api_hooks(make_plugin, plugin_manager, hook_recorder, hermes_home):
+    make_plugin("listener", "def register(ctx):\n    ctx.register_hook('post_api_request', lambda **kw: None)\n")
+    pricing = {"input": 1.0, "output": 2.0, "cache_read": 0.5, "cache_write": 1.5}  # USD per million tokens
+    plugins = plugin_manager(enabled=["listener"], config={"model": {"pricing": pricing}})
+    recorder = hook_recorder(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    usage = {"prompt_tokens": 1000, "completion_tokens": 50, "prompt_tokens_details": {"cached_tokens": 600, "cache_write_tokens": 100},
+             "completion_tokens_details": {"reasoning_tokens": 20}}
+    with OpenAIServer([text_reply("billed", usage=usage)]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store)
+        session.run_turn("what does this cost?")
+    row = store.get_session(session.session_id)
+    store.close()
+    assert (row["input_tokens"], row["output_tokens"], row["cache_read_tokens"], row["cache_write_tokens"], row["reasoning_tokens"]) == (300, 50, 600, 100, 20)
+    assert row["estimated_cost_usd"] == pytest.approx((300 * 1.0 + 50 * 2.0 + 600 * 0.5 + 100 * 1.5) / 1e6)
+    assert (row["cost_status"], row["cost_source"], row["billing_mode"]) == ("estimated", "config", "api")
+    assert (row["billing_provider"], row["billing_base_url"]) == ("openai", server.base_url)
+    (pre,) = _kwargs(recorder, "pre_api_request")
+    assert pre["request"]["method"] == "POST" and pre["request"]["body"]["model"] == session.model
+    assert [m["role"] for m in pre["request"]["body"]["messages"]] == ["system", "user"] and pre["message_count"] == 2
+    assert pre["approx_input_tokens"] > 0
+    (post,) = _kwargs(recorder, "post_api_request")
+    assert post["finish_reason"] == "stop" and post["api_duration"] >= 0 and post["response"]
+    assert post["api_request_id"] == pre["api_request_id"]
+
+
+def test_a_stream_cut_by_an_error_ends_unfinished_and_names_the_error(make_plugin, plugin_manager, hook_recorder, hermes_home):
+    make_plugin("listener", "def register(ctx):\n    ctx.register_hook('on_stream_end', lambda **kw: None)\n")
+    plugins = plugin_manager(enabled=["listener"])
+    recorder = hook_recorder(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    with OpenAIServer([text_reply("partial answer", stream_error="server overloaded")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1", max_retries=0), store=store)
+        with pytest.raises(Exception) as caught:
+            session.run_turn("hi there", stream=True, on_text=lambda text: None)
+    store.close()
+    (end,) = _kwargs(recorder, "on_stream_end")
+    assert end["finished"] is False and end["error"] == f"{type(caught.value).__name__}: {caught.value}"
+    (error,) = _kwargs(recorder, "api_request_error")
+    assert error["error"] == {"type": type(caught.value).__name__, "message": str(caught.value)} and error["api_duration"] >= 0
+    assert error["status_code"] == getattr(caught.value, "status_code", None)
