@@ -21,10 +21,11 @@ from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, decode_
 from ..search import DEFAULT_RANK_WINDOW, SearchHit, collapse_chain_copies, normalise_roles, SearchFilters
 from .adapter import QmarkConnection
 from .connection import Pool, check_url, redact_url
+from .impact import insert_postings
 from .maintenance import Maintenance
 from .schema import bring_up_to_date, current_version
 from .search import run_search
-from .text import gram_array, search_text, to_text, word_vector
+from .text import gram_array, search_text, to_text, word_index
 
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
              "reasoning_tokens", "api_call_count")
@@ -222,11 +223,14 @@ class PostgresSessionStore(Maintenance):
             return []
         keys = [str(m.get("append_key") or uuid.uuid4()) for m in batch]
         rows = []
+        postings: dict[str, tuple[list[str], list[float]]] = {}
         for key, enc in zip(keys, encoded):
             values = tuple(to_text(v) for v in enc.values)
             row = dict(zip(MESSAGE_COLUMNS, values))
             text = search_text(row["content"], row["tool_name"], row["tool_calls"])
-            rows.append((key, *values, text, word_vector(text), gram_array(text) or None))
+            vector, words, weights = word_index(text)
+            postings[key] = (words, weights)
+            rows.append((key, *values, text, vector, gram_array(text) or None))
 
         def work(conn: Any) -> list[int]:
             # the row lock on the session serialises appends to it across hosts (and proves it exists)
@@ -241,6 +245,8 @@ class PostgresSessionStore(Maintenance):
                         inserted[key] = int(found[0])
                     if not cur.nextset():
                         break
+            if inserted:  # only rows this transaction stored: a retried key adds no postings
+                insert_postings(conn, [(inserted[k], *postings[k]) for k in keys if k in inserted])
             calls = sum(enc.tool_call_count for key, enc in zip(keys, encoded) if key in inserted)
             if inserted:
                 conn.execute("UPDATE sessions SET message_count = message_count + %s, "
