@@ -93,4 +93,9 @@ class Maintenance:
                 "SELECT s.id, s.message_count, count(m.id) FROM sessions s LEFT JOIN messages m "
                 "ON m.session_id = s.id GROUP BY s.id HAVING s.message_count <> count(m.id)").fetchall()):
             problems.append(f"session {sid}: message_count {stored} but {actual} messages stored")
+        postings, words = self._read(lambda c: c.execute(
+            "SELECT (SELECT count(*) FROM message_words), (SELECT coalesce(sum(length(words)), 0) FROM messages)").fetchone())
+        if postings != words:  # each distinct word of a message has one posting (impact.py)
+            problems.append(f"search postings: {postings} stored but the messages hold {words} distinct words "
+                            "-> run 'hermes sessions reindex'")
         return problems
