@@ -245,12 +245,14 @@ class PostgresSessionStore(Maintenance):
                         inserted[key] = int(found[0])
                     if not cur.nextset():
                         break
-            if inserted:  # only rows this transaction stored: a retried key adds no postings
-                insert_postings(conn, [(inserted[k], *postings[k]) for k in keys if k in inserted])
             calls = sum(enc.tool_call_count for key, enc in zip(keys, encoded) if key in inserted)
             if inserted:
-                conn.execute("UPDATE sessions SET message_count = message_count + %s, "
-                             "tool_call_count = tool_call_count + %s WHERE id = %s", (len(inserted), calls, session_id))
+                with conn.pipeline():  # one round trip for both
+                    # only rows this transaction stored: a retried key adds no postings
+                    insert_postings(conn, [(inserted[k], *postings[k]) for k in keys if k in inserted])
+                    conn.execute("UPDATE sessions SET message_count = message_count + %s, "
+                                 "tool_call_count = tool_call_count + %s WHERE id = %s",
+                                 (len(inserted), calls, session_id))
             if len(inserted) < len(keys):  # a retry, or keys given again: the stored ids
                 inserted.update(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
                                              ([k for k in keys if k not in inserted],)).fetchall())
