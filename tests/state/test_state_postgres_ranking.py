@@ -31,12 +31,16 @@ def test_the_best_match_of_a_common_word_wins_however_old(store):
     assert len(store.search("timeout", limit=100)) == 61
 
 
-def test_two_words_rank_by_both_over_every_match(store):
+@pytest.mark.parametrize("analysed", [False, True], ids=["counted", "planner-statistics"])
+def test_two_words_rank_by_both_over_every_match(pg_url, store, analysed):
     both = store.append_message("s", "user", "cache eviction")
     store.append_messages("s", [{"role": "user", "content": f"cache {i} filler words here"} for i in range(40)]
                           + [{"role": "user", "content": f"eviction {i} filler words here"} for i in range(40)]
                           + [{"role": "user", "content": f"cache and eviction in a much longer message {i} "
                                                          "with plenty of other words around them"} for i in range(20)])
+    if analysed:  # word frequencies then come from ANALYZE's statistics instead of counts
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("ANALYZE")
     hits = store.search("cache eviction", limit=50)
     assert hits[0].message_id == both
     assert len(hits) == 21  # only messages holding both words
