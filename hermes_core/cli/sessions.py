@@ -125,10 +125,14 @@ def parse_age(text: str) -> float:
     return float(match.group(1)) * _SECONDS[match.group(2)]
 
 
+# the largest LIMIT both SQLite and PostgreSQL take (a signed 64-bit integer)
+_LARGEST_LIMIT = 2**63 - 1
+
+
 def _positive_limit(limit: int) -> int:
     if limit < 1:
         raise HermesError(f"--limit {limit} would show nothing -> give 1 or more (default: 20)")
-    return limit
+    return min(limit, _LARGEST_LIMIT)  # a huge limit means "all of them", not an overflow
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -1,0 +1,41 @@
+"""What a new user trips on first: the `hermes` command run for real, in a subprocess, on a throwaway home."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_plugins_builtin.state import SessionStore
+
+
+def hermes(home: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("HERMES_")}
+    environment.update(HERMES_HOME=str(home), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "hermes_core", *argv], capture_output=True, text=True,
+                          env=environment, timeout=120, check=False)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+def test_a_huge_limit_lists_every_session_instead_of_failing(home):
+    with SessionStore(home / "state.db") as store:
+        for title in ("first", "second"):
+            session = store.create_session(source="cli", title=title)
+            store.append_messages(session, [{"role": "user", "content": f"{title} question about tea"}])
+    huge = "99999999999999999999"  # more than SQLite's 64-bit LIMIT
+    listed = hermes(home, "sessions", "list", "--limit", huge, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(row["title"] for row in json.loads(listed.stdout)) == ["first", "second"]
+    found = hermes(home, "sessions", "search", "tea", "--limit", huge, "--json")
+    assert found.returncode == 0, found.stderr
+    assert len(json.loads(found.stdout)) == 2
