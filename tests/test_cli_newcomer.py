@@ -39,3 +39,17 @@ def test_a_huge_limit_lists_every_session_instead_of_failing(home):
     found = hermes(home, "sessions", "search", "tea", "--limit", huge, "--json")
     assert found.returncode == 0, found.stderr
     assert len(json.loads(found.stdout)) == 2
+
+
+@pytest.mark.parametrize("query", ["", "   \n"])
+def test_an_empty_chat_question_is_refused_before_the_model_is_called(home, query):
+    from hermes_core.testing_servers import OpenAIServer, text_reply
+
+    with OpenAIServer([text_reply("an answer to nothing")]) as server:
+        result = hermes(home, "chat", "-q", query, env={"HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "local-model"})
+        assert server.requests == []
+    assert result.returncode == 1
+    assert "-q is empty" in result.stderr and "give the question" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    with SessionStore(home / "state.db") as store:
+        assert store.list_sessions_rich(limit=10) == []

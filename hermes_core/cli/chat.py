@@ -161,6 +161,9 @@ class ChatApp:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    if args.query is not None and not args.query.strip():  # checked before any session is opened or model called
+        raise HermesError("-q is empty: there is no question to send to the model -> give the question "
+                          "(hermes chat -q 'How do I ...?'), or leave out -q to talk in turns")
     app = ChatApp(args)
     stream = not args.no_stream
     try:
