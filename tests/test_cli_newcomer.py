@@ -53,3 +53,27 @@ def test_an_empty_chat_question_is_refused_before_the_model_is_called(home, quer
     assert "Traceback" not in result.stderr and result.stdout == ""
     with SessionStore(home / "state.db") as store:
         assert store.list_sessions_rich(limit=10) == []
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("backfill", [[], ["--backfill"]])
+def test_switching_to_a_provider_whose_server_is_down_changes_nothing_and_names_the_cause(home, backfill):
+    set_up = hermes(home, "honcho", "setup", "--no-input", "--base-url", f"http://127.0.0.1:{_closed_port()}", "--peer-name", "eri")
+    assert set_up.returncode == 0, set_up.stderr
+    assert hermes(home, "config", "unset", "memory.provider").returncode == 0
+    assert hermes(home, "memory", "add", "User prefers dark mode").returncode == 0
+    config_before = (home / "config.yaml").read_bytes()
+
+    switched = hermes(home, "memory", "switch", "honcho", *backfill, "--yes")
+    assert switched.returncode == 1
+    assert "memory provider 'honcho' does not answer, so nothing was changed" in switched.stderr
+    assert "Honcho unreachable" in switched.stderr and "->" in switched.stderr
+    assert "flush_writes" not in switched.stderr and "Traceback" not in switched.stderr
+    assert (home / "config.yaml").read_bytes() == config_before
