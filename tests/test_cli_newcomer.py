@@ -77,3 +77,21 @@ def test_switching_to_a_provider_whose_server_is_down_changes_nothing_and_names_
     assert "Honcho unreachable" in switched.stderr and "->" in switched.stderr
     assert "flush_writes" not in switched.stderr and "Traceback" not in switched.stderr
     assert (home / "config.yaml").read_bytes() == config_before
+
+
+def test_a_misspelt_config_key_is_stored_with_a_warning_naming_the_setting_meant(home):
+    typo = hermes(home, "config", "set", "memory.provder", "honcho")
+    assert typo.returncode == 0  # kept: plugins may read keys hermes does not know
+    assert "did you mean 'memory.provider'?" in typo.stderr and "hermes config unset memory.provder" in typo.stderr
+    section = hermes(home, "config", "set", "compresion.threshold", "0.5")
+    assert "did you mean 'compression.threshold'?" in section.stderr
+    for free_form in ("plugins.entries.observability/hook_log.settings.max_field_chars", "memory.mem0.llm.model", "display.skin"):
+        quiet = hermes(home, "config", "set", free_form, "7")
+        assert quiet.returncode == 0 and quiet.stderr == "", (free_form, quiet.stderr)
+    assert hermes(home, "config", "set", "memory.provider", "mem0").stderr == ""
+
+    missing = hermes(home, "config", "get", "model.nmae")
+    assert missing.returncode == 1 and "did you mean 'model.name'?" in missing.stderr
+    absent = hermes(home, "config", "unset", "memory.providr")
+    assert absent.returncode == 1 and "did you mean 'memory.provider'?" in absent.stderr
+    assert "nothing to remove -> 'hermes config show' lists what is set" in absent.stderr

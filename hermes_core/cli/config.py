@@ -103,6 +103,51 @@ def _secret_paths(key: str, value: Any) -> list[str]:
     return []
 
 
+def _known_keys() -> set[str]:
+    """Every dotted key hermes itself reads: the checked settings and the defaults of config.yaml."""
+    from hermes_core.config import DEFAULT_CONFIG
+    from hermes_core.settings import SETTINGS
+
+    keys = set(SETTINGS)
+    stack: list[tuple[str, Any]] = [("", DEFAULT_CONFIG)]
+    while stack:
+        prefix, mapping = stack.pop()
+        for name, value in mapping.items():
+            key = f"{prefix}.{name}" if prefix else str(name)
+            keys.add(key)
+            if isinstance(value, dict):
+                stack.append((key, value))
+    return keys
+
+
+def similar_key(key: str) -> str | None:
+    """The known key ``key`` is probably a misspelling of (``memory.provder`` -> ``memory.provider``), else None.
+
+    A key whose parent hermes knows is compared with that parent's own keys; one in an unknown
+    section with every known key. Plugin settings (``plugins.entries.*``) and a provider's section
+    (``memory.mem0.*``) are free-form and never flagged.
+    """
+    import difflib
+
+    known = _known_keys()
+    if key in known:
+        return None
+    parent, _, leaf = key.rpartition(".")
+    if parent and parent not in known:
+        if key.split(".", 1)[0] in known:  # below a section hermes knows: a free-form part of it
+            return None
+        match = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.85)  # a misspelt section
+        return match[0] if match else None
+    siblings = {k.rpartition(".")[2]: k for k in known if k.rpartition(".")[0] == parent}
+    match = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.75)
+    return siblings[match[0]] if match else None
+
+
+def _did_you_mean(key: str) -> str:
+    suggestion = similar_key(key)
+    return f" (did you mean '{suggestion}'?)" if suggestion else ""
+
+
 def cmd_get(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
@@ -119,7 +164,7 @@ def cmd_get(args: argparse.Namespace) -> int:
         return 0
     value = load_config().get(args.key, _MISSING)
     if value is _MISSING:
-        raise ConfigError(f"{args.key!r} is not set and has no default -> 'hermes config show' lists what is set")
+        raise ConfigError(f"{args.key!r} is not set and has no default{_did_you_mean(args.key)} -> 'hermes config show' lists what is set")
     _print_value(value if args.reveal else _redacted(args.key, value), args.json)
     return 0
 
@@ -164,6 +209,10 @@ def cmd_set(args: argparse.Namespace) -> int:
     value = checked_value(args.key, value)
     path = update_user_config(home, args.key, value)
     print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}  ({path})")
+    suggestion = similar_key(args.key)
+    if suggestion:  # stored all the same: plugins may read keys hermes does not know
+        print(f"warning: hermes reads no setting '{args.key}'; did you mean '{suggestion}'? -> "
+              f"'hermes config unset {args.key}' and set '{suggestion}' instead", file=sys.stderr)
     return 0
 
 
@@ -173,7 +222,8 @@ def cmd_unset(args: argparse.Namespace) -> int:
     home = get_hermes_home()
     data = read_user_config(home)
     if not unset_dotted(data, args.key):
-        raise ConfigError(f"{args.key!r} is not set in {home / 'config.yaml'}")
+        raise ConfigError(f"{args.key!r} is not set in {home / 'config.yaml'}{_did_you_mean(args.key)}, so there is nothing to remove "
+                          f"-> 'hermes config show' lists what is set")
     write_user_config(home, data)
     print(f"removed {args.key}")
     return 0
