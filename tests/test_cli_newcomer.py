@@ -95,3 +95,16 @@ def test_a_misspelt_config_key_is_stored_with_a_warning_naming_the_setting_meant
     absent = hermes(home, "config", "unset", "memory.providr")
     assert absent.returncode == 1 and "did you mean 'memory.provider'?" in absent.stderr
     assert "nothing to remove -> 'hermes config show' lists what is set" in absent.stderr
+
+
+def test_a_misspelt_manifest_key_is_named_with_the_key_meant(home):
+    plugin = home / "plugins" / "guard"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: guard\nversion: 0.1.0\nprovides_hook: [pre_tool_call]\nx_internal_build: 7\n")
+    (plugin / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    listed = hermes(home, "plugins", "list")
+    assert listed.returncode == 0
+    warning = "unknown key(s) 'provides_hook', 'x_internal_build' in plugin.yaml are ignored -> rename 'provides_hook' to 'provides_hooks'\n"
+    assert warning in listed.stderr  # and no rename offered for a key that resembles none
+    checked = hermes(home, "plugins", "validate", str(plugin), "--json")
+    assert any("rename 'provides_hook' to 'provides_hooks'" in warning for warning in json.loads(checked.stdout)[0]["warnings"])
