@@ -108,3 +108,14 @@ def test_a_misspelt_manifest_key_is_named_with_the_key_meant(home):
     assert warning in listed.stderr  # and no rename offered for a key that resembles none
     checked = hermes(home, "plugins", "validate", str(plugin), "--json")
     assert any("rename 'provides_hook' to 'provides_hooks'" in warning for warning in json.loads(checked.stdout)[0]["warnings"])
+
+
+def test_plugins_info_keeps_every_label_apart_from_its_value(home):
+    plugin = home / "plugins" / "pinned"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: pinned\nversion: 0.1.0\nrequires_hermes: '>=0.1'\n")
+    (plugin / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    shown = hermes(home, "plugins", "info", "pinned")
+    assert shown.returncode == 0, shown.stderr
+    assert "requires_hermes: >=0.1\n" in shown.stdout
+    assert "name:           pinned\n" in shown.stdout  # the shorter labels keep their column

@@ -164,7 +164,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             continue
         if isinstance(value, bool):
             value = "true" if value else "false"
-        print(f"{label + ':':<{width}}{value}")
+        print(f"{label + ':':<{width - 1}} {value}")  # at least one space: 'requires_hermes:' fills the width
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
     if entry["parts"]:
