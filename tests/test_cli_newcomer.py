@@ -119,3 +119,12 @@ def test_plugins_info_keeps_every_label_apart_from_its_value(home):
     assert shown.returncode == 0, shown.stderr
     assert "requires_hermes: >=0.1\n" in shown.stdout
     assert "name:           pinned\n" in shown.stdout  # the shorter labels keep their column
+
+
+def test_a_memory_write_honcho_cannot_mirror_names_the_file_it_went_to(home):
+    set_up = hermes(home, "honcho", "setup", "--no-input", "--base-url", f"http://127.0.0.1:{_closed_port()}", "--peer-name", "eri")
+    assert set_up.returncode == 0, set_up.stderr
+    added = hermes(home, "memory", "add", "--target", "user", "Name is Eri")
+    assert added.returncode == 0, added.stderr  # the built-in memory took it; only the mirror failed
+    assert "honcho: the new USER.md entry was not mirrored as a conclusion: Honcho unreachable" in added.stderr
+    assert "Name is Eri" in (home / "memories" / "USER.md").read_text(encoding="utf-8")
