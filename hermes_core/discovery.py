@@ -233,14 +233,16 @@ def _iter_entry_points(env: Mapping[str, str]) -> Iterator[EntryPointRef]:
     # dozen packages), which `hermes plugins list` cannot afford.
     from importlib import metadata
 
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
         for ep in metadata.entry_points(group=group):
-            marker = (group, ep.name)
+            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
+            # one distribution seen twice on sys.path counts once; two distributions declaring the
+            # same name both go on, so that resolve_clashes reports the clash (and a builtin keeps its key)
+            marker = (group, ep.name, _normalize_dist(name))
             if marker in seen:
                 continue
             seen.add(marker)
-            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
             yield EntryPointRef(group, ep.name, ep.value, name, version)
 
 
@@ -248,9 +250,18 @@ def _normalize_dist(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
+def _is_builtin(ref: EntryPointRef) -> bool:
+    return _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
+
+
+def builtin_plugin_keys() -> frozenset[str]:
+    """The keys the builtin plugins hold; a plugin of another source with one of them never loads."""
+    return frozenset(ref.name for ref in _iter_entry_points(os.environ) if _is_builtin(ref))
+
+
 def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
     """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
-    builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
+    builtin = _is_builtin(ref)
     source = "builtin" if builtin else "entrypoint"
     directory = locate_module_dir(ref.module)
     forced_kind = "exclusive" if ref.group == MEMORY_ENTRY_POINT_GROUP else None

@@ -128,3 +128,12 @@ def test_a_memory_write_honcho_cannot_mirror_names_the_file_it_went_to(home):
     assert added.returncode == 0, added.stderr  # the built-in memory took it; only the mirror failed
     assert "honcho: the new USER.md entry was not mirrored as a conclusion: Honcho unreachable" in added.stderr
     assert "Name is Eri" in (home / "memories" / "USER.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["memory", "session-search", "hermes-state"])
+def test_plugins_new_refuses_the_name_of_a_builtin_plugin(home, tmp_path, name):
+    made = hermes(home, "plugins", "new", name, "--no-input", "-o", str(tmp_path / "projects"))
+    assert made.returncode == 1
+    assert "is the name of a builtin plugin, which always keeps it, so a plugin of that name would never load" in made.stderr
+    assert "_plus'" in made.stderr
+    assert not (tmp_path / "projects").exists() or not any((tmp_path / "projects").iterdir())

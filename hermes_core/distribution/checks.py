@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hermes_core._version import __version__
-from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
+from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, builtin_plugin_keys, read_directory_plugin
 from hermes_core.distribution.distributions import InstalledDist, find_module
 from hermes_core.distribution.errors import InstallError
 from hermes_core.manifest import PluginProblem, RequiredEnv, find_manifest_file
@@ -94,6 +94,16 @@ def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
     return target
 
 
+def refuse_builtin_key(key: str, subject: str, rename: str) -> None:
+    """Refuse a plugin whose key a builtin plugin holds: installed, it would be ignored on every run."""
+    if key in builtin_plugin_keys():
+        raise InstallError(
+            subject,
+            f"its plugin key '{key}' is the key of a builtin plugin, which always keeps it, so the plugin would never load",
+            f"{rename} (e.g. '{key}_plus') and build it again",
+        )
+
+
 def raise_for_problems(subject: str, problems: list[PluginProblem], where: Path | str) -> None:
     """One error for every manifest problem found: the first in full, the rest counted."""
     if not problems:
@@ -126,6 +136,7 @@ def read_directory_info(directory: Path, subject: str) -> PluginInfo:
     """Validate a directory plugin and describe it."""
     validate_source(directory, subject, required=True)
     candidate = read_directory_plugin(directory, source="user", running_version=__version__)
+    refuse_builtin_key(candidate.name, subject, f"change 'name:' in {find_manifest_file(directory) or directory / 'plugin.yaml'}")
     manifest = candidate.manifest
     return PluginInfo(
         key=candidate.name,
@@ -150,6 +161,7 @@ def describe_package(dist: InstalledDist, site: list[Path], subject: str) -> lis
         )
     infos: list[PluginInfo] = []
     for ep in dist.plugins:
+        refuse_builtin_key(ep.name, subject, f"rename the entry point '{ep.name}' in the '{ep.group}' group of {dist.name} (its pyproject.toml)")
         found = find_module(ep.module, site)
         if found is None:
             raise InstallError(
