@@ -137,3 +137,30 @@ def test_plugins_new_refuses_the_name_of_a_builtin_plugin(home, tmp_path, name):
     assert "is the name of a builtin plugin, which always keeps it, so a plugin of that name would never load" in made.stderr
     assert "_plus'" in made.stderr
     assert not (tmp_path / "projects").exists() or not any((tmp_path / "projects").iterdir())
+
+
+def test_sessions_import_and_prune_answer_in_json(home, tmp_path):
+    chats = tmp_path / "chats.jsonl"
+    chats.write_text('{"messages": [{"role": "user", "content": "héllo 日本"}, {"role": "assistant", "content": "hi"}]}\n'
+                     '{"messages": [{"role": "user", "content": "second"}]}\n', encoding="utf-8")
+    imported = hermes(home, "sessions", "import", str(chats), "--title", "Old chats", "--json")
+    assert imported.returncode == 0, imported.stderr
+    answer = json.loads(imported.stdout)
+    assert [(s["messages"], s["title"]) for s in answer["sessions"]] == [(2, "Old chats"), (1, "Old chats #2")]
+    listed = json.loads(hermes(home, "sessions", "list", "--json").stdout)
+    assert {row["id"] for row in listed} == {s["id"] for s in answer["sessions"]}
+
+    kept = hermes(home, "sessions", "prune", "--older-than", "30d", "--yes", "--json")
+    assert kept.returncode == 0 and json.loads(kept.stdout) == {"older_than": "30d", "deleted": 0, "confirmed": True}
+
+
+@pytest.mark.parametrize("content, cause", [
+    ("", "no messages found"),
+    ("[1, 2]\n", "a chat message must be a JSON object with 'role' and 'content', not a list"),
+    ('{"messages": 3}\n', "'messages' must be a list of chat messages, not a number"),
+])
+def test_a_malformed_import_file_names_the_cause_and_the_fix(home, tmp_path, content, cause):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(content)
+    refused = hermes(home, "sessions", "import", str(bad))
+    assert refused.returncode == 1 and cause in refused.stderr and " -> " in refused.stderr, refused.stderr
