@@ -164,3 +164,21 @@ def test_a_malformed_import_file_names_the_cause_and_the_fix(home, tmp_path, con
     bad.write_text(content)
     refused = hermes(home, "sessions", "import", str(bad))
     assert refused.returncode == 1 and cause in refused.stderr and " -> " in refused.stderr, refused.stderr
+
+
+def test_a_plugin_named_by_its_directory_points_to_the_name_in_its_manifest(home):
+    plugin = home / "plugins" / "rm-guard"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: no_rm\nversion: 0.1.0\n")
+    (plugin / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    for command in ("enable", "info"):
+        missed = hermes(home, "plugins", command, "rm-guard")
+        assert missed.returncode == 1
+        assert "the plugin in the directory 'rm-guard' is named 'no_rm' by its plugin.yaml -> use 'no_rm'" in missed.stderr
+    assert hermes(home, "plugins", "enable", "no_rm").returncode == 0
+
+
+def test_disabling_a_builtin_says_there_is_nothing_to_do(home):
+    refused = hermes(home, "plugins", "disable", "memory")
+    assert refused.returncode == 1
+    assert "builtins are always on and cannot be disabled -> nothing to do" in refused.stderr

@@ -125,6 +125,10 @@ def _find_record(manager: Any, name: str) -> Any:
     same_name = sorted(r.key for r in manager.plugins if r.name == name)
     if len(same_name) > 1:
         raise HermesError(f"{len(same_name)} plugins are named {name!r} -> name one by its key: {', '.join(same_name)}")
+    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and r.candidate.directory.name == name)
+    if len(in_directory) == 1:  # a directory plugin is known by the name in its plugin.yaml, not by its directory
+        raise HermesError(f"no plugin named {name!r}: the plugin in the directory {name!r} is named {in_directory[0]!r} by its plugin.yaml "
+                          f"-> use {in_directory[0]!r}, or change 'name:' in its plugin.yaml")
     import difflib
 
     keys = list(dict.fromkeys([r.key for r in manager.plugins] + [r.name for r in manager.plugins]))
@@ -233,7 +237,8 @@ def cmd_disable(args: argparse.Namespace) -> int:
     manager = _manager()
     record = _find_record(manager, args.name)
     if record.candidate.source == "builtin":
-        raise HermesError(f"'{record.key}' is a builtin plugin and cannot be disabled")
+        raise HermesError(f"'{record.key}' is a builtin plugin: builtins are always on and cannot be disabled -> nothing to do; "
+                          "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
     print(f"disabled '{record.key}'")
     return 0
