@@ -182,3 +182,17 @@ def test_disabling_a_builtin_says_there_is_nothing_to_do(home):
     refused = hermes(home, "plugins", "disable", "memory")
     assert refused.returncode == 1
     assert "builtins are always on and cannot be disabled -> nothing to do" in refused.stderr
+
+
+def test_a_plugin_that_prints_while_loading_leaves_json_output_intact(home):
+    plugin = home / "plugins" / "chatty"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: chatty\nversion: 0.1.0\n")
+    (plugin / "__init__.py").write_text("print('hello from import')\n\ndef register(ctx):\n    print('registering chatty')\n")
+    assert hermes(home, "plugins", "enable", "chatty").returncode == 0
+    listed = hermes(home, "plugins", "list", "--json", "--load")
+    assert listed.returncode == 0, listed.stderr
+    assert {entry["key"]: entry["loaded"] for entry in json.loads(listed.stdout)}["chatty"] is True
+    assert "hello from import" in listed.stderr and "registering chatty" in listed.stderr  # shown, but not in the JSON
+    status = hermes(home, "memory", "status", "--json")
+    assert json.loads(status.stdout)["provider"] == "builtin"
