@@ -196,3 +196,26 @@ def test_a_plugin_that_prints_while_loading_leaves_json_output_intact(home):
     assert "hello from import" in listed.stderr and "registering chatty" in listed.stderr  # shown, but not in the JSON
     status = hermes(home, "memory", "status", "--json")
     assert json.loads(status.stdout)["provider"] == "builtin"
+
+
+def test_enable_disable_and_config_edits_answer_in_json(home, tmp_path):
+    enabled = hermes(home, "plugins", "enable", "hook_log", "--json")
+    assert enabled.returncode == 0, enabled.stderr
+    answer = json.loads(enabled.stdout)
+    assert (answer["key"], answer["state"], answer["source"]) == ("observability/hook_log", "enabled", "bundled")
+    assert json.loads(hermes(home, "plugins", "disable", "hook_log", "--json").stdout)["state"] == "disabled"
+    assert json.loads(hermes(home, "plugins", "enable", "memory", "--json").stdout)["state"] == "builtin"
+
+    stored = json.loads(hermes(home, "config", "set", "memory.memory_char_limit", "3000", "--json").stdout)
+    assert stored == {"key": "memory.memory_char_limit", "value": 3000, "file": str(home / "config.yaml"), "did_you_mean": None}
+    assert json.loads(hermes(home, "config", "set", "memory.provder", "x", "--json").stdout)["did_you_mean"] == "memory.provider"
+    secret = json.loads(hermes(home, "config", "set", "OPENAI_API_KEY", "sk-test", "--json").stdout)
+    assert secret == {"key": "OPENAI_API_KEY", "file": str(home / ".env"), "secret": True}
+    assert json.loads(hermes(home, "config", "unset", "memory.provder", "--json").stdout)["removed"] is True
+    assert json.loads(hermes(home, "config", "path", "--json").stdout)["config"] == str(home / "config.yaml")
+
+    made = hermes(home, "plugins", "new", "word_tools", "--kind", "tools", "-o", str(tmp_path), "--json")
+    assert made.returncode == 0, made.stderr
+    project = json.loads(made.stdout)
+    assert project["kind"] == "tools" and Path(project["manifest"]).is_file()
+    assert json.loads(hermes(home, "plugins", "validate", project["package"], "--json").stdout)[0]["ok"] is True

@@ -27,10 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     enable = commands.add_parser("enable", help="add a plugin to plugins.enabled in config.yaml")
     enable.add_argument("name", help="plugin key or name")
+    enable.add_argument("--json", action="store_true", help="print the outcome as JSON")
     enable.set_defaults(func=cmd_enable)
 
     disable = commands.add_parser("disable", help="add a plugin to plugins.disabled in config.yaml")
     disable.add_argument("name", help="plugin key or name")
+    disable.add_argument("--json", action="store_true", help="print the outcome as JSON")
     disable.set_defaults(func=cmd_disable)
 
     validate = commands.add_parser("validate", help="check a plugin directory, project or wheel without importing it")
@@ -215,11 +217,20 @@ def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: A
     return target
 
 
+def _switch_outcome(manager: Any, record: Any, state: str) -> dict[str, Any]:
+    """What ``enable``/``disable --json`` print."""
+    return {"key": record.key, "name": record.name, "source": record.candidate.source, "path": str(record.candidate.path),
+            "state": state, "config": str(manager.home / "config.yaml"), "problems": [str(p) for p in record.candidate.problems]}
+
+
 def cmd_enable(args: argparse.Namespace) -> int:
     manager = _manager()
     record = _find_record(manager, args.name)
     if record.candidate.source == "builtin":
-        print(f"'{record.key}' is a builtin plugin; it is always on")
+        if args.json:
+            print_json(_switch_outcome(manager, record, "builtin"))
+        else:
+            print(f"'{record.key}' is a builtin plugin; it is always on")
         return 0
     if record.candidate.kind == "exclusive":
         raise HermesError(
@@ -227,6 +238,9 @@ def cmd_enable(args: argparse.Namespace) -> int:
             f"run 'hermes config set memory.provider {record.name}'"
         )
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
+    if args.json:
+        print_json(_switch_outcome(manager, record, "enabled"))
+        return 0
     print(f"enabled '{record.key}' ({record.candidate.source}, {record.candidate.path})")
     if record.candidate.problems:
         print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {record.key}'", file=sys.stderr)
@@ -240,6 +254,9 @@ def cmd_disable(args: argparse.Namespace) -> int:
         raise HermesError(f"'{record.key}' is a builtin plugin: builtins are always on and cannot be disabled -> nothing to do; "
                           "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
+    if args.json:
+        print_json(_switch_outcome(manager, record, "disabled"))
+        return 0
     print(f"disabled '{record.key}'")
     return 0
 

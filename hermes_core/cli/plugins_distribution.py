@@ -57,6 +57,7 @@ def add_distribution_commands(commands: Any) -> None:
     new.add_argument("name", help="the plugin name, e.g. rm_guard (the project becomes hermes-rm-guard)")
     new.add_argument("--kind", choices=["hooks", "tools", "memory-provider", "context-engine"], default="hooks", help="what the plugin provides (default: hooks)")
     new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
+    new.add_argument("--json", action="store_true", help="print the project created as JSON (asks nothing, like --no-input)")
     new.add_argument("--description", help="one line saying what the plugin does")
     new.add_argument("--author", help="author name")
     new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing (the default when stdin is not a terminal)")
@@ -163,7 +164,7 @@ def _ask_missing(args: argparse.Namespace) -> dict[str, str]:
     is not a terminal or with --no-input (the template's defaults apply).
     """
     given = {variable: getattr(args, option) for variable, _, option in _NEW_QUESTIONS if getattr(args, option)}
-    if args.no_input or not sys.stdin.isatty():
+    if args.no_input or args.json or not sys.stdin.isatty():  # a question would land in the JSON
         return given
     from hermes_core.distribution.template import template_defaults
 
@@ -187,6 +188,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     # every value is decided above, so the template itself never prompts (and never re-asks the name)
     project = create_project(args.name, args.kind, args.output_dir, no_input=True, extra=extra)
     package = next((project / "src").iterdir())
+    if args.json:
+        print(json.dumps({"project": str(project), "kind": args.kind, "package": str(package),
+                          "manifest": str(package / "plugin.yaml")}, indent=2, ensure_ascii=False))
+        return 0
     print(f"created {project} ({args.kind} plugin)")
     print("next:")
     print(f"  cd {project}")
