@@ -219,3 +219,21 @@ def test_enable_disable_and_config_edits_answer_in_json(home, tmp_path):
     project = json.loads(made.stdout)
     assert project["kind"] == "tools" and Path(project["manifest"]).is_file()
     assert json.loads(hermes(home, "plugins", "validate", project["package"], "--json").stdout)[0]["ok"] is True
+
+
+def test_installing_and_removing_a_directory_plugin_answers_in_json(home, tmp_path):
+    source = tmp_path / "word_guard"
+    source.mkdir()
+    (source / "plugin.yaml").write_text("name: word_guard\nversion: 0.3.0\nprovides_hooks: [pre_tool_call]\n")
+    (source / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    installed = hermes(home, "plugins", "install", str(source), "--json")
+    assert installed.returncode == 0, installed.stderr
+    (entry,) = json.loads(installed.stdout)  # progress went to stderr
+    assert (entry["key"], entry["layout"], entry["version"], entry["changed"]) == ("word_guard", "directory", "0.3.0", True)
+    assert entry["plugins"] == [{"key": "word_guard", "name": "word_guard", "kind": "standalone", "version": "0.3.0"}]
+    assert "==> " in installed.stderr and (home / "plugins" / "word_guard" / "plugin.yaml").is_file()
+
+    removed = hermes(home, "plugins", "remove", "word_guard", "--json")
+    assert removed.returncode == 0, removed.stderr
+    assert json.loads(removed.stdout)["removed"]["key"] == "word_guard"
+    assert not (home / "plugins" / "word_guard").exists()
