@@ -237,3 +237,19 @@ def test_installing_and_removing_a_directory_plugin_answers_in_json(home, tmp_pa
     assert removed.returncode == 0, removed.stderr
     assert json.loads(removed.stdout)["removed"]["key"] == "word_guard"
     assert not (home / "plugins" / "word_guard").exists()
+
+
+def test_memory_setup_says_when_the_provider_it_selected_cannot_run_yet(home):
+    bare = hermes(home, "memory", "setup", "honcho", "--yes")
+    assert bare.returncode == 0, bare.stderr  # the selection is made, as asked
+    assert "warning: honcho is selected but not available yet: Honcho is not configured" in bare.stderr
+    assert "hermes honcho setup" in bare.stderr
+    ready = hermes(home, "memory", "setup", "honcho", "--yes", "--set", f"baseUrl=http://127.0.0.1:{_closed_port()}")
+    assert ready.returncode == 0 and "not available" not in ready.stderr, ready.stderr  # configured: no network is tried here
+
+
+def test_memory_setup_suggests_the_setting_spelt_the_provider_s_way(home):
+    refused = hermes(home, "memory", "setup", "honcho", "--yes", "--set", "base_url=http://127.0.0.1:1")
+    assert refused.returncode == 1
+    assert "honcho has no setting(s) base_url (did you mean baseUrl for base_url?)" in refused.stderr
+    assert not (home / "config.yaml").exists()
