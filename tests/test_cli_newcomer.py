@@ -253,3 +253,26 @@ def test_memory_setup_suggests_the_setting_spelt_the_provider_s_way(home):
     assert refused.returncode == 1
     assert "honcho has no setting(s) base_url (did you mean baseUrl for base_url?)" in refused.stderr
     assert not (home / "config.yaml").exists()
+
+
+def test_chat_q_prints_only_the_answer_on_stdout_whatever_plugins_print(home):
+    from hermes_core.testing_servers import OpenAIServer, text_reply, tool_call_reply
+
+    plugin = home / "plugins" / "noisy"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: noisy\nversion: 0.1.0\nprovides_hooks: [on_session_start]\nprovides_tools: [shout]\n")
+    (plugin / "__init__.py").write_text(
+        "import json\n"
+        "def started(session_id, platform, **kwargs):\n    print(f'session {session_id} started on {platform}')\n"
+        "def shout(args, **kwargs):\n    print('shouting!')\n    return json.dumps({'ok': True})\n"
+        "def register(ctx):\n"
+        "    ctx.register_hook('on_session_start', started)\n"
+        "    ctx.register_tool(name='shout', toolset='noisy', handler=shout, schema={'name': 'shout', 'description': 'Shout.',"
+        " 'parameters': {'type': 'object', 'properties': {}}})\n")
+    assert hermes(home, "plugins", "enable", "noisy").returncode == 0
+    for stream in ([], ["--no-stream"]):
+        with OpenAIServer([tool_call_reply("shout", {}), text_reply("All done.", chunks=["All ", "done."])]) as server:
+            result = hermes(home, "chat", "-q", "shout please", *stream, env={"HERMES_BASE_URL": server.base_url, "HERMES_MODEL": "m"})
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == "All done.\n"
+        assert "started on cli" in result.stderr and "shouting!" in result.stderr
