@@ -276,3 +276,11 @@ def test_chat_q_prints_only_the_answer_on_stdout_whatever_plugins_print(home):
         assert result.returncode == 0, result.stderr
         assert result.stdout == "All done.\n"
         assert "started on cli" in result.stderr and "shouting!" in result.stderr
+
+
+def test_an_option_given_before_its_command_says_where_it_goes(home):
+    early = hermes(home, "--json", "plugins", "list")
+    assert early.returncode == 2
+    assert "unrecognized arguments: --json -> --json belongs to the command, after it: 'hermes plugins list --json'" in early.stderr
+    unknown = hermes(home, "plugins", "list", "--bogus")
+    assert unknown.returncode == 2 and "-> 'hermes plugins list --help' lists its options" in unknown.stderr
