@@ -95,6 +95,20 @@ class Registrations:
     other_providers: list[tuple[str, Any]] = field(default_factory=list)
 
 
+def _accepted(offered: Any, accepted: Any, required: tuple[str, ...], method: str, base: str, example: str) -> Any:
+    """``accepted`` (the offered object, or its duck-typed adapter); ``None`` means it was refused: say what it lacks."""
+    if accepted is None:
+        from hermes_core.duck import missing_members
+
+        lacking = missing_members(offered, required)
+        raise RegistrationError(
+            f"{method} expects a {base} instance (or an object with its members), got {type(offered).__name__} "
+            f"(missing {', '.join(lacking) or f'an instance: pass {example}(), not the class'}) "
+            f"-> subclass hermes_core.{base}"
+        )
+    return accepted
+
+
 class PluginContext(HermesAgentRegistrars):
     """The object a plugin's ``register(ctx)`` receives."""
 
@@ -256,30 +270,18 @@ class PluginContext(HermesAgentRegistrars):
 
         Any object with the contract's required members is accepted (see :mod:`hermes_core.duck`).
         """
-        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider, missing_members
+        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider
 
-        accepted = as_memory_provider(provider)
-        if accepted is None:
-            lacking = missing_members(provider, MEMORY_PROVIDER_REQUIRED)
-            raise RegistrationError(
-                f"register_memory_provider expects a MemoryProvider instance (or an object with its members), got {type(provider).__name__} "
-                f"(missing {', '.join(lacking) or 'an instance: pass ProviderClass(), not the class'}) "
-                "-> subclass hermes_core.MemoryProvider"
-            )
+        accepted = _accepted(provider, as_memory_provider(provider), MEMORY_PROVIDER_REQUIRED,
+                             "register_memory_provider", "MemoryProvider", "ProviderClass")
         self.staged.memory_providers.append(accepted)
 
     def register_context_engine(self, engine: ContextEngine) -> None:
         """Offer a context engine; it replaces the built-in one when ``context.engine`` selects it."""
-        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine, missing_members
+        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine
 
-        accepted = as_context_engine(engine)
-        if accepted is None:
-            lacking = missing_members(engine, CONTEXT_ENGINE_REQUIRED)
-            raise RegistrationError(
-                f"register_context_engine expects a ContextEngine instance (or an object with its members), got {type(engine).__name__} "
-                f"(missing {', '.join(lacking) or 'an instance: pass EngineClass(), not the class'}) "
-                "-> subclass hermes_core.ContextEngine"
-            )
+        accepted = _accepted(engine, as_context_engine(engine), CONTEXT_ENGINE_REQUIRED,
+                             "register_context_engine", "ContextEngine", "EngineClass")
         self.staged.context_engines.append(accepted)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:

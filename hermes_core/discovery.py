@@ -36,6 +36,7 @@ from hermes_core.plugin_locations import (
     check_path_safety,
     locate_module_dir,
     project_plugins_root,
+    read_init_text,
     user_plugins_root,
 )
 from hermes_core.tracing import debug_enabled, trace
@@ -89,16 +90,6 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
                 yield grandchild, child.name
 
 
-def _read_init_text(directory: Path) -> str:
-    if not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
-        return ""
-    try:
-        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
-            return handle.read(8192)
-    except OSError:
-        return ""
-
-
 def _read_manifest(
     text: str,
     *,
@@ -141,7 +132,7 @@ def read_directory_plugin(
     """Read one directory plugin: manifest, ``__init__.py`` presence, path safety."""
     dir_name = directory.name
     manifest_file = find_manifest_file(directory)
-    init_text = _read_init_text(directory)
+    init_text = read_init_text(directory)
     display_path = str(manifest_file or directory)
     if manifest_file is None:
         from hermes_core.plugin_identity import yamlless_provider
@@ -227,7 +218,8 @@ def _dist_name_and_version(dist: object) -> tuple[str, str]:
     return metadata["Name"] or "", metadata["Version"] or ""
 
 
-def _iter_entry_points(env: Mapping[str, str]) -> Iterator[EntryPointRef]:
+def _scan_entry_points() -> Iterator[tuple[EntryPointRef, str | None]]:
+    """Every hermes entry point of the installed distributions, with its ``entry_points.txt``."""
     # The standard library's scanner, deferred to here: the importlib-metadata backport
     # parses every installed distribution's METADATA on each scan (~45 ms with a few
     # dozen packages), which `hermes plugins list` cannot afford.
@@ -243,7 +235,18 @@ def _iter_entry_points(env: Mapping[str, str]) -> Iterator[EntryPointRef]:
             if marker in seen:
                 continue
             seen.add(marker)
-            yield EntryPointRef(group, ep.name, ep.value, name, version)
+            folder = getattr(ep.dist, "_path", None)
+            source = os.path.join(folder, "entry_points.txt") if isinstance(folder, (str, os.PathLike)) else None
+            yield EntryPointRef(group, ep.name, ep.value, name, version), source
+
+
+def installed_entry_points(home: Path, *, use_cache: bool = True) -> list[EntryPointRef]:
+    """The hermes entry points of the installed distributions (see :mod:`hermes_core.entry_point_cache`)."""
+    from hermes_core.config import parse_cache_enabled
+    from hermes_core.entry_point_cache import CACHE_FILE_NAME, cached_entry_points
+
+    cache_path = home / "cache" / CACHE_FILE_NAME if use_cache and parse_cache_enabled() else None
+    return cached_entry_points(cache_path, _scan_entry_points)
 
 
 def _normalize_dist(name: str) -> str:
@@ -256,7 +259,7 @@ def _is_builtin(ref: EntryPointRef) -> bool:
 
 def builtin_plugin_keys() -> frozenset[str]:
     """The keys the builtin plugins hold; a plugin of another source with one of them never loads."""
-    return frozenset(ref.name for ref in _iter_entry_points(os.environ) if _is_builtin(ref))
+    return frozenset(ref.name for ref, _ in _scan_entry_points() if _is_builtin(ref))
 
 
 def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
@@ -324,7 +327,7 @@ def discover_plugins(
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
     cache = default_cache(home) if use_cache else None
-    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points(env)]
+    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in installed_entry_points(home, use_cache=use_cache)]
     builtins = [c for c in entry_point_candidates if c.source == "builtin"]
     from hermes_core.plugin_identity import fold_installed_copies, merge_both_groups
 

@@ -15,12 +15,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hermes_core.manifest import build_manifest, detect_kind
 from hermes_core.plugin_candidate import MEMORY_ENTRY_POINT_GROUP
+from hermes_core.plugin_locations import read_init_text
 
 if TYPE_CHECKING:
     from hermes_core.plugin_candidate import PluginCandidate
@@ -53,6 +56,7 @@ def _package_init(candidate: PluginCandidate) -> bytes | None:
         return None
 
 
+@lru_cache(maxsize=1024)
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -63,14 +67,16 @@ def is_install_of(directory_plugin: PluginCandidate, package_plugin: PluginCandi
     top = _top_module(package_plugin)
     if directory is None or not top or package_plugin.source != "entrypoint":
         return False
-    try:
-        init_bytes = (directory / "__init__.py").read_bytes()
-    except OSError:
-        return False
-    if (directory / top / "__init__.py").is_file():
-        return True  # the package copied beneath the directory
+    init_file = directory / "__init__.py"
+    # os.path on strings: listing runs this for every directory plugin against every package
+    if os.path.isfile(os.path.join(directory, top, "__init__.py")):
+        return init_file.is_file()  # the package copied beneath the directory
     names = {_norm(n) for n in (package_plugin.key, package_plugin.name, top, package_plugin.entry_point.distribution if package_plugin.entry_point else "")}
     if not ({_norm(directory.name), _norm(directory_plugin.name)} & names):
+        return False  # decided by names alone: reading every directory's code for every package is too slow
+    try:
+        init_bytes = init_file.read_bytes()
+    except OSError:
         return False
     package_init = _package_init(package_plugin)
     if package_init is not None and init_bytes == package_init:
@@ -110,17 +116,7 @@ def fold_installed_copies(ordered: list[PluginCandidate]) -> list[PluginCandidat
             continue
         owner.also_at.append(candidate.path)
         owner.aliases.update({candidate.key, candidate.name})
-        declares_provider = candidate.kind == "exclusive" or detect_kind(_init_text(candidate.directory)) == "exclusive"
+        declares_provider = candidate.kind == "exclusive" or detect_kind(read_init_text(candidate.directory)) == "exclusive"
         if declares_provider and owner.kind != "exclusive" and owner.provider_entry_point is None:
             owner.provider_entry_point = owner.entry_point  # the shim exists to make the package a memory provider
     return result
-
-
-def _init_text(directory: Path | None) -> str:
-    if directory is None:
-        return ""
-    try:
-        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
-            return handle.read(8192)
-    except OSError:
-        return ""
