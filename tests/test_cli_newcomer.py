@@ -284,3 +284,10 @@ def test_an_option_given_before_its_command_says_where_it_goes(home):
     assert "unrecognized arguments: --json -> --json belongs to the command, after it: 'hermes plugins list --json'" in early.stderr
     unknown = hermes(home, "plugins", "list", "--bogus")
     assert unknown.returncode == 2 and "-> 'hermes plugins list --help' lists its options" in unknown.stderr
+
+
+def test_memory_show_keeps_the_lines_of_one_entry_apart_from_the_next_entry(home):
+    assert hermes(home, "memory", "add", "Deploy steps:\nbuild\nship").returncode == 0
+    assert hermes(home, "memory", "add", "Project uses pytest").returncode == 0
+    shown = hermes(home, "memory", "show", "--target", "memory").stdout
+    assert "  Deploy steps:\n    build\n    ship\n  Project uses pytest\n" in shown

@@ -132,7 +132,7 @@ class ChatApp:
                 state = provider.live_state(target) if provider is not None else {"entries": [], "usage": "-"}
                 print(f"{target.upper()} [{state['usage']}]")
                 for entry in state["entries"]:
-                    print(f"  {entry}")
+                    print("  " + entry.replace("\n", "\n    "))  # a line of an entry must not read as an entry
         elif name == "sessions":
             for row in self.store.list_sessions_rich(limit=10):  # a compression chain counts as one conversation
                 print(f"{row['id']}  {row.get('title') or row.get('preview') or '-'}  {row.get('chain_message_count', row.get('message_count', 0))} messages")
