@@ -291,3 +291,16 @@ def test_memory_show_keeps_the_lines_of_one_entry_apart_from_the_next_entry(home
     assert hermes(home, "memory", "add", "Project uses pytest").returncode == 0
     shown = hermes(home, "memory", "show", "--target", "memory").stdout
     assert "  Deploy steps:\n    build\n    ship\n  Project uses pytest\n" in shown
+
+
+def test_plugins_list_json_carries_the_status_the_table_shows(home):
+    for name, init in (("fine", "def register(ctx):\n    pass\n"), ("raiser", "def register(ctx):\n    raise RuntimeError('boom')\n")):
+        plugin = home / "plugins" / name
+        plugin.mkdir(parents=True)
+        (plugin / "plugin.yaml").write_text(f"name: {name}\nversion: 0.1.0\n")
+        (plugin / "__init__.py").write_text(init)
+        assert hermes(home, "plugins", "enable", name).returncode == 0
+    listed = {e["key"]: e["status"] for e in json.loads(hermes(home, "plugins", "list", "--json").stdout)}
+    assert (listed["fine"], listed["raiser"], listed["observability/hook_log"], listed["memory"]) == ("enabled", "enabled", "off", "enabled")
+    loaded = {e["key"]: e["status"] for e in json.loads(hermes(home, "plugins", "list", "--json", "--load").stdout)}
+    assert (loaded["fine"], loaded["raiser"], loaded["memory"]) == ("loaded", "error", "loaded")

@@ -73,6 +73,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     installs = _install_records(manager)
     for entry in entries:
         entry["install"] = installs.get(entry["key"])
+        entry["status"] = _status(entry)  # the table's STATUS column, so JSON readers need not derive it
     if args.json:
         print_json(entries)
         return 0
