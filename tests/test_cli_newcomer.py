@@ -304,3 +304,43 @@ def test_plugins_list_json_carries_the_status_the_table_shows(home):
     assert (listed["fine"], listed["raiser"], listed["observability/hook_log"], listed["memory"]) == ("enabled", "enabled", "off", "enabled")
     loaded = {e["key"]: e["status"] for e in json.loads(hermes(home, "plugins", "list", "--json", "--load").stdout)}
     assert (loaded["fine"], loaded["raiser"], loaded["memory"]) == ("loaded", "error", "loaded")
+
+
+def test_a_unique_start_of_a_session_id_is_enough(home):
+    with SessionStore(home / "state.db") as store:
+        first = store.create_session(source="cli", title="Trip")
+        store.append_messages(first, [{"role": "user", "content": "Pack the tent"}])
+        second = store.create_session(source="cli")
+        store.append_messages(second, [{"role": "user", "content": "other"}])
+    common = len(os.path.commonprefix([first, second]))
+    prefix = first[: max(8, common + 1)]
+    shown = hermes(home, "sessions", "show", prefix)
+    assert shown.returncode == 0, shown.stderr
+    assert f"session {first}" in shown.stdout and "Pack the tent" in shown.stdout
+    exported = hermes(home, "sessions", "export", prefix)
+    assert json.loads(exported.stdout.splitlines()[0])["content"] == "Pack the tent"
+    assert hermes(home, "sessions", "show", "abc").returncode == 1  # too short to be taken as a prefix
+    missing = hermes(home, "sessions", "show", "ffffffff-ffff")
+    assert missing.returncode == 1 and "no session 'ffffffff-ffff'" in missing.stderr
+
+
+def test_a_session_id_start_shared_by_several_sessions_is_refused_with_the_candidates(home):
+    with SessionStore(home / "state.db") as store:
+        ids = [store.create_session(source="cli", session_id=f"abcdef00-0000-4000-8000-00000000000{n}") for n in range(2)]
+    shared = hermes(home, "sessions", "show", "abcdef00")
+    assert shared.returncode == 1
+    assert f"2 sessions start with 'abcdef00' ({ids[0]}, {ids[1]}) -> give more of the id" in shared.stderr
+
+
+def test_chat_resume_takes_a_unique_start_of_the_id(home):
+    from hermes_core.testing_servers import OpenAIServer, text_reply
+
+    env = {"HERMES_MODEL": "m"}
+    with OpenAIServer([text_reply("Oslo it is."), text_reply("Still Oslo.")]) as server:
+        env["HERMES_BASE_URL"] = server.base_url
+        first = hermes(home, "chat", "-q", "Where do we go?", env=env)
+        session = first.stderr.split("hermes chat --resume ")[-1].strip(" )\n")
+        again = hermes(home, "chat", "--resume", session[:8], "-q", "And again?", env=env)
+        assert again.returncode == 0, again.stderr
+        assert again.stdout == "Still Oslo.\n"
+        assert [m["content"] for m in server.requests[1].body["messages"] if m["role"] == "user"][:1] == ["Where do we go?"]

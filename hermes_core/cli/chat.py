@@ -85,7 +85,10 @@ class ChatApp:
         )
         self.plugins.message_sink = None
         if args.resume:
-            self.session.resume(args.resume)
+            from hermes_core.cli.sessions_store import _session_or_fail
+
+            row = _session_or_fail(self.store, args.resume) if args.resume.strip() else None  # a unique start of the id will do
+            self.session.resume(row["id"] if row is not None else args.resume)
         else:
             self.session.start()
 

@@ -184,7 +184,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
-        messages = store.get_messages(args.session_id)
+        messages = store.get_messages(row["id"])
     if args.json:
         print_json({"session": row, "messages": messages})
         return 0

@@ -57,7 +57,7 @@ def _write_export(path: Path, text: str, *, example: str) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
-        messages = store.get_messages(args.session_id)
+        messages = store.get_messages(row["id"])
     text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
     if args.output is None:
         sys.stdout.write(text)
