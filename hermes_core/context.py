@@ -18,7 +18,7 @@ from hermes_core import hookspecs
 from hermes_core.context_engine import ContextEngine
 from hermes_core.context_extras import HermesAgentRegistrars
 from hermes_core.errors import RegistrationError
-from hermes_core.hooks import check_callback_signature
+from hermes_core.hooks import unmet_arguments
 from hermes_core.memory.provider import MemoryProvider
 from hermes_core.tools import ToolEntry
 
@@ -82,6 +82,8 @@ class Registrations:
 
     tools: list[ToolEntry] = field(default_factory=list)
     hooks: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+    #: Callbacks registered for a hook that can never call them: (hook, callback, why).
+    uncallable_hooks: list[tuple[str, Callable[..., Any], str]] = field(default_factory=list)
     commands: list[SlashCommand] = field(default_factory=list)
     cli_commands: list[CliCommand] = field(default_factory=list)
     skills: list[Skill] = field(default_factory=list)
@@ -203,8 +205,16 @@ class PluginContext(HermesAgentRegistrars):
         self.register_tool(name, toolset, schema, handler, **options)
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
-        """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning."""
-        check_callback_signature(hook_name, callback)
+        """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning.
+
+        A callback requiring an argument the hook never passes is kept as registered but never
+        called: Hermes Agent registers it too, and each of its calls fails there with a
+        ``TypeError``; the plugin still loads, with a warning naming the argument.
+        """
+        unmet = unmet_arguments(hook_name, callback)
+        if unmet:
+            self.staged.uncallable_hooks.append((hook_name, callback, unmet))
+            return
         if hook_name not in hookspecs.HOOK_NAMES and hook_name not in hookspecs.KNOWN_EXTRA_HOOKS:
             import difflib
 

@@ -39,6 +39,7 @@ from hermes_core.plugin_locations import (
     read_init_text,
     user_plugins_root,
 )
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, Audience, audience_of, requirement_as_warning
 from hermes_core.tracing import debug_enabled, trace
 
 __all__ = [
@@ -100,9 +101,10 @@ def _read_manifest(
     init_text: str,
     running_version: str,
     cache: ManifestCache | None,
+    written_for: Audience = "hermes",
 ) -> ManifestReport:
     """``read_manifest_text`` through the validation cache, when one is given."""
-    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version) if cache is not None else ""
+    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version, written_for) if cache is not None else ""
     if cache is not None:
         cached = cache.get(digest)
         if cached is not None:
@@ -115,6 +117,7 @@ def _read_manifest(
         key=key,
         init_text=init_text,
         running_version=running_version,
+        written_for=written_for,
     )
     if cache is not None:
         cache.put(digest, report)
@@ -172,6 +175,7 @@ def read_directory_plugin(
         init_text=init_text,
         running_version=running_version,
         cache=cache,
+        written_for=audience_of(source, init_text) if "requires_hermes" in text else HERMES,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"
@@ -273,8 +277,15 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         assert directory is not None
         from hermes_core.manifest import read_manifest_file
 
+        text = read_manifest_file(manifest_file)
+        if "requires_hermes" in text:
+            # pip lays the package and its dist-info side by side; discovery read the name and version from that folder
+            metadata_file = directory.parent / f"{ref.distribution}-{ref.version}.dist-info" / "METADATA"
+            written_for = audience_of(source, read_init_text(directory), ref.distribution, metadata_file)
+        else:
+            written_for = HERMES
         report = _read_manifest(
-            read_manifest_file(manifest_file),
+            text,
             default_name=ref.name,
             source=source,
             path=str(manifest_file),
@@ -283,8 +294,11 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
             init_text="",
             running_version=running_version,
             cache=cache,
+            written_for=written_for,
         )
         manifest, problems, warnings = report.manifest, list(report.problems), list(report.warnings)
+        if written_for == HERMES_AGENT:
+            requirement_as_warning(problems, warnings)
         if manifest is not None:
             manifest.path = str(directory)
             if forced_kind:
