@@ -233,8 +233,7 @@ def _scan_entry_points() -> Iterator[tuple[EntryPointRef, str | None]]:
     for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
         for ep in metadata.entry_points(group=group):
             name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
-            # one distribution seen twice on sys.path counts once; two distributions declaring the
-            # same name both go on, so that resolve_clashes reports the clash (and a builtin keeps its key)
+            # per distribution: two declaring one name both go on, for resolve_clashes to report
             marker = (group, ep.name, _normalize_dist(name))
             if marker in seen:
                 continue
@@ -257,18 +256,9 @@ def _normalize_dist(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
-def _is_builtin(ref: EntryPointRef) -> bool:
-    return _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
-
-
-def builtin_plugin_keys() -> frozenset[str]:
-    """The keys the builtin plugins hold; a plugin of another source with one of them never loads."""
-    return frozenset(ref.name for ref, _ in _scan_entry_points() if _is_builtin(ref))
-
-
 def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: ManifestCache | None = None) -> PluginCandidate:
     """Read an entry-point plugin: its package's plugin.yaml if it ships one, else a synthesized manifest."""
-    builtin = _is_builtin(ref)
+    builtin = _normalize_dist(ref.distribution) == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
     source = "builtin" if builtin else "entrypoint"
     directory = locate_module_dir(ref.module)
     forced_kind = "exclusive" if ref.group == MEMORY_ENTRY_POINT_GROUP else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hermes_core._version import __version__
-from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, builtin_plugin_keys, read_directory_plugin
+from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.distribution.distributions import InstalledDist, find_module
 from hermes_core.distribution.errors import InstallError
 from hermes_core.manifest import PluginProblem, RequiredEnv, find_manifest_file
@@ -92,6 +92,18 @@ def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
             f"remove the link {target} first ('hermes plugins remove {name}' unlinks it and keeps what it points to)",
         )
     return target
+
+
+def builtin_plugin_keys() -> frozenset[str]:
+    """The keys the builtin plugins hold; a plugin of another source with one of them never loads."""
+    from hermes_core.config import get_hermes_home
+    from hermes_core.discovery import installed_entry_points
+    from hermes_core.plugin_candidate import BUILTIN_PACKAGE, DISTRIBUTION_NAME
+
+    return frozenset(
+        ref.name for ref in installed_entry_points(get_hermes_home())
+        if ref.distribution.lower().replace("_", "-") == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
+    )
 
 
 def refuse_builtin_key(key: str, subject: str, rename: str) -> None:
