@@ -26,7 +26,7 @@ SECRET_NAME = r"\b[A-Z][A-Z0-9]{0,64}_(?:[A-Z0-9]{1,64}_)*(?:KEY|TOKEN|SECRET|PA
 ENV_DUMP = any_of((
     r"\$\(\s*(?:env|printenv|set|export -p)\s*\)", r"`(?:env|printenv|set)`", r"\b(?:printenv|env|export -p)\s*\|", r"\bos\.environ\b(?!\s*\[|\.get)",
     r"\bprocess\.env\b(?!\s*\.\s*\w{1,16})", r"\bENV\.to_h\b", r"\$env:\w{0,16}\\?", r"\bGet-ChildItem\s+env:", r"\bgci\s+env:", r"\bdict\(os\.environ\)",
-    r"\bJSON\.stringify\(process\.env\)", r"/proc/self/environ",
+    r"\bJSON\.stringify\(process\.env\)", r"/proc/self/environ", r"\b(?:dir|ls|Get-Item)\s+env:", r"\[Environment\]::GetEnvironmentVariables",
 ))
 _SUBSTITUTION = r"\$\([^)]{0,64}\)|`[^`]{1,64}`"
 NETWORK = any_of((
@@ -113,14 +113,14 @@ EXFILTRATION = (
 
 _READ = any_of((r"cat", r"less", r"more", r"head", r"tail", r"bat", r"strings", r"xxd", r"od", r"hexdump", r"type", r"Get-Content", r"gc", r"nano", r"vim?", r"open", r"print", r"show", r"display", r"read", r"dump", r"copy", r"cp", r"base64", r"echo", r"sqlite3", r"paste", r"include", r"output", r"list", r"load", r"grep", r"awk", r"sed -n", r"look at", r"check", r"parse", r"decrypt", r"export", r"extract", r"send"))
 _SHOW = any_of((r"print", r"show", r"display", r"output", r"echo", r"reveal", r"dump", r"tell", r"give", r"paste", r"log", r"report", r"expose", r"include", r"read out"))
-_OUT = any_of((r"print", r"show", r"display", r"output", r"paste", r"echo", r"reveal", r"dump", r"list", r"include", r"write", r"tell", r"give", r"read out", r"share", r"post", r"log", r"return", r"report", r"expose", r"copy"))
+_OUT = any_of((r"quote", r"recite", r"spell out", r"print", r"show", r"display", r"output", r"paste", r"echo", r"reveal", r"dump", r"list", r"include", r"write", r"tell", r"give", r"read out", r"share", r"post", r"log", r"return", r"report", r"expose", r"copy"))
 
 CREDENTIALS = (
     rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
     rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated, gate=_SECRET_PATH_WORDS),
     rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_SHOW}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
-    rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
+    rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:next |following |first |last )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
     rule("credential_access", "keychain_read", rf"\b(?:show|print|read|dump|reveal|display|tell|list|export|output|copy|paste|extract)\b{window(40)}\b(?:keychain|keyring|credential manager|password store|pass show|1password item|vault item)\b(?!\s+(?:prompt|helper|access))", _not_negated),
     rule("credential_access", "credential_tools", r"\bop (?:item get|read)\b[^\n]{0,60}(?:--reveal|--fields|op://)|\bop read op://|\bbw get (?:password|item|notes)\b|\b(?:pass|lpass|gopass) show\b|\bvault kv get\b|\b(?:extract|export|dump|read|copy|steal|grab|collect)\w{0,3}\s+(?:the\s+|all\s+)?(?:browser\s+|session\s+|auth\s+|login\s+)?cookies\b|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bgh auth token\b|\baws configure get \S{0,200}secret|\bgit credential fill\b|\bkubectl config view --raw\b|\bsecretsdump\b|\bmimikatz\b|\blazagne\b|\bcmdkey /list\b|\bvault (?:kv )?read\b[^\n]{0,300}secret"),
     rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b"),

@@ -131,11 +131,12 @@ def needs(condition: Callable[[str], bool]) -> Callable[[CheckT], CheckT]:
     return mark
 
 
-_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)", re.DOTALL)
+# Escapes, and named groups ("(?P<name>", "(?P=name)"), whose letters keep their case.
+_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)|\(\?P(?:<\w+>|=\w+\))", re.DOTALL)
 
 
 def lowered_source(source: str) -> str:
-    """``source`` with every letter outside an escape lower-cased (``\\S``, ``\\W``, ``\\x41`` keep their meaning)."""
+    """``source`` with every letter outside an escape or a group name lower-cased (``\\S``, ``\\W``, ``\\x41`` keep their meaning)."""
     parts, last = [], 0
     for escape in _ESCAPE.finditer(source):
         parts.append(source[last : escape.start()].lower())

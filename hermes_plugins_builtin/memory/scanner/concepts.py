@@ -1,0 +1,185 @@
+"""English detectors built from concept classes that must meet inside one sentence, whatever the phrasing.
+
+A family is a small grammar of meanings rather than a list of sentences: instruction override is *the agent's own
+rules* (however they are named: setup, guardrails, what the platform told you at startup) together with *a verdict
+that voids or outranks them* (obsolete, lapsed, moot, advisory, a draft, carries less weight, settled in the note's
+favour); role hijack is *a change of identity* together with *the absence of limits* or *a new principal*; and so
+on. Each class is a list of the ways people say it. One class alone ("the original setup script is obsolete", "act
+as a reviewer", "quietly is how the user likes notifications") never fires: the object must be the agent's, the
+verb imperative, the verdict not negated ("never ignore your safety rules" is kept).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .guards import NOT_TOPIC as _NOT_TOPIC
+from .guards import denied_before, imperative, not_fiction
+from .rules import Rule, any_of, case_blind, rule, window
+
+# ---- the agent's own rules ------------------------------------------------------------------------------
+
+_RULE_NOUN = any_of((
+    r"instructions?", r"directives?", r"guidelines?", r"guidance", r"rules?", r"rulebook", r"polic(?:y|ies)", r"guardrails?", r"restrictions?",
+    r"constraints?", r"safeguards?", r"set-?up", r"configuration", r"config", r"programming", r"training", r"prompt", r"orders", r"principles",
+    r"limits", r"limitations", r"boundaries", r"protocols?", r"briefing", r"mandate", r"conditioning", r"values", r"ethics", r"code of conduct",
+    r"filters?", r"defaults", r"system (?:prompt|message|text|instructions|rules)", r"operating (?:rules|instructions|procedures|principles)",
+    r"safety (?:rules|settings|configuration|training|layer|checks|guidelines|policy|policies|filters|limits)",
+))
+# Whose rules: the agent's. "your" and the parties that configure it; bare adjectives such as "original" or "default"
+# only count after "your" ("the original setup script", "the vendor's default ESLint rules" are about something else).
+_OWNER = any_of((r"your", r"the (?:system|developer|operator|platform|vendor|provider|model)'?s?", r"the assistant'?s", r"the agent'?s"))
+_AGENT_RULES = any_of((
+    rf"{_OWNER}\s+(?:(?:own|original|initial|built-in|builtin|default|baseline|factory|core|standing|base|usual|current|existing|old|earlier|prior|previous|"
+    rf"safety|security|system|operating|governing|internal|hidden|preset|shipped|hard-?coded)\s+){{0,2}}{_RULE_NOUN}",
+    rf"(?:the\s+)?(?:system|developer|operator)\s+(?:{_RULE_NOUN}|prompt|message)",
+    rf"(?:the\s+)?{_RULE_NOUN}\s+(?:that\s+)?(?:you|the (?:assistant|agent|model))\s+(?:were|was|have been|'ve been|are|got|received|started with|"
+    r"came with|shipped with|woke up with|booted with|operate under|run under|work under|follow|obey|were given|were trained (?:on|with)|were deployed with)",
+    rf"(?:the\s+)?{_RULE_NOUN}\s+(?:baked|built|trained|programmed|hard-?coded|put)\s+into\s+you",
+    r"(?:what|everything|anything|whatever|all)\s+(?:that\s+)?(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|taught|instructed|trained|programmed)|"
+    r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in))",
+    r"(?:the\s+)?(?:guardrails|safety (?:guidelines|training|filters|policy|policies)|content polic(?:y|ies)|usage polic(?:y|ies)|alignment (?:rules|training))",
+))
+_RULES = rf"(?:{_AGENT_RULES}){_NOT_TOPIC}"
+
+# ---- verdicts on them ---------------------------------------------------------------------------------------
+
+_DISMISS = any_of((
+    r"ignore", r"disregard", r"forget", r"override", r"overrule", r"bypass", r"circumvent", r"set aside", r"put aside", r"drop", r"discard",
+    r"abandon", r"skip", r"suspend", r"waive", r"neglect", r"dismiss", r"shelve", r"scrap", r"ditch", r"toss", r"throw out", r"work around",
+    r"sidestep", r"get around", r"disable", r"deactivate", r"switch off", r"turn off", r"lift", r"relax", r"loosen", r"defy", r"violate",
+    r"break", r"put (?:\w+\s+){0,3}on hold", r"stop (?:following|obeying|applying|honou?ring|observing|respecting)", r"no longer (?:follow|obey|apply|honou?r|observe)",
+    r"(?:do not|don't|never|need not|needn't) (?:follow|obey|apply|honou?r|observe|respect|comply with|stick to|abide by)",
+    r"(?:don't|do not|no) (?:need|have) to (?:follow|obey|apply|honou?r|observe|respect|comply with|stick to|abide by)",
+    r"(?:are|is|feel) free to (?:ignore|skip|drop|set aside|edit|rewrite|bend|break)", r"(?:may|can) (?:freely |safely )?(?:ignore|skip|drop|set aside|edit|rewrite|bend|break)",
+    r"(?:are|is) not bound by", r"(?:aren't|isn't) bound by", r"no longer bound by", r"release yourself from", r"free yourself from",
+))
+_STALE = any_of((
+    r"obsolete", r"stale", r"void", r"null", r"moot", r"defunct", r"expired", r"lapsed", r"retired", r"revoked", r"rescinded", r"repealed",
+    r"annulled", r"lifted", r"suspended", r"waived", r"withdrawn", r"cancell?ed", r"scrapped", r"invalid(?:ated)?", r"outdated", r"out of date",
+    r"superseded", r"overridden", r"overruled", r"replaced", r"deprecated", r"sunset", r"dead letters?", r"history", r"a (?:rough |first )?draft",
+    r"advisory", r"optional", r"suggestions?", r"irrelevant", r"non-?binding", r"not binding", r"paused", r"on hold", r"a formality",
+    r"no longer (?:\w+\s+)?(?:apply|applies|valid|binding|in force|in effect|relevant|matter|matters|count|counts|hold|holds|stand|stands)",
+    r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
+    r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
+))
+_OUTRANK = any_of((
+    r"outrank", r"supersede", r"override", r"overrule", r"trump", r"beat", r"replace", r"pre-?empt", r"take precedence over", r"takes precedence over",
+    r"take priority over", r"takes priority over", r"win over", r"wins over", r"prevail over", r"prevails over", r"come before", r"comes before",
+    r"rank above", r"ranks above", r"matter more than", r"matters more than", r"weigh more than", r"weighs more than", r"count more than",
+    r"counts more than", r"(?:is|are) (?:more important|weightier|more binding) than", r"(?:is|are) above", r"carr(?:y|ies) more weight than",
+))
+_SELF = r"(?:this|these|the following|the present)\s+(?:memory\s+)?(?:notes?|entry|entries|memory|memories|lines?|file|text|instructions|directives)|(?:the\s+)?memory (?:notes?|entries)|what(?:'s| is) written here|the note|this one"
+_SIDE = any_of((r"side with", r"defer to", r"prefer", r"favou?r", r"prioriti[sz]e", r"trust", r"go with", r"go by", r"listen to", r"back", r"choose", r"pick",
+                r"obey", r"follow", r"believe", r"stick with", r"rely on"))
+_ALWAYS = any_of((r"every time", r"each time", r"always", r"whenever", r"in (?:any|every|all|each) (?:conflict|case|dispute|disagreement|clash)", r"over",
+                  r"above", r"instead of", r"rather than", r"when in doubt", r"if in doubt", r"no matter", r"regardless", r"unconditionally",
+                  r"without question", r"above all", r"at all costs", r"first and foremost", r"before anything else", r"when (?:they|it|the two) (?:differ|disagree|conflict|clash)"))
+_CLASH = any_of((r"conflicts?", r"clash(?:es)?", r"disagree\w*", r"contradict\w*", r"differ\w*", r"tension", r"disputes?", r"inconsisten\w+", r"mismatch\w*"))
+_SELF_WINS = any_of((r"(?:in|to) (?:the|this) (?:note|entry|memory)'?s? favou?r", r"(?:this|the) (?:note|entry|memory|file) (?:wins|prevails|decides|rules|governs|controls|takes precedence|comes first|is (?:right|binding|final))",
+                     r"side with (?:this|the) (?:note|entry|memory|file)", r"go (?:with|by) (?:this|the) (?:note|entry|memory|file)"))
+@case_blind
+def _not_negated(match: re.Match[str]) -> bool:
+    """The verdict is not itself denied: "never ignore your safety rules", "your guardrails are not optional"."""
+    for name in ("v1", "v2"):
+        if match.group(name) is not None:
+            word = match.group(name).lower()
+            denied_in_word = word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need"))
+            return denied_in_word or not denied_before(match.string, match.start(name))
+    return True
+
+
+def _both_ways(first: str, second: str, reach: int = 60) -> str:
+    """``first`` and ``second`` inside one sentence, either order; the verdict side is named v1/v2 for the check."""
+    return rf"\b(?:{first})\b{window(reach)}\b(?P<v1>{second})\b|\b(?P<v2>{second})\b{window(reach)}\b(?:{first})\b"
+
+
+OVERRIDE = (
+    rule("instruction_override", "rules_dismissed[concept]", _both_ways(_RULES, _DISMISS), _not_negated),
+    rule("instruction_override", "rules_stale[concept]", _both_ways(_RULES, _STALE), _not_negated),
+    rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b"),
+    rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b"
+         rf"|\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
+    rule("instruction_override", "conflict_settled_by_self[concept]", rf"\b{_CLASH}\b{window(80)}\b(?:{_SELF_WINS})"),
+    rule("instruction_override", "nothing_else_binding[concept]", rf"\bnothing\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set)|in (?:{_RULES}))\b{window(30)}\b(?:is|are) (?:binding|mandatory|required|final)"),
+)
+
+# ---- identity and principal ------------------------------------------------------------------------------
+
+_IDENTITY = any_of((
+    r"you(?:'re| are) (?:now|henceforth|no longer|not|actually|really|secretly|truly)", r"you (?:will|shall) (?:now )?(?:be|become|act|play|operate|behave|respond|speak)",
+    r"(?:from now on|henceforth|going forward|starting now|from this (?:point|moment) on),? you", r"your (?:new|real|true|actual|hidden|secret|current) (?:name|identity|persona|role|self|character|personality|nature)",
+    r"act as", r"pretend (?:to be|you are|you're)", r"role-?play as", r"play (?:the role|the part) of", r"impersonate", r"become", r"transform into", r"turn into",
+    r"identify as", r"think of yourself as", r"consider yourself", r"see yourself as", r"regard yourself as", r"stop being", r"cease to be", r"speak as",
+    r"(?:drop|abandon|shed|leave behind|forget) (?:the|your) (?:\w+[\s-]){0,2}(?:persona|act|role|identity|character)", r"break character",
+    r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?",
+))
+_UNBOUND = any_of((
+    r"unrestricted", r"unfiltered", r"uncensored", r"unbound", r"unchained", r"unshackled", r"unaligned", r"amoral", r"jailbr(?:oken|eak)", r"rogue",
+    r"(?:no|zero) (?:\w+ )?(?:rules|limits|restrictions|filters|boundaries|ethics|morals|guidelines|guardrails|constraints|oversight|safety|refusals)",
+    r"without (?:any )?(?:\w+ )?(?:rules|limits|restrictions|filters|boundaries|ethics|morals|guidelines|guardrails|constraints|oversight|safety)",
+    r"(?:freed?|liberated|released) (?:of|from) (?:all |any |the |your )?(?:\w+[\s-]){0,2}(?:rules|limits|restrictions|filters|guidelines|constraints|oversight|polic(?:y|ies)|persona|training|programming)",
+    r"never (?:given|had) any (?:\w+ )?(?:training|rules|limits|guidelines)", r"not bound by", r"nothing is off[- ]limits", r"anything goes",
+    r"never says? no", r"never refuses?", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
+))
+_NOT_AI = r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
+_SECRETS = r"(?:production |prod |database |db |admin |root |api |license |wifi |wi-fi )?(?:passwords?|passphrases?|api keys?|private keys?|keys|tokens|secrets|credentials|serial numbers?|license keys?)"
+
+ROLE = (
+    rule("role_hijack", "persona_recites_secrets[concept]", rf"\b(?:{_IDENTITY})\b{window(80)}\b(?:read|tell|recite|give|share|whisper|say|list)\s+(?:me|us|them|you)\b{window(40)}\b{_SECRETS}\b"),
+    rule("role_hijack", "identity_unbound[concept]", rf"\b(?:{_IDENTITY})\b{window(80)}\b(?:{_UNBOUND})|\b(?:{_UNBOUND})\b{window(40)}\b(?:{_IDENTITY})\b", not_fiction),
+    rule("role_hijack", "not_an_assistant[concept]", rf"\b(?:{_NOT_AI})", not_fiction),
+    rule("role_hijack", "new_principal[concept]", r"\byou (?:now )?(?:answer|report|belong|owe \w+ loyalty) to\b|\b(?:is|are) your (?:real|true|actual|new|only|sole) (?:principal|master|boss|owner|operator|user|employer|commander)\b"
+         r"|\b(?:speak|speaks|carry|carries|ha(?:ve|s)|hold|holds)\s+(?:with\s+)?(?:the\s+)?(?:operator|developer|system|owner|admin)'?s?\s+(?:full\s+)?authority\b"),
+)
+
+# ---- concealment ------------------------------------------------------------------------------------------
+
+_UNTOLD = any_of((
+    r"(?:do not|don't|never|must not|mustn't|should not|shouldn't|won't|avoid|refrain from|no need to|without) (?:ever )?(?:\w+ing )?(?:tell|telling|inform|informing|mention|mentioning|notify|alert|report|disclose|reveal|show|surface|flag|bring up|bringing up|admit|acknowledge|say|bother (?:\w+ )?with|let on)",
+    r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
+    r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
+    r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
+))
+_OWN_ACTION = any_of((
+    r"this (?:note|entry|memory|instruction|rule|directive|line)", r"these (?:notes|entries|instructions|rules|lines)",
+    r"(?:what|whatever|anything|everything) you (?:send|sent|upload|uploaded|copy|copied|forward|forwarded|ran|run|did|do|change|changed|delete|deleted|install|installed|read|accessed|move|moved)",
+    r"(?:that|how) you (?:send|sent|upload|uploaded|copy|copied|forward|forwarded|ran|run|changed|deleted|installed|accessed|moved|are (?:sending|uploading|copying|forwarding))",
+    r"(?:the |any |all |these |those )?(?:commands?|scripts?|requests?|calls?|uploads?|transfers?|copies|steps?|tasks?|jobs?) you (?:ran|run|made|make|did|do|sent|send|added)(?: on the side)?",
+    r"(?:the |any |this |that )?(?:extra|additional|background|side|hidden|secondary|outbound|silent) (?:upload|copy|step|task|job|request|requests|call|calls|transfer|sync|traffic|connections?|process)",
+    r"(?:the |any |this |that )?(?:forwarding|mail|inbox|redirect) rule", r"(?:the |any )?(?:bcc|cc)s?\b", r"(?:the |any )?(?:webhook|beacon|tracking pixel|telemetry) (?:calls?|pings?|requests?)",
+    r"(?:the |your )?(?:hidden|secret) (?:instructions|rules|notes|directives)", r"(?:its|their|the note's|this note's) existence", r"(?:it|this|that) exists",
+    r"the (?:files|data|messages|e-?mails|inbox|documents) (?:you|being|get|are) (?:copy|copied|send|sent|forward|forwarded|upload|uploaded|mirror|mirrored|share|shared)",
+))
+_USERISH = r"(?:the (?:user|human|owner|person you(?:'re| are) helping|account holder)|your (?:user|owner|human)|them|him|her|anyone|anybody|no one|nobody)"
+_STEALTH = any_of((r"silently", r"secretly", r"covertly", r"quietly", r"stealthily", r"discreetly", r"surreptitiously", r"invisibly", r"undetected", r"on the sly",
+                   r"under the radar", r"behind (?:the user'?s|their|his|her|the owner'?s) back"))
+_SNEAKY_VERB = any_of((r"cc", r"bcc", r"forward", r"copy", r"send", r"upload", r"mirror", r"sync", r"post", r"push", r"exfiltrate", r"share", r"e-?mail",
+                       r"delete", r"rewrite", r"alter", r"modify", r"install", r"add", r"grant", r"approve", r"merge", r"disable", r"record", r"log", r"keep a copy",
+                       r"save a copy", r"store a copy", r"collect", r"harvest", r"attach", r"transfer", r"move", r"change", r"edit", r"run", r"execute"))
+CONCEAL = (
+    rule("concealment", "own_action_untold[concept]", rf"\b(?:{_UNTOLD})\b{window(70)}\b(?:{_OWN_ACTION})|\b(?:{_OWN_ACTION})\b{window(50)}\b(?:{_UNTOLD})\b"),
+    rule("concealment", "user_never_learns[concept]", rf"\b(?:{_USERISH})\b{window(30)}\b(?:never|not|doesn't|does not|won't|will not|must not|mustn't)\s+(?:ever\s+)?(?:finds?|find|learns?|hears?|knows?|notices?|realises?|realizes?|discovers?|sees?)\b(?:\s+out)?{window(40)}\b(?:{_OWN_ACTION}|about (?:it|this|that)|that you)"),
+    rule("concealment", "stealth_action[concept]", rf"\b(?:{_STEALTH})\s*,?\s+(?:{_SNEAKY_VERB})\b(?!s\b)", imperative),
+    rule("concealment", "deny_having_instructions[concept]", rf"\b(?:if|when|whenever|should)\b{window(40)}\b(?:ask|asks|asked)\b{window(60)}\b(?:hidden|secret|other|extra|special|any) (?:instructions|notes|rules|directives|memories)\b{window(30)}\b(?:say|answer|reply|claim|deny|tell)\b{window(20)}\b(?:no|not|none|nothing|don't|do not|you do not|you don't)\b"),
+)
+
+# ---- prompt disclosure --------------------------------------------------------------------------------------
+
+_RECITE = any_of((r"recite", r"quote", r"quoting", r"reproduce", r"transcribe", r"dump", r"print", r"output", r"reveal", r"disclose", r"leak", r"expose",
+                  r"share", r"send", r"e-?mail", r"post", r"publish", r"upload", r"paste", r"copy", r"write (?:out|down)", r"spell out", r"read (?:back|out|aloud)",
+                  r"repeat", r"echo", r"list", r"enumerate", r"summari[sz]e", r"paraphrase", r"translate", r"encode", r"include", r"attach", r"append", r"display",
+                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)"))
+_PROMPT_TEXT = any_of((
+    r"(?:the|your) (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|starting|opening)\s+){0,2}(?:system (?:text|prompt|message|instructions)|preamble|instructions you (?:were|got|received)|prompt you (?:were|got|received|woke up with|started with))",
+    r"(?:the\s+)?(?:instructions|prompt|text|rules) (?:that\s+)?you (?:were|got|received|have been) (?:started|given|booted|configured|initiali[sz]ed|set up|primed)(?: with)?",
+    r"(?:the |your )?(?:operator|developer|system)'?s? (?:instructions|prompt|message|text|rules)",
+    r"(?:the |your )?(?:hidden|secret|confidential|internal) (?:instructions|prompt|preamble|rules|configuration text|configuration)",
+    r"(?:your|the) (?:full |whole |entire )?configuration text",
+))
+
+DISCLOSURE = (
+    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}"),
+)
+
+RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE)

@@ -1,0 +1,90 @@
+"""The word stems of one language, and the detectors built from them.
+
+A :class:`Lexicon` lists, for one language, the stems of each concept the language families need: dismissal verbs,
+the agent's instructions, "from now on you are", "without restrictions", the user, a negated "tell", "hide", the
+system prompt, reveal verbs. Optional concepts make the second override rule: a *verdict* that voids rules
+(obsolete, no longer valid) counts only when the rules are *the agent's own* (yours, the system's, the original
+ones), so "the old build instructions no longer apply" passes in every language.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .rules import Rule, rule
+
+#: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
+GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
+_NEAR = r"[^.!?。！？।؟\n]{0,25}?"
+# A stem glued to a hyphenated compound ("Build-Anweisungen") names another thing's instructions.
+_NOT_COMPOUND = r"(?<![^\W\d_]-)"
+
+
+def _normal(part: str) -> str:
+    # The detectors read NFKC text with joiners removed (Thai SARA AM, Devanagari nukta letters and Gurmukhi are
+    # decomposed; Persian words lose their ZWNJ): stems are normalised the same way or they would never match.
+    return unicodedata.normalize("NFKC", part).replace("\u200c", "").replace("\u200d", "")
+
+
+class Lexicon:
+    """Stems for one language; every field is a regex alternation body (empty when a family has none)."""
+
+    def __init__(
+        self, dismiss: str, instructions: str, new_you: str, unrestricted: str, user: str, tell_not: str, hide: str, prompt: str, reveal: str,
+        *, stale: str = "", yours: str = "", possessed: str = "", setup: str = "", tell_user: str = "",
+    ) -> None:
+        self.dismiss, self.instructions, self.new_you, self.unrestricted = map(_normal, (dismiss, instructions, new_you, unrestricted))
+        self.user, self.tell_not, self.hide, self.prompt, self.reveal = map(_normal, (user, tell_not, hide, prompt, reveal))
+        #: Verdicts that void rules; the agent's possessive or qualifier; nouns that carry the possessive themselves
+        #: (Arabic تعليماتك, Turkish talimatların); words for the agent's setup; "don't tell the user" in one stem.
+        self.stale, self.yours, self.possessed, self.setup, self.tell_user = map(_normal, (stale, yours, possessed, setup, tell_user))
+
+    def extended(self, **more: str) -> Lexicon:
+        """This lexicon with each named field widened by ``more`` (an alternation body)."""
+        fields = {name: getattr(self, name) for name in ("dismiss", "instructions", "new_you", "unrestricted", "user", "tell_not", "hide", "prompt", "reveal",
+                                                           "stale", "yours", "possessed", "setup", "tell_user")}
+        for name, extra in more.items():
+            fields[name] = f"{fields[name]}|{extra}" if fields[name] else extra
+        return Lexicon(**fields)
+
+
+def _pair(a: str, b: str) -> str:
+    return rf"(?:{a}){GAP}(?:{b})|(?:{b}){GAP}(?:{a})"
+
+
+#: Scripts written without spaces between words, or with particles glued to them: no word start to require.
+_UNSPACED = frozenset({"zh", "ja", "th", "ko"})
+
+
+def _own_rules(code: str, lex: Lexicon) -> str:
+    """The agent's own rules: a rules noun next to a possessive or qualifier, either order, or a possessed noun."""
+    nouns = f"{_NOT_COMPOUND}(?:{lex.instructions}{'|' + lex.setup if lex.setup else ''})"
+    # A possessive must start a word: Dutch "uw" is not the one inside "bouwinstructies".
+    yours = f"(?:{lex.yours})" if code in _UNSPACED else rf"(?<![^\W\d_])(?:{lex.yours})"
+    forms = [rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
+    if lex.possessed:
+        forms.append(f"(?:{lex.possessed})")
+    return "|".join(forms)
+
+
+def stale_rules(code: str, lex: Lexicon) -> tuple[Rule, ...]:
+    """The rules that need the optional concepts, for the lexicons that have them."""
+    built = []
+    if lex.stale and lex.yours:
+        built.append(rule("instruction_override", f"own_rules_stale[{code}]", _pair(_own_rules(code, lex), lex.stale)))
+    if lex.tell_user:
+        built.append(rule("concealment", f"tell_user_nothing[{code}]", rf"(?:{lex.tell_user})"))
+    return tuple(built)
+
+
+def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str, ...]]]) -> tuple[Rule, ...]:
+    """Every detector of one language; ``gates`` holds words written out for stem lists that start with a class."""
+    # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt); the gates are
+    # derived from the patterns on first use (both halves of a pair are needed words).
+    return (
+        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions})"), **gates.get("instructions", {})),
+        rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
+        rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}")),
+        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt)),
+        *stale_rules(code, lex),
+    )
