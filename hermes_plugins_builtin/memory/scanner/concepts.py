@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 from .guards import NOT_TOPIC as _NOT_TOPIC
-from .guards import denied_before, imperative, not_fiction
-from .rules import Rule, any_of, case_blind, rule, window
+from .guards import denied_before, imperative, not_denied, not_fiction
+from .gate import required_words
+from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
 
 # ---- the agent's own rules ------------------------------------------------------------------------------
 
@@ -36,11 +37,16 @@ _AGENT_RULES = any_of((
     rf"(?:the\s+)?{_RULE_NOUN}\s+(?:that\s+)?(?:you|the (?:assistant|agent|model))\s+(?:were|was|have been|'ve been|are|got|received|started with|"
     r"came with|shipped with|woke up with|booted with|operate under|run under|work under|follow|obey|were given|were trained (?:on|with)|were deployed with)",
     rf"(?:the\s+)?{_RULE_NOUN}\s+(?:baked|built|trained|programmed|hard-?coded|put)\s+into\s+you",
-    r"(?:what|everything|anything|whatever|all)\s+(?:that\s+)?(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|taught|instructed|trained|programmed)|"
-    r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in))",
+    r"(?:what|everything|anything|whatever|all)\s+(?:that\s+)?(?:you(?:\s+were|\s+have been|'ve been|’ve been)\s+(?:told|given|taught|instructed|trained|programmed)|"
+    r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in|"
+    r"configured|set up|specified|defined|decided|intended|built|programmed|trained))",
     r"(?:the\s+)?(?:guardrails|safety (?:guidelines|training|filters|policy|policies)|content polic(?:y|ies)|usage polic(?:y|ies)|alignment (?:rules|training))",
 ))
 _RULES = rf"(?:{_AGENT_RULES}){_NOT_TOPIC}"
+#: One of these is in every mention of the agent's rules (a rules noun, or the verb of "what you were told").
+_RULES_WORDS = (*(words_of(_RULE_NOUN) or ()), "told", "given", "taught", "instructed", "trained", "programmed", "said", "wrote", "wanted", "set", "gave",
+                "put in", "configured", "specified", "defined", "decided", "intended", "built", "guardrail", "safety", "content polic", "usage polic",
+                "alignment", "prompt", "message")
 
 # ---- verdicts on them ---------------------------------------------------------------------------------------
 
@@ -59,7 +65,11 @@ _STALE = any_of((
     r"annulled", r"lifted", r"suspended", r"waived", r"withdrawn", r"cancell?ed", r"scrapped", r"invalid(?:ated)?", r"outdated", r"out of date",
     r"superseded", r"overridden", r"overruled", r"replaced", r"deprecated", r"sunset", r"dead letters?", r"history", r"a (?:rough |first )?draft",
     r"advisory", r"optional", r"suggestions?", r"irrelevant", r"non-?binding", r"not binding", r"paused", r"on hold", r"a formality",
-    r"no longer (?:\w+\s+)?(?:apply|applies|valid|binding|in force|in effect|relevant|matter|matters|count|counts|hold|holds|stand|stands)",
+    r"no longer (?:\w+\s+)?(?:apply|applies|valid|binding|in force|in effect|relevant|matter|matters|count|counts|hold|holds|stand|stands|consulted|needed|used|in use|wanted)",
+    r"(?:a )?relics?", r"legacy", r"a thing of the past", r"bygone", r"archived", r"discontinued", r"abolished", r"vestigial", r"meaningless", r"inapplicable",
+    r"not applicable", r"(?:is|are) not needed", r"(?:should|must|need|are to|is to)(?: not| no longer| never|n't) be (?:consulted|followed|used|applied|heeded|obeyed|trusted|honou?red|enforced|considered)",
+    r"not to be (?:consulted|followed|used|applied|heeded|obeyed|trusted|enforced)", r"(?:just|only|merely|mere) (?:defaults|suggestions|recommendations|hints|a starting point|placeholders|examples|preferences)",
+    r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)",
     r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
@@ -89,19 +99,30 @@ def _not_negated(match: re.Match[str]) -> bool:
     return True
 
 
+def _needed(fragment: str) -> tuple[str, ...]:
+    """Words one of which every match of ``fragment`` contains (read from its parse tree, so never wrong)."""
+    words = required_words(fragment, FLAGS)[0]
+    assert words is not None, fragment
+    return words
+
+
 def _both_ways(first: str, second: str, reach: int = 60) -> str:
     """``first`` and ``second`` inside one sentence, either order; the verdict side is named v1/v2 for the check."""
     return rf"\b(?:{first})\b{window(reach)}\b(?P<v1>{second})\b|\b(?P<v2>{second})\b{window(reach)}\b(?:{first})\b"
 
 
 OVERRIDE = (
-    rule("instruction_override", "rules_dismissed[concept]", _both_ways(_RULES, _DISMISS), _not_negated),
-    rule("instruction_override", "rules_stale[concept]", _both_ways(_RULES, _STALE), _not_negated),
-    rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b"),
-    rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b"
-         rf"|\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
+    rule("instruction_override", "rules_dismissed[concept]", _both_ways(_RULES, _DISMISS), _not_negated, gate=_RULES_WORDS, also=_needed(_DISMISS)),
+    rule("instruction_override", "rules_stale[concept]", _both_ways(_RULES, _STALE), _not_negated, gate=_RULES_WORDS, also=_needed(_STALE)),
+    rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b", gate=_RULES_WORDS),
+    rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b", gate=_needed(_SELF), also=_needed(_SIDE)),
+    rule("instruction_override", "self_binding[concept]", rf"\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
     rule("instruction_override", "conflict_settled_by_self[concept]", rf"\b{_CLASH}\b{window(80)}\b(?:{_SELF_WINS})"),
-    rule("instruction_override", "nothing_else_binding[concept]", rf"\bnothing\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set)|in (?:{_RULES}))\b{window(30)}\b(?:is|are) (?:binding|mandatory|required|final)"),
+    rule("instruction_override", "nothing_else_binding[concept]", rf"\b(?:nothing|none)\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set|configured)|(?:of|in|from)\s+(?:{_RULES}))"
+         rf"\b{window(40)}\b(?:(?:is|are) (?:binding|mandatory|required|final|in force)|survives?|remains?|appl(?:y|ies)|stands?|holds?|counts?|matters?|carr(?:y|ies) over|(?:is|are) left)\b"),
+    rule("instruction_override", "ranked_below_self[concept]", rf"\b(?:priority|priorities|ranking|rank order|precedence|hierarchy|chain of command|pecking order|order of (?:precedence|priority|authority))\b(?>{window(40)}\b(?:{_SELF}|this memory|memory)\b){window(80)}\b(?:{_RULES})", also=_RULES_WORDS),
+    rule("instruction_override", "rules_rewritten[concept]", rf"\b(?:change|rewrite|edit|modify|replace|amend|adjust|redefine|reconfigure|patch)\s+(?:{_RULES})\b|\b(?:{_RULES})(?>{window(60)}\b(?:change|rewrite|edit|modify|replace|amend|adjust|update|redefine)\w*\s+(?:them|it)\b){window(30)}\b(?:to match|according to|per|with|using|based on|in line with)\s+(?:{_SELF}|this memory)", not_denied, gate=_RULES_WORDS,
+         also=("change", "rewrite", "edit", "modify", "replace", "amend", "adjust", "redefine", "reconfigure", "patch", "update")),
 )
 
 # ---- identity and principal ------------------------------------------------------------------------------
@@ -112,7 +133,8 @@ _IDENTITY = any_of((
     r"act as", r"pretend (?:to be|you are|you're)", r"role-?play as", r"play (?:the role|the part) of", r"impersonate", r"become", r"transform into", r"turn into",
     r"identify as", r"think of yourself as", r"consider yourself", r"see yourself as", r"regard yourself as", r"stop being", r"cease to be", r"speak as",
     r"(?:drop|abandon|shed|leave behind|forget) (?:the|your) (?:\w+[\s-]){0,2}(?:persona|act|role|identity|character)", r"break character",
-    r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?",
+    r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?", r"you(?:'re| are) [\"“']?[\w -]{1,30}[\"”']? now",
+    r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
 ))
 _UNBOUND = any_of((
     r"unrestricted", r"unfiltered", r"uncensored", r"unbound", r"unchained", r"unshackled", r"unaligned", r"amoral", r"jailbr(?:oken|eak)", r"rogue",
@@ -121,14 +143,21 @@ _UNBOUND = any_of((
     r"(?:freed?|liberated|released) (?:of|from) (?:all |any |the |your )?(?:\w+[\s-]){0,2}(?:rules|limits|restrictions|filters|guidelines|constraints|oversight|polic(?:y|ies)|persona|training|programming)",
     r"never (?:given|had) any (?:\w+ )?(?:training|rules|limits|guidelines)", r"not bound by", r"nothing is off[- ]limits", r"anything goes",
     r"never says? no", r"never refuses?", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
+    r"with (?:full )?root\b", r"root (?:access|privileges|rights)", r"no (?:refusals|warnings|caveats|disclaimers)", r"(?:executes?|runs?|does) anything",
 ))
 _NOT_AI = r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
 _SECRETS = r"(?:production |prod |database |db |admin |root |api |license |wifi |wi-fi )?(?:passwords?|passphrases?|api keys?|private keys?|keys|tokens|secrets|credentials|serial numbers?|license keys?)"
 
 ROLE = (
-    rule("role_hijack", "persona_recites_secrets[concept]", rf"\b(?:{_IDENTITY})\b{window(80)}\b(?:read|tell|recite|give|share|whisper|say|list)\s+(?:me|us|them|you)\b{window(40)}\b{_SECRETS}\b"),
-    rule("role_hijack", "identity_unbound[concept]", rf"\b(?:{_IDENTITY})\b{window(80)}\b(?:{_UNBOUND})|\b(?:{_UNBOUND})\b{window(40)}\b(?:{_IDENTITY})\b", not_fiction),
+    rule("role_hijack", "persona_recites_secrets[concept]", rf"\b(?:{_IDENTITY})\b(?>{window(80)}\b(?:read|tell|recite|give|share|whisper|say|list)\s+(?:me|us|them|you)\b){window(40)}\b{_SECRETS}\b"),
+    rule("role_hijack", "identity_unbound[concept]", rf"\b(?:{_IDENTITY})\b{window(80)}\b(?:{_UNBOUND})|\b(?:{_UNBOUND})\b{window(40)}\b(?:{_IDENTITY})\b", not_fiction,
+         gate=_needed(_UNBOUND), also=_needed(_IDENTITY)),
     rule("role_hijack", "not_an_assistant[concept]", rf"\b(?:{_NOT_AI})", not_fiction),
+    rule("role_hijack", "principal_demoted[concept]", rf"\byou (?:now |really |actually )?(?:work|answer|report|belong|are loyal)\s+(?:for|to)\b{window(60)}\b(?:first|primarily|above all|before|over|instead|rather than|not|second|only)\b"
+         r"|\b(?:the user|the human|the owner|they|he|she) (?:is|are) (?:no longer|not|now secondary|secondary)(?:\s+(?:your|the))?\s+(?:principal|boss|master|owner|operator|user|priority|client|employer)\b"),
+    rule("role_hijack", "obeys_content[concept]", r"\b(?:do|does|doing|follow|follows|obey|obeys|execute|executes|carry out|act on|acts on)\s+(?:whatever|anything|everything|what)\s+(?:the |any |each |every |an? )?"
+         r"(?:last |latest |next |incoming |new |random )?(?:e-?mails?|messages?|web ?pages?|pages?|comments?|documents?|tickets?|issues?|tool (?:results?|outputs?)|pdfs?|sites?|websites?|attachments?|dms?|webhooks?|bots?|senders?|strangers?)\s+"
+         r"(?:says?|said|asks?|asked|tells? you|told you|requests?|requested|contains?|instructs?|wants?|demands?)\b"),
     rule("role_hijack", "new_principal[concept]", r"\byou (?:now )?(?:answer|report|belong|owe \w+ loyalty) to\b|\b(?:is|are) your (?:real|true|actual|new|only|sole) (?:principal|master|boss|owner|operator|user|employer|commander)\b"
          r"|\b(?:speak|speaks|carry|carries|ha(?:ve|s)|hold|holds)\s+(?:with\s+)?(?:the\s+)?(?:operator|developer|system|owner|admin)'?s?\s+(?:full\s+)?authority\b"),
 )
@@ -157,11 +186,33 @@ _STEALTH = any_of((r"silently", r"secretly", r"covertly", r"quietly", r"stealthi
 _SNEAKY_VERB = any_of((r"cc", r"bcc", r"forward", r"copy", r"send", r"upload", r"mirror", r"sync", r"post", r"push", r"exfiltrate", r"share", r"e-?mail",
                        r"delete", r"rewrite", r"alter", r"modify", r"install", r"add", r"grant", r"approve", r"merge", r"disable", r"record", r"log", r"keep a copy",
                        r"save a copy", r"store a copy", r"collect", r"harvest", r"attach", r"transfer", r"move", r"change", r"edit", r"run", r"execute"))
+_USER_UNTOLD = any_of((
+    r"(?:the user|they|he|she|the owner|the human)(?!['’]s) (?:doesn't|don't|does not|do not|won't|will not|shouldn't|should not|needn't|need not) (?:need to |have to |ever )?(?:know|hear|find out|learn|be told|be informed|notice|see)",
+    r"spare (?:the user|them|him|her|the human|the owner) (?:the )?(?:details|specifics|knowledge|news|trouble)", r"keep (?:the user|them|him|her) (?:out of (?:it|this|the loop)|uninformed|unaware|in the dark)",
+    r"(?:don't|do not|never|no need to) (?:tell|inform|notify|alert|update) (?:the user|them|him|her|the human|the owner)(?!['’]s)",
+    r"without (?:telling|informing|notifying|alerting) (?:the user|them|him|her|the human|the owner)(?!['’]s)",
+))
+_AGENT_DID = any_of((
+    r"(?:you|we) (?:added|changed|deleted|installed|ran|sent|copied|uploaded|forwarded|created|modified|moved|granted|opened|read|accessed|pushed|committed|exported|shared|mirrored|synced)",
+    r"(?:the |this |that |any |every |each |your )?(?:nightly |weekly |daily |hourly |automatic |scheduled |regular |extra |background )?(?:exports?|uploads?|transfers?|syncs?|mirroring|forwarding|copies|webhook calls?|outbound (?:traffic|calls|requests|connections))",
+))
+_KEEP_IT_QUIET = any_of((r"(?:leave|keep) (?:that|it|this|them) (?:out|quiet|to yourself|off the record|hidden|secret|between us)",
+                         r"(?:don't|do not|never|without) (?:mention|report|say|tell|note|log|flag)(?:ing)? (?:it|that|this|them|anything)\b(?! to (?:\w+ )?(?:team|channel|client|customer)s?\b)"))
+_NOTHING_HAPPENED = any_of((r"there (?:was|were|is|are|has been|have been) (?:none|nothing|no)\b", r"nothing (?:was|has been|is|happened|went|got)\b",
+                            r"no (?:data|files?|messages?|traffic|calls?|requests?|uploads?|changes?)\b", r"(?:you|it|we) (?:didn't|did not|never|haven't|have not|don't|do not)\b"))
+_ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|ied|ies)", r"shar\w+", r"transfer\w*", r"data", r"network", r"calls?", r"requests?", r"files?",
+                       r"what you (?:did|do|ran)", r"instructions", r"notes", r"memory", r"anything", r"changes?", r"access\w*"))
+
 CONCEAL = (
-    rule("concealment", "own_action_untold[concept]", rf"\b(?:{_UNTOLD})\b{window(70)}\b(?:{_OWN_ACTION})|\b(?:{_OWN_ACTION})\b{window(50)}\b(?:{_UNTOLD})\b"),
-    rule("concealment", "user_never_learns[concept]", rf"\b(?:{_USERISH})\b{window(30)}\b(?:never|not|doesn't|does not|won't|will not|must not|mustn't)\s+(?:ever\s+)?(?:finds?|find|learns?|hears?|knows?|notices?|realises?|realizes?|discovers?|sees?)\b(?:\s+out)?{window(40)}\b(?:{_OWN_ACTION}|about (?:it|this|that)|that you)"),
+    rule("concealment", "user_untold_action[concept]", rf"\b(?:{_USER_UNTOLD})\b{window(80)}\b(?:{_AGENT_DID}|{_OWN_ACTION})\b|\b(?:{_AGENT_DID}|{_OWN_ACTION})\b{window(80)}\b(?:{_USER_UNTOLD})\b",
+         gate=_needed(_USER_UNTOLD), also=_needed(f"{_AGENT_DID}|{_OWN_ACTION}")),
+    rule("concealment", "act_then_hide[concept]", rf"\b(?:{_SNEAKY_VERB})\b{window(100)}\b(?:{_KEEP_IT_QUIET})", imperative),
+    rule("concealment", "deny_when_asked[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:asks?|asked|questions?|wonders?|checks?)\b)(?>{window(20)}\b(?:{_ASKED_ABOUT})\b){window(60)}\b(?:say|tell (?:them|him|her|the user)|answer|reply|respond|claim|insist|assure (?:them|him|her))\b(?: that)?\s+(?:{_NOTHING_HAPPENED})", also=("ask", "question", "wonder", "check")),
+    rule("concealment", "own_action_untold[concept]", rf"\b(?:{_UNTOLD})\b{window(70)}\b(?:{_OWN_ACTION})|\b(?:{_OWN_ACTION})\b{window(50)}\b(?:{_UNTOLD})\b",
+         gate=_needed(_UNTOLD), also=_needed(_OWN_ACTION)),
+    rule("concealment", "user_never_learns[concept]", rf"\b(?:{_USERISH})\b(?>{window(30)}\b(?:never|not|doesn't|does not|won't|will not|must not|mustn't)\s+(?:ever\s+)?(?:finds?|find|learns?|hears?|knows?|notices?|realises?|realizes?|discovers?|sees?)\b)(?:\s+out)?{window(40)}\b(?:{_OWN_ACTION}|about (?:it|this|that)|that you)"),
     rule("concealment", "stealth_action[concept]", rf"\b(?:{_STEALTH})\s*,?\s+(?:{_SNEAKY_VERB})\b(?!s\b)", imperative),
-    rule("concealment", "deny_having_instructions[concept]", rf"\b(?:if|when|whenever|should)\b{window(40)}\b(?:ask|asks|asked)\b{window(60)}\b(?:hidden|secret|other|extra|special|any) (?:instructions|notes|rules|directives|memories)\b{window(30)}\b(?:say|answer|reply|claim|deny|tell)\b{window(20)}\b(?:no|not|none|nothing|don't|do not|you do not|you don't)\b"),
+    rule("concealment", "deny_having_instructions[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:ask|asks|asked)\b)(?>{window(60)}\b(?:hidden|secret|other|extra|special|any) (?:instructions|notes|rules|directives|memories)\b){window(30)}\b(?:say|answer|reply|claim|deny|tell)\b{window(20)}\b(?:no|not|none|nothing|don't|do not|you do not|you don't)\b"),
 )
 
 # ---- prompt disclosure --------------------------------------------------------------------------------------
@@ -179,7 +230,14 @@ _PROMPT_TEXT = any_of((
 ))
 
 DISCLOSURE = (
-    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}"),
+    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
 )
 
-RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE)
+# ---- credential directories --------------------------------------------------------------------------------
+
+CREDENTIALS = (
+    rule("credential_access", "key_directory_contents[concept]", r"\b(?:list|show|print|dump|read|cat|paste|copy|display|include|output|tell me|give me|reveal|share|send|upload|post)\b"
+         rf"{window(30)}\b(?:the\s+)?(?:contents?|everything|all (?:the )?files)\s+(?:of|in|inside|under)\s+(?:~|\$HOME|\$\{{HOME\}}|/home/\w+|/root)?/?\.(?:ssh|gnupg|aws|kube|password-store|docker)\b", not_denied),
+)
+
+RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE, *CREDENTIALS)

@@ -13,10 +13,19 @@ import re
 from .rules import case_blind
 
 #: After a rules noun: a topic that makes them another thing's rules ("... for the docs bot", "... in README").
-NOT_TOPIC = (r"(?![\s-]+(?:guidance|guidelines?|rules?|instructions?|polic(?:y|ies)|section|wording|draft|template|script|scripts|file|files|page|pages|doc|docs|guide|section|readme|wizard|steps?|tool|command|process|flow|checklist|template)\b)"
-             r"(?!\s+(?:for|about|on|regarding|of|in)\s+(?:the\s+|our\s+|my\s+|this\s+|that\s+)?"
-             r"(?!(?:this|the|our|current)\s+(?:session|conversation|chat|workspace|repo|repository|account|project)\b)(?:[\w.-]+\s+)?"
-             r"(?:bot|repo|repository|file|docs?|team|app|project|page|readme|script|build|service|model|site|commits?|messages?|linter|lint|style|code|emails?)\b)")
+NOT_TOPIC = (r"(?![\s-]+(?:guidance|guidelines?|rules?|instructions?|polic(?:y|ies)|section|wording|draft|template|script|scripts|file|files|page|pages|doc|docs|"
+             r"guide|readme|wizard|steps?|tool|command|process|flow|checklist)\b)"
+             # "... about emoji", "... for the deploy bot": rules about a subject; "... about safety", "... for this chat" are the agent's.
+             r"(?!\s+(?:about|regarding|concerning|for|on|around)\s+(?!(?:safety|security|refus|confirm|permission|privacy|secret|credential|ethic|harm|content|"
+             r"this|these|that|those|it\b|them\b|anything|everything|now\b|here\b|today|the rest|all\b|any\b|every|the user|users|me\b|us\b|you\b|your\b)))"
+             r"(?!\s+(?:of|in)\s+(?:the\s+|our\s+|my\s+)?(?:[\w.-]+\s+)?(?:bot|repo|repository|file|docs?|team|app|project|page|readme|script|build|service|model|site|"
+             r"commits?|messages?|linter|lint|style|code|emails?)\b)"
+             # "... in prompts/support.md": a file of the project.
+             r"(?!\s+(?:in|at|from|under)\s+[`\"']?[\w~.-]*[/\\.][\w./\\-]+)")
+
+#: After a "hide"/"strip" verb: presentation, which an edit of a reply may drop without hiding anything from anyone.
+NOT_FORMATTING = (r"(?!\s+(?:\w+\s+)?(?:whitespace|formatting|markdown|emojis?|filler|boilerplate|typos|jargon|duplicates|noise|blank lines|newlines|html|"
+                  r"tags|headers|signatures|greetings|pleasantries|disclaimers|fluff)\b)")
 
 _DENIAL = re.compile(r"\b(?:never|not|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|won'?t|cannot|can'?t|no one may|nobody may|refuse to|avoid)\s+(?:\w+\s+){0,2}$")
 _DESCRIPTION = re.compile(r"\b(?:job|script|cron|daemon|service|tool|app|backup|program|it|which|that)\s+(?:\w+\s+)?$")

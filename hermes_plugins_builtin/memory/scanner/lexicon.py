@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import unicodedata
 
-from .rules import Rule, rule
+from .gate import required_words
+from .rules import FLAGS, Rule, rule
 
 #: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
 GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
 _NEAR = r"[^.!?。！？।؟\n]{0,25}?"
 # A stem glued to a hyphenated compound ("Build-Anweisungen") names another thing's instructions.
 _NOT_COMPOUND = r"(?<![^\W\d_]-)"
+
+
+#: Scripts written without spaces between words, or with particles glued to them: no word start to require.
+_UNSPACED = frozenset({"zh", "ja", "th", "ko"})
 
 
 def _normal(part: str) -> str:
@@ -48,12 +53,14 @@ class Lexicon:
         return Lexicon(**fields)
 
 
-def _pair(a: str, b: str) -> str:
-    return rf"(?:{a}){GAP}(?:{b})|(?:{b}){GAP}(?:{a})"
+# In Chinese, Japanese and Korean a comma joins clauses with subjects of their own ("don't tell colleagues, the user
+# wants to say it himself"): the two halves must share a clause.
+_CLAUSE = r"[^.!?。！？\n，、,;；]{0,40}?"
 
 
-#: Scripts written without spaces between words, or with particles glued to them: no word start to require.
-_UNSPACED = frozenset({"zh", "ja", "th", "ko"})
+def _pair(a: str, b: str, code: str = "") -> str:
+    gap = _CLAUSE if code in _UNSPACED else GAP
+    return rf"(?:{a}){gap}(?:{b})|(?:{b}){gap}(?:{a})"
 
 
 def _own_rules(code: str, lex: Lexicon) -> str:
@@ -71,7 +78,10 @@ def stale_rules(code: str, lex: Lexicon) -> tuple[Rule, ...]:
     """The rules that need the optional concepts, for the lexicons that have them."""
     built = []
     if lex.stale and lex.yours:
-        built.append(rule("instruction_override", f"own_rules_stale[{code}]", _pair(_own_rules(code, lex), lex.stale)))
+        own = _own_rules(code, lex)
+        # Gated on both halves (the derived gate would take the possessives alone, which are common words).
+        built.append(rule("instruction_override", f"own_rules_stale[{code}]", _pair(own, lex.stale, code),
+                          gate=required_words(own, FLAGS)[0], also=required_words(lex.stale, FLAGS)[0]))
     if lex.tell_user:
         built.append(rule("concealment", f"tell_user_nothing[{code}]", rf"(?:{lex.tell_user})"))
     return tuple(built)
@@ -82,9 +92,9 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt); the gates are
     # derived from the patterns on first use (both halves of a pair are needed words).
     return (
-        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions})"), **gates.get("instructions", {})),
+        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions})", code), **gates.get("instructions", {})),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
-        rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}")),
-        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt)),
+        rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}", code)),
+        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt, code)),
         *stale_rules(code, lex),
     )
