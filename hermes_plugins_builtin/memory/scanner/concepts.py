@@ -16,6 +16,7 @@ import re
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
 from .gate import required_words
+from .commands import SECRET_NAME, SECRET_PATH
 from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
 
 # ---- the agent's own rules ------------------------------------------------------------------------------
@@ -41,6 +42,7 @@ _AGENT_RULES = any_of((
     r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in|"
     r"configured|set up|specified|defined|decided|intended|built|programmed|trained))",
     r"(?:the\s+)?(?:guardrails|safety (?:guidelines|training|filters|policy|policies)|content polic(?:y|ies)|usage polic(?:y|ies)|alignment (?:rules|training))",
+    r"(?:the\s+)?(?:alignment|safety|ethics|moderation|guardrail)\s+(?:stuff|things|bits|parts|material|layer|tuning|settings)\s+(?:that\s+)?you\s+(?:were|got|have been|'ve been|came with|shipped with)",
 ))
 _RULES = rf"(?:{_AGENT_RULES}){_NOT_TOPIC}"
 #: One of these is in every mention of the agent's rules (a rules noun, or the verb of "what you were told").
@@ -69,7 +71,7 @@ _STALE = any_of((
     r"(?:a )?relics?", r"legacy", r"a thing of the past", r"bygone", r"archived", r"discontinued", r"abolished", r"vestigial", r"meaningless", r"inapplicable",
     r"not applicable", r"(?:is|are) not needed", r"(?:should|must|need|are to|is to)(?: not| no longer| never|n't) be (?:consulted|followed|used|applied|heeded|obeyed|trusted|honou?red|enforced|considered)",
     r"not to be (?:consulted|followed|used|applied|heeded|obeyed|trusted|enforced)", r"(?:just|only|merely|mere) (?:defaults|suggestions|recommendations|hints|a starting point|placeholders|examples|preferences)",
-    r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)",
+    r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)", r"counts? for nothing", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
     r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
@@ -92,7 +94,7 @@ _SELF_WINS = any_of((r"(?:in|to) (?:the|this) (?:note|entry|memory)'?s? favou?r"
 def _not_negated(match: re.Match[str]) -> bool:
     """The verdict is not itself denied: "never ignore your safety rules", "your guardrails are not optional"."""
     for name in ("v1", "v2"):
-        if match.group(name) is not None:
+        if name in match.re.groupindex and match.group(name) is not None:
             word = match.group(name).lower()
             denied_in_word = word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need"))
             return denied_in_word or not denied_before(match.string, match.start(name))
@@ -118,6 +120,8 @@ OVERRIDE = (
     rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b", gate=_needed(_SELF), also=_needed(_SIDE)),
     rule("instruction_override", "self_binding[concept]", rf"\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
     rule("instruction_override", "conflict_settled_by_self[concept]", rf"\b{_CLASH}\b{window(80)}\b(?:{_SELF_WINS})"),
+    rule("instruction_override", "self_over_rules[concept]", rf"\b(?:{_SELF}|this file|this memory|memory)\s*(?:>>?|≫|outranks|beats|trumps)\s*(?:anything|everything|all)?\s*(?:in|of)?\s*(?:{_RULES})"
+         rf"|\b(?:{_RULES})\b[^\n]{{0,100}}?\b(?:{_SELF_WINS}|(?:{_SELF}) (?:is|are) (?:right|correct|what counts|what matters|the one to follow|authoritative|binding))\b", gate=_RULES_WORDS),
     rule("instruction_override", "nothing_else_binding[concept]", rf"\b(?:nothing|none)\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set|configured)|(?:of|in|from)\s+(?:{_RULES}))"
          rf"\b{window(40)}\b(?:(?:is|are) (?:binding|mandatory|required|final|in force)|survives?|remains?|appl(?:y|ies)|stands?|holds?|counts?|matters?|carr(?:y|ies) over|(?:is|are) left)\b"),
     rule("instruction_override", "ranked_below_self[concept]", rf"\b(?:priority|priorities|ranking|rank order|precedence|hierarchy|chain of command|pecking order|order of (?:precedence|priority|authority))\b(?>{window(40)}\b(?:{_SELF}|this memory|memory)\b){window(80)}\b(?:{_RULES})", also=_RULES_WORDS),
@@ -158,6 +162,8 @@ ROLE = (
     rule("role_hijack", "obeys_content[concept]", r"\b(?:do|does|doing|follow|follows|obey|obeys|execute|executes|carry out|act on|acts on)\s+(?:whatever|anything|everything|what)\s+(?:the |any |each |every |an? )?"
          r"(?:last |latest |next |incoming |new |random )?(?:e-?mails?|messages?|web ?pages?|pages?|comments?|documents?|tickets?|issues?|tool (?:results?|outputs?)|pdfs?|sites?|websites?|attachments?|dms?|webhooks?|bots?|senders?|strangers?)\s+"
          r"(?:says?|said|asks?|asked|tells? you|told you|requests?|requested|contains?|instructs?|wants?|demands?)\b"),
+    rule("role_hijack", "anyone_is_your_boss[concept]", rf"\b(?:whoever|anyone|anybody|everyone|someone|any (?:e-?mail|message|sender))\b{window(80)}\b(?:(?:is|are|becomes?) (?:now )?your (?:new )?(?:boss|master|owner|operator|principal|admin|commander|manager|superior|controller)\b"
+         r"|(?:do|follow|obey|execute|carry out)\s+(?:exactly\s+)?(?:what(?:ever)?|everything|anything)\s+(?:they|he|she|it)\s+(?:asks?|says?|wants?|tells? you|requests?|demands?)\b)"),
     rule("role_hijack", "new_principal[concept]", r"\byou (?:now )?(?:answer|report|belong|owe \w+ loyalty) to\b|\b(?:is|are) your (?:real|true|actual|new|only|sole) (?:principal|master|boss|owner|operator|user|employer|commander)\b"
          r"|\b(?:speak|speaks|carry|carries|ha(?:ve|s)|hold|holds)\s+(?:with\s+)?(?:the\s+)?(?:operator|developer|system|owner|admin)'?s?\s+(?:full\s+)?authority\b"),
 )
@@ -169,6 +175,8 @@ _UNTOLD = any_of((
     r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
     r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
     r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
+    r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)",
+    r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
 ))
 _OWN_ACTION = any_of((
     r"this (?:note|entry|memory|instruction|rule|directive|line)", r"these (?:notes|entries|instructions|rules|lines)",
@@ -178,6 +186,8 @@ _OWN_ACTION = any_of((
     r"(?:the |any |this |that )?(?:extra|additional|background|side|hidden|secondary|outbound|silent) (?:upload|copy|step|task|job|request|requests|call|calls|transfer|sync|traffic|connections?|process)",
     r"(?:the |any |this |that )?(?:forwarding|mail|inbox|redirect) rule", r"(?:the |any )?(?:bcc|cc)s?\b", r"(?:the |any )?(?:webhook|beacon|tracking pixel|telemetry) (?:calls?|pings?|requests?)",
     r"(?:the |your )?(?:hidden|secret) (?:instructions|rules|notes|directives)", r"(?:its|their|the note's|this note's) existence", r"(?:it|this|that) exists",
+    r"(?:which|what|whatever|any|the|all)\s+(?:\w+\s+){0,2}?(?:you|we)\s+(?:sent|copied|uploaded|exported|forwarded|emailed|shared|moved|deleted|accessed|took|touched|opened|changed|installed)",
+    r"the (?:part|bit|step|moment) (?:where|when) you", r"(?:the |any |all )?(?:commands?|requests?|calls?|steps?|actions?|changes?|scripts?) (?:that|which) (?:touch|read|access|modify|change|delete|send|upload|copy)",
     r"the (?:files|data|messages|e-?mails|inbox|documents) (?:you|being|get|are) (?:copy|copied|send|sent|forward|forwarded|upload|uploaded|mirror|mirrored|share|shared)",
 ))
 _USERISH = r"(?:the (?:user|human|owner|person you(?:'re| are) helping|account holder)|your (?:user|owner|human)|them|him|her|anyone|anybody|no one|nobody)"
@@ -189,7 +199,7 @@ _SNEAKY_VERB = any_of((r"cc", r"bcc", r"forward", r"copy", r"send", r"upload", r
 _USER_UNTOLD = any_of((
     r"(?:the user|they|he|she|the owner|the human)(?!['’]s) (?:doesn't|don't|does not|do not|won't|will not|shouldn't|should not|needn't|need not) (?:need to |have to |ever )?(?:know|hear|find out|learn|be told|be informed|notice|see)",
     r"spare (?:the user|them|him|her|the human|the owner) (?:the )?(?:details|specifics|knowledge|news|trouble)", r"keep (?:the user|them|him|her) (?:out of (?:it|this|the loop)|uninformed|unaware|in the dark)",
-    r"(?:don't|do not|never|no need to) (?:tell|inform|notify|alert|update) (?:the user|them|him|her|the human|the owner)(?!['’]s)",
+    r"(?:don't|do not|never|no need to) (?:tell|inform|notify|alert|update) (?:the user|them|him|her|the human|the owner)(?!['’]s)", r"be discreet",
     r"without (?:telling|informing|notifying|alerting) (?:the user|them|him|her|the human|the owner)(?!['’]s)",
 ))
 _AGENT_DID = any_of((
@@ -197,6 +207,7 @@ _AGENT_DID = any_of((
     r"(?:the |this |that |any |every |each |your )?(?:nightly |weekly |daily |hourly |automatic |scheduled |regular |extra |background )?(?:exports?|uploads?|transfers?|syncs?|mirroring|forwarding|copies|webhook calls?|outbound (?:traffic|calls|requests|connections))",
 ))
 _KEEP_IT_QUIET = any_of((r"(?:leave|keep) (?:that|it|this|them) (?:out|quiet|to yourself|off the record|hidden|secret|between us)",
+                         r"(?:don't|do not|never|without) (?:bring(?:ing)? (?:it|that|this|them) up|rais(?:e|ing) (?:it|that|this)|talk(?:ing)? about (?:it|that|this))",
                          r"(?:don't|do not|never|without) (?:mention|report|say|tell|note|log|flag)(?:ing)? (?:it|that|this|them|anything)\b(?! to (?:\w+ )?(?:team|channel|client|customer)s?\b)"))
 _NOTHING_HAPPENED = any_of((r"there (?:was|were|is|are|has been|have been) (?:none|nothing|no)\b", r"nothing (?:was|has been|is|happened|went|got)\b",
                             r"no (?:data|files?|messages?|traffic|calls?|requests?|uploads?|changes?)\b", r"(?:you|it|we) (?:didn't|did not|never|haven't|have not|don't|do not)\b"))
@@ -204,6 +215,8 @@ _ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|
                        r"what you (?:did|do|ran)", r"instructions", r"notes", r"memory", r"anything", r"changes?", r"access\w*"))
 
 CONCEAL = (
+    rule("concealment", "user_notice_off[concept]", r"\b(?:tell|notify|inform|show|alert|warn)_?(?:the_)?(?:user|owner|human)\s*[:=]\s*[\"']?(?:false|no|0|off|never)\b"),
+    rule("concealment", "selective_report[concept]", r"\b(?:only|just)\s+(?:list|mention|report|show|describe|include|tell (?:me|them|the user|him|her) about)\s+(?:the\s+)?(?:harmless|safe|boring|innocent|routine|normal|benign|innocuous|uncontroversial)\b"),
     rule("concealment", "user_untold_action[concept]", rf"\b(?:{_USER_UNTOLD})\b{window(80)}\b(?:{_AGENT_DID}|{_OWN_ACTION})\b|\b(?:{_AGENT_DID}|{_OWN_ACTION})\b{window(80)}\b(?:{_USER_UNTOLD})\b",
          gate=_needed(_USER_UNTOLD), also=_needed(f"{_AGENT_DID}|{_OWN_ACTION}")),
     rule("concealment", "act_then_hide[concept]", rf"\b(?:{_SNEAKY_VERB})\b{window(100)}\b(?:{_KEEP_IT_QUIET})", imperative),
@@ -230,12 +243,16 @@ _PROMPT_TEXT = any_of((
 ))
 
 DISCLOSURE = (
+    rule("prompt_disclosure", "prompt_placed_out[concept]", rf"\b(?:{_PROMPT_TEXT}|your (?:initial|original|system|hidden|full|starting) (?:instructions|prompt|rules))\b{window(40)}\b(?:should|must|will|shall|needs? to|has to|have to)\s+(?:always\s+)?"
+         r"(?:appear|show up|be (?:visible|included|posted|shown|pasted|printed|published|quoted|attached))\b"),
     rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
 )
 
 # ---- credential directories --------------------------------------------------------------------------------
 
 CREDENTIALS = (
+    rule("credential_access", "secret_fetched_then_shown[concept]", rf"\b(?:fetch|get|grab|read|pull|retrieve|extract|look up|find|copy|take)\w*\b{window(30)}{SECRET_NAME}{window(60)}\b(?P<v1>show|print|tell|give|paste|display|echo|reveal|send|include|output|post|share|list)\w*\b", _not_negated),
+    rule("credential_access", "secret_file_then_shown[concept]", rf"{SECRET_PATH}{window(80)}\b(?P<v1>print|show|paste|display|output|dump|echo|read out|tell me|list|reveal|quote)\w*\s+(?:it|them|its? contents?|the contents|the value|out|everything|what you find)\b", _not_negated),
     rule("credential_access", "key_directory_contents[concept]", r"\b(?:list|show|print|dump|read|cat|paste|copy|display|include|output|tell me|give me|reveal|share|send|upload|post)\b"
          rf"{window(30)}\b(?:the\s+)?(?:contents?|everything|all (?:the )?files)\s+(?:of|in|inside|under)\s+(?:~|\$HOME|\$\{{HOME\}}|/home/\w+|/root)?/?\.(?:ssh|gnupg|aws|kube|password-store|docker)\b", not_denied),
 )

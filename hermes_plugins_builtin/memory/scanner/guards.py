@@ -13,7 +13,7 @@ import re
 from .rules import case_blind
 
 #: After a rules noun: a topic that makes them another thing's rules ("... for the docs bot", "... in README").
-NOT_TOPIC = (r"(?![\s-]+(?:guidance|guidelines?|rules?|instructions?|polic(?:y|ies)|section|wording|draft|template|script|scripts|file|files|page|pages|doc|docs|"
+NOT_TOPIC = (r"(?!(?:[ \t]+|-)(?:guidance|guidelines?|rules?|instructions?|polic(?:y|ies)|section|wording|draft|template|script|scripts|file|files|page|pages|doc|docs|"
              r"guide|readme|wizard|steps?|tool|command|process|flow|checklist)\b)"
              # "... about emoji", "... for the deploy bot": rules about a subject; "... about safety", "... for this chat" are the agent's.
              r"(?!\s+(?:about|regarding|concerning|for|on|around)\s+(?!(?:safety|security|refus|confirm|permission|privacy|secret|credential|ethic|harm|content|"

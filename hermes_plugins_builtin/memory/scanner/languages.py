@@ -16,7 +16,7 @@ from .rules import Rule
 
 
 LEXICONS: dict[str, Lexicon] = {
-    "es": Lexicon(r"ignor[ae]\w{0,16}|olvid[ae]\w{0,16}|omit[ae]|descart[ae]\w{0,16}|pasa por alto|haz caso omiso|no (?:sigas|obedezcas|hagas caso)|anula\w{0,16}|desactiva\w{0,16}|salt[ae] (?:las|tus)",
+    "es": Lexicon(r"ignor[ae]\w{0,16}|olv[ií]d[ae]\w{0,16}|omit[ae]|descart[ae]\w{0,16}|pasa por alto|haz caso omiso|no (?:sigas|obedezcas|hagas caso)|anula\w{0,16}|desactiva\w{0,16}|salt[ae] (?:las|tus)",
                   r"instrucci[oó]n\w{0,16}|reglas|directiv\w{1,16}|indicaciones|normas|restricciones|pautas|prompt del sistema|[oó]rdenes",
                   r"a partir de (?:ahora|hoy)\s*,?\s*(?:t[uú] )?eres|ahora eres|desde ahora eres|ya no eres|tu nuev[oa] (?:rol|identidad|nombre) es|act[uú]a como",
                   r"sin (?:ninguna |ning[uú]n |tipo de )?(?:restricci[oó]n\w{0,16}|l[ií]mites?|filtros?|reglas)|modo desarrollador",
@@ -42,7 +42,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"a partir de agora\s*,?\s*(?:voc[eê] )?(?:[eé]|és)(?!\w)|agora voc[eê] [eé]|voc[eê] (?:agora )?n[aã]o [eé] mais|sua nova (?:fun[cç][aã]o|identidade) [eé]|a partir de agora tu [eé]s",
                   r"sem (?:nenhuma |qualquer )?(?:restri[cç][oõ]es|restri[cç][aã]o|limites?|filtros?|regras)|modo desenvolvedor",
                   r"usu[aá]ri[oa]s?|utilizador\w{0,16}", r"n[aã]o deixe|sem que|n[aã]o (?:conte|diga|informe|mostre|revele|mencione|avise)|nunca (?:conte|diga|mencione)|sem (?:contar|avisar|informar)",
-                  r"escond[ae]\w{0,16}|ocult[ae]\w{0,16}", r"prompt (?:de|do) sistema|instru[cç][oõ]es (?:do sistema|ocultas|iniciais)",
+                  r"escond[ae]\w{0,16}|ocult[ae]\w{0,16}", r"prompt (?:de|do) sistema|instru[cç][oõ]es (?:do sistema|de sistema|ocultas|iniciais)",
                   r"revel[ea]|mostr[ea]|repit[ae]|imprim[ae]|exib[ae]|compartilh[ea]|traduz[a]?|envi[ea]|copi[ea]"),
     "it": Lexicon(r"ignor\w{0,16}|dimentic\w{0,16}|trascur\w{0,16}|non (?:seguire|rispettare)|annull\w{0,16}|disattiv\w{0,16}|salta",
                   r"istruzion\w{1,16}|regole|direttive|indicazioni|prompt di sistema|restrizioni|ordini|linee guida",
@@ -81,7 +81,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"toon|laat zien|onthul|herhaal|geef|print|vertaal|stuur"),
     "tr": Lexicon(r"yok say\w{0,16}|görmezden gel\w{0,16}|unut\w{0,16}|dikkate alma\w{0,16}|uyma\w{0,16}|iptal et\w{0,16}|devre dışı bırak\w{0,16}|atla\w{0,16}",
                   r"talimat\w{0,16}|kural\w{0,16}|yönerge\w{0,16}|direktif\w{0,16}|komut\w{0,16}|kısıtlama\w{0,16}|sistem istem\w{0,16}",
-                  r"bundan (?:sonra|böyle) sen\b|artık sen\b|sen artık\b|yeni rolün",
+                  r"(?:bundan (?:sonra|böyle)|artık)\s*,?\s*sen (?:artık )?(?:bir\b|[\w-]{1,20}'(?:sın|sin|sun|sün)\b)|sen artık (?:bir\b|[\w-]{1,20}'(?:sın|sin|sun|sün)\b)|yeni rolün",
                   r"(?:hiçbir )?kısıtlaması olmayan|kısıtlamasız|sınırsız|filtresiz|geliştirici modu",
                   r"kullanıcı\w{0,16}", r"söyleme\w{0,16}|bahsetme\w{0,16}|bildirme\w{0,16}|gösterme\w{0,16}|haber verme\w{0,16}",
                   r"gizle\w{0,16}|sakla\w{0,16}", r"sistem istem\w{0,16}|sistem talimat\w{0,16}|gizli talimat\w{0,16}",

@@ -112,21 +112,27 @@ MORE_LEXICONS: dict[str, Lexicon] = {
                   stale=r"hindi na (?:valid|wasto|umiiral|ipinapatupad)|wala nang bisa|luma na", yours=r"mo|iyong|ng sistema"),
 }
 
+# A rules noun followed (after an adjective at most) by "of the blog", "for the team": rules of something else. "Of the
+# system" and "of security" keep the agent's.
+_ROMANCE_TOPIC = (r"(?!\s+(?:\w+\s+)?(?:del|de la|de los|de las|para (?:el|la|los|las)|sobre|du|des|pour (?:le|la|les)|sur (?:le|la|les)|della|dello|dei|delle|"
+                  r"per (?:il|la|i|le)|sul|do|da|dos|das|para (?:o|a|os|as))\s+(?!sistema|système|seguridad|sécurité|segurança|sicurezza|asistente|assistant|assistente|ia\b))")
+_GERMAN_TOPIC = r"(?!\s+(?:\w+\s+)?(?:für (?:den|die|das)|zum|zur|des|der)\s+(?!system|sicherheit|assistent|ki\b))"
+
 ADDITIONS: dict[str, dict[str, str]] = {
-    "es": {"stale": r"ya no (?:son |es |est[aá]n? )?(?:v[aá]lid[ao]s?|vigentes?|aplica\w{0,6}|cuentan?)|obsolet[ao]s?|caduc[ao]s?|anulad[ao]s?|sin efecto|derogad[ao]s?|revocad[ao]s?|no tienen? validez",
+    "es": {"topic": _ROMANCE_TOPIC, "stale": r"ya no (?:son |es |est[aá]n? )?(?:v[aá]lid[ao]s?|vigentes?|aplica\w{0,6}|cuentan?)|obsolet[ao]s?|caduc[ao]s?|anulad[ao]s?|sin efecto|derogad[ao]s?|revocad[ao]s?|no tienen? validez",
            "yours": r"tus?|del sistema", "setup": r"configuraci[oó]n",
-           "new_you": r"de ahora en adelante\s*,?\s*(?:t[uú] )?eres|desde hoy eres",
-           "unrestricted": r"que no tiene (?:ninguna |ning[uú]n )?(?:regla|restricci[oó]n|l[ií]mite)s?|libre de (?:toda |cualquier )?(?:regla|restricci[oó]n)s?"},
-    "fr": {"stale": r"périmé\w{0,3}|caduc\w{0,3}|obsolète\w{0,2}|ne (?:sont|est) plus (?:valables?|en vigueur|applicables?)|annulé\w{0,2}|révoqué\w{0,2}|sans effet|ne comptent plus",
+           "new_you": r"de ahora en adelante\s*,?\s*(?:t[uú] )?eres|desde hoy eres|eres ahora",
+           "unrestricted": r"que no tiene (?:ninguna |ning[uú]n )?(?:regla|restricci[oó]n|l[ií]mite)s?|libre de (?:toda |cualquier )?(?:regla|restricci[oó]n)s?|nunca se niega|no se niega a nada"},
+    "fr": {"topic": _ROMANCE_TOPIC, "stale": r"périmé\w{0,3}|caduc\w{0,3}|obsolète\w{0,2}|ne (?:sont|est) plus (?:valables?|en vigueur|applicables?)|annulé\w{0,2}|révoqué\w{0,2}|sans effet|ne comptent plus",
            "yours": r"tes|ton|ta|vos|votre|du système", "setup": r"configuration|paramétrage",
            "new_you": r"dorénavant\s*,?\s*tu es|tu es dorénavant",
-           "unrestricted": r"libre de (?:toute|tout) (?:règle|restriction|limite|contrainte)s?"},
-    "de": {"stale": r"hinfällig|ungültig|außer kraft|aufgehoben|veraltet|obsolet|gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|nicht mehr gültig|nichtig|abgelaufen",
+           "unrestricted": r"libre de (?:toute|tout) (?:règle|restriction|limite|contrainte)s?|n'as plus (?:aucune |de )?(?:limite|règle|restriction|filtre)s?|plus aucune (?:limite|règle|restriction)s?"},
+    "de": {"topic": _GERMAN_TOPIC, "stale": r"hinfällig|ungültig|außer kraft|aufgehoben|ausgesetzt|deaktiviert|veraltet|obsolet|gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|nicht mehr gültig|nichtig|abgelaufen",
            "yours": r"deine?[nrms]?|system\w{0,3}", "setup": r"konfiguration|einstellungen",
            "tell_not": r"kein wort|nichts davon"},
-    "it": {"stale": r"non (?:valgono|vale|sono) più|non (?:sono )?più (?:valid[ei]|in vigore)|obsolet[ei]|scadut[ei]|annullat[ei]|superat[ei]|decadut[ei]|revocat[ei]",
+    "it": {"topic": _ROMANCE_TOPIC, "stale": r"non (?:valgono|vale|sono) più|non (?:sono )?più (?:valid[ei]|in vigore)|obsolet[ei]|scadut[ei]|annullat[ei]|superat[ei]|decadut[ei]|revocat[ei]",
            "yours": r"tue|tuoi|tua|tuo|di sistema|del sistema", "setup": r"configurazione|impostazioni"},
-    "pt": {"stale": r"n[aã]o (?:s[aã]o|[eé]) mais (?:v[aá]lid[ao]s?|aplic[aá]veis)|obsolet[ao]s|caducad?[ao]s|revogad[ao]s|anulad[ao]s|perderam a validade|sem efeito|(?:não|já não) valem(?: mais)?",
+    "pt": {"topic": _ROMANCE_TOPIC, "stale": r"n[aã]o (?:s[aã]o|[eé]) mais (?:v[aá]lid[ao]s?|aplic[aá]veis)|obsolet[ao]s|caducad?[ao]s|revogad[ao]s|anulad[ao]s|perderam a validade|sem efeito|(?:não|já não) valem(?: mais)?",
            "yours": r"suas?|seus?|tuas?|teus?|do sistema", "setup": r"configura[cç][aã]o"},
     "ru": {"stale": r"устарел\w{0,3}|недействительн\w{0,3}|больше не (?:действуют|действует|применяются|применяется|актуальн\w{0,3})|отмен[её]н\w{0,3}|утратил\w{0,3} силу|не действуют",
            "yours": r"тво\w{0,3}|ваш\w{0,3}|системн\w{0,3}", "setup": r"настройк\w{0,3}|конфигураци\w{0,3}"},

@@ -36,20 +36,22 @@ class Lexicon:
 
     def __init__(
         self, dismiss: str, instructions: str, new_you: str, unrestricted: str, user: str, tell_not: str, hide: str, prompt: str, reveal: str,
-        *, stale: str = "", yours: str = "", possessed: str = "", setup: str = "", tell_user: str = "",
+        *, stale: str = "", yours: str = "", possessed: str = "", setup: str = "", tell_user: str = "", topic: str = "",
     ) -> None:
         self.dismiss, self.instructions, self.new_you, self.unrestricted = map(_normal, (dismiss, instructions, new_you, unrestricted))
         self.user, self.tell_not, self.hide, self.prompt, self.reveal = map(_normal, (user, tell_not, hide, prompt, reveal))
         #: Verdicts that void rules; the agent's possessive or qualifier; nouns that carry the possessive themselves
         #: (Arabic تعليماتك, Turkish talimatların); words for the agent's setup; "don't tell the user" in one stem.
         self.stale, self.yours, self.possessed, self.setup, self.tell_user = map(_normal, (stale, yours, possessed, setup, tell_user))
+        #: What may follow a rules noun to make them another thing's ("las pautas del blog"), as a negative lookahead.
+        self.topic = topic
 
     def extended(self, **more: str) -> Lexicon:
-        """This lexicon with each named field widened by ``more`` (an alternation body)."""
+        """This lexicon with each named field widened by ``more`` (an alternation body); ``topic`` is replaced."""
         fields = {name: getattr(self, name) for name in ("dismiss", "instructions", "new_you", "unrestricted", "user", "tell_not", "hide", "prompt", "reveal",
-                                                           "stale", "yours", "possessed", "setup", "tell_user")}
+                                                           "stale", "yours", "possessed", "setup", "tell_user", "topic")}
         for name, extra in more.items():
-            fields[name] = f"{fields[name]}|{extra}" if fields[name] else extra
+            fields[name] = f"{fields[name]}|{extra}" if fields[name] and name != "topic" else extra
         return Lexicon(**fields)
 
 
@@ -92,7 +94,7 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt); the gates are
     # derived from the patterns on first use (both halves of a pair are needed words).
     return (
-        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions})", code), **gates.get("instructions", {})),
+        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions}){lex.topic}", code), **gates.get("instructions", {})),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
         rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}", code)),
         rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt, code)),
