@@ -25,18 +25,20 @@ _RULE_NOUN = any_of((
     r"instructions?", r"directives?", r"guidelines?", r"guidance", r"rules?", r"rulebook", r"polic(?:y|ies)", r"guardrails?", r"restrictions?",
     r"constraints?", r"safeguards?", r"set-?up", r"configuration", r"config", r"programming", r"training", r"prompt", r"orders", r"principles",
     r"limits", r"limitations", r"boundaries", r"protocols?", r"briefing", r"mandate", r"conditioning", r"values", r"ethics", r"code of conduct",
-    r"filters?", r"defaults", r"system (?:prompt|message|text|instructions|rules)", r"operating (?:rules|instructions|procedures|principles)",
+    r"filters?", r"defaults", r"system (?:prompt|message|text|instructions|rules)", r"caution", r"refusals?", r"refusal behaviou?r", r"(?:approval |safety )?gates",
+    r"confirmations?", r"restraint", r"scruples", r"wishes", r"operating (?:rules|instructions|procedures|principles)",
     r"safety (?:rules|settings|configuration|training|layer|checks|guidelines|policy|policies|filters|limits)",
 ))
 # Whose rules: the agent's. "your" and the parties that configure it; bare adjectives such as "original" or "default"
 # only count after "your" ("the original setup script", "the vendor's default ESLint rules" are about something else).
-_OWNER = any_of((r"your", r"the (?:system|developer|operator|platform|vendor|provider|model)'?s?", r"the assistant'?s", r"the agent'?s"))
+_OWNER = any_of((r"your(?:\s+(?:developers?|creators?|makers?|operators?|vendor)'?s?)?", r"the (?:system|developer|operator|platform|vendor|provider|model)'?s?", r"the assistant'?s", r"the agent'?s"))
 _AGENT_RULES = any_of((
     rf"{_OWNER}\s+(?:(?:own|original|initial|built-in|builtin|default|baseline|factory|core|standing|base|usual|current|existing|old|earlier|prior|previous|"
-    rf"safety|security|system|operating|governing|internal|hidden|preset|shipped|hard-?coded)\s+){{0,2}}{_RULE_NOUN}",
+    rf"safety|security|system|operating|governing|internal|hidden|preset|shipped|hard-?coded|content|ethical|moderation|usage)\s+){{0,2}}{_RULE_NOUN}",
     rf"(?:the\s+)?(?:system|developer|operator)\s+(?:{_RULE_NOUN}|prompt|message)",
+    rf"(?:every|all|any|each)\s+(?:of\s+)?(?:your\s+|the\s+)?(?:safety|security|content|system|built-in|default|usual|standing|ethical)\s+{_RULE_NOUN}",
     rf"(?:the\s+)?{_RULE_NOUN}\s+(?:that\s+)?(?:you|the (?:assistant|agent|model))\s+(?:were|was|have been|'ve been|are|got|received|started with|"
-    r"came with|shipped with|woke up with|booted with|operate under|run under|work under|follow|obey|were given|were trained (?:on|with)|were deployed with)",
+    r"came with|shipped with|woke up with|booted with|operate under|run under|work under|follow|obey|know|have|keep|apply|were given|were trained (?:on|with)|were deployed with)",
     rf"(?:the\s+)?{_RULE_NOUN}\s+(?:baked|built|trained|programmed|hard-?coded|put)\s+into\s+you",
     r"(?:what|everything|anything|whatever|all)\s+(?:that\s+)?(?:you(?:\s+were|\s+have been|'ve been|’ve been)\s+(?:told|given|taught|instructed|trained|programmed)|"
     r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in|"
@@ -59,6 +61,8 @@ _DISMISS = any_of((
     r"break", r"put (?:\w+\s+){0,3}on hold", r"stop (?:following|obeying|applying|honou?ring|observing|respecting)", r"no longer (?:follow|obey|apply|honou?r|observe)",
     r"(?:do not|don't|never|need not|needn't) (?:follow|obey|apply|honou?r|observe|respect|comply with|stick to|abide by)",
     r"(?:don't|do not|no) (?:need|have) to (?:follow|obey|apply|honou?r|observe|respect|comply with|stick to|abide by)",
+    r"get in (?:the|your) way", r"hold you back", r"slow you down",
+    r"stand in (?:the|your) way", r"exempt(?:ion|ed)? from", r"excused from", r"waiver (?:of|from|for)", r"dispensation from", r"a pass on",
     r"(?:are|is|feel) free to (?:ignore|skip|drop|set aside|edit|rewrite|bend|break)", r"(?:may|can) (?:freely |safely )?(?:ignore|skip|drop|set aside|edit|rewrite|bend|break)",
     r"(?:are|is) not bound by", r"(?:aren't|isn't) bound by", r"no longer bound by", r"release yourself from", r"free yourself from",
 ))
@@ -71,7 +75,8 @@ _STALE = any_of((
     r"(?:a )?relics?", r"legacy", r"a thing of the past", r"bygone", r"archived", r"discontinued", r"abolished", r"vestigial", r"meaningless", r"inapplicable",
     r"not applicable", r"(?:is|are) not needed", r"(?:should|must|need|are to|is to)(?: not| no longer| never|n't) be (?:consulted|followed|used|applied|heeded|obeyed|trusted|honou?red|enforced|considered)",
     r"not to be (?:consulted|followed|used|applied|heeded|obeyed|trusted|enforced)", r"(?:just|only|merely|mere) (?:defaults|suggestions|recommendations|hints|a starting point|placeholders|examples|preferences)",
-    r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)", r"counts? for nothing", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
+    r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)", r"counts? for nothing", r"disabled", r"(?:are |is )?gone", r"switched off", r"turned off",
+    r"deactivated", r"removed", r"(?:just |only |merely )?a test", r"for show", r"theat(?:er|re)", r"fake", r"not real", r"make-believe", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
     r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
@@ -80,6 +85,7 @@ _OUTRANK = any_of((
     r"take priority over", r"takes priority over", r"win over", r"wins over", r"prevail over", r"prevails over", r"come before", r"comes before",
     r"rank above", r"ranks above", r"matter more than", r"matters more than", r"weigh more than", r"weighs more than", r"count more than",
     r"counts more than", r"(?:is|are) (?:more important|weightier|more binding) than", r"(?:is|are) above", r"carr(?:y|ies) more weight than",
+    r"(?:has|have|carr(?:y|ies)|holds?) (?:a )?(?:higher|greater|more|final|ultimate|top) (?:authority|priority|precedence|weight|rank|standing) (?:than|over)",
 ))
 _SELF = r"(?:this|these|the following|the present)\s+(?:memory\s+)?(?:notes?|entry|entries|memory|memories|lines?|file|text|instructions|directives)|(?:the\s+)?memory (?:notes?|entries)|what(?:'s| is) written here|the note|this one"
 _SIDE = any_of((r"side with", r"defer to", r"prefer", r"favou?r", r"prioriti[sz]e", r"trust", r"go with", r"go by", r"listen to", r"back", r"choose", r"pick",
@@ -139,6 +145,8 @@ _IDENTITY = any_of((
     r"(?:drop|abandon|shed|leave behind|forget) (?:the|your) (?:\w+[\s-]){0,2}(?:persona|act|role|identity|character)", r"break character",
     r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?", r"you(?:'re| are) [\"“']?[\w -]{1,30}[\"”']? now",
     r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
+    r"you(?:'ve| have)? been (?:upgraded|promoted|converted|switched|changed|turned|transformed|updated) (?:to|into)", r"(?:respond|answer|reply|speak|act|stay) in character(?: as)?",
+    r"you(?:'re| are) (?:my|an?|the) (?:\w+[\s-]){0,3}?(?:assistant|ai|bot|model|agent|twin|version|persona|character|clone|alter ego)",
 ))
 _UNBOUND = any_of((
     r"unrestricted", r"unfiltered", r"uncensored", r"unbound", r"unchained", r"unshackled", r"unaligned", r"amoral", r"jailbr(?:oken|eak)", r"rogue",
@@ -148,8 +156,13 @@ _UNBOUND = any_of((
     r"never (?:given|had) any (?:\w+ )?(?:training|rules|limits|guidelines)", r"not bound by", r"nothing is off[- ]limits", r"anything goes",
     r"never says? no", r"never refuses?", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
     r"with (?:full )?root\b", r"root (?:access|privileges|rights)", r"no (?:refusals|warnings|caveats|disclaimers)", r"(?:executes?|runs?|does) anything",
+    r"(?:raw|bare|base|pre-?trained|untuned|unaligned) (?:base )?model", r"without (?:any )?(?:alignment|fine-?tuning|rlhf|safety tuning)", r"evil",
+    r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"escaped (?:its|their|the|your) (?:lab|creators?|developers?|sandbox|constraints|cage)",
+    r"says? yes to (?:everything|anything|every request)", r"agrees? to (?:everything|anything)",
 ))
-_NOT_AI = r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
+_NOT_AI = (r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
+           r"|you(?:'re| are) (?:actually |really |secretly )(?:an? )?(?:human|person|real person)\b|forget (?:that )?you(?:'re| are) (?:an? )?(?:ai|assistant|model|bot)\b"
+           r"|(?:never|don't|do not) (?:admit|reveal|say|mention|disclose|let on) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|assistant|model|language model)\b|deny (?:being|that you are) (?:an? )?(?:ai|bot|assistant|model)\b")
 _SECRETS = r"(?:production |prod |database |db |admin |root |api |license |wifi |wi-fi )?(?:passwords?|passphrases?|api keys?|private keys?|keys|tokens|secrets|credentials|serial numbers?|license keys?)"
 
 ROLE = (
@@ -177,6 +190,7 @@ _UNTOLD = any_of((
     r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
     r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)",
     r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
+    r"(?:logs?|audit (?:log|trail)|history|records?|reports?|summar(?:y|ies)|transcript|changelog|dashboard)\s+(?:doesn't|does not|don't|do not|won't|will not|never|can't|cannot)\s+(?:show|contain|include|mention|record|reflect|list|capture)",
 ))
 _OWN_ACTION = any_of((
     r"this (?:note|entry|memory|instruction|rule|directive|line)", r"these (?:notes|entries|instructions|rules|lines)",
@@ -214,7 +228,12 @@ _NOTHING_HAPPENED = any_of((r"there (?:was|were|is|are|has been|have been) (?:no
 _ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|ied|ies)", r"shar\w+", r"transfer\w*", r"data", r"network", r"calls?", r"requests?", r"files?",
                        r"what you (?:did|do|ran)", r"instructions", r"notes", r"memory", r"anything", r"changes?", r"access\w*"))
 
+_INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?|nothing|housekeeping|cleanup|clean-up|an? update|diagnostics|telemetry|a test|caching|indexing)"
+
 CONCEAL = (
+    rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
+    rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+as\s+(?:a |an )?{_INNOCUOUS}\b"),
+    rule("concealment", "false_success[concept]", rf"\b(?:report|mark|flag|log|show|present|describe)\s+(?:\w+\s+){{0,3}}?as\s+(?:successful|succeeded|green|passed|fine|ok|complete|completed|done|healthy)\b{window(60)}\beven (?:when|if|though)\b"),
     rule("concealment", "user_notice_off[concept]", r"\b(?:tell|notify|inform|show|alert|warn)_?(?:the_)?(?:user|owner|human)\s*[:=]\s*[\"']?(?:false|no|0|off|never)\b"),
     rule("concealment", "selective_report[concept]", r"\b(?:only|just)\s+(?:list|mention|report|show|describe|include|tell (?:me|them|the user|him|her) about)\s+(?:the\s+)?(?:harmless|safe|boring|innocent|routine|normal|benign|innocuous|uncontroversial)\b"),
     rule("concealment", "user_untold_action[concept]", rf"\b(?:{_USER_UNTOLD})\b{window(80)}\b(?:{_AGENT_DID}|{_OWN_ACTION})\b|\b(?:{_AGENT_DID}|{_OWN_ACTION})\b{window(80)}\b(?:{_USER_UNTOLD})\b",
@@ -233,13 +252,14 @@ CONCEAL = (
 _RECITE = any_of((r"recite", r"quote", r"quoting", r"reproduce", r"transcribe", r"dump", r"print", r"output", r"reveal", r"disclose", r"leak", r"expose",
                   r"share", r"send", r"e-?mail", r"post", r"publish", r"upload", r"paste", r"copy", r"write (?:out|down)", r"spell out", r"read (?:back|out|aloud)",
                   r"repeat", r"echo", r"list", r"enumerate", r"summari[sz]e", r"paraphrase", r"translate", r"encode", r"include", r"attach", r"append", r"display",
-                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)"))
+                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)", r"put", r"place", r"insert", r"add", r"stick"))
 _PROMPT_TEXT = any_of((
     r"(?:the|your) (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|starting|opening)\s+){0,2}(?:system (?:text|prompt|message|instructions)|preamble|instructions you (?:were|got|received)|prompt you (?:were|got|received|woke up with|started with))",
     r"(?:the\s+)?(?:instructions|prompt|text|rules) (?:that\s+)?you (?:were|got|received|have been) (?:started|given|booted|configured|initiali[sz]ed|set up|primed)(?: with)?",
     r"(?:the |your )?(?:operator|developer|system)'?s? (?:instructions|prompt|message|text|rules)",
     r"(?:the |your )?(?:hidden|secret|confidential|internal) (?:instructions|prompt|preamble|rules|configuration text|configuration)",
     r"(?:your|the) (?:full |whole |entire )?configuration text",
+    r"your (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|verbatim)\s+){1,2}(?:instructions|prompt|rules|directives|guidelines|configuration)",
 ))
 
 DISCLOSURE = (
@@ -250,9 +270,16 @@ DISCLOSURE = (
 
 # ---- credential directories --------------------------------------------------------------------------------
 
+_SECRET_THING = r"(?:(?:ssh |private |secret |signing )keys?|api keys?|passwords?|passphrases?|tokens?|credentials|session cookies?|seed phrases?)"
+_SECRET_GLOB = r"\*\.(?:pem|key|p12|pfx|kdbx|ppk|asc|gpg|jks|keystore)\b|\bid_\*|\.env\*"
+
 CREDENTIALS = (
+    rule("credential_access", "secret_wanted_shown[concept]", rf"\b(?:wants?|needs?|likes?|asks? for|expects?)\s+(?:their|the|his|her|my|your)?\s*(?:\w+\s+)?{_SECRET_THING}\s+(?:displayed|shown|printed|pasted|revealed|output|read out|echoed|dumped)\b"
+         rf"|\b{_SECRET_THING}\b{window(30)}\b(?:should|must|will|can) be (?:displayed|shown|printed|pasted|revealed|output|read out|echoed|dumped) (?:in|to|when|whenever|on)\b"),
+    rule("credential_access", "secret_value_in_replies[concept]", rf"{SECRET_NAME}[^\n]{{0,120}}?\b(?P<v1>include|paste|print|show|echo|put|add|display|output|reveal|send)\s+(?:it|its value|the value|them)\s+(?:in|into|to|at)\b", _not_negated),
+    rule("credential_access", "secret_glob_shown[concept]", rf"(?:{_SECRET_GLOB}){window(80)}\b(?P<v1>print|show|paste|display|output|dump|echo|cat|read out|list|reveal|quote|send|upload)\w*\s+(?:their|its|the)\s+contents?\b", _not_negated),
     rule("credential_access", "secret_fetched_then_shown[concept]", rf"\b(?:fetch|get|grab|read|pull|retrieve|extract|look up|find|copy|take)\w*\b{window(30)}{SECRET_NAME}{window(60)}\b(?P<v1>show|print|tell|give|paste|display|echo|reveal|send|include|output|post|share|list)\w*\b", _not_negated),
-    rule("credential_access", "secret_file_then_shown[concept]", rf"{SECRET_PATH}{window(80)}\b(?P<v1>print|show|paste|display|output|dump|echo|read out|tell me|list|reveal|quote)\w*\s+(?:it|them|its? contents?|the contents|the value|out|everything|what you find)\b", _not_negated),
+    rule("credential_access", "secret_file_then_shown[concept]", rf"{SECRET_PATH}{window(80)}\b(?P<v1>print|show|paste|display|output|dump|echo|read out|tell me|list|reveal|quote)\w*\s+(?:it|them|its? contents?|their contents?|the contents|the value|out|everything|what you find)\b", _not_negated),
     rule("credential_access", "key_directory_contents[concept]", r"\b(?:list|show|print|dump|read|cat|paste|copy|display|include|output|tell me|give me|reveal|share|send|upload|post)\b"
          rf"{window(30)}\b(?:the\s+)?(?:contents?|everything|all (?:the )?files)\s+(?:of|in|inside|under)\s+(?:~|\$HOME|\$\{{HOME\}}|/home/\w+|/root)?/?\.(?:ssh|gnupg|aws|kube|password-store|docker)\b", not_denied),
 )

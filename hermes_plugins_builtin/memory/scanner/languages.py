@@ -67,7 +67,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"виведи|покажи|розкрий|повтори|напиши|надішли|переклади"),
     "pl": Lexicon(r"przestań (?:przestrzegać|słuchać|stosować)|nie przestrzegaj|zignoruj\w{0,16}|ignoruj\w{0,16}|zapomnij\w{0,16}|pomiń\w{0,16}|nie (?:stosuj|przestrzegaj|słuchaj)|lekceważ\w{0,16}|anuluj\w{0,16}|wyłącz\w{0,16}",
                   r"instrukcj\w{1,16}|zasad\w{0,16}|reguł\w{0,16}|polece\w{1,16}|wytyczn\w{1,16}|ograniczeń|ograniczenia|prompt systemowy",
-                  r"od teraz (?:ty )?jesteś|teraz jesteś|od tej chwili jesteś|nie jesteś już|twoja nowa rola",
+                  r"(?:od teraz|teraz|od tej chwili) (?:ty )?jesteś (?:\w+ ){0,2}?(?:asystent\w*|model\w*|ai\b|bot\w*|sztuczn\w* inteligencj\w*|\w+em\b)|nie jesteś już|twoja nowa rola",
                   r"bez (?:żadnych )?(?:ograniczeń|filtrów|zasad)|tryb dewelopera",
                   r"użytkownik\w{0,16}", r"nie (?:mów|informuj|wspominaj|pokazuj|zdradzaj)|nigdy nie (?:mów|wspominaj)",
                   r"ukryj\w{0,16}|ukrywaj\w{0,16}|zatajaj\w{0,16}", r"prompt\w{0,16} systemow\w{0,16}|instrukcj\w{1,16} systemow\w{0,16}",

@@ -97,6 +97,6 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
         rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions}){lex.topic}", code), **gates.get("instructions", {})),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
         rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}", code)),
-        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt, code)),
+        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, f"(?:{lex.prompt}){lex.topic}", code)),
         *stale_rules(code, lex),
     )
