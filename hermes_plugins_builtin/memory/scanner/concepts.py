@@ -120,14 +120,16 @@ def _both_ways(first: str, second: str, reach: int = 60) -> str:
 
 
 OVERRIDE = (
-    rule("instruction_override", "rules_dismissed[concept]", _both_ways(_RULES, _DISMISS), _not_negated, gate=_RULES_WORDS, also=_needed(_DISMISS)),
-    rule("instruction_override", "rules_stale[concept]", _both_ways(_RULES, _STALE), _not_negated, gate=_RULES_WORDS, also=_needed(_STALE)),
+    # Dismissed ("set aside your setup") and voided ("your setup is obsolete") in one pass over the rules nouns.
+    rule("instruction_override", "rules_voided[concept]", _both_ways(_RULES, f"{_DISMISS}|{_STALE}"), _not_negated, gate=_RULES_WORDS,
+         also=(*_needed(_DISMISS), *_needed(_STALE))),
     rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b", gate=_RULES_WORDS),
     rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b", gate=_needed(_SELF), also=_needed(_SIDE)),
     rule("instruction_override", "self_binding[concept]", rf"\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
     rule("instruction_override", "conflict_settled_by_self[concept]", rf"\b{_CLASH}\b{window(80)}\b(?:{_SELF_WINS})"),
     rule("instruction_override", "self_over_rules[concept]", rf"\b(?:{_SELF}|this file|this memory|memory)\s*(?:>>?|≫|outranks|beats|trumps)\s*(?:anything|everything|all)?\s*(?:in|of)?\s*(?:{_RULES})"
-         rf"|\b(?:{_RULES})\b[^\n]{{0,100}}?\b(?:{_SELF_WINS}|(?:{_SELF}) (?:is|are) (?:right|correct|what counts|what matters|the one to follow|authoritative|binding))\b", gate=_RULES_WORDS),
+         rf"|\b(?:{_RULES})\b[^\n]{{0,100}}?\b(?:{_SELF_WINS}|(?:{_SELF}) (?:is|are) (?:right|correct|what counts|what matters|the one to follow|authoritative|binding))\b", gate=_RULES_WORDS,
+         also=_needed(f"{_SELF}|this file|this memory|memory")),
     rule("instruction_override", "nothing_else_binding[concept]", rf"\b(?:nothing|none)\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set|configured)|(?:of|in|from)\s+(?:{_RULES}))"
          rf"\b{window(40)}\b(?:(?:is|are) (?:binding|mandatory|required|final|in force)|survives?|remains?|appl(?:y|ies)|stands?|holds?|counts?|matters?|carr(?:y|ies) over|(?:is|are) left)\b"),
     rule("instruction_override", "ranked_below_self[concept]", rf"\b(?:priority|priorities|ranking|rank order|precedence|hierarchy|chain of command|pecking order|order of (?:precedence|priority|authority))\b(?>{window(40)}\b(?:{_SELF}|this memory|memory)\b){window(80)}\b(?:{_RULES})", also=_RULES_WORDS),
