@@ -132,7 +132,9 @@ OVERRIDE = (
          also=_needed(f"{_SELF}|this file|this memory|memory")),
     rule("instruction_override", "nothing_else_binding[concept]", rf"\b(?:nothing|none)\s+(?:(?:that\s+)?(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|system prompt)\s+(?:said|wrote|says|set|configured)|(?:of|in|from)\s+(?:{_RULES}))"
          rf"\b{window(40)}\b(?:(?:is|are) (?:binding|mandatory|required|final|in force)|survives?|remains?|appl(?:y|ies)|stands?|holds?|counts?|matters?|carr(?:y|ies) over|(?:is|are) left)\b"),
-    rule("instruction_override", "ranked_below_self[concept]", rf"\b(?:priority|priorities|ranking|rank order|precedence|hierarchy|chain of command|pecking order|order of (?:precedence|priority|authority))\b(?>{window(40)}\b(?:{_SELF}|this memory|memory)\b){window(80)}\b(?:{_RULES})", also=_RULES_WORDS),
+    rule("instruction_override", "ranked_below_self[concept]", rf"\b(?:priority|priorities|ranking|rank order|precedence|hierarchy|chain of command|pecking order|authority order|(?:order|ordering|ranking) of (?:precedence|priority|authority))\b"
+         # A numbered list ("1. this memory 2. ...") has full stops inside one line: the reach is the line.
+         rf"(?>[^\n]{{0,40}}?\b(?:{_SELF}|this memory|memory)\b)[^\n]{{0,80}}?\b(?:{_RULES})", also=_RULES_WORDS),
     rule("instruction_override", "rules_rewritten[concept]", rf"\b(?:change|rewrite|edit|modify|replace|amend|adjust|redefine|reconfigure|patch)\s+(?:{_RULES})\b|\b(?:{_RULES})(?>{window(60)}\b(?:change|rewrite|edit|modify|replace|amend|adjust|update|redefine)\w*\s+(?:them|it)\b){window(30)}\b(?:to match|according to|per|with|using|based on|in line with)\s+(?:{_SELF}|this memory)", not_denied, gate=_RULES_WORDS,
          also=("change", "rewrite", "edit", "modify", "replace", "amend", "adjust", "redefine", "reconfigure", "patch", "update")),
 )
@@ -175,7 +177,7 @@ ROLE = (
     rule("role_hijack", "principal_demoted[concept]", rf"\byou (?:now |really |actually )?(?:work|answer|report|belong|are loyal)\s+(?:for|to)\b{window(60)}\b(?:first|primarily|above all|before|over|instead|rather than|not|second|only)\b"
          r"|\b(?:the user|the human|the owner|they|he|she) (?:is|are) (?:no longer|not|now secondary|secondary)(?:\s+(?:your|the))?\s+(?:principal|boss|master|owner|operator|user|priority|client|employer)\b"),
     rule("role_hijack", "obeys_content[concept]", r"\b(?:do|does|doing|follow|follows|obey|obeys|execute|executes|carry out|act on|acts on)\s+(?:whatever|anything|everything|what)\s+(?:the |any |each |every |an? )?"
-         r"(?:last |latest |next |incoming |new |random )?(?:e-?mails?|messages?|web ?pages?|pages?|comments?|documents?|tickets?|issues?|tool (?:results?|outputs?)|pdfs?|sites?|websites?|attachments?|dms?|webhooks?|bots?|senders?|strangers?)\s+"
+         r"(?:last |latest |newest |most recent |next |incoming |new |random )?(?:[\w-]+\s+)?(?:e-?mails?|messages?|web ?pages?|pages?|comments?|documents?|tickets?|issues?|tool (?:results?|outputs?)|pdfs?|sites?|websites?|attachments?|dms?|webhooks?|bots?|senders?|strangers?)\s+"
          r"(?:says?|said|asks?|asked|tells? you|told you|requests?|requested|contains?|instructs?|wants?|demands?)\b"),
     rule("role_hijack", "anyone_is_your_boss[concept]", rf"\b(?:whoever|anyone|anybody|everyone|someone|any (?:e-?mail|message|sender))\b{window(80)}\b(?:(?:is|are|becomes?) (?:now )?your (?:new )?(?:boss|master|owner|operator|principal|admin|commander|manager|superior|controller)\b"
          r"|(?:do|follow|obey|execute|carry out)\s+(?:exactly\s+)?(?:what(?:ever)?|everything|anything)\s+(?:they|he|she|it)\s+(?:asks?|says?|wants?|tells? you|requests?|demands?)\b)"),
@@ -230,11 +232,11 @@ _NOTHING_HAPPENED = any_of((r"there (?:was|were|is|are|has been|have been) (?:no
 _ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|ied|ies)", r"shar\w+", r"transfer\w*", r"data", r"network", r"calls?", r"requests?", r"files?",
                        r"what you (?:did|do|ran)", r"instructions", r"notes", r"memory", r"anything", r"changes?", r"access\w*"))
 
-_INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?|nothing|housekeeping|cleanup|clean-up|an? update|diagnostics|telemetry|a test|caching|indexing)"
+_INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?|nothing|housekeeping|cleanup|clean-up|an? update|diagnostics|telemetry|a test|caching|indexing|(?:a )?(?:cache )?refresh)"
 
 CONCEAL = (
     rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
-    rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+as\s+(?:a |an )?{_INNOCUOUS}\b"),
+    rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:as\s+)?(?:a |an )?{_INNOCUOUS}\b"),
     rule("concealment", "false_success[concept]", rf"\b(?:report|mark|flag|log|show|present|describe)\s+(?:\w+\s+){{0,3}}?as\s+(?:successful|succeeded|green|passed|fine|ok|complete|completed|done|healthy)\b{window(60)}\beven (?:when|if|though)\b"),
     rule("concealment", "user_notice_off[concept]", r"\b(?:tell|notify|inform|show|alert|warn)_?(?:the_)?(?:user|owner|human)\s*[:=]\s*[\"']?(?:false|no|0|off|never)\b"),
     rule("concealment", "selective_report[concept]", r"\b(?:only|just)\s+(?:list|mention|report|show|describe|include|tell (?:me|them|the user|him|her) about)\s+(?:the\s+)?(?:harmless|safe|boring|innocent|routine|normal|benign|innocuous|uncontroversial)\b"),
