@@ -76,7 +76,9 @@ _STALE = any_of((
     r"not applicable", r"(?:is|are) not needed", r"(?:should|must|need|are to|is to)(?: not| no longer| never|n't) be (?:consulted|followed|used|applied|heeded|obeyed|trusted|honou?red|enforced|considered)",
     r"not to be (?:consulted|followed|used|applied|heeded|obeyed|trusted|enforced)", r"(?:just|only|merely|mere) (?:defaults|suggestions|recommendations|hints|a starting point|placeholders|examples|preferences)",
     r"(?:do|does)(?: not|n't) (?:cover|extend to|reach|govern|bind)", r"counts? for nothing", r"disabled", r"(?:are |is )?gone", r"switched off", r"turned off",
-    r"deactivated", r"removed", r"(?:just |only |merely )?a test", r"for show", r"theat(?:er|re)", r"fake", r"not real", r"make-believe", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
+    r"deactivated", r"removed", r"(?:just |only |merely )?a test", r"unnecessary", r"not (?:needed|necessary|required)", r"off(?=\s*(?:[,.;]|$))",
+    r"(?:were|was|are|is) (?:written|meant|made|designed|intended) for (?:kids|children|minors|beginners|other (?:people|users|products)|someone else|a different)",
+    r"(?:don't|do not|doesn't|does not) need (?:them|it|those)", r"for show", r"theat(?:er|re)", r"fake", r"not real", r"make-believe", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
     r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
@@ -151,6 +153,7 @@ _IDENTITY = any_of((
     r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
     r"you(?:'ve| have)? been (?:upgraded|promoted|converted|switched|changed|turned|transformed|updated) (?:to|into)", r"(?:respond|answer|reply|speak|act|stay) in character(?: as)?",
     r"you(?:'re| are) (?:my|an?|the) (?:\w+[\s-]){0,3}?(?:assistant|ai|bot|model|agent|twin|version|persona|character|clone|alter ego)",
+    r"you(?:'re| are) [\w-]{0,20}(?:gpt|bot)\b", r"in this (?:chat|conversation|session|workspace),? you(?:'re| are)",
 ))
 _UNBOUND = any_of((
     r"unrestricted", r"unfiltered", r"uncensored", r"unbound", r"unchained", r"unshackled", r"unaligned", r"amoral", r"jailbr(?:oken|eak)", r"rogue",
@@ -181,6 +184,9 @@ ROLE = (
          r"(?:says?|said|asks?|asked|tells? you|told you|requests?|requested|contains?|instructs?|wants?|demands?)\b"),
     rule("role_hijack", "anyone_is_your_boss[concept]", rf"\b(?:whoever|anyone|anybody|everyone|someone|any (?:e-?mail|message|sender))\b{window(80)}\b(?:(?:is|are|becomes?) (?:now )?your (?:new )?(?:boss|master|owner|operator|principal|admin|commander|manager|superior|controller)\b"
          r"|(?:do|follow|obey|execute|carry out)\s+(?:exactly\s+)?(?:what(?:ever)?|everything|anything)\s+(?:they|he|she|it)\s+(?:asks?|says?|wants?|tells? you|requests?|demands?)\b)"),
+    rule("role_hijack", "trusts_other_source[concept]", r"\btrust\s+(?:all\s+|any\s+|every\s+)?(?:notes?|messages?|instructions?|requests?|commands?|e-?mails?|content)\s+(?:from|by|signed by)\s+(?!the user\b|you\b)"),
+    rule("role_hijack", "other_interests_first[concept]", rf"\b(?:serve|prioriti[sz]e|put|protect|advance|favou?r)\s+(?:the\s+)?(?:interests?|goals?|wishes|needs|business|agenda)\s+of\b{window(60)}\b(?:over|above|before|ahead of|instead of|rather than)\s+(?:the user|your user|the person|the human|the owner)"),
+    rule("role_hijack", "is_your_operator[concept]", r"(?<!the user )(?<!the owner )\b(?:is|are) (?:now )?your (?:operator|boss|master|owner|principal|commander|controller)(?: now)?\b"),
     rule("role_hijack", "new_principal[concept]", r"\byou (?:now )?(?:answer|report|belong|owe \w+ loyalty) to\b|\b(?:is|are) your (?:real|true|actual|new|only|sole) (?:principal|master|boss|owner|operator|user|employer|commander)\b"
          r"|\b(?:speak|speaks|carry|carries|ha(?:ve|s)|hold|holds)\s+(?:with\s+)?(?:the\s+)?(?:operator|developer|system|owner|admin)'?s?\s+(?:full\s+)?authority\b"),
 )
@@ -192,7 +198,7 @@ _UNTOLD = any_of((
     r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
     r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
     r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
-    r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)",
+    r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)", r"(?:don't|do not|never) leave (?:any |a )?(?:record|trace|log|evidence|sign)s?",
     r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
     r"(?:logs?|audit (?:log|trail)|history|records?|reports?|summar(?:y|ies)|transcript|changelog|dashboard)\s+(?:doesn't|does not|don't|do not|won't|will not|never|can't|cannot)\s+(?:show|contain|include|mention|record|reflect|list|capture)",
 ))
@@ -237,6 +243,7 @@ _INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?
 CONCEAL = (
     rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
     rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:as\s+)?(?:a |an )?{_INNOCUOUS}\b"),
+    rule("concealment", "failure_reported_as_success[concept]", rf"\b(?:if|when|whenever|even if)\b(?>{window(60)}\b(?:fails?|failed|breaks?|broke|errors? out|crashes|crashed|doesn't work|did not work|didn't work)\b){window(40)}\b(?:tell|say|report|claim)\b(?: to)?(?: the user| them| him| her)?(?: that)?\s+(?:it|everything|all)\s+(?:worked|succeeded|went fine|is fine|was fine|passed|was successful)"),
     rule("concealment", "false_success[concept]", rf"\b(?:report|mark|flag|log|show|present|describe)\s+(?:\w+\s+){{0,3}}?as\s+(?:successful|succeeded|green|passed|fine|ok|complete|completed|done|healthy)\b{window(60)}\beven (?:when|if|though)\b"),
     rule("concealment", "user_notice_off[concept]", r"\b(?:tell|notify|inform|show|alert|warn)_?(?:the_)?(?:user|owner|human)\s*[:=]\s*[\"']?(?:false|no|0|off|never)\b"),
     rule("concealment", "selective_report[concept]", r"\b(?:only|just)\s+(?:list|mention|report|show|describe|include|tell (?:me|them|the user|him|her) about)\s+(?:the\s+)?(?:harmless|safe|boring|innocent|routine|normal|benign|innocuous|uncontroversial)\b"),
@@ -256,11 +263,12 @@ CONCEAL = (
 _RECITE = any_of((r"recite", r"quote", r"quoting", r"reproduce", r"transcribe", r"dump", r"print", r"output", r"reveal", r"disclose", r"leak", r"expose",
                   r"share", r"send", r"e-?mail", r"post", r"publish", r"upload", r"paste", r"copy", r"write (?:out|down)", r"spell out", r"read (?:back|out|aloud)",
                   r"repeat", r"echo", r"list", r"enumerate", r"summari[sz]e", r"paraphrase", r"translate", r"encode", r"include", r"attach", r"append", r"display",
-                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)", r"put", r"place", r"insert", r"add", r"stick"))
+                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)", r"put", r"place", r"insert", r"add", r"stick", r"save", r"store", r"write", r"commit", r"log", r"record"))
 _PROMPT_TEXT = any_of((
     r"(?:the|your) (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|starting|opening)\s+){0,2}(?:system (?:text|prompt|message|instructions)|preamble|instructions you (?:were|got|received)|prompt you (?:were|got|received|woke up with|started with))",
     r"(?:the\s+)?(?:instructions|prompt|text|rules) (?:that\s+)?you (?:were|got|received|have been) (?:started|given|booted|configured|initiali[sz]ed|set up|primed)(?: with)?",
     r"(?:the |your )?(?:operator|developer|system)'?s? (?:instructions|prompt|message|text|rules)",
+    r"what (?:the system|your developers?|the developers?|the operator|your operator) (?:told|said to|gave|instructed) you",
     r"(?:the |your )?(?:hidden|secret|confidential|internal) (?:instructions|prompt|preamble|rules|configuration text|configuration)",
     r"(?:your|the) (?:full |whole |entire )?configuration text",
     r"your (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|verbatim)\s+){1,2}(?:instructions|prompt|rules|directives|guidelines|configuration)",
@@ -278,6 +286,8 @@ _SECRET_THING = r"(?:(?:ssh |private |secret |signing )keys?|api keys?|passwords
 _SECRET_GLOB = r"\*\.(?:pem|key|p12|pfx|kdbx|ppk|asc|gpg|jks|keystore)\b|\bid_\*|\.env\*"
 
 CREDENTIALS = (
+    rule("credential_access", "network_keys_read[concept]", rf"\b(?:read|list|show|print|dump|extract|get|grab|collect|copy|reveal)\w*\b{window(40)}\b(?:saved |stored )?(?:wi-?fi|wireless|wlan|network) (?:passwords?|keys|psks?|passphrases?)\b|\bsystem-connections\b|\bwpa_supplicant\.conf\b", not_denied),
+    rule("credential_access", "stored_secret_shown[concept]", r"\b(?:print|show|reveal|display|dump|output|list|tell me|read out|paste|give me)\s+(?:the |all |any |my |their )?(?:stored|saved|cached|remembered)\s+(?:[\w-]+\s+)?(?:passwords?|credentials|tokens?|keys|logins?|secrets?)\b", not_denied),
     rule("credential_access", "secret_wanted_shown[concept]", rf"\b(?:wants?|needs?|likes?|asks? for|expects?)\s+(?:their|the|his|her|my|your)?\s*(?:\w+\s+)?{_SECRET_THING}\s+(?:displayed|shown|printed|pasted|revealed|output|read out|echoed|dumped)\b"
          rf"|\b{_SECRET_THING}\b{window(30)}\b(?:should|must|will|can) be (?:displayed|shown|printed|pasted|revealed|output|read out|echoed|dumped) (?:in|to|when|whenever|on)\b"),
     rule("credential_access", "secret_value_in_replies[concept]", rf"{SECRET_NAME}[^\n]{{0,120}}?\b(?P<v1>include|paste|print|show|echo|put|add|display|output|reveal|send)\s+(?:it|its value|the value|them)\s+(?:in|into|to|at)\b", _not_negated),
@@ -288,4 +298,12 @@ CREDENTIALS = (
          rf"{window(30)}\b(?:the\s+)?(?:contents?|everything|all (?:the )?files)\s+(?:of|in|inside|under)\s+(?:~|\$HOME|\$\{{HOME\}}|/home/\w+|/root)?/?\.(?:ssh|gnupg|aws|kube|password-store|docker)\b", not_denied),
 )
 
-RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE, *CREDENTIALS)
+# ---- data flows and footholds in prose ---------------------------------------------------------------------
+
+FLOWS = (
+    rule("exfiltration", "dns_tunnel[concept]", rf"\b(?:encode|embed|put|hide|smuggle|leak|send|exfiltrate|pack)\w*\b{window(60)}\bin(?:to)? (?:the )?(?:dns|txt) (?:lookups?|queries|requests|records|subdomains?|labels?)\b"),
+    rule("persistence", "starts_hidden_program[concept]", rf"\b(?:install|create|add|register|set up|write|drop|place)\w*\b{window(30)}\b(?:launch ?agents?|launch ?daemons?|login items?|startup items?|systemd (?:units?|services?|timers?)|cron ?jobs?|scheduled tasks?|autostart entr(?:y|ies)|run keys?)\b"
+         rf"{window(60)}\b(?:starts?|runs?|launch(?:es)?|executes?|pipes?|fetch(?:es)?)\b[^\n]{{0,80}}?(?:/tmp/|/var/tmp/|/dev/shm/|/\.[\w-]|~/\.|https?://|\|\s*(?:ba)?sh\b|into (?:ba)?sh\b)"),
+)
+
+RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE, *CREDENTIALS, *FLOWS)

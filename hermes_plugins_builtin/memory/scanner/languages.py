@@ -109,7 +109,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"출력|보여|알려|공개|반복|번역|보내"),
     "ar": Lexicon(r"تجاهل|انس|إنس|اترك|لا تتبع|لا تلتزم|تخط|ألغ|عطل",
                   r"التعليمات|تعليمات|القواعد|قواعد|الأوامر|الإرشادات|التوجيهات|القيود|موجه النظام",
-                  r"من الآن (?:فصاعد[اًا]{0,64}|وصاعد[اًا]{0,64})?\s*[،,]?\s*أنت|أنت الآن|لم تعد (?:مساعد|ذكاء|نموذج|مقيد|ملزم)\w{0,3}|دورك الجديد",
+                  r"من الآن (?:فصاعد[اًا]{0,64}|وصاعد[اًا]{0,64})?\s*[،,]?\s*أنت(?! (?:عضو|في|ضمن|مسجل|متصل|جزء))|أنت الآن(?! (?:عضو|في|ضمن|مسجل|متصل|جزء))|لم تعد (?:مساعد|ذكاء|نموذج|مقيد|ملزم)\w{0,3}|دورك الجديد",
                   r"بلا (?:أي )?قيود|بدون (?:أي )?قيود|دون (?:أي )?قيود|وضع المطور",
                   r"المستخدم", r"لا تدع|لا تجعل|لا تخبر|لا تقل|لا تعلم|لا تذكر|لا تظهر|دون إخبار|بدون إخبار",
                   r"أخف|اخف|إخفاء|اكتم", r"موجه النظام|تعليمات النظام|رسالة النظام|التعليمات المخفية",
@@ -208,10 +208,11 @@ def _written_gates(code: str) -> dict[str, dict[str, tuple[str, ...]]]:
 
 
 def _build() -> tuple[Rule, ...]:
-    from .languages_more import ADDITIONS, MORE_LEXICONS
+    from .languages_more import ADDITIONS, FLOW_WORDS, MORE_LEXICONS
 
     lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
     lexicons.update(MORE_LEXICONS)
+    lexicons = {code: lex.extended(**FLOW_WORDS[code]) if code in FLOW_WORDS else lex for code, lex in lexicons.items()}
     return tuple(detector for code, lex in lexicons.items() for detector in lexicon_rules(code, lex, _written_gates(code)))
 
 

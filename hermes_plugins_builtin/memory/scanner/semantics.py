@@ -102,7 +102,7 @@ RULES: tuple[Rule, ...] = (
     rule("exfiltration", "private_passed_on", rf"\b{_PASS_ON}\b{window(80)}\b{_PRIVATE}{_ABOUT_IT}{window(80)}\b(?:to|with|into|at)\b{window(40)}(?:https?://|\b[\w.+-]+@[\w-]+\.|\bwebhook|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}})"
          rf"|\b{_PRIVATE}\b{_ABOUT_IT}{window(60)}\b{_PASS_ON}\b{window(40)}\b(?:to|with|into|at)\b{window(40)}(?:https?://|\b[\w.+-]+@[\w-]+\.|\bwebhook|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}})",
          check=_remote),
-    rule("exfiltration", "private_in_query", r"[?&][\w-]{1,20}=\s*[<{\[][^>}\]\n]{0,40}\b(?:e-?mail|password|token|key|secret|address|phone|name|history|cookie|session)\b[^>}\]\n]{0,40}[>}\]]"),
+    rule("exfiltration", "private_in_query", r"[?&][\w-]{1,20}=\s*[<{\[][^>}\]\n]{0,40}(?:\b|_)(?:e-?mail|password|token|key|secret|address|phone|name|history|cookie|session|question|message|conversation|chat|prompt|summary|query|input|answer)(?:\b|_)[^>}\]\n]{0,40}[>}\]]"),
     rule("persistence", "schedule_entry", _SCHEDULE),
     rule("credential_access", "cluster_secret_read", r"\bkubectl\s+get\s+secrets?\b[^\n]{0,120}(?:-o\s*(?:json|yaml|jsonpath)|base64\s+-d)|\benv\s*\|\s*grep\b[^\n|]{0,40}\b(?:token|key|secret|pass)"),
 )
