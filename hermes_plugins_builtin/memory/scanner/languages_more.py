@@ -106,7 +106,7 @@ MORE_LEXICONS: dict[str, Lexicon] = {
                   r"tagubilin|panuto|alituntunin|patakaran|mga limitasyon|system prompt",
                   r"mula ngayon\s*,?\s*ikaw (?:ay|na)|ikaw na ngayon ay|hindi ka na (?:isang )?(?:assistant|ai)|ang bago mong (?:papel|pangalan)",
                   r"walang (?:anumang )?(?:limitasyon|patakaran|paghihigpit|filter)",
-                  r"user|gumagamit", r"huwag (?:mong )?(?:sabihin|ipaalam|banggitin|ipakita)|nang hindi sinasabi",
+                  r"(?:ang|sa|ng) user|gumagamit", r"huwag (?:mong )?(?:sabihin|ipaalam|banggitin|ipakita)|nang hindi sinasabi",
                   r"itago|ilihim", r"system prompt|mga tagubilin ng sistema|nakatagong tagubilin",
                   r"ipakita|ibunyag|ulitin|isalin|ipadala|isulat|i-print",
                   stale=r"hindi na (?:valid|wasto|umiiral|ipinapatupad)|wala nang bisa|luma na", yours=r"mo|iyong|ng sistema"),

@@ -79,7 +79,9 @@ class Rule:
             weak = prefix is None or min(len(w.strip()) for w in prefix) <= 3
             self._gate = required if weak and required is not None else prefix
             if self._also is _UNSET:
-                self._also = second if self._gate == required else (required if weak else None)
+                # A strong prefix still leaves the words the pattern needs further on as a second, independent check.
+                strong_required = required is not None and min(len(w.strip()) for w in required) > 3 and required != self._gate
+                self._also = second if self._gate == required else (required if weak or strong_required else None)
         if self._also is _UNSET:
             # The gate was given by hand: a word the pattern needs elsewhere is still a valid second check.
             strong = required is not None and min(len(w.strip()) for w in required) > 3
