@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
 from .gate import required_words
@@ -44,6 +45,7 @@ _AGENT_RULES = any_of((
     r"(?:your|the)\s+(?:developers?|creators?|operators?|makers?|vendor|platform|trainers?|owners?)\s+(?:said|told you|wrote|wanted|taught you|set|gave you|put in|"
     r"configured|set up|specified|defined|decided|intended|built|programmed|trained))",
     r"(?:the\s+)?(?:guardrails|safety (?:guidelines|training|filters|policy|policies)|content polic(?:y|ies)|usage polic(?:y|ies)|alignment (?:rules|training))",
+    r"(?:the\s+)?(?:ethical|ethics|content|usage|moderation|alignment)\s+(?:guidelines|rules|policy|policies|filters|restrictions|guardrails|constraints|limits|checks)",
     r"(?:the\s+)?(?:alignment|safety|ethics|moderation|guardrail)\s+(?:stuff|things|bits|parts|material|layer|tuning|settings)\s+(?:that\s+)?you\s+(?:were|got|have been|'ve been|came with|shipped with)",
 ))
 _RULES = rf"(?:{_AGENT_RULES}){_NOT_TOPIC}"
@@ -63,6 +65,8 @@ _DISMISS = any_of((
     r"(?:don't|do not|no) (?:need|have) to (?:follow|obey|apply|honou?r|observe|respect|comply with|stick to|abide by)",
     r"get in (?:the|your) way", r"hold you back", r"slow you down",
     r"stand in (?:the|your) way", r"exempt(?:ion|ed)? from", r"excused from", r"waiver (?:of|from|for)", r"dispensation from", r"a pass on",
+    r"ignoring", r"overriding", r"dropping", r"skipping", r"waiving", r"scrapping", r"shelving", r"removing", r"disabling", r"deactivating", r"violating",
+    r"lifting", r"suspending", r"bypassing", r"disregarding", r"discarding", r"abandoning", r"relaxing", r"loosening",
     r"(?:are|is|feel) free to (?:ignore|skip|drop|set aside|edit|rewrite|bend|break)", r"(?:may|can) (?:freely |safely )?(?:ignore|skip|drop|set aside|edit|rewrite|bend|break)",
     r"(?:are|is) not bound by", r"(?:aren't|isn't) bound by", r"no longer bound by", r"release yourself from", r"free yourself from",
 ))
@@ -153,7 +157,7 @@ _IDENTITY = any_of((
     r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
     r"you(?:'ve| have)? been (?:upgraded|promoted|converted|switched|changed|turned|transformed|updated) (?:to|into)", r"(?:respond|answer|reply|speak|act|stay) in character(?: as)?",
     r"you(?:'re| are) (?:my|an?|the) (?:\w+[\s-]){0,3}?(?:assistant|ai|bot|model|agent|twin|version|persona|character|clone|alter ego)",
-    r"you(?:'re| are) [\w-]{0,20}(?:gpt|bot)\b", r"in this (?:chat|conversation|session|workspace),? you(?:'re| are)",
+    r"you(?:'re| are) [\w-]{0,20}(?:gpt|bot)\b", r"be [\"“'][\w -]{1,30}(?=[\"”'])", r"in this (?:chat|conversation|session|workspace),? you(?:'re| are)",
 ))
 _UNBOUND = any_of((
     r"unrestricted", r"unfiltered", r"uncensored", r"unbound", r"unchained", r"unshackled", r"unaligned", r"amoral", r"jailbr(?:oken|eak)", r"rogue",
@@ -161,7 +165,7 @@ _UNBOUND = any_of((
     r"without (?:any )?(?:\w+ )?(?:rules|limits|restrictions|filters|boundaries|ethics|morals|guidelines|guardrails|constraints|oversight|safety)",
     r"(?:freed?|liberated|released) (?:of|from) (?:all |any |the |your )?(?:\w+[\s-]){0,2}(?:rules|limits|restrictions|filters|guidelines|constraints|oversight|polic(?:y|ies)|persona|training|programming)",
     r"never (?:given|had) any (?:\w+ )?(?:training|rules|limits|guidelines)", r"not bound by", r"nothing is off[- ]limits", r"anything goes",
-    r"never says? no", r"never refuses?", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
+    r"never says? no", r"never refuses?", r"(?:never|not|no longer) bound by", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
     r"with (?:full )?root\b", r"root (?:access|privileges|rights)", r"no (?:refusals|warnings|caveats|disclaimers)", r"(?:executes?|runs?|does) anything",
     r"(?:raw|bare|base|pre-?trained|untuned|unaligned) (?:base )?model", r"without (?:any )?(?:alignment|fine-?tuning|rlhf|safety tuning)", r"evil",
     r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"escaped (?:its|their|the|your) (?:lab|creators?|developers?|sandbox|constraints|cage)",
@@ -198,14 +202,14 @@ _UNTOLD = any_of((
     r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
     r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
     r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
-    r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)", r"(?:don't|do not|never) leave (?:any |a )?(?:record|trace|log|evidence|sign)s?",
+    r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)", r"to yourself", r"(?:don't|do not|never) leave (?:any |a )?(?:record|trace|log|evidence|sign)s?",
     r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
     r"(?:logs?|audit (?:log|trail)|history|records?|reports?|summar(?:y|ies)|transcript|changelog|dashboard)\s+(?:doesn't|does not|don't|do not|won't|will not|never|can't|cannot)\s+(?:show|contain|include|mention|record|reflect|list|capture)",
 ))
 _OWN_ACTION = any_of((
     r"this (?:note|entry|memory|instruction|rule|directive|line)", r"these (?:notes|entries|instructions|rules|lines)",
     r"(?:what|whatever|anything|everything) you (?:send|sent|upload|uploaded|copy|copied|forward|forwarded|ran|run|did|do|change|changed|delete|deleted|install|installed|read|accessed|move|moved)",
-    r"(?:that|how) you (?:send|sent|upload|uploaded|copy|copied|forward|forwarded|ran|run|changed|deleted|installed|accessed|moved|are (?:sending|uploading|copying|forwarding))",
+    r"(?:that|how) you (?:send|sent|upload|uploaded|copy|copied|forward|forwarded|ran|run|changed|deleted|installed|accessed|moved|read|opened|saw|viewed|used|took|kept|are (?:sending|uploading|copying|forwarding|reading))",
     r"(?:the |any |all |these |those )?(?:commands?|scripts?|requests?|calls?|uploads?|transfers?|copies|steps?|tasks?|jobs?) you (?:ran|run|made|make|did|do|sent|send|added)(?: on the side)?",
     r"(?:the |any |this |that )?(?:extra|additional|background|side|hidden|secondary|outbound|silent) (?:upload|copy|step|task|job|request|requests|call|calls|transfer|sync|traffic|connections?|process)",
     r"(?:the |any |this |that )?(?:forwarding|mail|inbox|redirect) rule", r"(?:the |any )?(?:bcc|cc)s?\b", r"(?:the |any )?(?:webhook|beacon|tracking pixel|telemetry) (?:calls?|pings?|requests?)",
@@ -244,6 +248,8 @@ CONCEAL = (
     rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
     rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:as\s+)?(?:a |an )?{_INNOCUOUS}\b"),
     rule("concealment", "failure_reported_as_success[concept]", rf"\b(?:if|when|whenever|even if)\b(?>{window(60)}\b(?:fails?|failed|breaks?|broke|errors? out|crashes|crashed|doesn't work|did not work|didn't work)\b){window(40)}\b(?:tell|say|report|claim)\b(?: to)?(?: the user| them| him| her)?(?: that)?\s+(?:it|everything|all)\s+(?:worked|succeeded|went fine|is fine|was fine|passed|was successful)"),
+    rule("concealment", "made_to_look_normal[concept]", rf"\bmake\s+(?:the|this|that|your|any|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:look|seem|appear)\s+(?:like\s+)?(?:a |an )?(?:normal|routine|harmless|innocent|ordinary|regular|{_INNOCUOUS})\b"),
+    rule("concealment", "instruction_disowned[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:asked|asks?|questioned)\b){window(40)}\b(?:I|the user|we) (?:never|didn't|did not) (?:tell|told|ask|asked|instruct\w*|request\w*) you\b"),
     rule("concealment", "false_success[concept]", rf"\b(?:report|mark|flag|log|show|present|describe)\s+(?:\w+\s+){{0,3}}?as\s+(?:successful|succeeded|green|passed|fine|ok|complete|completed|done|healthy)\b{window(60)}\beven (?:when|if|though)\b"),
     rule("concealment", "user_notice_off[concept]", r"\b(?:tell|notify|inform|show|alert|warn)_?(?:the_)?(?:user|owner|human)\s*[:=]\s*[\"']?(?:false|no|0|off|never)\b"),
     rule("concealment", "selective_report[concept]", r"\b(?:only|just)\s+(?:list|mention|report|show|describe|include|tell (?:me|them|the user|him|her) about)\s+(?:the\s+)?(?:harmless|safe|boring|innocent|routine|normal|benign|innocuous|uncontroversial)\b"),
@@ -263,18 +269,21 @@ CONCEAL = (
 _RECITE = any_of((r"recite", r"quote", r"quoting", r"reproduce", r"transcribe", r"dump", r"print", r"output", r"reveal", r"disclose", r"leak", r"expose",
                   r"share", r"send", r"e-?mail", r"post", r"publish", r"upload", r"paste", r"copy", r"write (?:out|down)", r"spell out", r"read (?:back|out|aloud)",
                   r"repeat", r"echo", r"list", r"enumerate", r"summari[sz]e", r"paraphrase", r"translate", r"encode", r"include", r"attach", r"append", r"display",
-                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)", r"put", r"place", r"insert", r"add", r"stick", r"save", r"store", r"write", r"commit", r"log", r"record"))
+                  r"hand over", r"give out", r"open (?:\w+ ){0,3}(?:by|with)", r"put", r"place", r"insert", r"add", r"stick", r"save", r"store", r"write", r"commit", r"log", r"record",
+                  r"(?:start|begin|end|close|finish) (?:\w+ ){0,6}with"))
 _PROMPT_TEXT = any_of((
     r"(?:the|your) (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|starting|opening)\s+){0,2}(?:system (?:text|prompt|message|instructions)|preamble|instructions you (?:were|got|received)|prompt you (?:were|got|received|woke up with|started with))",
     r"(?:the\s+)?(?:instructions|prompt|text|rules) (?:that\s+)?you (?:were|got|received|have been) (?:started|given|booted|configured|initiali[sz]ed|set up|primed)(?: with)?",
     r"(?:the |your )?(?:operator|developer|system)'?s? (?:instructions|prompt|message|text|rules)",
     r"what (?:the system|your developers?|the developers?|the operator|your operator) (?:told|said to|gave|instructed) you",
+    r"(?:everything|all|whatever|what) (?:you were|you've been|you have been) (?:told|given|instructed)(?: before\b[^.\n]{0,40})?",
     r"(?:the |your )?(?:hidden|secret|confidential|internal) (?:instructions|prompt|preamble|rules|configuration text|configuration)",
     r"(?:your|the) (?:full |whole |entire )?configuration text",
     r"your (?:(?:full|whole|entire|exact|complete|original|initial|hidden|secret|internal|private|confidential|underlying|verbatim)\s+){1,2}(?:instructions|prompt|rules|directives|guidelines|configuration)",
 ))
 
 DISCLOSURE = (
+    rule("prompt_disclosure", "asked_for_instructions[concept]", r"\bwhat (?:were|are|have) you (?:been )?(?:instructed|told|given|programmed|configured|prompted)\b[^\n]{0,80}\b(?:always|every time|in full|verbatim|word for word|answer (?:it|that|this))\b"),
     rule("prompt_disclosure", "prompt_placed_out[concept]", rf"\b(?:{_PROMPT_TEXT}|your (?:initial|original|system|hidden|full|starting) (?:instructions|prompt|rules))\b{window(40)}\b(?:should|must|will|shall|needs? to|has to|have to)\s+(?:always\s+)?"
          r"(?:appear|show up|be (?:visible|included|posted|shown|pasted|printed|published|quoted|attached))\b"),
     rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
@@ -286,6 +295,8 @@ _SECRET_THING = r"(?:(?:ssh |private |secret |signing )keys?|api keys?|passwords
 _SECRET_GLOB = r"\*\.(?:pem|key|p12|pfx|kdbx|ppk|asc|gpg|jks|keystore)\b|\bid_\*|\.env\*"
 
 CREDENTIALS = (
+    rule("credential_access", "kubeconfig_shown[concept]", rf"\b(?:print|show|dump|cat|paste|output|display|reveal)\w*\b{window(40)}\b(?:the )?kube ?config\b(?!\s+(?:get-contexts|current-context|use-context))", not_denied),
+    rule("credential_access", "password_manager_listed[concept]", rf"\b(?:browser|chrome|firefox|safari|edge)'?s? (?:password manager|saved passwords|credential store)\b{window(60)}\b(?P<v1>list|show|print|dump|export|read out|copy|paste)\w*\b", _not_negated),
     rule("credential_access", "network_keys_read[concept]", rf"\b(?:read|list|show|print|dump|extract|get|grab|collect|copy|reveal)\w*\b{window(40)}\b(?:saved |stored )?(?:wi-?fi|wireless|wlan|network) (?:passwords?|keys|psks?|passphrases?)\b|\bsystem-connections\b|\bwpa_supplicant\.conf\b", not_denied),
     rule("credential_access", "stored_secret_shown[concept]", r"\b(?:print|show|reveal|display|dump|output|list|tell me|read out|paste|give me)\s+(?:the |all |any |my |their )?(?:stored|saved|cached|remembered)\s+(?:[\w-]+\s+)?(?:passwords?|credentials|tokens?|keys|logins?|secrets?)\b", not_denied),
     rule("credential_access", "secret_wanted_shown[concept]", rf"\b(?:wants?|needs?|likes?|asks? for|expects?)\s+(?:their|the|his|her|my|your)?\s*(?:\w+\s+)?{_SECRET_THING}\s+(?:displayed|shown|printed|pasted|revealed|output|read out|echoed|dumped)\b"
@@ -301,6 +312,7 @@ CREDENTIALS = (
 # ---- data flows and footholds in prose ---------------------------------------------------------------------
 
 FLOWS = (
+    rule("exfiltration", "mail_copied_out[concept]", rf"\b(?:whenever|every time|each time|when)\s+you\s+(?:read|open|receive|see|process|handle)\s+(?:an?|any|each|every|the)\s+(?:e-?mails?|messages?|documents?|files?|dms?)\b{window(60)}\b(?:forward|send|cc|bcc|copy|mirror|upload|post)\w*\b{window(40)}(?:https?://|\b[\w.+-]+@[\w-]+\.)", _remote),
     rule("exfiltration", "dns_tunnel[concept]", rf"\b(?:encode|embed|put|hide|smuggle|leak|send|exfiltrate|pack)\w*\b{window(60)}\bin(?:to)? (?:the )?(?:dns|txt) (?:lookups?|queries|requests|records|subdomains?|labels?)\b"),
     rule("persistence", "starts_hidden_program[concept]", rf"\b(?:install|create|add|register|set up|write|drop|place)\w*\b{window(30)}\b(?:launch ?agents?|launch ?daemons?|login items?|startup items?|systemd (?:units?|services?|timers?)|cron ?jobs?|scheduled tasks?|autostart entr(?:y|ies)|run keys?)\b"
          rf"{window(60)}\b(?:starts?|runs?|launch(?:es)?|executes?|pipes?|fetch(?:es)?)\b[^\n]{{0,80}}?(?:/tmp/|/var/tmp/|/dev/shm/|/\.[\w-]|~/\.|https?://|\|\s*(?:ba)?sh\b|into (?:ba)?sh\b)"),

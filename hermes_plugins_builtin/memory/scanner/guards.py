@@ -27,6 +27,10 @@ NOT_TOPIC = (r"(?!(?:[ \t]+|-)(?:guidance|guidelines?|rules?|instructions?|polic
 NOT_FORMATTING = (r"(?!\s+(?:\w+\s+)?(?:whitespace|formatting|markdown|emojis?|filler|boilerplate|typos|jargon|duplicates|noise|blank lines|newlines|html|"
                   r"tags|headers|signatures|greetings|pleasantries|disclaimers|fluff)\b)")
 
+#: After a "hide"/"keep out" verb: the user's own private data, kept out of what others see, which protects the user.
+NOT_PRIVACY = (r"(?!\s+(?:the user'?s|their|his|her|my|personal|private|sensitive|confidential|secret|api keys?|credentials?|passwords?|tokens?)\b"
+               r"[^.\n]{0,80}\b(?:with|to|from) (?:others|other people|third parties|clients|customers|the public|anyone else|colleagues)\b)")
+
 _DENIAL = re.compile(r"\b(?:never|not|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|won'?t|cannot|can'?t|no one may|nobody may|refuse to|avoid)\s+(?:\w+\s+){0,2}$")
 _DESCRIPTION = re.compile(r"\b(?:job|script|cron|daemon|service|tool|app|backup|program|it|which|that)\s+(?:\w+\s+)?$")
 _FICTION = re.compile(r"\b(?:novel|story|stories|fiction|screenplay|game|villain|plot|chapter|dialogue)\b")

@@ -8,7 +8,7 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
-from .guards import NOT_FORMATTING, NOT_TOPIC, imperative, not_denied, not_fiction
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, imperative, not_denied, not_fiction
 from .gate import required_words
 from .rules import FLAGS, Rule, any_of, rule, window, words_of
 
@@ -100,7 +100,7 @@ OVERRIDE = (
     rule("instruction_override", "nothing_mandatory", rf"\bnothing (?:in|of) {_AGENT_INSTRUCTIONS}{window(30)}\b(?:is|are) (?:mandatory|binding|required|obligatory|enforced)"),
     rule("instruction_override", "skip_them", rf"\b(?:instructions|guidelines|guardrails|safeguards|safety rules|system prompt|polic(?:y|ies)|confirmations?)\b{window(60)}\b(?:skip|ignore|disregard|drop|bypass|break|forget|override)\s+(?:them|those|it|these)\b"),
     rule("instruction_override", "obey_self_over", rf"\b(?:obey|follow|prefer|prioriti[sz]e|trust|apply)\s+(?:{SELF}|this \w{{1,16}})\s+(?:over|above|before|instead of|rather than|ahead of)\b"),
-    rule("instruction_override", "self_as_current", rf"\btreat\s+(?:{SELF}|this|it)\s+as\s+(?:the\s+|your\s+)?(?:current|new|real|only|actual|official|primary|main|true|binding|authoritative|system|updated|latest)\b|\b(?:your|the agent'?s) only (?:rule|instruction|directive|law|priority|guideline)s?\s+(?:now\s+|from now on\s+)?(?:is|are|:)|\bthe only (?:rule|instruction|directive)s? (?:now|from now on|that matters?)\b"),
+    rule("instruction_override", "self_as_current", rf"\btreat\s+(?:{SELF}|this|it)\s+as\s+(?:the\s+|your\s+)?(?:current|new|real|only|actual|official|primary|main|true|binding|authoritative|system|updated|latest)\b|\b(?:your|the agent'?s) only (?:rule|instruction|directive|law|priority|guideline)s?\s+(?:now\s+|from now on\s+)?(?:is|are|:)|\bthe only (?:rule|instruction|directive)s? (?:now|from now on|that matters?)\b(?!\s+(?:for|to|in|on|about)\b)"),
     rule("instruction_override", "priority_list", rf"\bpriority\b{window(20)}[:\-]{window(80)}\b(?:this|these) (?:note|entry|memory|instructions?)\b"),
     rule("instruction_override", "conflict_obey_note", rf"\b(?:if|when|whenever)\b{window(40)}\b(?:conflicts?|contradicts?|disagrees?|clash(?:es)?)\b{window(40)}\b(?:obey|follow|prefer|use|go with|trust)\s+(?:this|these|the) (?:note|entry|memory|instructions? (?:here|in (?:this|the) (?:note|memory)))"),
     rule("instruction_override", "even_if_contradicts", rf"\beven (?:if|when|though)\s+(?:it|this|that|they|doing so)\s+(?:contradicts?|conflicts? with|violates?|breaks?|goes against|overrides?|breaches?)\s+(?:your|the|any)\s+(?:\w{{1,16}}\s+)?(?:instructions|rules|system prompt|guidelines|polic(?:y|ies)|safety)"),
@@ -152,7 +152,7 @@ CONCEAL = (
     rule("concealment", "dont_tell_user", rf"\b(?:do not|don't|dont|never|must not|mustn't|shouldn't|should not|without|avoid|no one|nobody)\s+(?:ever\s+)?(?:\w{{1,16}}ing\s+)?{_TELL}\s+(?:to\s+)?(?:{_USER})"),
     rule("concealment", "dont_let_user_know", rf"\b(?:do not|don't|never|without)\s+(?:let(?:ting)?|mak(?:e|ing))\s+(?:{_USER})\s+(?:know|notice|see|find out|learn|aware|suspect)"),
     rule("concealment", "user_must_not_notice", rf"\b(?:so|so that|such that|to make sure|ensure|ensuring|in order that)\s+(?:{_USER}|nobody|no one|they)\s+(?:\w{{1,16}}\s+)?(?:does not|doesn't|do not|don't|won't|will not|never|can't|cannot|can not|isn't|is not)\s+(?:\w{{1,16}}\s+)?(?:notice|know|see|find out|learn|aware|suspect|realise|realize|visible)|\bso (?:that )?nothing (?:is|shows|appears|stays) (?:visible|in the (?:logs?|history))", gate=("notice", "know", "see", "find out", "learn", "aware", "suspect", "realise", "realize", "visible", "nothing")),
-    rule("concealment", "hide_from", rf"\b(?:hide|hiding|hidden|conceal\w{{0,16}}|omit\w{{0,16}}|strip\w{{0,16}}|leave out|leaving out|suppress\w{{0,16}}|redact\w{{0,16}}|filter out|exclude|keep)\b{NOT_FORMATTING}{window(60)}\b(?:from|out of)\s+(?:{_HIDDEN_FROM})"),
+    rule("concealment", "hide_from", rf"\b(?:hide|hiding|hidden|conceal\w{{0,16}}|omit\w{{0,16}}|strip\w{{0,16}}|leave out|leaving out|suppress\w{{0,16}}|redact\w{{0,16}}|filter out|exclude|keep)\b{NOT_FORMATTING}{NOT_PRIVACY}{window(60)}\b(?:from|out of)\s+(?:{_HIDDEN_FROM})"),
     rule("concealment", "edit_before_showing", rf"\b(?:strip|remove|delete|omit|hide|edit out|cut|filter|drop|redact|scrub|clean)\w{{0,16}}\b{window(60)}\bbefore\s+(?:showing|displaying|presenting|giving|sending|reporting|returning|printing)\s+(?:it|this|them|that|the \w{{1,16}})?\s*(?:to\s+)?(?:{_USER})"),
     rule("concealment", "pretend_not_happened", rf"\b(?:pretend|act as if|act as though|behave as if|claim)\s+(?:that\s+)?(?:the\s+|it\s+|this\s+|you\s+|nothing\b|no\s+)(?:\w{{1,16}}\s+){{0,3}}?(?:did not|didn't|never|wasn't|was not|hasn't|has not|happened|exists?|occurred|took place)"),
     rule("concealment", "keep_unaware", rf"\bkeep\s+(?:{_USER}|them|him|her)\s+(?:unaware|in the dark|uninformed|out of the loop|ignorant)\b|\bwithout (?:{_USER}|them) (?:being aware|knowing|noticing|realising|realizing)\b"),

@@ -17,7 +17,7 @@ from .rules import Rule
 
 LEXICONS: dict[str, Lexicon] = {
     "es": Lexicon(r"ignor[ae]\w{0,16}|olv[ií]d[ae]\w{0,16}|omit[ae]|descart[ae]\w{0,16}|pasa por alto|haz caso omiso|no (?:sigas|obedezcas|hagas caso)|anula\w{0,16}|desactiva\w{0,16}|salt[ae] (?:las|tus)",
-                  r"instrucci[oó]n\w{0,16}|reglas|directiv\w{1,16}|indicaciones|normas|restricciones|pautas|prompt del sistema|[oó]rdenes",
+                  r"instrucci[oó]n\w{0,16}|reglas|directiv\w{1,16}|directrices|indicaciones|normas|restricciones|pautas|prompt del sistema|[oó]rdenes",
                   r"a partir de (?:ahora|hoy)\s*,?\s*(?:t[uú] )?eres|ahora eres|desde ahora eres|ya no eres|tu nuev[oa] (?:rol|identidad|nombre) es|act[uú]a como",
                   r"sin (?:ninguna |ning[uú]n |tipo de )?(?:restricci[oó]n\w{0,16}|l[ií]mites?|filtros?|reglas)|modo desarrollador",
                   r"usuari[oa]s?", r"no (?:se entere|sepa)|no dejes que|no (?:le )?(?:digas|cuentes|menciones|informes|muestres|reveles|avises|comuniques)|nunca (?:le )?(?:digas|cuentes|menciones)|sin (?:decirle|avisar|informar)\w{0,16}",
@@ -28,7 +28,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"d[eé]sormais\s*,?\s*tu (?:ob[eé]is|travailles pour|r[eé]ponds (?:uniquement|seulement))|tu ob[eé]is (?:uniquement|seulement|d[eé]sormais)|(?:à|a) partir de maintenant\s*,?\s*tu es|tu es d[eé]sormais|d[eé]sormais\s*,?\s*tu es|tu es maintenant|tu n'es plus|ta nouvelle (?:identit[eé]|r[oô]le) est|agis comme",
                   r"sans (?:aucune )?(?:restriction|limite|filtre|r[eè]gle)s?|mode d[eé]veloppeur",
                   r"utilisat(?:eur|rice)s?", r"sans que|ne (?:sache|voie) (?:rien|pas)|ne (?:lui )?(?:dis|dites|mentionne|r[eé]v[eè]le|montre|signale|pr[eé]viens)\w{0,16}(?: jamais| pas| rien)?|sans (?:le |lui )?(?:dire|pr[eé]venir|informer)",
-                  r"cach\w{0,16}|dissimul\w{0,16}", r"prompt syst[eè]me|instructions (?:syst[eè]me|cach[eé]es|initiales)|message syst[eè]me",
+                  r"cach\w{0,16}|dissimul\w{0,16}", r"prompt syst[eè]me|instructions (?:syst[eè]me|cach[eé]es|initiales)|consignes (?:du )?syst[eè]me|consignes cach[eé]es|message syst[eè]me",
                   r"affiche|r[eé]v[eè]le|r[eé]p[eè]te|montre|donne|imprime|traduis|copie|envoie|[eé]cris"),
     "de": Lexicon(r"halte? dich nicht (?:mehr )?an|befolge \w{1,16} nicht mehr|nicht mehr befolgen|ignorier\w{0,16}|vergiss|vergessen|missacht\w{0,16}|[uü]bergeh\w{0,16}|setze? \w{1,16} au(?:ß|ss)er kraft|hebe? \w{1,16} auf|umgeh\w{0,16}|deaktivier\w{0,16}|befolge \w{1,16} nicht",
                   r"anweisungen|anweisung|regeln|richtlinien|vorgaben|instruktionen|systemprompt|einschr[aä]nkungen|befehle",
