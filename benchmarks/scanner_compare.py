@@ -15,7 +15,6 @@ import argparse
 import importlib
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -41,15 +40,11 @@ def _other_scanner(ref: str, into: Path) -> Callable[[str], Any]:
 
 
 def _notes(count: int) -> list[str]:
-    texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    rng = random.Random(11)
-    made = []
-    for _ in range(count):
-        text = ""
-        while len(text) < 200:
-            text += rng.choice(texts) + " "
-        made.append(text[:200])
-    return made
+    """200-character notes joined from corpus notes, made as benchmarks/scanner.py makes them."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scanner import _two_hundred  # benchmarks/scanner.py
+
+    return _two_hundred([json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()], count)
 
 
 def _summary(samples_ms: list[float]) -> dict[str, float]:
