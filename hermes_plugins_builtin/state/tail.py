@@ -48,13 +48,44 @@ def _term_alternatives(group: Group) -> list[tuple[list[Alternative], bool, str 
     return out
 
 
+class _TailCache:
+    """The waiting rows already tokenized by an earlier search on this connection.
+
+    A row never changes once appended (the store has no edit), so its tokens stay
+    valid until the indexes take it over; a search only tokenizes rows that arrived
+    since the previous one.
+    """
+
+    def __init__(self) -> None:
+        self.rows: dict[int, _Row] = {}
+
+
+def _waiting_rows(conn: sqlite3.Connection, upto: int) -> list[_Row]:
+    cache = getattr(conn, "tail_cache", None)
+    if cache is None:
+        cache = _TailCache()
+        try:
+            conn.tail_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
+        except AttributeError:
+            pass  # a plain sqlite3 connection: tokenized afresh each time
+    ids = [r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ?", (upto,))]
+    missing = [i for i in ids if i not in cache.rows]
+    if missing:
+        for r in conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id >= ?", (missing[0],)):
+            if r[0] not in cache.rows:
+                cache.rows[r[0]] = _Row(*r)
+    rows = [cache.rows[i] for i in ids if i in cache.rows]
+    if len(cache.rows) > len(rows):  # indexed or deleted meanwhile
+        cache.rows = {row.id: row for row in rows}
+    return rows
+
+
 def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, ...], excluded: tuple[str, ...],
                 upto: int) -> list[tuple[int, float]]:
     """(id, score) of every waiting row that matches *plan*, for run_search to merge."""
-    fetched = conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id > ?", (upto,)).fetchall()
-    if not fetched:
+    rows = _waiting_rows(conn, upto)
+    if not rows:
         return []
-    rows = [_Row(*r) for r in fetched]
     avg_words = max(sum(len(r.words) for r in rows) / len(rows), 1e-9)
     avg_grams = max(sum(len(r.grams) for r in rows) / len(rows), 1e-9)
     best: dict[int, float] = {}
