@@ -118,11 +118,14 @@ def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warm
         for cat, pool in shared.QUERY_CATEGORIES:
             if pace_ms:
                 time.sleep(pace_ms / 1000)
-            wait0, cpu0 = runq_wait_ns(), time.thread_time()
+            # the clock is read outside the counters: a wait the kernel accounts between two
+            # readings of the counter began after the first and ended before the second
             a = time.perf_counter()
+            wait0, cpu0 = runq_wait_ns(), time.thread_time()
             store.search(pool[i % len(pool)], limit=20)
+            cpu, wait1 = time.thread_time() - cpu0, runq_wait_ns()
             wall = time.perf_counter() - a
-            cpu, runq = time.thread_time() - cpu0, (runq_wait_ns() - wait0) / 1e9
+            runq = (wait1 - wait0) / 1e9
             row = rows[cat]
             row["wall"].append(wall)
             row["cpu"].append(cpu)
