@@ -193,7 +193,18 @@ def _run_register(register: Any, context: PluginContext) -> None:
     except PluginLoadError:
         raise
     except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
-        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
+        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}{_unset_env_hint(context)}") from exc
+
+
+def _unset_env_hint(context: PluginContext) -> str:
+    """Name the variables the plugin declares in ``requires_env`` that are not set: the likely cause."""
+    manifest = context._candidate.manifest
+    env = context._manager.env
+    unset = [e.name for e in (manifest.requires_env if manifest else []) if not env.get(e.name)]
+    if not unset:
+        return ""
+    names = ", ".join(unset)
+    return f" -> the plugin requires {names} (its requires_env), which is not set: set it in the environment or in $HERMES_HOME/.env"
 
 
 def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], first_register: Any, context: PluginContext) -> None:

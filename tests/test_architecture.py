@@ -1,4 +1,5 @@
-"""The architecture as the build keeps it: the map in docs/architecture.md names every package."""
+"""The architecture as the build keeps it: the map in docs/architecture.md names every package, the
+import contracts hold, and no source module grows past what one can keep in mind."""
 from __future__ import annotations
 
 import logging
@@ -7,6 +8,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 ROOTS = ("hermes_core", "hermes_plugins_builtin", "plugins")
+#: Lines a source module may have; past it, split the module along its seams (docs/architecture.md).
+MAX_MODULE_LINES = 400
 
 
 def _packages() -> list[Path]:
@@ -44,3 +47,17 @@ def test_the_import_contracts_in_pyproject_hold(monkeypatch, capsys):
             logger.disabled = was_disabled
     report = capsys.readouterr().out
     assert status == EXIT_STATUS_SUCCESS, f"an import breaks a layer contract:\n{report}"
+
+
+def test_no_source_module_is_longer_than_the_limit():
+    too_long = {}
+    for root in ROOTS:
+        for module in (REPO / root).rglob("*.py"):
+            if "__pycache__" not in module.parts:
+                lines = len(module.read_text(encoding="utf-8").splitlines())
+                if lines > MAX_MODULE_LINES:
+                    too_long[str(module.relative_to(REPO))] = lines
+    assert too_long == {}, (
+        f"modules over {MAX_MODULE_LINES} lines: {too_long} -> split each along its seams "
+        "(one job per module; keep the old import path as a re-export if plugins use it)"
+    )

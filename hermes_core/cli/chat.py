@@ -58,7 +58,7 @@ class ChatApp:
 
     def _start(self, args: argparse.Namespace) -> None:
         from hermes_core.memory.manager import MemoryManager
-        from hermes_core.runtime.clients import client_from_config
+        from hermes_core.models.clients import client_from_config
         from hermes_core.runtime.session import AgentSession
 
         self.client = client_from_config(

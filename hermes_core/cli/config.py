@@ -80,7 +80,7 @@ _SECRET_SETTING = re.compile(r".*(?:api[_-]?key|apikey|token|secret|password|pas
 
 def _redacted(key: str, value: Any) -> Any:
     """``value`` with secrets replaced: values of credential-named settings, and key-shaped text anywhere."""
-    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+    from hermes_core.models.clients.sanitize import REDACTED, sanitize_request
 
     leaf = key.rsplit(".", 1)[-1] if key else ""
     if isinstance(value, dict):

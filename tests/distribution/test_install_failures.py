@@ -88,7 +88,7 @@ def test_a_distribution_without_a_plugin_is_uninstalled_again(venv, lived_in_hom
 def test_a_bad_directory_plugin_leaves_no_plugins_directory_behind(venv, lived_in_home, tmp_path):
     plugin = write_files(tmp_path / "bad", {"plugin.yaml": "name: bad\nrequires_hermes: '>=99'\n", "__init__.py": "def register(ctx):\n    pass\n"})
     message = failing_install(venv, lived_in_home, tmp_path, str(plugin))
-    assert "plugin 'bad' is invalid: 'requires_hermes': needs hermes >=99, this is hermes" in message
+    assert "plugin 'bad' is invalid: 'requires_hermes': needs Hermes Agent >=99; this host serves the plugin API of Hermes Agent" in message
     assert not (lived_in_home / "plugins").exists()
 
 
