@@ -285,9 +285,13 @@ def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1
             turn.append(m)
             if len(turn) >= batch or i == len(wl.order):
                 for sid, msgs in list(pending.items()) if i == len(wl.order) else [(wl.sessions[si]["id"], turn)]:
+                    b = time.perf_counter()
                     adapter.append_turn(sid, msgs)
                     pending.pop(sid, None)
-        lat.append(time.perf_counter() - a)
+                    if i == len(wl.order):  # the final flush: one latency per turn, not one for all
+                        lat.append(time.perf_counter() - b)
+        if batch <= 1 or i < len(wl.order):
+            lat.append(time.perf_counter() - a)
         if i % step == 0:
             now = time.perf_counter()
             rates.append(round(step / (now - window), 1))

@@ -1,10 +1,11 @@
-"""Ranks a query with more matches than the rank window from the impact lists (see ranking.py).
+"""Scores candidate messages in Python with FTS5's BM25, from the impact lists or a given set.
 
 Candidates come from the lists of the query's words (or, for a word too rare to
-have a list, from all of its matches, which are few). Each candidate's text is
-tokenized again to check it matches every term and to count term frequencies;
-the score is FTS5's bm25() formula with the index's own document count and
-average length, so scores mix with the ones FTS5 computes for smaller queries.
+have a list, from all of its matches, which are few), or are handed in (a group's
+few matches, or its newest ones). A candidate is not tokenized: a regex per
+alternative counts its occurrences in the folded text, and its length is the one
+FTS5 stored; the score is FTS5's bm25() formula with the index's own document
+count and average length, so scores mix with the ones FTS5 computes itself.
 """
 from __future__ import annotations
 

@@ -1,12 +1,13 @@
 """Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
 
-Ranking is FTS5's BM25 over every match. A query matching at most ``rank_window``
-indexed messages (default 500) is ranked by FTS5 directly. One matching more
-would cost about 1.4 microseconds per match to rank that way (35 ms for a word in
-25k messages), so its word terms are ranked from the impact lists instead (see
-ranking.py and candidates.py), which give the same order. Only gram-index terms
-(scripts without spaces) with that many matches still rank the newest
-``rank_window`` matches. ``rank_window=None`` ranks every match with FTS5.
+Ranking is BM25 over every match, with FTS5's formula, and the work per group is
+bounded whatever the match count (see _group_hits): at most MAX_SCORED matches are
+scored in Python; more are ranked by FTS5 when its estimated cost (per match, plus
+bm25()'s pass over every document of every word) fits FTS5_BUDGET_US, else from the
+impact lists (ranking.py, candidates.py), exact whenever they can certify the top
+results. Gram-index terms (scripts without spaces) with too many matches for FTS5
+rank the newest ``rank_window`` matches. ``rank_window=None`` ranks every match
+with FTS5.
 """
 from __future__ import annotations
 
