@@ -229,14 +229,15 @@ def _scan_entry_points() -> Iterator[tuple[EntryPointRef, str | None]]:
     # dozen packages), which `hermes plugins list` cannot afford.
     from importlib import metadata
 
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
         for ep in metadata.entry_points(group=group):
-            marker = (group, ep.name)
+            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
+            # per distribution: two declaring one name both go on, for resolve_clashes to report
+            marker = (group, ep.name, _normalize_dist(name))
             if marker in seen:
                 continue
             seen.add(marker)
-            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
             folder = getattr(ep.dist, "_path", None)
             source = os.path.join(folder, "entry_points.txt") if isinstance(folder, (str, os.PathLike)) else None
             yield EntryPointRef(group, ep.name, ep.value, name, version), source

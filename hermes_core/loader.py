@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
@@ -135,6 +136,16 @@ def _describe_unknown_hooks(names: list[str]) -> str:
 
 
 def load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...] = ("general",)) -> tuple[types.ModuleType, Registrations]:
+    """Import ``candidate`` and collect its registrations (what it prints goes to stderr); nothing is applied yet.
+
+    stdout belongs to the host: a plugin that prints while it imports or registers would
+    otherwise break ``--json`` output, ``hermes chat -q`` answers and hosts speaking a protocol there.
+    """
+    with contextlib.redirect_stdout(sys.stderr):
+        return _load_plugin(candidate, manager, parts)
+
+
+def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...]) -> tuple[types.ModuleType, Registrations]:
     """Import ``candidate`` and collect its registrations; nothing is applied yet.
 
     :raises PluginLoadError: with the cause worded for the user; the original

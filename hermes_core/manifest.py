@@ -218,6 +218,19 @@ def check_requires_hermes(spec: str, running_version: str) -> str | None:
     return check(spec, running_version)
 
 
+def _misspelt_keys(unknown: list[str]) -> str:
+    """`` -> rename 'provides_hook' to 'provides_hooks'`` for unknown keys that look like misspelt known ones."""
+    import difflib
+
+    known = sorted(known_manifest_keys())
+    renames = [
+        f"{key!r} to {match[0]!r}"
+        for key in unknown
+        if (match := difflib.get_close_matches(str(key), known, n=1, cutoff=0.8))
+    ]
+    return f" -> rename {', '.join(renames)}" if renames else ""
+
+
 def validate_manifest_data(
     data: Any,
     *,
@@ -249,6 +262,7 @@ def validate_manifest_data(
     if unknown:
         warnings.append(
             f"plugin '{plugin}' ({source}, {path}): unknown key(s) {', '.join(map(repr, unknown))} in plugin.yaml are ignored"
+            + _misspelt_keys(unknown)
         )
     manifest_version = data.get("manifest_version", 1)
     if isinstance(manifest_version, int) and manifest_version > SUPPORTED_MANIFEST_VERSION:

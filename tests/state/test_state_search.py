@@ -307,3 +307,11 @@ def test_waiting_rows_seen_by_one_search_follow_deletes_and_appends_in_the_next(
     assert sorted(h.session_id for h in store.search("waitingword")) == ["a", "b"]
     assert store.delete_session("a")
     assert [h.session_id for h in store.search("waitingword")] == ["b"]
+
+
+def test_the_store_and_the_search_module_agree_on_the_default_rank_window():
+    """store.py repeats the default so that opening a store does not import the search code."""
+    from hermes_plugins_builtin.state import search, store
+
+    assert store.DEFAULT_RANK_WINDOW == search.DEFAULT_RANK_WINDOW
+    assert store.SessionStore.__init__.__kwdefaults__["rank_window"] == search.DEFAULT_RANK_WINDOW

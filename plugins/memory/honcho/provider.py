@@ -294,7 +294,8 @@ class HonchoMemoryProvider(MemoryProvider):
                 self._link.backend.call(view.create, [{"content": text[:65535], "session_id": self.session_name.name}])
             except HonchoCallError as exc:
                 self._failed_conclusions += 1  # runs on the writer thread only
-                logger.warning("honcho: the %s memory entry was not mirrored as a conclusion: %s", target, exc)
+                store = {"memory": "MEMORY.md", "user": "USER.md"}.get(target, target)
+                logger.warning("honcho: the new %s entry was not mirrored as a conclusion: %s", store, exc)
 
         self._writer.submit(conclude)
 
