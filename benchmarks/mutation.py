@@ -1,6 +1,6 @@
 """Mutation score of the safety-relevant modules, measured with mutmut.
 
-Run: python benchmarks/mutation.py [GROUP ...] [--list] [--max-children N] [--workdir PATH] [--json]
+Run: python benchmarks/mutation.py [GROUP ...] [--list] [--max-children N] [--only GLOB] [--workdir PATH] [--json]
 
 Each GROUP (default: all, in the order below) names source files and the tests that cover them.
 For each group this script makes a scratch copy of the project under --workdir (default:
@@ -53,15 +53,15 @@ GROUPS: dict[str, Group] = {
     ),
     "discovery": Group(
         ("hermes_core/discovery.py", "hermes_core/plugin_candidate.py", "hermes_core/plugin_locations.py"),
-        ("tests/test_discovery.py", "tests/test_loading.py", "tests/test_path_safety.py"),
+        ("tests/test_discovery.py", "tests/test_discovery_sources.py", "tests/test_entry_points.py", "tests/test_loading.py", "tests/test_path_safety.py"),
     ),
     "manifest": Group(
         ("hermes_core/manifest.py", "hermes_core/validate.py"),
-        ("tests/test_manifest.py", "tests/test_discovery.py", "tests/test_path_safety.py"),
+        ("tests/test_manifest.py", "tests/test_manifest_rules.py", "tests/test_validate.py", "tests/test_path_safety.py", "tests/test_discovery.py"),
     ),
     "manager": Group(
         ("hermes_core/manager.py",),
-        ("tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py", "tests/test_provider_rules.py"),
+        ("tests/test_provider_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py"),
     ),
     "memory-write": Group(
         (
@@ -174,7 +174,9 @@ def _diff(scratch: Path, mutant: str) -> str:
     return shown.stdout.strip() or shown.stderr.strip()
 
 
-def run_group(name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None) -> dict[str, object]:
+def run_group(
+    name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = ()
+) -> dict[str, object]:
     scratch = _prepare(name, group, workdir, max_children)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
@@ -182,7 +184,7 @@ def run_group(name: str, group: Group, workdir: Path, max_children: int, show_di
     with (scratch / "mutmut.log").open("w") as log:
         # a process group of its own, so that a run over budget is stopped with every worker it forked
         process = subprocess.Popen(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *only],
             cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
         )
         try:
@@ -226,6 +228,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-diffs", action="store_true", help="do not print each survivor's diff")
     parser.add_argument("--budget-minutes", type=float, default=None, help="stop each group after this long and report what was measured")
     parser.add_argument("--json", action="store_true", help="one JSON object per group on stdout")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="GLOB",
+        help="run only the mutants whose names match (repeatable), e.g. 'hermes_core.hooks.alarm.*'; the rest are 'not checked'",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, group in GROUPS.items():
@@ -239,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("mutmut is not installed -> pip install -e '.[dev]'")
     for name in args.groups or list(GROUPS):
-        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes)
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only))
         print(json.dumps(result)) if args.json else _print(result)
     return 0
 

@@ -212,22 +212,12 @@ def _scan_directory_source(root: Path | None, source: str, running_version: str,
 
 
 def _dist_name_and_version(dist: object) -> tuple[str, str]:
-    """Name and version of an installed distribution, read from its ``name-version.dist-info`` folder.
-
-    Parsing METADATA goes through the email parser (~1 ms per distribution plus
-    ~15 ms of imports), which listing plugins cannot afford; the folder name says
-    the same for every installer that follows the wheel spec.
-    """
-    path = getattr(dist, "_path", None)
-    folder = getattr(path, "name", "")
-    if folder.endswith(".dist-info") and folder.count("-") == 1:
-        name, version = folder[: -len(".dist-info")].split("-")
-        return name, version
+    """Name and version of an installed distribution, as its METADATA spells them."""
     metadata = dist.metadata  # type: ignore[attr-defined]
     return metadata["Name"] or "", metadata["Version"] or ""
 
 
-def _iter_entry_points(env: Mapping[str, str]) -> Iterator[EntryPointRef]:
+def _iter_entry_points() -> Iterator[EntryPointRef]:
     # The standard library's scanner, deferred to here: the importlib-metadata backport
     # parses every installed distribution's METADATA on each scan (~45 ms with a few
     # dozen packages), which `hermes plugins list` cannot afford.
@@ -313,7 +303,7 @@ def discover_plugins(
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
     cache = default_cache(home) if use_cache else None
-    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points(env)]
+    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points()]
     builtins = [c for c in entry_point_candidates if c.source == "builtin"]
     from hermes_core.plugin_identity import fold_installed_copies, merge_both_groups
 
