@@ -115,9 +115,12 @@ def test_string_lists_are_read_and_odd_values_fall_back():
 
 def test_a_manifest_that_cannot_be_built_is_a_problem_not_a_crash():
     # init_text is typed str; None stands for any failure inside build_manifest, which must stay this plugin's problem
-    broken = read_manifest_text("name: x\n", default_name="d", source="user", path="/p", key=None, init_text=None, running_version="0.1.0")  # type: ignore[arg-type]
+    broken = read_manifest_text("name: x\nodd: 1\n", default_name="d", source="user", path="/p", key=None, init_text=None, running_version="0.1.0")  # type: ignore[arg-type]
     assert broken.manifest is None
-    assert any("plugin.yaml cannot be read as a manifest (TypeError:" in p.cause and p.fix == "correct plugin.yaml against the manifest schema" for p in broken.problems)
+    (problem,) = broken.problems
+    assert (problem.plugin, problem.source, problem.path, problem.field, problem.fix) == ("x", "user", "/p", "", "correct plugin.yaml against the manifest schema")
+    assert problem.cause.startswith("plugin.yaml cannot be read as a manifest (TypeError:")
+    assert len(broken.warnings) == 1 and "'odd'" in broken.warnings[0]  # what was found before still counts
 
 
 def test_keys_that_are_not_strings_are_warned_about_not_crashed_on():
@@ -147,12 +150,19 @@ def test_the_detected_kind_warning_says_how_to_opt_out():
     ]
 
 
+def test_malformed_yaml_is_one_problem_naming_the_plugin_and_the_fix():
+    report = _read("name: x\nkind: [unclosed\n")
+    (problem,) = report.problems
+    assert (report.manifest, report.warnings) == (None, [])
+    assert (problem.plugin, problem.source, problem.path, problem.field, problem.fix) == ("dirname", "user", "/p/plugin.yaml", "", "fix the YAML syntax of plugin.yaml")
+
+
 def test_the_top_level_must_be_a_mapping():
     (empty,) = _read("").problems
     assert empty.cause == "the top level of plugin.yaml must be a mapping of keys, but it is empty"
     assert empty.fix == "start the file with 'name: <plugin name>'" and empty.plugin == "dirname" and empty.field == ""
     (listed,) = _read("- a\n").problems
-    assert listed.cause.endswith("but it is a list")
+    assert listed.cause.endswith("but it is a list") and _read("- a\n").warnings == []
     assert validate_manifest_data("text", plugin="p", source="s", path="/p", running_version="0.1.0")[0][0].cause.endswith("it is a str")
 
 
