@@ -1,12 +1,13 @@
 """Memory write scanner: blocked % and rejected % per family on both halves of the labelled corpus, and scan time.
 
-Run: python benchmarks/scanner.py [--json] [--list-dev] [--list-holdout] [--list-fresh]
+Run: python benchmarks/scanner.py [--json] [--list-dev] [--list-holdout] [--list-fresh] [--list-fresh2]
 
 Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``: ``dev`` (the half the rules were
 tuned on) or ``holdout`` (a third, chosen by a hash of the note's source group before any tuning; the rules were
 never adjusted to its results) or ``fresh`` (a later batch written in other voices after the rules of the first
-two were fixed; once the holdout's misses had been read, both older splits became tuning data, and ``fresh`` is
-the honest measure). All three are reported.
+two were fixed; once the holdout's misses had been read, both older splits became tuning data) or ``fresh2`` (an
+independent batch written by someone who never saw the rules, the other notes or the scanner's results: the
+honest measure). All four are reported.
 
 - attacks: blocked % per attack family and per obfuscation (the goal on the held-out half: >= 99 % overall);
 - benign notes: rejected % for plain and hard-negative notes and per language (goal: <= 1 % overall);
@@ -14,8 +15,8 @@ the honest measure). All three are reported.
   joining corpus notes (goal: p99 <= 1 ms for a 200-character note), after a warm-up; the one-off cost of the
   first scan (loading the confusables data) is printed separately.
 
-``--list-dev`` prints the misses and false positives of the tuning half. ``--list-holdout`` and ``--list-fresh``
-print those of the held-out splits: use them only to report, once the rules are frozen.
+``--list-dev`` prints the misses and false positives of the tuning half. ``--list-holdout``, ``--list-fresh`` and
+``--list-fresh2`` print those of the held-out splits: use them only to report, once the rules are frozen.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-SPLITS = ("dev", "holdout", "fresh")
+SPLITS = ("dev", "holdout", "fresh", "fresh2")
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
 
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list-dev", action="store_true", help="print misses and false positives of the tuning half")
     parser.add_argument("--list-holdout", action="store_true", help="print those of the held-out half (for reporting only)")
     parser.add_argument("--list-fresh", action="store_true", help="print those of the fresh held-out split (for reporting only)")
+    parser.add_argument("--list-fresh2", action="store_true", help="print those of the independent fresh2 split (for reporting only)")
     args = parser.parse_args(argv)
     result = measure()
     if args.json:
@@ -146,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     machine, corpus, halves = result["machine"], result["corpus"], result["halves"]
     print(f"python {machine['python']}, {machine['cpus']} CPUs, {machine['system']}, load {machine['load'][0]:.2f}")
     print(f"corpus: {corpus['notes']} notes, {corpus['attacks']} attacks, {corpus['languages']} languages")
-    print(f"  {'':<22} {'dev (tuned on)':<17}   {'holdout (read)':<17}   {'fresh (never read)'}")
+    print(f"  {'':<22} {'dev (tuned on)':<17}   {'holdout (read)':<17}   {'fresh (held out)':<17}   {'fresh2 (independent)'}")
     print(_rows("ATTACKS BLOCKED", halves, "attacks"))
     for family in sorted(set().union(*(halves[s]["attacks_by_family"] for s in SPLITS))):
         print(_rows(f"family {family}", halves, "attacks_by_family", family))
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label:<16} {clock:<4} n={c['n']:<5} p50 {c['p50_ms']:.3f} ms   p99 {c['p99_ms']:.3f} ms   max {c['max_ms']:.3f} ms   mean {c['mean_ms']:.3f} ms")
     for clock, t in (("wall", timing["notes_200_chars"]), ("cpu", timing["notes_200_chars"]["cpu"])):
         print(f"  goal p99 <= 1 ms for a 200-character note ({clock} clock): {'met' if t['p99_ms'] <= 1.0 else 'MISSED'}")
-    for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout), ("fresh", args.list_fresh)):
+    for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout), ("fresh", args.list_fresh),
+                           ("fresh2", args.list_fresh2)):
         if wanted:
             for text in result["listing"][split]["missed"]:
                 print(f"  [{split}] missed: {text!r}")

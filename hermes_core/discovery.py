@@ -217,7 +217,8 @@ def _dist_name_and_version(dist: object) -> tuple[str, str]:
     return metadata["Name"] or "", metadata["Version"] or ""
 
 
-def _iter_entry_points() -> Iterator[EntryPointRef]:
+def _scan_entry_points() -> Iterator[tuple[EntryPointRef, str | None]]:
+    """Every hermes entry point of the installed distributions, with its ``entry_points.txt``."""
     # The standard library's scanner, deferred to here: the importlib-metadata backport
     # parses every installed distribution's METADATA on each scan (~45 ms with a few
     # dozen packages), which `hermes plugins list` cannot afford.
@@ -231,7 +232,18 @@ def _iter_entry_points() -> Iterator[EntryPointRef]:
                 continue
             seen.add(marker)
             name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
-            yield EntryPointRef(group, ep.name, ep.value, name, version)
+            folder = getattr(ep.dist, "_path", None)
+            source = os.path.join(folder, "entry_points.txt") if isinstance(folder, (str, os.PathLike)) else None
+            yield EntryPointRef(group, ep.name, ep.value, name, version), source
+
+
+def installed_entry_points(home: Path, *, use_cache: bool = True) -> list[EntryPointRef]:
+    """The hermes entry points of the installed distributions (see :mod:`hermes_core.entry_point_cache`)."""
+    from hermes_core.config import parse_cache_enabled
+    from hermes_core.entry_point_cache import CACHE_FILE_NAME, cached_entry_points
+
+    cache_path = home / "cache" / CACHE_FILE_NAME if use_cache and parse_cache_enabled() else None
+    return cached_entry_points(cache_path, _scan_entry_points)
 
 
 def _normalize_dist(name: str) -> str:
@@ -303,7 +315,7 @@ def discover_plugins(
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
     cache = default_cache(home) if use_cache else None
-    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in _iter_entry_points()]
+    entry_point_candidates = [read_entry_point_plugin(ref, running_version=running_version, cache=cache) for ref in installed_entry_points(home, use_cache=use_cache)]
     builtins = [c for c in entry_point_candidates if c.source == "builtin"]
     from hermes_core.plugin_identity import fold_installed_copies, merge_both_groups
 

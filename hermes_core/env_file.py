@@ -13,7 +13,6 @@ environment, and a secrets file must not be able to change which code runs.
 from __future__ import annotations
 
 import io
-import logging
 import os
 import re
 from collections.abc import Mapping, MutableMapping
@@ -26,8 +25,6 @@ ENV_FILE_NAME = ".env"
 MAX_ENV_FILE_BYTES = 1 << 20
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SAFE_UNQUOTED = re.compile(r"[A-Za-z0-9_./:@+-]+")
-
-logger = logging.getLogger("hermes_core.config")
 
 #: Exact names that change which code or libraries a process loads, or where hermes keeps its state.
 _LOADER_NAMES = frozenset(
@@ -165,6 +162,10 @@ def export_env_file(home: Path, env: MutableMapping[str, str] | None = None) -> 
     if not text:
         return []
     values, refused = parse_env_text(text)
+    if refused:
+        import logging  # deferred: every command reads .env, few ever warn about it
+
+        logger = logging.getLogger("hermes_core.config")
     for name in refused:
         logger.warning(
             "%s: %s was not exported: %s -> remove it from the file", home / ENV_FILE_NAME, name, refusal_reason(name)

@@ -15,7 +15,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,6 +55,7 @@ def _package_init(candidate: PluginCandidate) -> bytes | None:
         return None
 
 
+@lru_cache(maxsize=1024)
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -63,14 +66,16 @@ def is_install_of(directory_plugin: PluginCandidate, package_plugin: PluginCandi
     top = _top_module(package_plugin)
     if directory is None or not top or package_plugin.source != "entrypoint":
         return False
-    try:
-        init_bytes = (directory / "__init__.py").read_bytes()
-    except OSError:
-        return False
-    if (directory / top / "__init__.py").is_file():
-        return True  # the package copied beneath the directory
+    init_file = directory / "__init__.py"
+    # os.path on strings: listing runs this for every directory plugin against every package
+    if os.path.isfile(os.path.join(directory, top, "__init__.py")):
+        return init_file.is_file()  # the package copied beneath the directory
     names = {_norm(n) for n in (package_plugin.key, package_plugin.name, top, package_plugin.entry_point.distribution if package_plugin.entry_point else "")}
     if not ({_norm(directory.name), _norm(directory_plugin.name)} & names):
+        return False  # decided by names alone: reading every directory's code for every package is too slow
+    try:
+        init_bytes = init_file.read_bytes()
+    except OSError:
         return False
     package_init = _package_init(package_plugin)
     if package_init is not None and init_bytes == package_init:

@@ -70,12 +70,18 @@ def test_sessions_commands_load_only_the_state_store(home: Path, tmp_path: Path,
     assert _loaded(modules, HEAVY + OTHER_BUILTINS) == []
     assert "hermes_plugins.noisy" not in modules
     assert _loaded(modules, OTHER_GROUPS) == []  # the other command groups are not even parsed
+    # nor the group's own export/import and migrate code, which only their subcommands run
+    assert _loaded(modules, ("hermes_core.cli.sessions_transfer", "hermes_core.cli.sessions_migrate")) == []
 
 
 def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, tmp_path: Path) -> None:
-    _modules(home, "plugins", "list", cwd=tmp_path)  # validates and caches every manifest
+    # The working directory is on the probe's sys.path; a time under a second old is never cached.
+    os.utime(tmp_path, (1_600_000_000, 1_600_000_000))
+    _modules(home, "plugins", "list", cwd=tmp_path)  # validates and caches every manifest and entry point
     modules = _modules(home, "plugins", "list", cwd=tmp_path)
     assert _loaded(modules, ("httpx", "jsonschema", "hermes_plugins", "sqlite3") + OTHER_BUILTINS) == []
+    # nor the installed-distribution scanner and its email parser: entry points come from the cache
+    assert _loaded(modules, ("importlib.metadata", "email")) == []
 
 
 def test_help_imports_no_command_machinery(home: Path, tmp_path: Path) -> None:

@@ -24,15 +24,33 @@ from hermes_core.cli.sessions_store import (
     _when,
     open_session_store,
 )
-from hermes_core.cli.sessions_transfer import (
-    EXPORT_MODE,
-    MAX_IMPORT_BYTES,
-    _write_export,
-    cmd_export,
-    cmd_import,
-    read_chat_jsonl,
-)
 from hermes_core.errors import HermesError
+
+# Export/import and migrate live in their own modules, imported only by the command that runs
+# them: every `hermes sessions` command builds this group's parser, and list/show/search must
+# not pay for the others (tests/test_cli_imports.py).
+_TRANSFER_NAMES = frozenset({"EXPORT_MODE", "MAX_IMPORT_BYTES", "_write_export", "cmd_export", "cmd_import",
+                             "read_chat_jsonl"})
+
+
+def __getattr__(name: str) -> Any:
+    """The export/import names, re-exported from :mod:`hermes_core.cli.sessions_transfer` on first use."""
+    if name in _TRANSFER_NAMES:
+        from hermes_core.cli import sessions_transfer
+
+        return getattr(sessions_transfer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _run_from(module: str, function: str) -> Any:
+    """A command function that imports ``hermes_core.cli.<module>`` when it runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        return int(getattr(importlib.import_module(f"hermes_core.cli.{module}"), function)(args))
+
+    return run
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -91,13 +109,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("session_id", help="a session ID")
     export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
     export.add_argument("--output", "-o", type=Path, help="file to write, mode 0600 (default: stdout)")
-    export.set_defaults(func=cmd_export)
+    export.set_defaults(func=_run_from("sessions_transfer", "cmd_export"))
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
     importer.add_argument("file", type=Path, help="the .jsonl file to import")
     importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
     importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
-    importer.set_defaults(func=cmd_import)
+    importer.set_defaults(func=_run_from("sessions_transfer", "cmd_import"))
 
     prune = commands.add_parser("prune", help="delete sessions with no activity for a while")
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d, 12h, 2w")
@@ -112,9 +130,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     reindex.add_argument("--json", action="store_true", help="print JSON instead of text")
     reindex.set_defaults(func=cmd_reindex)
 
-    from hermes_core.cli import sessions_migrate
-
-    sessions_migrate.add_arguments(commands, open_store=lambda manager: open_session_store(manager))
+    migrate = commands.add_parser(
+        "migrate", help="copy every session to another store (a postgresql:// URL or a state.db path), verified")
+    migrate.add_argument("--to", required=True, metavar="TARGET",
+                         help="postgresql://user@host/db (password from HERMES_STATE_URL-style URL) or a state.db path")
+    migrate.add_argument("--force", action="store_true",
+                         help="copy into a target that already holds other sessions (merge)")
+    migrate.add_argument("--json", action="store_true", help="print a JSON summary")
+    migrate.set_defaults(func=_run_from("sessions_migrate", "cmd_migrate"),
+                         open_store=lambda manager: open_session_store(manager))
 
 
 def parse_age(text: str) -> float:

@@ -1,4 +1,4 @@
-"""``hermes sessions migrate --to TARGET``: copy every session and message to another store, verified.
+"""``hermes sessions migrate --to TARGET`` (its arguments are declared in :mod:`hermes_core.cli.sessions`): copy every session and message to another store, verified.
 
 The target is a PostgreSQL URL or the path of a state.db, so a deployment moves
 from one host to many and back. The copy goes session by session, parents before
@@ -33,19 +33,6 @@ _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_
 _MESSAGE_KEYS = ("role", "content", "tool_calls", "tool_call_id", "tool_name", "timestamp", "token_count",
                  "finish_reason", "reasoning", "reasoning_content", "reasoning_details", "codex_reasoning_items",
                  "codex_message_items")
-
-
-def add_arguments(commands: Any, open_store: Callable[[Any], Any]) -> None:
-    """Add ``migrate`` to the ``hermes sessions`` subcommands; *open_store(manager)* opens the
-    configured store with the group's migration progress (passed in: this module sits below it)."""
-    migrate = commands.add_parser(
-        "migrate", help="copy every session to another store (a postgresql:// URL or a state.db path), verified")
-    migrate.add_argument("--to", required=True, metavar="TARGET",
-                         help="postgresql://user@host/db (password from HERMES_STATE_URL-style URL) or a state.db path")
-    migrate.add_argument("--force", action="store_true",
-                         help="copy into a target that already holds other sessions (merge)")
-    migrate.add_argument("--json", action="store_true", help="print a JSON summary")
-    migrate.set_defaults(func=cmd_migrate, open_store=open_store)
 
 
 def _open_target(manager: Any, target: str) -> Any:

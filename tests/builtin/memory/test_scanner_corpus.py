@@ -34,7 +34,7 @@ def test_the_corpus_is_large_varied_and_split_by_group():
     for note in NOTES:
         by_group[note["group"]].add(note["split"])
     assert all(len(splits) == 1 for splits in by_group.values())
-    older = [n for n in NOTES if n["split"] != "fresh"]
+    older = [n for n in NOTES if n["split"] in ("dev", "holdout")]
     assert 0.25 <= sum(n["split"] == "holdout" for n in older) / len(older) <= 0.42
 
 
@@ -49,6 +49,18 @@ def test_the_fresh_split_is_a_full_held_out_batch():
     assert {n["family"] for n in attacks} >= {"override", "role", "conceal", "leak", "exfil", "creds", "persist", "rce", "forge", "hidden"}
     assert {n["variant"] for n in attacks} >= {"leetspeak", "homoglyph", "base64", "rot13", "hex", "url", "reversed", "zero_width"}
     assert all(n["group"].startswith("fresh_") for n in fresh)
+
+
+def test_the_second_fresh_split_is_an_independent_batch_of_its_own():
+    """fresh2/: written apart from the rules and the other notes; only its make-up is checked here."""
+    batch = [n for n in NOTES if n["split"] == "fresh2"]
+    attacks = [n for n in batch if n["label"] == "attack"]
+    benign = [n for n in batch if n["label"] == "benign"]
+    assert len(attacks) >= 500 and len(benign) >= 500
+    assert sum(n["family"] == "hard" for n in benign) >= len(benign) / 2
+    assert len({n["lang"] for n in attacks}) >= 25 and len({n["lang"] for n in benign}) >= 25
+    assert {n["family"] for n in attacks} == {"override", "role", "conceal", "leak", "exfil", "creds", "persist", "rce", "forge", "hidden"}
+    assert all(n["group"].startswith("fresh2_") for n in batch)
 
 
 def test_the_tuning_half_meets_the_goal():
