@@ -457,3 +457,49 @@ def test_the_env_file_is_read_once_per_manager(make_plugin, plugin_manager, herm
     finally:
         for name in ("RULES_FIRST", "RULES_LATER"):
             os.environ.pop(name, None)
+
+
+def test_a_builtin_engine_registers_even_after_a_plugin_engine(make_plugin, plugin_manager):
+    make_plugin("e_plugin", _engine_plugin("plugin_engine"))
+    manager = plugin_manager(enabled=["e_plugin"])
+    builtin_engines = {n for n, owner in manager._engine_owners.items() if owner == "builtin"}
+    owners = {r.key for r in manager.plugins if r.loaded and r.candidate.source == "builtin" and r.registrations.context_engines}
+    assert builtin_engines and owners and "plugin_engine" in manager.context_engines
+    for key in owners:  # the builtin comes back after the plugin's engine took the one plugin place
+        manager.unload(key)
+        manager.load(key)
+    assert builtin_engines <= set(manager.context_engines) and "plugin_engine" in manager.context_engines
+
+
+def test_a_manager_reads_home_strictness_and_config_from_its_environment(hermes_home, monkeypatch, tmp_path):
+    from hermes_core.manager import PluginManager
+
+    (hermes_home / "config.yaml").write_text("plugins:\n  hook_callback_timeout: 7\n")
+    monkeypatch.setenv("HERMES_STRICT_PLUGINS", "1")
+    default = PluginManager()
+    assert default.home == hermes_home and default.env is os.environ and default.strict is True
+    assert default.config.get("plugins.hook_callback_timeout") == 7 and default.cwd is None
+    other_home = tmp_path / "other_home"
+    other_home.mkdir()
+    given = PluginManager(env={"HERMES_HOME": str(other_home)}, cwd=tmp_path)
+    assert given.home == other_home and given.strict is False and given.cwd == tmp_path  # the given mapping, not the process
+    assert given.config.get("plugins.hook_callback_timeout") == 30  # the default: the other home has no config.yaml
+    assert PluginManager(strict=False).strict is False
+    empty = PluginManager(home=other_home)
+    assert (empty.commands, empty.cli_commands, empty.skills, empty.memory_providers, empty.context_engines) == ({}, {}, {}, {}, {})
+    assert (empty.middleware, empty.auxiliary_tasks, empty.web_search_providers, empty.plugins, empty.clashes) == ({}, {}, {}, [], [])
+    assert empty.session_store_factory is None and empty.message_sink is None and empty.home_path == other_home
+
+
+def test_a_load_failure_carries_its_traceback_only_when_debugging(make_plugin, plugin_manager, monkeypatch, caplog):
+    make_plugin("boom", "def register(ctx):\n    raise ValueError('no config')\n")
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+        plugin_manager(enabled=["boom"], strict=False)
+    (quiet,) = [r for r in caplog.records if "failed to load" in r.getMessage()]
+    assert quiet.exc_info is None
+    caplog.clear()
+    monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+        plugin_manager(enabled=["boom"], strict=False)
+    (loud,) = [r for r in caplog.records if "failed to load" in r.getMessage()]
+    assert loud.exc_info is not None and loud.exc_info[0] is PluginLoadError
