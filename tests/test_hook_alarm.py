@@ -132,3 +132,26 @@ def test_the_alarm_raises_only_for_an_overdue_running_callback(alarm):
     alarm.calling = True
     alarm._busy = False
     alarm._on_alarm(signal.SIGALRM, None)  # no guarded call in progress: nothing to interrupt
+
+
+def test_a_forked_child_gets_its_own_watchdog_and_stays_inline(alarm):
+    import multiprocessing
+
+    assert alarm.usable()  # this process's watchdog is running; it does not survive a fork
+
+    def child() -> None:
+        caller = threading.get_ident()
+        inline = alarm.usable()
+        seen: list[int] = []
+        chain = [_callback("hangs", _hang), _callback("after", lambda **kw: seen.append(threading.get_ident()))]
+        values, failures = alarm.run(chain, {}, 0.2, None, False, None)
+        alive = alarm._watchdog is not None and alarm._watchdog.is_alive()
+        raise SystemExit(0 if inline and alive and failures == {0: TIMED_OUT} and seen == [caller] else 3)
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    process.join(timeout=60)
+    if process.exitcode is None:  # the hung callback was never interrupted
+        process.kill()
+        process.join()
+    assert process.exitcode == 0
