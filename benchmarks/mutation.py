@@ -53,7 +53,7 @@ GROUPS: dict[str, Group] = {
     ),
     "discovery": Group(
         ("hermes_core/discovery.py", "hermes_core/plugin_candidate.py", "hermes_core/plugin_locations.py"),
-        ("tests/test_discovery.py", "tests/test_discovery_sources.py", "tests/test_entry_points.py", "tests/test_loading.py", "tests/test_path_safety.py"),
+        ("tests/test_discovery.py", "tests/test_discovery_sources.py", "tests/test_entry_points.py", "tests/test_entry_point_cache.py", "tests/test_loading.py", "tests/test_path_safety.py"),
     ),
     "manifest": Group(
         ("hermes_core/manifest.py", "hermes_core/validate.py"),
@@ -123,6 +123,23 @@ def _mutmut_section(group: Group, max_children: int) -> str:
     )
 
 
+def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) -> Path:
+    """Bring new and changed tests into an existing scratch copy, keeping mutmut's results.
+
+    For a re-run of some mutants (``--resume --only ...``) after tests were added: mutmut collects
+    the new tests' coverage and runs only the mutants named. The mutated sources must not have changed.
+    """
+    scratch = workdir / name
+    if not (scratch / "mutants").is_dir():
+        raise SystemExit(f"--resume: no earlier run of {name} in {scratch} -> run the group without --resume first")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for target in (scratch, scratch / "mutants"):
+        shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore, symlinks=True, dirs_exist_ok=True)
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
+    return scratch
+
+
 def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
     scratch = workdir / name
     if scratch.exists():
@@ -175,9 +192,10 @@ def _diff(scratch: Path, mutant: str) -> str:
 
 
 def run_group(
-    name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = ()
+    name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = (),
+    resume: bool = False,
 ) -> dict[str, object]:
-    scratch = _prepare(name, group, workdir, max_children)
+    scratch = _refresh_tests(name, group, workdir, max_children) if resume else _prepare(name, group, workdir, max_children)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -232,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
         "--only", action="append", default=[], metavar="GLOB",
         help="run only the mutants whose names match (repeatable), e.g. 'hermes_core.hooks.alarm.*'; the rest are 'not checked'",
     )
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the group's earlier results and bring in new tests (sources unchanged); with --only, re-judge those mutants",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, group in GROUPS.items():
@@ -245,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("mutmut is not installed -> pip install -e '.[dev]'")
     for name in args.groups or list(GROUPS):
-        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only))
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only), args.resume)
         print(json.dumps(result)) if args.json else _print(result)
     return 0
 
