@@ -296,3 +296,16 @@ def test_the_cli_exits_one_on_problems_and_zero_when_clean(tmp_path, run_hermes)
     assert result.exit_code == 1 and result.json()[0]["problems"][0]["field"] == "kind"
     needs = _plugin(tmp_path / "needs", "name: needs\nrequires_hermes: '>=999'\n")
     assert f"this is hermes {__version__}" in run_hermes("plugins", "validate", str(needs)).stdout
+
+
+def test_a_wheel_report_takes_the_manifests_name_and_reads_a_plain_module_that_is_not_utf8(tmp_path):
+    wheel = _wheel(
+        tmp_path / "d-1.0-py3-none-any.whl",
+        _dist(
+            "[hermes_agent.plugins]\nshort = demo_named\nsingle = demo_single\n",
+            **{"demo_named/__init__.py": REGISTER, "demo_named/plugin.yaml": "name: the_long_name\n", "demo_single.py": b"# caf\xe9\n" + REGISTER.encode()},
+        ),
+    )
+    named, single = validate_wheel(wheel)
+    assert named.name == "the_long_name" and named.location == f"{wheel.name}!demo_named"
+    assert single.name == "single" and single.problems == [] and not any("would do nothing" in w for w in single.warnings)
