@@ -135,8 +135,8 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) ->
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     for target in (scratch, scratch / "mutants"):
         shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore, symlinks=True, dirs_exist_ok=True)
-    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
+    # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
+    # would make mutmut discard every verdict and start over.
     return scratch
 
 

@@ -267,6 +267,7 @@ def test_use_cache_false_neither_reads_nor_writes_the_cache(make_plugin, hermes_
     make_plugin("mine", "def register(ctx): pass\n")
     discover_plugins(hermes_home, env={}, running_version=__version__, use_cache=False)
     assert not (hermes_home / "cache" / "plugin-manifests.json").exists()
+    assert not (hermes_home / "cache" / "entry-points.json").exists()  # nor the entry-point cache
 
 
 # --- locations -------------------------------------------------------------------------------
@@ -381,6 +382,7 @@ def test_a_provider_without_plugin_yaml_is_read_by_the_text_rule_with_its_key(ma
     found = _discover(hermes_home)
     legacy, nested = found["legacy"], found["memory/nested"]
     assert (legacy.kind, legacy.manifest.kind_detected, legacy.problems, legacy.path) == ("exclusive", True, [], str(hermes_home / "plugins" / "legacy"))
+    assert (legacy.source, legacy.directory) == ("user", hermes_home / "plugins" / "legacy")
     assert (nested.name, nested.manifest.key, nested.kind) == ("nested", "memory/nested", "exclusive")
 
 

@@ -114,7 +114,7 @@ def test_only_one_plugin_engine_replaces_the_builtin_one(make_plugin, plugin_man
     make_plugin("e_two", _engine_plugin("two"))
     with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
         manager = plugin_manager(enabled=["e_one", "e_two"])
-    assert "one" in manager.context_engines and "two" not in manager.context_engines
+    assert manager.context_engines["one"].name == "one" and "two" not in manager.context_engines
     assert "plugin 'e_two': context engine 'two' ignored: 'one' is already registered and only one replaces the built-in" in caplog.messages
     assert manager.get("e_two").loaded and manager.get("e_two").registrations.context_engines == []
     # once the first is unloaded, another may take its place
