@@ -475,3 +475,12 @@ def test_the_trace_names_a_quarantined_check_a_timeout(make_plugin, plugin_manag
     capsys.readouterr()
     manager.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL)
     assert "hook pre_tool_call: plugin 'b_held' 0.000 ms -> timeout" in capsys.readouterr().err
+
+
+def test_unloading_a_plugin_takes_its_callbacks_out_of_the_dispatcher(make_plugin, plugin_manager):
+    make_plugin("both_kinds", "from hermes_core import hookimpl\n@hookimpl\ndef on_session_reset(session_id):\n    return 'impl'\ndef register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'ctx')\n")
+    manager = plugin_manager(enabled=["both_kinds"])
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["impl", "ctx"]
+    manager.unload("both_kinds")
+    assert manager.hooks.callbacks("on_session_reset") == () and manager.hooks.pm.get_plugin("both_kinds") is None
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == []
