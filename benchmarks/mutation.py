@@ -61,7 +61,7 @@ GROUPS: dict[str, Group] = {
     ),
     "manager": Group(
         ("hermes_core/manager.py",),
-        ("tests/test_provider_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py"),
+        ("tests/test_provider_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py", "tests/test_compat_plugins.py"),
     ),
     "memory-write": Group(
         (

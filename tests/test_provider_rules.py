@@ -268,7 +268,7 @@ def test_disabled_and_already_loaded_plugins_are_left_alone_by_load_all(make_plu
     make_plugin("off", "raise RuntimeError('must not import')\n")
     manager = plugin_manager(enabled=["on"])
     manager.load_all()
-    assert manager.get("on").module.COUNT == [1]
+    assert manager.get("on").module.COUNT == [1] and manager.get("on").error is None
     assert not manager.get("off").loaded and manager.get("off").error is None
 
 
@@ -298,8 +298,11 @@ def test_discover_is_cached_until_forced_and_forcing_unloads_first(make_plugin, 
 def test_problems_are_joined_into_the_records_error(make_plugin, plugin_manager):
     directory = make_plugin("twofold", None, manifest={"name": "twofold", "kind": "nonsense"})
     directory.chmod(0o777)
-    error = plugin_manager(load=False).get("twofold").error
+    manager = plugin_manager(load=False, strict=False)
+    error = manager.get("twofold").error
     assert error.count("; plugin 'twofold'") == 2 and "'kind'" in error and "__init__.py" in error and "world-writable" in error
+    record = manager.load("twofold")  # an explicit load refuses it with the same words
+    assert not record.loaded and record.error == error
 
 
 def test_the_debug_trace_names_each_policy_decision_and_load(make_plugin, plugin_manager, monkeypatch, capsys):
