@@ -263,8 +263,11 @@ def test_every_source_goes_through_the_validation_cache(make_plugin, hermes_home
     assert {("bundled", "flat"), ("user", "mine"), ("project", "proj"), ("entrypoint", "cached"), ("builtin", "memory")} <= cached
 
 
-def test_use_cache_false_neither_reads_nor_writes_the_cache(make_plugin, hermes_home):
+def test_use_cache_false_neither_reads_nor_writes_the_cache(make_plugin, hermes_home, tmp_path):
     make_plugin("mine", "def register(ctx): pass\n")
+    cached_home = tmp_path / "cached_home"
+    discover_plugins(cached_home, env={}, running_version=__version__)
+    assert (cached_home / "cache" / "plugin-manifests.json").is_file() and (cached_home / "cache" / "entry-points.json").is_file()
     discover_plugins(hermes_home, env={}, running_version=__version__, use_cache=False)
     assert not (hermes_home / "cache" / "plugin-manifests.json").exists()
     assert not (hermes_home / "cache" / "entry-points.json").exists()  # nor the entry-point cache
