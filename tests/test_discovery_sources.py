@@ -427,3 +427,49 @@ def test_metadata_without_name_or_version_gives_empty_strings(site_dir, hermes_h
     candidate = _discover(hermes_home)["nameless"]
     assert candidate.entry_point.distribution == "" and candidate.entry_point.version == ""
     assert candidate.version == "0.3" and candidate.path == str(package)
+
+
+# --- what a directory plugin's candidate carries ------------------------------------------------
+
+
+def test_an_unreadable_plugin_yaml_is_one_problem_naming_the_file(make_plugin, hermes_home):
+    from hermes_core.manifest import MAX_MANIFEST_BYTES
+
+    directory = make_plugin("huge", "def register(ctx): pass\n", manifest="#" * (MAX_MANIFEST_BYTES + 1), category="big")
+    candidate = _discover(hermes_home)["big/huge"]
+    (problem,) = candidate.problems
+    assert (candidate.name, candidate.source, candidate.path, candidate.manifest, candidate.directory) == ("huge", "user", str(directory), None, directory)
+    assert (problem.plugin, problem.source, problem.path, problem.field) == ("huge", "user", str(directory / "plugin.yaml"), "")
+    assert problem.cause.startswith("plugin.yaml cannot be read: ") and problem.fix == "replace plugin.yaml with a small regular file"
+
+
+def test_a_directory_plugin_is_named_by_its_manifest_and_keyed_by_name_or_category(make_plugin, hermes_home):
+    flat = make_plugin("dir_name", None, manifest={"name": "manifest_name", "odd_key": 1})
+    nested = make_plugin("nested_dir", "def register(ctx): pass\n", manifest={"name": "nested_name"}, category="cat")
+    flat.chmod(0o777)
+    found = _discover(hermes_home)
+    candidate = found["manifest_name"]
+    assert (candidate.name, candidate.path, candidate.directory) == ("manifest_name", str(flat), flat)
+    assert (candidate.manifest.key, candidate.manifest.path) == ("manifest_name", str(flat))
+    assert any("unknown key(s) 'odd_key'" in w for w in candidate.warnings)
+    no_init, loose = candidate.problems
+    assert no_init.as_dict() == {
+        "plugin": "manifest_name", "source": "user", "path": str(flat), "field": "",
+        "cause": "there is no __init__.py", "fix": "add an __init__.py that defines register(ctx)",
+    }
+    assert (loose.plugin, loose.source, loose.path, loose.field) == ("manifest_name", "user", str(flat), "")
+    assert "world-writable" in loose.cause
+    nested_candidate = found["cat/nested_dir"]
+    assert (nested_candidate.name, nested_candidate.manifest.key, nested_candidate.manifest.path) == ("nested_name", "cat/nested_dir", str(nested))
+
+
+def test_the_validation_cache_keeps_twins_and_versions_apart(make_plugin, hermes_home):
+    first = make_plugin("twin", "def register(ctx): pass\n", manifest="name: twin\nkind: nonsense\nrequires_hermes: '>=0.5'\n", category="a")
+    second = make_plugin("twin", "def register(ctx): pass\n", manifest="name: twin\nkind: nonsense\nrequires_hermes: '>=0.5'\n", category="b")
+    for _ in range(2):  # the second round is answered from the cache
+        found = {c.key: c for c in discover_plugins(hermes_home, env={}, running_version="0.4.0").candidates}
+        assert {p.path for p in found["a/twin"].problems} == {str(first / "plugin.yaml")}
+        assert {p.path for p in found["b/twin"].problems} == {str(second / "plugin.yaml")}
+        assert any("needs hermes >=0.5, this is hermes 0.4.0" in p.cause for p in found["a/twin"].problems)
+    newer = {c.key: c for c in discover_plugins(hermes_home, env={}, running_version="0.5.0").candidates}
+    assert not any("needs hermes" in p.cause for p in newer["a/twin"].problems)
