@@ -58,7 +58,7 @@ def test_three_sources_one_provider_name_the_last_source_wins(make_plugin, plugi
     bundled, user, project = manager.get("a/vault"), manager.get("b/vault"), manager.get("c/vault")
     assert project.enabled and project.loaded and manager.active_memory_provider().origin == "project"
     for loser, source in ((bundled, "bundled"), (user, "user")):
-        assert loser.candidate.source == source and not loser.enabled and not loser.loaded
+        assert loser.candidate.source == source and loser.enabled is False and not loser.loaded
         assert loser.reason == "memory provider 'vault' is shadowed by 'c/vault' (project); only one external memory provider runs (memory.provider)"
     # the built-in memory is no external provider: it is never shadowed
     builtin = manager.get("memory")
@@ -206,7 +206,8 @@ def test_a_failing_registration_is_rolled_back_and_reported(make_plugin, plugin_
     assert "full_tool" not in manager.tools and "fullcmd" not in manager.commands and "fullweb" not in manager.web_search_providers
     assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == []
     (message,) = [m for m in caplog.messages if "failed to load" in m]
-    assert message.startswith(f"plugin 'full' (user, {record.candidate.path}) failed to load: ")
+    assert message.startswith(f"plugin 'full' (user, {record.candidate.path}) failed to load: {record.error} -> ")
+    assert record.loaded is False
     assert message.endswith("-> it was skipped; disable it with 'hermes plugins disable full'")
 
 
@@ -309,9 +310,11 @@ def test_the_debug_trace_names_each_policy_decision_and_load(make_plugin, plugin
     monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")
     make_plugin("traced", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: None)\n")
     make_plugin("future", "", manifest={"name": "future", "requires_hermes": ">=99"})
+    make_plugin("idle", "def register(ctx): pass\n")
     plugin_manager(enabled=["traced", "future"], strict=False)
     err = capsys.readouterr().err
     assert "hermes[plugins]: policy: user plugin 'traced' enabled: " in err
+    assert "hermes[plugins]: policy: user plugin 'idle' skipped: " in err
     assert "hermes[plugins]: load: plugin 'traced' loaded: hooks=['on_session_reset'] tools=[]" in err
     assert "hermes[plugins]: load: plugin 'future' refused: plugin 'future' (user," in err
 
@@ -506,3 +509,37 @@ def test_a_load_failure_carries_its_traceback_only_when_debugging(make_plugin, p
         plugin_manager(enabled=["boom"], strict=False)
     (loud,) = [r for r in caplog.records if "failed to load" in r.getMessage()]
     assert loud.exc_info is not None and loud.exc_info[0] is PluginLoadError
+
+
+def test_discovery_reads_the_managers_own_environment(make_plugin, hermes_home, tmp_path, monkeypatch):
+    from hermes_core.manager import PluginManager
+
+    make_plugin("proj", "def register(ctx): pass\n", where="project")
+    monkeypatch.delenv("HERMES_ENABLE_PROJECT_PLUGINS", raising=False)
+    given = PluginManager(home=hermes_home, env={"HERMES_HOME": str(hermes_home), "HERMES_ENABLE_PROJECT_PLUGINS": "1"}, cwd=tmp_path / "project")
+    assert given.get("proj") is not None and given.get("proj").candidate.source == "project"
+    monkeypatch.setenv("HERMES_ENABLE_PROJECT_PLUGINS", "1")
+    assert PluginManager(home=hermes_home, env={"HERMES_HOME": str(hermes_home)}, cwd=tmp_path / "project").get("proj") is None
+
+
+def test_a_two_part_plugin_selected_as_provider_shadows_an_exclusive_one_of_its_name(make_plugin, plugin_manager, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    (site / "prx_dual").mkdir(parents=True)
+    (site / "prx_dual" / "__init__.py").write_text(
+        PROVIDER_CLASS + "\ndef register(ctx): pass\ndef register_provider(ctx):\n    ctx.register_memory_provider(Vault('dual', 'package'))\n"
+    )
+    info = site / "prx_dual-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: prx-dual\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[hermes_agent.plugins]\ndual = prx_dual\n[hermes_agent.memory_providers]\ndual = prx_dual:register_provider\n")
+    monkeypatch.syspath_prepend(str(site))
+    make_plugin("dual", _provider_plugin("dual", origin="directory"), manifest={"name": "dual", "kind": "exclusive"}, category="mem")
+    try:
+        manager = plugin_manager(config={"memory": {"provider": "dual"}})
+        package = manager.get("dual")
+        directory = manager.get("mem/dual")
+        assert package.candidate.source == "entrypoint" and package.loaded and manager.active_memory_provider().origin == "package"
+        assert directory.enabled is False and "shadowed by 'dual' (entrypoint)" in directory.reason
+    finally:
+        for name in [m for m in sys.modules if m.startswith("prx_dual")]:
+            del sys.modules[name]
