@@ -473,3 +473,18 @@ def test_the_validation_cache_keeps_twins_and_versions_apart(make_plugin, hermes
         assert any("needs hermes >=0.5, this is hermes 0.4.0" in p.cause for p in found["a/twin"].problems)
     newer = {c.key: c for c in discover_plugins(hermes_home, env={}, running_version="0.5.0").candidates}
     assert not any("needs hermes" in p.cause for p in newer["a/twin"].problems)
+
+
+def test_path_safety_names_a_broken_plugin_link_and_an_escaping_one_with_their_fixes(tmp_path):
+    from hermes_core.plugin_locations import check_path_safety
+
+    broken = tmp_path / "broken"
+    broken.symlink_to(tmp_path / "nowhere")
+    ((cause, fix),) = check_path_safety(broken, check_owner=False)
+    assert cause.startswith("the plugin directory cannot be resolved (") and fix == "remove the broken link or directory"
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    (plugin / "out.py").symlink_to(tmp_path / "elsewhere.py")
+    ((cause, fix),) = check_path_safety(plugin, check_owner=False)
+    assert cause == f"out.py is a symlink to {tmp_path / 'elsewhere.py'}, outside the plugin directory"
+    assert fix == "copy the file into the plugin instead of linking it"
