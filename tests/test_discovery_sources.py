@@ -488,3 +488,28 @@ def test_path_safety_names_a_broken_plugin_link_and_an_escaping_one_with_their_f
     ((cause, fix),) = check_path_safety(plugin, check_owner=False)
     assert cause == f"out.py is a symlink to {tmp_path / 'elsewhere.py'}, outside the plugin directory"
     assert fix == "copy the file into the plugin instead of linking it"
+
+
+def test_the_validation_cache_follows_a_change_of_init_alone(make_plugin, hermes_home):
+    directory = make_plugin("shifty", "def register(ctx): pass\n", manifest="version: 1\n")  # no name, no kind
+    first = _discover(hermes_home)["shifty"]
+    assert (first.name, first.kind) == ("shifty", "standalone")  # named after its directory
+    (directory / "__init__.py").write_text("from hermes_core import MemoryProvider\n")
+    assert _discover(hermes_home)["shifty"].kind == "exclusive"
+
+
+def test_the_validation_cache_keeps_two_entry_points_of_one_package_apart(site_dir, hermes_home):
+    _install(site_dir, "dsx_shared", f"[{ENTRY_POINT_GROUP}]\nfirst = dsx_shared\nsecond = dsx_shared\n", manifest="version: 1.0\n")
+    for _ in range(2):  # the second round is answered from the cache
+        found = _discover(hermes_home)
+        assert (found["first"].name, found["first"].manifest.key) == ("first", "first")
+        assert (found["second"].name, found["second"].manifest.key) == ("second", "second")
+
+
+def test_the_validation_cache_keeps_sources_apart_when_one_directory_is_two_sources(make_plugin, hermes_home):
+    make_plugin("both", "def register(ctx): pass\n", manifest={"name": "both", "kind": "nonsense"})
+    env = {"HERMES_BUNDLED_PLUGINS": str(hermes_home / "plugins")}
+    for _ in range(2):
+        result = discover_plugins(hermes_home, env=env, running_version=__version__)
+        (winner,) = [c for c in result.candidates if c.key == "both"]
+        assert winner.source == "user" and {p.source for p in winner.problems} == {"user"}
