@@ -543,3 +543,14 @@ def test_a_two_part_plugin_selected_as_provider_shadows_an_exclusive_one_of_its_
     finally:
         for name in [m for m in sys.modules if m.startswith("prx_dual")]:
             del sys.modules[name]
+
+
+def test_a_builtin_that_fails_to_load_is_reported_with_a_fix_that_is_not_disable(make_plugin, plugin_manager, caplog):
+    make_plugin("store_first", "def register(ctx):\n    ctx.register_session_store(lambda home: None)\n")
+    manager = plugin_manager(enabled=["store_first"], load=False, strict=False)
+    manager.load("store_first")  # a program that loads its own store before the builtin one
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins"):
+        record = manager.load("state")
+    assert record.candidate.source == "builtin" and record.loaded is False and "already registered" in record.error
+    (message,) = [m for m in caplog.messages if "plugin 'state'" in m]
+    assert message.endswith("-> it was skipped; fix the setting or file it names (builtins cannot be disabled)")
