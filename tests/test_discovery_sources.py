@@ -513,3 +513,13 @@ def test_the_validation_cache_keeps_sources_apart_when_one_directory_is_two_sour
         result = discover_plugins(hermes_home, env=env, running_version=__version__)
         (winner,) = [c for c in result.candidates if c.key == "both"]
         assert winner.source == "user" and {p.source for p in winner.problems} == {"user"}
+
+
+def test_a_flat_plugin_with_an_unusable_manifest_keeps_its_directory_name_as_key(make_plugin, hermes_home):
+    from hermes_core.manifest import MAX_MANIFEST_BYTES
+
+    make_plugin("toolarge", "def register(ctx): pass\n", manifest="#" * (MAX_MANIFEST_BYTES + 1))
+    make_plugin("badyaml", "def register(ctx): pass\n", manifest="name: [unclosed\n")
+    found = _discover(hermes_home)
+    assert found["toolarge"].name == "toolarge" and found["toolarge"].manifest is None
+    assert found["badyaml"].name == "badyaml" and "not valid YAML" in found["badyaml"].problems[0].cause
