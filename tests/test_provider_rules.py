@@ -554,3 +554,15 @@ def test_a_builtin_that_fails_to_load_is_reported_with_a_fix_that_is_not_disable
     assert record.candidate.source == "builtin" and record.loaded is False and "already registered" in record.error
     (message,) = [m for m in caplog.messages if "plugin 'state'" in m]
     assert message.endswith("-> it was skipped; fix the setting or file it names (builtins cannot be disabled)")
+
+
+def test_a_given_home_and_environment_are_both_used_for_the_config(hermes_home, tmp_path, monkeypatch):
+    from hermes_core.manager import PluginManager
+
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: ${RULES_PROVIDER}\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.delenv("RULES_PROVIDER", raising=False)
+    manager = PluginManager(home=hermes_home, env={"HERMES_HOME": str(elsewhere), "RULES_PROVIDER": "from-given-env"})
+    assert manager.home == hermes_home
+    assert manager.config.get("memory.provider") == "from-given-env"  # hermes_home's file, the given mapping's value
