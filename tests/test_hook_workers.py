@@ -167,3 +167,24 @@ def test_on_the_worker_path_a_failure_is_reported_as_itself(make_plugin, plugin_
     manager = _manager(make_plugin, plugin_manager, "threads", fails="def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: 1 / 0)\n")
     (outcome,) = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
     assert isinstance(outcome.error, ZeroDivisionError) and not outcome.timed_out
+
+
+def test_an_abandoned_worker_ends_when_its_hung_callback_returns_and_runs_nothing_more(make_plugin, plugin_manager):
+    make_plugin(
+        "a_hang",
+        "import threading\nRELEASE = threading.Event()\nTHREADS = []\n"
+        "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: THREADS.append(threading.current_thread()) or RELEASE.wait(30))\n",
+    )
+    make_plugin("b_count", "CALLS = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: CALLS.append(1))\n")
+    manager = plugin_manager(enabled=["a_hang", "b_count"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
+    manager.hooks.inline_timeouts = False
+    hang = manager.get("a_hang").module
+    try:
+        outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+    finally:
+        hang.RELEASE.set()
+    assert [o.timed_out for o in outcomes] == [True, False]
+    (abandoned,) = hang.THREADS
+    abandoned.join(timeout=30)  # the hung callback has returned: its thread must end, not go back to work
+    assert not abandoned.is_alive()
+    assert manager.get("b_count").module.CALLS == [1]  # the later callback ran once, on the caller's new worker
