@@ -39,6 +39,8 @@ SAMPLE: list[tuple[str, str]] = [
     ("agentic-memory-hermes", "memory"),
     ("mnemopay-hermes", "memory"),
     ("clawhive-hermes-plugin", "memory"),
+    ("betterdb-hermes-memory", "memory"),
+    ("hermes-plugin-qdrant-memory", "memory"),
     ("agentsfence", "guard"),
     ("acp-hermes", "guard"),
     ("aquaman-hermes", "guard"),
@@ -47,10 +49,14 @@ SAMPLE: list[tuple[str, str]] = [
     ("noisegate-hermes", "guard"),
     ("hermes-intaris", "guard"),
     ("watchline-hermes-plugin", "guard"),
+    ("blackwall-hermes-plugin", "guard"),
+    ("hermes-tenuo", "guard"),
     ("agentmetrics-hermes", "observability"),
     ("latitude-telemetry-hermes", "observability"),
     ("hermes-chat-recorder", "observability"),
     ("hermes-plugin-otel-tracing", "observability"),
+    ("hermes-llm-api-call-logger", "observability"),
+    ("hermes-token-consumption-tracker", "observability"),
     ("hermes-yandex-mail", "tools"),
     ("hermes-keenable-web", "tools"),
     ("hermes-ryzome-plugin", "tools"),
@@ -64,6 +70,8 @@ SAMPLE: list[tuple[str, str]] = [
     ("hermes-ollama-cloud", "tools"),
     ("hermes-plugin-tinyfish", "tools"),
     ("hermes-tweet", "tools"),
+    ("hermes-gemini-web-search", "tools"),
+    ("hermes-session-titler", "tools"),
 ]
 
 # Runs inside the venv: what the distribution declares, loaded the way `hermes` loads it.
@@ -178,8 +186,12 @@ def _install(python: Path, base: list[str], names: list[str]) -> dict[str, str]:
 
 def _probe(python: Path, script: str, dist: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="compat-home-") as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTHON"))}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTHON", "NPM_CONFIG_", "npm_config_", "XDG_"))}
         env["HERMES_HOME"] = home
+        # A user home of its own: plugins that write under ~ (skills, caches) or run tools that read
+        # ~/.npmrc and the like see a fresh user, not the machine's.
+        env["HOME"] = str(Path(home) / "user")
+        Path(env["HOME"]).mkdir()
         done = subprocess.run([str(python), "-c", script, dist, home], capture_output=True, text=True, env=env, cwd=home, timeout=180)
     if done.returncode:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -235,7 +247,7 @@ def _markdown(rows: list[dict], reference: bool, machine: str) -> str:
     failures = [(r["name"], e) for r in rows for e in r["here"].get("errors", [])]
     if failures:
         lines += ["", "Why the others did not load here:", ""]
-        lines += [f"- {name}: {error[:300]}" for name, error in failures]
+        lines += [f"- {name}: {' '.join(error.split())[:400]}" for name, error in failures]  # one line each: npm output has newlines
     return "\n".join(lines) + "\n"
 
 

@@ -45,7 +45,7 @@ class Group:
 GROUPS: dict[str, Group] = {
     "hooks": Group(
         ("hermes_core/hooks/signatures.py", "hermes_core/hooks/relay.py", "hermes_core/hooks/outcomes.py", "hermes_core/hooks/calls.py", "hermes_core/hooks/workers.py", "hermes_core/hooks/alarm.py", "hermes_core/hooks/quarantine.py", "hermes_core/hooks/dispatcher.py"),
-        ("tests/test_hook_alarm.py", "tests/test_hook_dispatch.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
+        ("tests/test_hook_alarm.py", "tests/test_hook_dispatch.py", "tests/test_hook_timeouts.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
     ),
     "policy": Group(
         ("hermes_core/policy.py",),
@@ -86,7 +86,7 @@ GROUPS: dict[str, Group] = {
     ),
     "runtime": Group(
         ("hermes_core/runtime/session.py",),
-        ("tests/runtime/test_agent_session.py",),
+        ("tests/runtime/test_agent_session.py", "tests/runtime/test_session_context_engine.py"),
     ),
     "distribution": Group(
         (

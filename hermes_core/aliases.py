@@ -31,6 +31,7 @@ ALIASES: dict[str, str] = {
     "agent.redact": "hermes_core.compat.agent_redact",
     "agent.skill_commands": "hermes_core.compat.agent_skill_commands",
     "agent.plugin_llm": "hermes_core.compat.agent_plugin_llm",
+    "agent.auxiliary_client": "hermes_core.compat.agent_auxiliary_client",
     "tools.registry": "hermes_core.compat.tools_registry",
     "tools.approval": "hermes_core.compat.tools_approval",
     "tools.interrupt": "hermes_core.compat.tools_interrupt",

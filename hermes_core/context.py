@@ -18,7 +18,7 @@ from hermes_core import hookspecs
 from hermes_core.context_engine import ContextEngine
 from hermes_core.context_extras import HermesAgentRegistrars
 from hermes_core.errors import RegistrationError
-from hermes_core.hooks import check_callback_signature
+from hermes_core.hooks import unmet_arguments
 from hermes_core.memory.provider import MemoryProvider
 from hermes_core.tools import ToolEntry
 
@@ -82,6 +82,8 @@ class Registrations:
 
     tools: list[ToolEntry] = field(default_factory=list)
     hooks: list[tuple[str, Callable[..., Any]]] = field(default_factory=list)
+    #: Callbacks registered for a hook that can never call them: (hook, callback, why).
+    uncallable_hooks: list[tuple[str, Callable[..., Any], str]] = field(default_factory=list)
     commands: list[SlashCommand] = field(default_factory=list)
     cli_commands: list[CliCommand] = field(default_factory=list)
     skills: list[Skill] = field(default_factory=list)
@@ -93,6 +95,20 @@ class Registrations:
     web_search_providers: list[Any] = field(default_factory=list)
     #: Providers of kinds this host lists but does not run: (kind, provider), e.g. ("platform", ...).
     other_providers: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def _accepted(offered: Any, accepted: Any, required: tuple[str, ...], method: str, base: str, example: str) -> Any:
+    """``accepted`` (the offered object, or its duck-typed adapter); ``None`` means it was refused: say what it lacks."""
+    if accepted is None:
+        from hermes_core.duck import missing_members
+
+        lacking = missing_members(offered, required)
+        raise RegistrationError(
+            f"{method} expects a {base} instance (or an object with its members), got {type(offered).__name__} "
+            f"(missing {', '.join(lacking) or f'an instance: pass {example}(), not the class'}) "
+            f"-> subclass hermes_core.{base}"
+        )
+    return accepted
 
 
 class PluginContext(HermesAgentRegistrars):
@@ -189,8 +205,16 @@ class PluginContext(HermesAgentRegistrars):
         self.register_tool(name, toolset, schema, handler, **options)
 
     def register_hook(self, hook_name: str, callback: Callable[..., Any]) -> None:
-        """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning."""
-        check_callback_signature(hook_name, callback)
+        """Add ``callback`` to hook ``hook_name``. Unknown names are kept, with a warning.
+
+        A callback requiring an argument the hook never passes is kept as registered but never
+        called: Hermes Agent registers it too, and each of its calls fails there with a
+        ``TypeError``; the plugin still loads, with a warning naming the argument.
+        """
+        unmet = unmet_arguments(hook_name, callback)
+        if unmet:
+            self.staged.uncallable_hooks.append((hook_name, callback, unmet))
+            return
         if hook_name not in hookspecs.HOOK_NAMES and hook_name not in hookspecs.KNOWN_EXTRA_HOOKS:
             import difflib
 
@@ -256,30 +280,18 @@ class PluginContext(HermesAgentRegistrars):
 
         Any object with the contract's required members is accepted (see :mod:`hermes_core.duck`).
         """
-        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider, missing_members
+        from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider
 
-        accepted = as_memory_provider(provider)
-        if accepted is None:
-            lacking = missing_members(provider, MEMORY_PROVIDER_REQUIRED)
-            raise RegistrationError(
-                f"register_memory_provider expects a MemoryProvider instance (or an object with its members), got {type(provider).__name__} "
-                f"(missing {', '.join(lacking) or 'an instance: pass ProviderClass(), not the class'}) "
-                "-> subclass hermes_core.MemoryProvider"
-            )
+        accepted = _accepted(provider, as_memory_provider(provider), MEMORY_PROVIDER_REQUIRED,
+                             "register_memory_provider", "MemoryProvider", "ProviderClass")
         self.staged.memory_providers.append(accepted)
 
     def register_context_engine(self, engine: ContextEngine) -> None:
         """Offer a context engine; it replaces the built-in one when ``context.engine`` selects it."""
-        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine, missing_members
+        from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine
 
-        accepted = as_context_engine(engine)
-        if accepted is None:
-            lacking = missing_members(engine, CONTEXT_ENGINE_REQUIRED)
-            raise RegistrationError(
-                f"register_context_engine expects a ContextEngine instance (or an object with its members), got {type(engine).__name__} "
-                f"(missing {', '.join(lacking) or 'an instance: pass EngineClass(), not the class'}) "
-                "-> subclass hermes_core.ContextEngine"
-            )
+        accepted = _accepted(engine, as_context_engine(engine), CONTEXT_ENGINE_REQUIRED,
+                             "register_context_engine", "ContextEngine", "EngineClass")
         self.staged.context_engines.append(accepted)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:

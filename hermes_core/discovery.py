@@ -36,8 +36,10 @@ from hermes_core.plugin_locations import (
     check_path_safety,
     locate_module_dir,
     project_plugins_root,
+    read_init_text,
     user_plugins_root,
 )
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, Audience, audience_of, requirement_as_warning
 from hermes_core.tracing import debug_enabled, trace
 
 __all__ = [
@@ -89,16 +91,6 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
                 yield grandchild, child.name
 
 
-def _read_init_text(directory: Path) -> str:
-    if not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
-        return ""
-    try:
-        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
-            return handle.read(8192)
-    except OSError:
-        return ""
-
-
 def _read_manifest(
     text: str,
     *,
@@ -109,9 +101,10 @@ def _read_manifest(
     init_text: str,
     running_version: str,
     cache: ManifestCache | None,
+    written_for: Audience = "hermes",
 ) -> ManifestReport:
     """``read_manifest_text`` through the validation cache, when one is given."""
-    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version) if cache is not None else ""
+    digest = manifest_digest(text, init_text, default_name, source, path, key or "", running_version, written_for) if cache is not None else ""
     if cache is not None:
         cached = cache.get(digest)
         if cached is not None:
@@ -124,6 +117,7 @@ def _read_manifest(
         key=key,
         init_text=init_text,
         running_version=running_version,
+        written_for=written_for,
     )
     if cache is not None:
         cache.put(digest, report)
@@ -141,7 +135,7 @@ def read_directory_plugin(
     """Read one directory plugin: manifest, ``__init__.py`` presence, path safety."""
     dir_name = directory.name
     manifest_file = find_manifest_file(directory)
-    init_text = _read_init_text(directory)
+    init_text = read_init_text(directory)
     display_path = str(manifest_file or directory)
     if manifest_file is None:
         from hermes_core.plugin_identity import yamlless_provider
@@ -181,6 +175,7 @@ def read_directory_plugin(
         init_text=init_text,
         running_version=running_version,
         cache=cache,
+        written_for=audience_of(source, init_text) if "requires_hermes" in text else HERMES,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"
@@ -224,14 +219,15 @@ def _scan_entry_points() -> Iterator[tuple[EntryPointRef, str | None]]:
     # dozen packages), which `hermes plugins list` cannot afford.
     from importlib import metadata
 
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
         for ep in metadata.entry_points(group=group):
-            marker = (group, ep.name)
+            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
+            # per distribution: two declaring one name both go on, for resolve_clashes to report
+            marker = (group, ep.name, _normalize_dist(name))
             if marker in seen:
                 continue
             seen.add(marker)
-            name, version = _dist_name_and_version(ep.dist) if ep.dist is not None else ("", "")
             folder = getattr(ep.dist, "_path", None)
             source = os.path.join(folder, "entry_points.txt") if isinstance(folder, (str, os.PathLike)) else None
             yield EntryPointRef(group, ep.name, ep.value, name, version), source
@@ -261,8 +257,15 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         assert directory is not None
         from hermes_core.manifest import read_manifest_file
 
+        text = read_manifest_file(manifest_file)
+        if "requires_hermes" in text:
+            # pip lays the package and its dist-info side by side; discovery read the name and version from that folder
+            metadata_file = directory.parent / f"{ref.distribution}-{ref.version}.dist-info" / "METADATA"
+            written_for = audience_of(source, read_init_text(directory), ref.distribution, metadata_file)
+        else:
+            written_for = HERMES
         report = _read_manifest(
-            read_manifest_file(manifest_file),
+            text,
             default_name=ref.name,
             source=source,
             path=str(manifest_file),
@@ -271,8 +274,11 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
             init_text="",
             running_version=running_version,
             cache=cache,
+            written_for=written_for,
         )
         manifest, problems, warnings = report.manifest, list(report.problems), list(report.warnings)
+        if written_for == HERMES_AGENT:
+            requirement_as_warning(problems, warnings)
         if manifest is not None:
             manifest.path = str(directory)
             if forced_kind:

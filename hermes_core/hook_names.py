@@ -81,6 +81,8 @@ KNOWN_EXTRA_HOOKS: frozenset[str] = frozenset(
         "on_kanban_worker_spawned",
         "on_kanban_worker_exited",
         "on_kanban_worker_stale_claim",
+        "on_kanban_task_updated",
+        "on_kanban_dispatch_tick",
     }
 )
 

@@ -33,7 +33,7 @@ def describe_record(manager: PluginManager, record: PluginRecord) -> dict[str, A
     registrations = record.registrations
     unavailable: list[str] = []
     if record.loaded and registrations is not None:
-        hooks = manager.hooks_of(record)
+        hooks = sorted(set(manager.hooks_of(record)) | {hook for hook, _, _ in registrations.uncallable_hooks})
         tools = _registered_tools(manager, record)
         unavailable = [name for name in tools if name in manager.tools and not manager.tools.is_available(name)]
     else:
@@ -58,6 +58,7 @@ def describe_record(manager: PluginManager, record: PluginRecord) -> dict[str, A
         "hooks": hooks,
         "tools": tools,
         "unavailable_tools": unavailable,
+        "uncallable_hooks": sorted({hook for hook, _, _ in registrations.uncallable_hooks}) if record.loaded and registrations else [],
         "commands": sorted(c.name for c in loaded.commands) if loaded else [],
         "cli_commands": sorted(c.name for c in loaded.cli_commands) if loaded else [],
         "skills": sorted(s.qualified_name for s in loaded.skills) if loaded else [],
@@ -82,7 +83,9 @@ def registration_summary(entry: dict[str, Any]) -> str:
     tools = entry["tools"]
     unavailable = set(entry.get("unavailable_tools", []))
     shown = ", ".join(f"{t} (unavailable: check failed)" if t in unavailable else t for t in tools)
-    parts = [f"hooks {', '.join(entry['hooks']) or '-'}", f"tools {shown or '-'}"]
+    uncallable = set(entry.get("uncallable_hooks", []))
+    hooks = ", ".join(f"{h} (never called: see warnings)" if h in uncallable else h for h in entry["hooks"])
+    parts = [f"hooks {hooks or '-'}", f"tools {shown or '-'}"]
     labelled = (
         ("middleware", "middleware", ""), ("commands", "slash commands", "/"), ("cli_commands", "commands", "hermes "),
         ("skills", "skills", ""), ("memory_providers", "memory providers", ""), ("context_engines", "context engines", ""),

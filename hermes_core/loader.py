@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
@@ -135,6 +136,16 @@ def _describe_unknown_hooks(names: list[str]) -> str:
 
 
 def load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...] = ("general",)) -> tuple[types.ModuleType, Registrations]:
+    """Import ``candidate`` and collect its registrations (what it prints goes to stderr); nothing is applied yet.
+
+    stdout belongs to the host: a plugin that prints while it imports or registers would
+    otherwise break ``--json`` output, ``hermes chat -q`` answers and hosts speaking a protocol there.
+    """
+    with contextlib.redirect_stdout(sys.stderr):
+        return _load_plugin(candidate, manager, parts)
+
+
+def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...]) -> tuple[types.ModuleType, Registrations]:
     """Import ``candidate`` and collect its registrations; nothing is applied yet.
 
     :raises PluginLoadError: with the cause worded for the user; the original
@@ -193,7 +204,18 @@ def _run_register(register: Any, context: PluginContext) -> None:
     except PluginLoadError:
         raise
     except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
-        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}") from exc
+        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}{_unset_env_hint(context)}") from exc
+
+
+def _unset_env_hint(context: PluginContext) -> str:
+    """Name the variables the plugin declares in ``requires_env`` that are not set: the likely cause."""
+    manifest = context._candidate.manifest
+    env = context._manager.env
+    unset = [e.name for e in (manifest.requires_env if manifest else []) if not env.get(e.name)]
+    if not unset:
+        return ""
+    names = ", ".join(unset)
+    return f" -> the plugin requires {names} (its requires_env), which is not set: set it in the environment or in $HERMES_HOME/.env"
 
 
 def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], first_register: Any, context: PluginContext) -> None:

@@ -246,6 +246,7 @@ class PluginManager(ActiveParts):
     def _commit(self, record: PluginRecord, module: types.ModuleType, staged: Registrations) -> None:
         """Apply staged registrations; the only step that can still fail (pluggy's checks) runs first."""
         from hermes_core.hooks import CallbackHolder
+        from hermes_core.hooks.signatures import UNMET_ARGUMENTS_FIX
         from hermes_core.loader import forget_plugin_module
 
         key = record.key
@@ -288,6 +289,11 @@ class PluginManager(ActiveParts):
         record.registrations = staged
         record.module = module
         record.holders = holders
+        for _hook, _callback, why in staged.uncallable_hooks:
+            message = f"plugin '{key}': {why}; it stays registered but is never called (in Hermes Agent every call of it fails) -> {UNMET_ARGUMENTS_FIX}"
+            if message not in record.candidate.warnings:
+                record.candidate.warnings.append(message)
+                logger.warning("%s", message)
         record.loaded = True
         record.error = None
 

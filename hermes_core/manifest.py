@@ -10,7 +10,10 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_core.requires_hermes import Audience
 
 MANIFEST_FILE_NAMES: tuple[str, ...] = ("plugin.yaml", "plugin.yml")
 SUPPORTED_MANIFEST_VERSION = 2
@@ -209,17 +212,23 @@ def _str_list(value: Any) -> list[str]:
 
 
 def check_requires_hermes(spec: str, running_version: str) -> str | None:
-    """Return why ``running_version`` does not satisfy ``spec``, or ``None`` if it does."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # deferred: ~20 ms import
-    from packaging.version import Version
+    """Return why ``running_version`` does not satisfy ``spec``, or ``None`` if it does (a plugin written for hermes)."""
+    from hermes_core.requires_hermes import check_requires_hermes as check
 
-    try:
-        specifiers = SpecifierSet(spec)
-    except InvalidSpecifier:
-        return f"{spec!r} is not a version specifier (write e.g. '>=0.1,<1')"
-    if specifiers.contains(Version(running_version), prereleases=True):
-        return None
-    return f"needs hermes {spec}, this is hermes {running_version}"
+    return check(spec, running_version)
+
+
+def _misspelt_keys(unknown: list[str]) -> str:
+    """`` -> rename 'provides_hook' to 'provides_hooks'`` for unknown keys that look like misspelt known ones."""
+    import difflib
+
+    known = sorted(known_manifest_keys())
+    renames = [
+        f"{key!r} to {match[0]!r}"
+        for key in unknown
+        if (match := difflib.get_close_matches(str(key), known, n=1, cutoff=0.8))
+    ]
+    return f" -> rename {', '.join(renames)}" if renames else ""
 
 
 def validate_manifest_data(
@@ -229,8 +238,12 @@ def validate_manifest_data(
     source: str,
     path: str,
     running_version: str,
+    written_for: Audience = "hermes",
 ) -> tuple[list[PluginProblem], list[str]]:
-    """Check parsed manifest ``data``; return (problems, warnings). Never raises."""
+    """Check parsed manifest ``data``; return (problems, warnings). Never raises.
+
+    ``written_for`` says what ``requires_hermes`` speaks of (see :mod:`hermes_core.requires_hermes`).
+    """
 
     def problem(field_name: str, cause: str, fix: str) -> PluginProblem:
         return PluginProblem(plugin, source, path, field_name, cause, fix)
@@ -250,6 +263,7 @@ def validate_manifest_data(
     if unknown:
         warnings.append(
             f"plugin '{plugin}' ({source}, {path}): unknown key(s) {', '.join(map(repr, unknown))} in plugin.yaml are ignored"
+            + _misspelt_keys(unknown)
         )
     manifest_version = data.get("manifest_version", 1)
     if isinstance(manifest_version, int) and manifest_version > SUPPORTED_MANIFEST_VERSION:
@@ -259,15 +273,11 @@ def validate_manifest_data(
         )
     requires = data.get("requires_hermes")
     if isinstance(requires, str) and requires.strip():
-        why = check_requires_hermes(requires, running_version)
+        from hermes_core.requires_hermes import check_requires_hermes as check, fix_for
+
+        why = check(requires, running_version, written_for)
         if why:
-            problems.append(
-                problem(
-                    "requires_hermes",
-                    why,
-                    "upgrade hermes, or install a version of the plugin made for this one",
-                )
-            )
+            problems.append(problem("requires_hermes", why, fix_for(written_for)))
     return problems, warnings
 
 
@@ -315,6 +325,7 @@ def read_manifest_text(
     key: str | None,
     init_text: str,
     running_version: str,
+    written_for: Audience = "hermes",
 ) -> ManifestReport:
     """Parse and check the text of a plugin.yaml. ``key`` defaults to the manifest's name."""
     import yaml
@@ -330,7 +341,9 @@ def read_manifest_text(
     name = default_name
     if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
         name = data["name"].strip()
-    problems, warnings = validate_manifest_data(data, plugin=name, source=source, path=path, running_version=running_version)
+    problems, warnings = validate_manifest_data(
+        data, plugin=name, source=source, path=path, running_version=running_version, written_for=written_for
+    )
     if not isinstance(data, dict):
         return ManifestReport(None, problems, warnings)
     if "name" not in data:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from hermes_core.manifest import build_manifest, detect_kind
 from hermes_core.plugin_candidate import MEMORY_ENTRY_POINT_GROUP
+from hermes_core.plugin_locations import read_init_text
 
 if TYPE_CHECKING:
     from hermes_core.plugin_candidate import PluginCandidate
@@ -115,17 +116,7 @@ def fold_installed_copies(ordered: list[PluginCandidate]) -> list[PluginCandidat
             continue
         owner.also_at.append(candidate.path)
         owner.aliases.update({candidate.key, candidate.name})
-        declares_provider = candidate.kind == "exclusive" or detect_kind(_init_text(candidate.directory)) == "exclusive"
+        declares_provider = candidate.kind == "exclusive" or detect_kind(read_init_text(candidate.directory)) == "exclusive"
         if declares_provider and owner.kind != "exclusive" and owner.provider_entry_point is None:
             owner.provider_entry_point = owner.entry_point  # the shim exists to make the package a memory provider
     return result
-
-
-def _init_text(directory: Path | None) -> str:
-    if directory is None:
-        return ""
-    try:
-        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
-            return handle.read(8192)
-    except OSError:
-        return ""

@@ -87,7 +87,7 @@ class PluginLlm:
         :raises PluginLlmError: bad messages, no model configured, or the provider failed.
         """
         from hermes_core.errors import ConfigError
-        from hermes_core.runtime.clients.from_config import client_from_config
+        from hermes_core.models.clients.from_config import client_from_config
 
         checked = _check_messages(messages)
         settings = self._settings(task)
@@ -108,7 +108,7 @@ class PluginLlm:
         counts = response.usage or {}
         tokens = {k: int(counts.get(k) or 0) for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")}
         total = sum(tokens.values())
-        from hermes_core.runtime.pricing import estimate_cost
+        from hermes_core.models.pricing import estimate_cost
 
         model_name = response.response_model or getattr(client, "model", "")
         cost = estimate_cost(tokens, model_name, self._manager.config.get("model.pricing", None)).usd

@@ -107,3 +107,14 @@ def check_path_safety(root: Path, *, check_owner: bool) -> list[tuple[str, str]]
                     )
                 )
     return found
+
+
+def read_init_text(directory: Path | None) -> str:
+    """The head of a plugin directory's ``__init__.py`` (enough to tell its kind), or ``""``."""
+    if directory is None or not (directory / "__init__.py").is_file():  # a FIFO would block the open below forever
+        return ""
+    try:
+        with open(directory / "__init__.py", encoding="utf-8", errors="replace") as handle:
+            return handle.read(8192)
+    except OSError:
+        return ""

@@ -13,6 +13,7 @@ from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
 from hermes_core.manifest import MANIFEST_FILE_NAMES, PluginProblem, read_manifest_text
+from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
 _PROJECT_SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox"}
@@ -115,6 +116,17 @@ def validate_wheel(wheel: Path) -> list[ValidationReport]:
     return reports
 
 
+def _wheel_requires_hermes_host(archive: zipfile.ZipFile, names: set[str]) -> bool:
+    """Whether the wheel's METADATA declares a requirement on this host's distribution."""
+    metadata = next((n for n in names if n.endswith(".dist-info/METADATA") and n.count("/") == 1), None)
+    if metadata is None:
+        return False
+    text = archive.read(metadata).decode("utf-8", "replace")
+    return any(
+        re.match(r"Requires-Dist:\s*hermes[-_.]host\b", line, re.IGNORECASE) for line in text.splitlines()
+    )
+
+
 def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel: Path, group: str, ep_name: str, value: str) -> ValidationReport:
     module = value.partition(":")[0].strip()
     package_dir = module.replace(".", "/")
@@ -129,6 +141,9 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
         report = ValidationReport(ep_name, location, kind="exclusive" if group == MEMORY_ENTRY_POINT_GROUP else "standalone")
         report.warnings.append(f"plugin '{ep_name}': no plugin.yaml next to {module}; name and version come from the package metadata (ship plugin.yaml as package data to declare hooks, tools and requirements)")
     else:
+        written_for = audience_of(SOURCE_LABEL, init_text)
+        if written_for == HERMES_AGENT and _wheel_requires_hermes_host(archive, names):
+            written_for = HERMES
         manifest_report = read_manifest_text(
             archive.read(manifest_name).decode("utf-8", "replace"),
             default_name=ep_name,
@@ -137,6 +152,7 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
             key=ep_name,
             init_text=init_text,
             running_version=__version__,
+            written_for=written_for,
         )
         manifest = manifest_report.manifest
         report = ValidationReport(
@@ -147,6 +163,8 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
             list(manifest_report.problems),
             list(manifest_report.warnings),
         )
+        if written_for == HERMES_AGENT:  # installed, it loads as it would in Hermes Agent: see discovery
+            requirement_as_warning(report.problems, report.warnings)
     if group == ENTRY_POINT_GROUP and ":" not in value:
         report.warnings += _entry_point_warning(init_text, report.name)
     return report

@@ -72,6 +72,10 @@ def test_sessions_commands_load_only_the_state_store(home: Path, tmp_path: Path,
     assert _loaded(modules, OTHER_GROUPS) == []  # the other command groups are not even parsed
     # nor the group's own export/import and migrate code, which only their subcommands run
     assert _loaded(modules, ("hermes_core.cli.sessions_transfer", "hermes_core.cli.sessions_migrate")) == []
+    # listing and showing never load the query language or the ranking code
+    search_code = _loaded(modules, ("hermes_plugins_builtin.state.search", "hermes_plugins_builtin.state.query",
+                                    "hermes_plugins_builtin.state.prefixes", "hermes_plugins_builtin.state.candidates"))
+    assert search_code == ([] if argv[1] != "search" else search_code) and (argv[1] != "search" or search_code)
 
 
 def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, tmp_path: Path) -> None:

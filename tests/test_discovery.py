@@ -186,11 +186,26 @@ def register(ctx):
 
 
 def test_requires_hermes_mismatch_is_skipped_before_import(make_plugin, plugin_manager):
-    make_plugin("future", IMPORT_MARKER.format(name="future"), manifest={"name": "future", "requires_hermes": ">=99"})
+    code = "from hermes_core import hookimpl\n" + IMPORT_MARKER.format(name="future")
+    make_plugin("future", code, manifest={"name": "future", "requires_hermes": ">=99"})
     manager = plugin_manager(enabled=["future"], strict=False)
     record = _keys(manager)["future"]
-    assert not record.loaded and "needs hermes >=99" in record.error
+    assert not record.loaded and "needs hermes >=99, this is hermes" in record.error
     assert not (manager.home / "IMPORTED_future").exists()
+
+
+def test_a_hermes_agent_directory_plugin_is_held_to_the_hermes_agent_api_level(make_plugin, plugin_manager):
+    from hermes_core.requires_hermes import HERMES_AGENT_API_LEVEL
+
+    make_plugin("future", IMPORT_MARKER.format(name="future"), manifest={"name": "future", "requires_hermes": ">=99"})
+    make_plugin("current", IMPORT_MARKER.format(name="current"), manifest={"name": "current", "requires_hermes": f">={HERMES_AGENT_API_LEVEL}"})
+    manager = plugin_manager(enabled=["future", "current"], strict=False)
+    records = _keys(manager)
+    assert not records["future"].loaded
+    assert f"needs Hermes Agent >=99; this host serves the plugin API of Hermes Agent {HERMES_AGENT_API_LEVEL}" in records["future"].error
+    assert not (manager.home / "IMPORTED_future").exists()
+    # hermes' own version (0.x) would refuse this one; Hermes Agent's API level satisfies it
+    assert records["current"].loaded and (manager.home / "IMPORTED_current").exists()
 
 
 def test_the_validation_cache_never_hides_a_changed_manifest(make_plugin, plugin_manager, hermes_home):

@@ -66,10 +66,24 @@ def test_an_unknown_register_hook_name_is_kept_with_a_warning(make_plugin, plugi
     assert manager.hooks.invoke("on_future_event", anything=1) == ["heard"]
 
 
-def test_register_hook_refuses_a_callback_needing_an_argument_never_passed(make_plugin, plugin_manager):
-    make_plugin("needy", "def register(ctx):\n    ctx.register_hook('on_session_start', lambda session_id, colour: None)\n")
-    record = _record(plugin_manager(enabled=["needy"], strict=False), "needy")
-    assert not record.loaded and "'colour'" in record.error and "never passes" in record.error
+def test_a_callback_needing_an_argument_never_passed_is_kept_but_never_called(make_plugin, plugin_manager):
+    code = (
+        "import os, pathlib\n"
+        "def needy(session_id, colour):\n"
+        "    pathlib.Path(os.environ['HERMES_HOME'], 'CALLED').touch()\n"
+        "def register(ctx):\n"
+        "    ctx.register_hook('on_session_start', needy)\n"
+        "    ctx.register_hook('on_session_start', lambda **kw: 'fine')\n"
+    )
+    make_plugin("needy", code)
+    manager = plugin_manager(enabled=["needy"], strict=False)
+    record = _record(manager, "needy")
+    assert record.loaded and record.error is None
+    [warning] = [w for w in record.warnings if "never passes" in w]
+    assert "'colour'" in warning and "never called" in warning
+    assert manager.describe(record)["uncallable_hooks"] == ["on_session_start"]
+    assert manager.hooks.invoke("on_session_start", session_id="s", model="m", platform="cli") == ["fine"]
+    assert not (manager.home / "CALLED").exists()
 
 
 def test_hook_wrappers_are_refused(make_plugin, plugin_manager):

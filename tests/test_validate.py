@@ -175,7 +175,7 @@ def test_wheel_plugin_yaml_details_are_checked_like_a_directorys(tmp_path):
             **{
                 "p_nameless/__init__.py": REGISTER, "p_nameless/plugin.yaml": "version: 1.0\n",
                 "p_mem/__init__.py": "from hermes_core import MemoryProvider\n" + REGISTER, "p_mem/plugin.yaml": "name: mem\n",
-                "p_needy/__init__.py": REGISTER, "p_needy/plugin.yaml": "name: needy\nrequires_hermes: '>=999'\n",
+                "p_needy/__init__.py": "import hermes_core  # written for hermes: requires_hermes speaks of its version\n" + REGISTER, "p_needy/plugin.yaml": "name: needy\nrequires_hermes: '>=999'\n",
                 "p_broken/__init__.py": REGISTER, "p_broken/plugin.yaml": "name: [unclosed\n",
                 "p_latin/__init__.py": b"# caf\xe9\n" + REGISTER.encode(), "p_latin/plugin.yaml": b"name: latin\ndescription: caf\xe9\n",
             },
@@ -294,7 +294,7 @@ def test_the_cli_exits_one_on_problems_and_zero_when_clean(tmp_path, run_hermes)
     bad = _plugin(tmp_path / "bad", "name: bad\nkind: nope\n")
     result = run_hermes("plugins", "validate", str(bad), "--json")
     assert result.exit_code == 1 and result.json()[0]["problems"][0]["field"] == "kind"
-    needs = _plugin(tmp_path / "needs", "name: needs\nrequires_hermes: '>=999'\n")
+    needs = _plugin(tmp_path / "needs", "name: needs\nrequires_hermes: '>=999'\n", code="import hermes_core\n" + REGISTER)
     assert f"this is hermes {__version__}" in run_hermes("plugins", "validate", str(needs)).stdout
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from hermes_core.errors import HermesError
 
@@ -58,7 +59,7 @@ class ChatApp:
 
     def _start(self, args: argparse.Namespace) -> None:
         from hermes_core.memory.manager import MemoryManager
-        from hermes_core.runtime.clients import client_from_config
+        from hermes_core.models.clients import client_from_config
         from hermes_core.runtime.session import AgentSession
 
         self.client = client_from_config(
@@ -84,17 +85,21 @@ class ChatApp:
         )
         self.plugins.message_sink = None
         if args.resume:
-            self.session.resume(args.resume)
+            from hermes_core.cli.sessions_store import _session_or_fail
+
+            row = _session_or_fail(self.store, args.resume) if args.resume.strip() else None  # a unique start of the id will do
+            self.session.resume(row["id"] if row is not None else args.resume)
         else:
             self.session.start()
 
-    def ask(self, text: str, stream: bool) -> str:
+    def ask(self, text: str, stream: bool, out: TextIO | None = None) -> str:
+        out = out or sys.stdout
         if stream:
-            result = self.session.run_turn(text, stream=True, on_text=lambda delta: print(delta, end="", flush=True))
-            print()
+            result = self.session.run_turn(text, stream=True, on_text=lambda delta: print(delta, end="", flush=True, file=out))
+            print(file=out)
         else:
             result = self.session.run_turn(text)
-            print(result.text)
+            print(result.text, file=out)
         if result.compressed_into:
             print(f"(conversation compressed; continuing in session {result.compressed_into})", file=sys.stderr)
         return result.text
@@ -130,7 +135,7 @@ class ChatApp:
                 state = provider.live_state(target) if provider is not None else {"entries": [], "usage": "-"}
                 print(f"{target.upper()} [{state['usage']}]")
                 for entry in state["entries"]:
-                    print(f"  {entry}")
+                    print("  " + entry.replace("\n", "\n    "))  # a line of an entry must not read as an entry
         elif name == "sessions":
             for row in self.store.list_sessions_rich(limit=10):  # a compression chain counts as one conversation
                 print(f"{row['id']}  {row.get('title') or row.get('preview') or '-'}  {row.get('chain_message_count', row.get('message_count', 0))} messages")
@@ -161,12 +166,14 @@ class ChatApp:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    if args.query is not None and not args.query.strip():  # checked before any session is opened or model called
+        raise HermesError("-q is empty: there is no question to send to the model -> give the question "
+                          "(hermes chat -q 'How do I ...?'), or leave out -q to talk in turns")
+    if args.query is not None:
+        return _ask_once(args)
     app = ChatApp(args)
     stream = not args.no_stream
     try:
-        if args.query is not None:
-            app.ask(args.query, stream)
-            return 0
         print(f"hermes chat — session {app.session.session_id} with {app.client.model}; /help for commands, Ctrl-D to leave")
         while True:
             try:
@@ -189,3 +196,21 @@ def cmd_chat(args: argparse.Namespace) -> int:
         return 130
     finally:
         app.close()
+
+
+def _ask_once(args: argparse.Namespace) -> int:
+    """``hermes chat -q``: stdout carries the answer alone, so that scripts can use it.
+
+    Whatever plugins print meanwhile (a hook announcing the session, a tool's chatter) goes to stderr.
+    """
+    answer = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        app = ChatApp(args)
+        try:
+            app.ask(args.query, not args.no_stream, out=answer)
+            return 0
+        except KeyboardInterrupt:
+            print("\ninterrupted", file=sys.stderr)
+            return 130
+        finally:
+            app.close()

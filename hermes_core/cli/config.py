@@ -29,10 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     setter.add_argument("key", help="a dotted key (model.name), or an environment variable name (OPENAI_API_KEY) for .env")
     setter.add_argument("value", help="e.g. 30, true, '[a, b]' or text")
+    setter.add_argument("--json", action="store_true", help="print the key, the value stored and the file as JSON")
     setter.set_defaults(func=cmd_set)
 
     unset = commands.add_parser("unset", help="remove a dotted key from config.yaml (its default applies again)")
     unset.add_argument("key")
+    unset.add_argument("--json", action="store_true", help="print the key removed and the file as JSON")
     unset.set_defaults(func=cmd_unset)
 
     show = commands.add_parser("show", help="print the effective configuration (defaults merged; secrets redacted)")
@@ -41,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.set_defaults(func=cmd_show)
 
     path = commands.add_parser("path", help="print the location of config.yaml")
+    path.add_argument("--json", action="store_true", help="print the locations of config.yaml and .env as JSON")
     path.set_defaults(func=cmd_path)
 
 
@@ -80,7 +83,7 @@ _SECRET_SETTING = re.compile(r".*(?:api[_-]?key|apikey|token|secret|password|pas
 
 def _redacted(key: str, value: Any) -> Any:
     """``value`` with secrets replaced: values of credential-named settings, and key-shaped text anywhere."""
-    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+    from hermes_core.models.clients.sanitize import REDACTED, sanitize_request
 
     leaf = key.rsplit(".", 1)[-1] if key else ""
     if isinstance(value, dict):
@@ -103,6 +106,51 @@ def _secret_paths(key: str, value: Any) -> list[str]:
     return []
 
 
+def _known_keys() -> set[str]:
+    """Every dotted key hermes itself reads: the checked settings and the defaults of config.yaml."""
+    from hermes_core.config import DEFAULT_CONFIG
+    from hermes_core.settings import SETTINGS
+
+    keys = set(SETTINGS)
+    stack: list[tuple[str, Any]] = [("", DEFAULT_CONFIG)]
+    while stack:
+        prefix, mapping = stack.pop()
+        for name, value in mapping.items():
+            key = f"{prefix}.{name}" if prefix else str(name)
+            keys.add(key)
+            if isinstance(value, dict):
+                stack.append((key, value))
+    return keys
+
+
+def similar_key(key: str) -> str | None:
+    """The known key ``key`` is probably a misspelling of (``memory.provder`` -> ``memory.provider``), else None.
+
+    A key whose parent hermes knows is compared with that parent's own keys; one in an unknown
+    section with every known key. Plugin settings (``plugins.entries.*``) and a provider's section
+    (``memory.mem0.*``) are free-form and never flagged.
+    """
+    import difflib
+
+    known = _known_keys()
+    if key in known:
+        return None
+    parent, _, leaf = key.rpartition(".")
+    if parent and parent not in known:
+        if key.split(".", 1)[0] in known:  # below a section hermes knows: a free-form part of it
+            return None
+        match = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.85)  # a misspelt section
+        return match[0] if match else None
+    siblings = {k.rpartition(".")[2]: k for k in known if k.rpartition(".")[0] == parent}
+    match = difflib.get_close_matches(leaf, list(siblings), n=1, cutoff=0.75)
+    return siblings[match[0]] if match else None
+
+
+def _did_you_mean(key: str) -> str:
+    suggestion = similar_key(key)
+    return f" (did you mean '{suggestion}'?)" if suggestion else ""
+
+
 def cmd_get(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
@@ -119,7 +167,7 @@ def cmd_get(args: argparse.Namespace) -> int:
         return 0
     value = load_config().get(args.key, _MISSING)
     if value is _MISSING:
-        raise ConfigError(f"{args.key!r} is not set and has no default -> 'hermes config show' lists what is set")
+        raise ConfigError(f"{args.key!r} is not set and has no default{_did_you_mean(args.key)} -> 'hermes config show' lists what is set")
     _print_value(value if args.reveal else _redacted(args.key, value), args.json)
     return 0
 
@@ -151,7 +199,10 @@ def cmd_set(args: argparse.Namespace) -> int:
     check_utf8(args.value, f"the value for {args.key}", "give the value as UTF-8 text; nothing was changed")
     if _ENV_NAME.fullmatch(args.key):  # OPENAI_API_KEY and the like: a secret, so .env (0600), never config.yaml
         path = save_env_value(home, args.key, args.value)
-        print(f"{args.key} stored in {path}")
+        if args.json:
+            _print_value({"key": args.key, "file": str(path), "secret": True}, True)
+        else:
+            print(f"{args.key} stored in {path}")
         return 0
     value = value_from_text(args.key, args.value)
     secrets = _secret_paths(args.key, value)
@@ -163,7 +214,14 @@ def cmd_set(args: argparse.Namespace) -> int:
         )
     value = checked_value(args.key, value)
     path = update_user_config(home, args.key, value)
-    print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}  ({path})")
+    if args.json:
+        _print_value({"key": args.key, "value": value, "file": str(path), "did_you_mean": similar_key(args.key)}, True)
+    else:
+        print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}  ({path})")
+    suggestion = similar_key(args.key)
+    if suggestion:  # stored all the same: plugins may read keys hermes does not know
+        print(f"warning: hermes reads no setting '{args.key}'; did you mean '{suggestion}'? -> "
+              f"'hermes config unset {args.key}' and set '{suggestion}' instead", file=sys.stderr)
     return 0
 
 
@@ -173,9 +231,13 @@ def cmd_unset(args: argparse.Namespace) -> int:
     home = get_hermes_home()
     data = read_user_config(home)
     if not unset_dotted(data, args.key):
-        raise ConfigError(f"{args.key!r} is not set in {home / 'config.yaml'}")
-    write_user_config(home, data)
-    print(f"removed {args.key}")
+        raise ConfigError(f"{args.key!r} is not set in {home / 'config.yaml'}{_did_you_mean(args.key)}, so there is nothing to remove "
+                          f"-> 'hermes config show' lists what is set")
+    path = write_user_config(home, data)
+    if args.json:
+        _print_value({"key": args.key, "removed": True, "file": str(path)}, True)
+    else:
+        print(f"removed {args.key}")
     return 0
 
 
@@ -188,7 +250,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_path(args: argparse.Namespace) -> int:
-    from hermes_core.config import CONFIG_FILE_NAME, get_hermes_home
+    from hermes_core.config import CONFIG_FILE_NAME, ENV_FILE_NAME, get_hermes_home
 
-    print(get_hermes_home() / CONFIG_FILE_NAME)
+    home = get_hermes_home()
+    if args.json:
+        _print_value({"home": str(home), "config": str(home / CONFIG_FILE_NAME), "env": str(home / ENV_FILE_NAME)}, True)
+    else:
+        print(home / CONFIG_FILE_NAME)
     return 0

@@ -23,7 +23,27 @@ _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        self.exit(2, f"hermes: error: {message}\n")
+        argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
+        hint = _misplaced_option_hint(message, argv) if argv is not None else ""
+        self.exit(2, f"hermes: error: {message}{hint}\n")
+
+
+def _misplaced_option_hint(message: str, argv: list[str]) -> str:
+    """``hermes --json plugins list``: a command's option given before the command is read as a global one."""
+    prefix = "unrecognized arguments: "
+    if not message.startswith(prefix):
+        return ""
+    command = _first_command(argv)
+    if command is None or command not in argv:
+        return ""
+    before = argv[: argv.index(command)]
+    misplaced = [word for word in message[len(prefix):].split() if word.startswith("-") and word in before]
+    if not misplaced:
+        after = argv[argv.index(command) + 1 :]
+        sub = f" {after[0]}" if after and not after[0].startswith("-") else ""  # the subcommand, when there is one
+        return f" -> 'hermes {command}{sub} --help' lists its options"
+    rest = " ".join(argv[argv.index(command):])
+    return f" -> {misplaced[0]} belongs to the command, after it: 'hermes {rest} {misplaced[0]}'"
 
 
 def build_parser(plugin_commands: Sequence[object] = (), groups: Iterable[str] | None = None) -> argparse.ArgumentParser:
@@ -147,6 +167,7 @@ def run(argv: Sequence[str]) -> int:
     if command is not None and command not in _COMMAND_GROUPS:
         plugin_commands = _plugin_cli_commands(command)
     parser = build_parser(plugin_commands, groups=[command] if command in _COMMAND_GROUPS else [])
+    parser.hermes_argv = list(argv)  # type: ignore[attr-defined]
     args = parser.parse_args(list(argv))
     func = getattr(args, "func", None)
     if func is None:

@@ -85,7 +85,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for state in states:
         print(f"{state['target'].upper()} [{state['usage']}]")
         for entry in state["entries"] or ["(empty)"]:
-            print("  " + entry.replace("\n", "\n  "))
+            print("  " + entry.replace("\n", "\n    "))  # deeper: a line of an entry must not read as an entry
         print()
     return 0
 

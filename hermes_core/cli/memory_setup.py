@@ -198,6 +198,22 @@ def _run_post_setup(manager: PluginManager, records: list[PluginRecord], record:
     print(f"memory.provider = {read_user_config(manager.home)['memory']['provider']}")
 
 
+def _closest_settings(unknown: list[str], known: set[str]) -> str:
+    """`` (did you mean baseUrl?)`` for ``base_url``: spelling and case conventions differ between providers."""
+    import difflib
+
+    def plain(key: str) -> str:
+        return re.sub(r"[^a-z0-9.]", "", key.lower())
+
+    by_plain = {plain(key): key for key in known}
+    guesses = []
+    for key in unknown:
+        match = difflib.get_close_matches(plain(key), list(by_plain), n=1, cutoff=0.8)
+        if match:
+            guesses.append(f"{by_plain[match[0]]} for {key}")
+    return f" (did you mean {', '.join(guesses)}?)" if guesses else ""
+
+
 def cmd_setup(args: argparse.Namespace) -> int:
     from hermes_core.config import save_env_value, update_user_config
 
@@ -219,7 +235,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
     known = {f["key"] for f in schema}
     unknown = sorted(set(given) - known)
     if unknown:
-        raise HermesError(f"{provider.name} has no setting(s) {', '.join(unknown)}; its settings are: {', '.join(sorted(known)) or 'none'}")
+        raise HermesError(f"{provider.name} has no setting(s) {', '.join(unknown)}{_closest_settings(unknown, known)}; "
+                          f"its settings are: {', '.join(sorted(known)) or 'none'}")
     values = _collect(provider.name, schema, given, interactive)
     # Everything is checked; only now is anything written.
     secrets = {field["env_var"]: raw for field, raw, _ in values if field.get("secret")}
@@ -240,4 +257,18 @@ def cmd_setup(args: argparse.Namespace) -> int:
         print(f"secrets stored in {manager.home / '.env'}: {', '.join(secrets)}")
     if plain:
         print(f"settings passed to {provider.name}: {', '.join(sorted(plain))}")
+    _warn_if_unavailable(provider.name, selection)
     return 0
+
+
+def _warn_if_unavailable(name: str, selection: str) -> None:
+    """Say so when what was just set up still cannot run (``--yes`` with nothing given, a missing key).
+
+    Read afresh, as the next command will: the provider object above predates the settings saved.
+    No network: the connection is for 'hermes memory status' to check.
+    """
+    from hermes_core.cli.memory_status import _provider_status
+
+    status = _provider_status(plugin_manager(), selection)
+    if not status["available"]:
+        print(f"warning: {name} is selected but not available yet: {status['reason']}", file=sys.stderr)

@@ -118,6 +118,20 @@ def _confirm(question: str, args: argparse.Namespace) -> None:
         raise HermesError("nothing was changed (not confirmed)")
 
 
+def _check_connection(provider: MemoryProvider) -> None:
+    """Refuse a provider whose service does not answer (as 'hermes memory status' reports it), before anything changes.
+
+    Without this a backfill into an unreachable server retries every item and stops with a
+    flush timeout that hides the cause.
+    """
+    from hermes_core.cli.memory_common import provider_connection_problem
+
+    problem = provider_connection_problem(provider)
+    if problem:
+        fix = "" if "->" in problem else " -> fix the connection ('hermes memory status' checks it), then run this command again"
+        raise HermesError(f"memory provider '{provider.name}' does not answer, so nothing was changed: {problem}{fix}")
+
+
 # -- the command --
 
 
@@ -139,6 +153,8 @@ def cmd_switch(args: argparse.Namespace) -> int:
             update_user_config(manager.home, "memory.provider", "")
         return _report(args, {"provider": "builtin", "plugin": "", "memory.provider": "", "previous": before, "changed": not args.dry_run and before != ""})
     record, provider = resolve_provider(manager, args.provider)
+    if not args.dry_run:
+        _check_connection(provider)
     selection = selection_for(provider_records(manager), record)
     summary: dict[str, Any] = {"provider": provider.name, "plugin": record.key, "memory.provider": selection, "previous": before, "changed": False}
     if not args.backfill:

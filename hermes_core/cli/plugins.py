@@ -27,10 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     enable = commands.add_parser("enable", help="add a plugin to plugins.enabled in config.yaml")
     enable.add_argument("name", help="plugin key or name")
+    enable.add_argument("--json", action="store_true", help="print the outcome as JSON")
     enable.set_defaults(func=cmd_enable)
 
     disable = commands.add_parser("disable", help="add a plugin to plugins.disabled in config.yaml")
     disable.add_argument("name", help="plugin key or name")
+    disable.add_argument("--json", action="store_true", help="print the outcome as JSON")
     disable.set_defaults(func=cmd_disable)
 
     validate = commands.add_parser("validate", help="check a plugin directory, project or wheel without importing it")
@@ -71,6 +73,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     installs = _install_records(manager)
     for entry in entries:
         entry["install"] = installs.get(entry["key"])
+        entry["status"] = _status(entry)  # the table's STATUS column, so JSON readers need not derive it
     if args.json:
         print_json(entries)
         return 0
@@ -125,6 +128,10 @@ def _find_record(manager: Any, name: str) -> Any:
     same_name = sorted(r.key for r in manager.plugins if r.name == name)
     if len(same_name) > 1:
         raise HermesError(f"{len(same_name)} plugins are named {name!r} -> name one by its key: {', '.join(same_name)}")
+    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and r.candidate.directory.name == name)
+    if len(in_directory) == 1:  # a directory plugin is known by the name in its plugin.yaml, not by its directory
+        raise HermesError(f"no plugin named {name!r}: the plugin in the directory {name!r} is named {in_directory[0]!r} by its plugin.yaml "
+                          f"-> use {in_directory[0]!r}, or change 'name:' in its plugin.yaml")
     import difflib
 
     keys = list(dict.fromkeys([r.key for r in manager.plugins] + [r.name for r in manager.plugins]))
@@ -164,7 +171,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             continue
         if isinstance(value, bool):
             value = "true" if value else "false"
-        print(f"{label + ':':<{width}}{value}")
+        print(f"{label + ':':<{width - 1}} {value}")  # at least one space: 'requires_hermes:' fills the width
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
     if entry["parts"]:
@@ -211,11 +218,20 @@ def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: A
     return target
 
 
+def _switch_outcome(manager: Any, record: Any, state: str) -> dict[str, Any]:
+    """What ``enable``/``disable --json`` print."""
+    return {"key": record.key, "name": record.name, "source": record.candidate.source, "path": str(record.candidate.path),
+            "state": state, "config": str(manager.home / "config.yaml"), "problems": [str(p) for p in record.candidate.problems]}
+
+
 def cmd_enable(args: argparse.Namespace) -> int:
     manager = _manager()
     record = _find_record(manager, args.name)
     if record.candidate.source == "builtin":
-        print(f"'{record.key}' is a builtin plugin; it is always on")
+        if args.json:
+            print_json(_switch_outcome(manager, record, "builtin"))
+        else:
+            print(f"'{record.key}' is a builtin plugin; it is always on")
         return 0
     if record.candidate.kind == "exclusive":
         raise HermesError(
@@ -223,6 +239,9 @@ def cmd_enable(args: argparse.Namespace) -> int:
             f"run 'hermes config set memory.provider {record.name}'"
         )
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
+    if args.json:
+        print_json(_switch_outcome(manager, record, "enabled"))
+        return 0
     print(f"enabled '{record.key}' ({record.candidate.source}, {record.candidate.path})")
     if record.candidate.problems:
         print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {record.key}'", file=sys.stderr)
@@ -233,8 +252,12 @@ def cmd_disable(args: argparse.Namespace) -> int:
     manager = _manager()
     record = _find_record(manager, args.name)
     if record.candidate.source == "builtin":
-        raise HermesError(f"'{record.key}' is a builtin plugin and cannot be disabled")
+        raise HermesError(f"'{record.key}' is a builtin plugin: builtins are always on and cannot be disabled -> nothing to do; "
+                          "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
+    if args.json:
+        print_json(_switch_outcome(manager, record, "disabled"))
+        return 0
     print(f"disabled '{record.key}'")
     return 0
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
 # argparse only at import time: `hermes plugins list` builds these parsers too and must stay fast.
@@ -32,6 +33,7 @@ def add_distribution_commands(commands: Any) -> None:
     install.add_argument("--env", metavar="KEY=VALUE", action="append", default=[], help="store a variable in $HERMES_HOME/.env (repeatable)")
     install.add_argument("--ref", default="", help="git branch, tag or commit to install")
     install.add_argument("--no-input", action="store_true", help="never prompt; missing variables are reported, not asked for")
+    install.add_argument("--json", action="store_true", help="print what was installed as JSON (progress goes to stderr; asks nothing)")
     _add_pip_options(install)
     install.set_defaults(func=cmd_install)
 
@@ -39,12 +41,14 @@ def add_distribution_commands(commands: Any) -> None:
     update.add_argument("name", nargs="?", help="plugin key, name or distribution")
     update.add_argument("--all", action="store_true", help="update every plugin recorded in plugins.lock")
     update.add_argument("--no-input", action="store_true", help="never prompt for missing variables")
+    update.add_argument("--json", action="store_true", help="print what was updated as JSON (progress goes to stderr; asks nothing)")
     _add_pip_options(update)
     update.set_defaults(func=cmd_update)
 
     remove = commands.add_parser("remove", aliases=["rm", "uninstall"], help="uninstall a plugin and drop its config and lock entries")
     remove.add_argument("name", help="plugin key, name or distribution")
     remove.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
+    remove.add_argument("--json", action="store_true", help="print what was removed as JSON (progress goes to stderr)")
     remove.set_defaults(func=cmd_remove)
 
     doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
@@ -57,6 +61,7 @@ def add_distribution_commands(commands: Any) -> None:
     new.add_argument("name", help="the plugin name, e.g. rm_guard (the project becomes hermes-rm-guard)")
     new.add_argument("--kind", choices=["hooks", "tools", "memory-provider", "context-engine"], default="hooks", help="what the plugin provides (default: hooks)")
     new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
+    new.add_argument("--json", action="store_true", help="print the project created as JSON (asks nothing, like --no-input)")
     new.add_argument("--description", help="one line saying what the plugin does")
     new.add_argument("--author", help="author name")
     new.add_argument("--no-input", action="store_true", help="use defaults for everything not given, ask nothing (the default when stdin is not a terminal)")
@@ -76,8 +81,17 @@ def _installer(args: argparse.Namespace, *, env: list[str] | None = None, enable
     from hermes_core.distribution.postinstall import parse_env_assignments
 
     pip = PipOptions(args.index_url, tuple(args.find_links), args.no_index, args.no_build_isolation)
-    options = InstallOptions(force=force, enable=enable, env=parse_env_assignments(env or []), pip=pip, interactive=not args.no_input)
-    return Installer(_home(), Console(quiet=args.quiet), options)
+    # with --json, stdout carries only the JSON: progress goes to stderr and nothing is asked
+    options = InstallOptions(force=force, enable=enable, env=parse_env_assignments(env or []), pip=pip, interactive=not (args.no_input or args.json))
+    return Installer(_home(), Console(quiet=args.quiet, out=sys.stderr if args.json else None), options)
+
+
+def _outcomes_json(outcomes: list[Any]) -> None:
+    print_json([
+        dict(outcome.entry.as_dict(), key=outcome.entry.key, changed=outcome.changed,
+             plugins=[{"key": p.key, "name": p.name, "kind": p.kind, "version": p.version} for p in outcome.plugins])
+        for outcome in outcomes
+    ])
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -90,9 +104,11 @@ def cmd_install(args: argparse.Namespace) -> int:
         from hermes_core.cli.progress import Progress
 
         with Progress(f"installing from {args.requirements.name}", unit="plugins", minimum=2) as progress:
-            installer.install_from_file(args.requirements, progress=progress)
+            outcomes = installer.install_from_file(args.requirements, progress=progress)
     else:
-        installer.install(args.spec, ref=args.ref)
+        outcomes = [installer.install(args.spec, ref=args.ref)]
+    if args.json:
+        _outcomes_json(outcomes)
     return 0
 
 
@@ -102,10 +118,9 @@ def cmd_update(args: argparse.Namespace) -> int:
     if bool(args.name) == bool(args.all):
         raise HermesError("give a plugin NAME or --all -> e.g. 'hermes plugins update weather'")
     installer = _installer(args)
-    if args.all:
-        maintenance.update_all(installer)
-    else:
-        maintenance.update(installer, args.name)
+    outcomes = maintenance.update_all(installer) if args.all else [maintenance.update(installer, args.name)]
+    if args.json:
+        _outcomes_json(outcomes)
     return 0
 
 
@@ -114,7 +129,9 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from hermes_core.distribution.console import Console
     from hermes_core.distribution.installer import Installer
 
-    maintenance.remove(Installer(_home(), Console(quiet=args.quiet)), args.name)
+    entry = maintenance.remove(Installer(_home(), Console(quiet=args.quiet, out=sys.stderr if args.json else None)), args.name)
+    if args.json:
+        print_json({"removed": dict(entry.as_dict(), key=entry.key)})
     return 0
 
 
@@ -163,7 +180,7 @@ def _ask_missing(args: argparse.Namespace) -> dict[str, str]:
     is not a terminal or with --no-input (the template's defaults apply).
     """
     given = {variable: getattr(args, option) for variable, _, option in _NEW_QUESTIONS if getattr(args, option)}
-    if args.no_input or not sys.stdin.isatty():
+    if args.no_input or args.json or not sys.stdin.isatty():  # a question would land in the JSON
         return given
     from hermes_core.distribution.template import template_defaults
 
@@ -187,6 +204,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     # every value is decided above, so the template itself never prompts (and never re-asks the name)
     project = create_project(args.name, args.kind, args.output_dir, no_input=True, extra=extra)
     package = next((project / "src").iterdir())
+    if args.json:
+        print(json.dumps({"project": str(project), "kind": args.kind, "package": str(package),
+                          "manifest": str(package / "plugin.yaml")}, indent=2, ensure_ascii=False))
+        return 0
     print(f"created {project} ({args.kind} plugin)")
     print("next:")
     print(f"  cd {project}")

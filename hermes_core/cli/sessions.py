@@ -115,11 +115,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     importer.add_argument("file", type=Path, help="the .jsonl file to import")
     importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
     importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
+    importer.add_argument("--json", action="store_true", help="print the sessions created as JSON")
     importer.set_defaults(func=_run_from("sessions_transfer", "cmd_import"))
 
     prune = commands.add_parser("prune", help="delete sessions with no activity for a while")
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d, 12h, 2w")
     prune.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    prune.add_argument("--json", action="store_true", help="print how many sessions were deleted as JSON")
     prune.set_defaults(func=cmd_prune)
 
     stats = commands.add_parser("stats", help="counts, database size and index sizes")
@@ -149,10 +151,14 @@ def parse_age(text: str) -> float:
     return float(match.group(1)) * _SECONDS[match.group(2)]
 
 
+# the largest LIMIT both SQLite and PostgreSQL take (a signed 64-bit integer)
+_LARGEST_LIMIT = 2**63 - 1
+
+
 def _positive_limit(limit: int) -> int:
     if limit < 1:
         raise HermesError(f"--limit {limit} would show nothing -> give 1 or more (default: 20)")
-    return limit
+    return min(limit, _LARGEST_LIMIT)  # a huge limit means "all of them", not an overflow
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -178,7 +184,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
-        messages = store.get_messages(args.session_id)
+        messages = store.get_messages(row["id"])
     if args.json:
         print_json({"session": row, "messages": messages})
         return 0
@@ -229,11 +235,17 @@ def cmd_prune(args: argparse.Namespace) -> int:
         if not sys.stdin.isatty():  # nobody to ask: deleting history needs an explicit yes
             raise HermesError("hermes sessions prune deletes sessions and cannot ask for confirmation here -> add --yes")
         if input(f"delete every conversation with no activity in the last {args.older_than}? [y/N] ").strip().lower() not in {"y", "yes"}:
-            print("nothing deleted")
+            if args.json:
+                print_json({"older_than": args.older_than, "deleted": 0, "confirmed": False})
+            else:
+                print("nothing deleted")
             return 0
     with _open_store() as store:
         deleted = store.prune_sessions(age)
-    print(f"deleted {deleted} session(s)")
+    if args.json:
+        print_json({"older_than": args.older_than, "deleted": deleted, "confirmed": True})
+    else:
+        print(f"deleted {deleted} session(s)")
     return 0
 
 

@@ -23,7 +23,7 @@ from hermes_core.errors import HermesError
 
 def redact_url(text: str) -> str:
     """*text* with a URL's password replaced, as every other message shows it."""
-    from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+    from hermes_core.models.clients.sanitize import REDACTED, sanitize_request
 
     return str(sanitize_request(text)).replace(REDACTED, "***")
 

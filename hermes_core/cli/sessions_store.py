@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,11 +76,25 @@ def _when(timestamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(timestamp)) if timestamp else "-"
 
 
+#: What a session id prefix may look like: the start of a UUID, long enough not to be a guess.
+_ID_PREFIX = re.compile(r"[0-9a-f-]{6,35}")
+
+
 def _session_or_fail(store: Any, session_id: str) -> dict[str, Any]:
+    """The session ``session_id`` names: its full id, or (like git) a unique start of it."""
     row = store.get_session(session_id)
-    if row is None:
-        raise HermesError(f"no session {session_id!r} -> 'hermes sessions list' shows the ids")
-    return row
+    if row is not None:
+        return row
+    prefix = session_id.strip().lower()
+    if _ID_PREFIX.fullmatch(prefix) and callable(getattr(store, "iter_sessions", None)):
+        # only after the exact lookup failed: one pass over the ids, no index needed
+        matches = [str(found["id"]) for found in store.iter_sessions() if str(found["id"]).startswith(prefix)]
+        if len(matches) == 1:
+            return store.get_session(matches[0])
+        if matches:
+            shown = ", ".join(matches[:3]) + (", ..." if len(matches) > 3 else "")
+            raise HermesError(f"{len(matches)} sessions start with {session_id!r} ({shown}) -> give more of the id")
+    raise HermesError(f"no session {session_id!r} -> 'hermes sessions list' shows the ids")
 
 
 def _tool_calls(stored: Any) -> list[tuple[str | None, str]]:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.output import print_json
 from hermes_core.cli.sessions_store import _ROLES, IMPORT_BATCH, _open_store, _session_or_fail, _tool_calls, _when
 from hermes_core.errors import HermesError
 
@@ -56,7 +57,7 @@ def _write_export(path: Path, text: str, *, example: str) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
-        messages = store.get_messages(args.session_id)
+        messages = store.get_messages(row["id"])
     text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
     if args.output is None:
         sys.stdout.write(text)
@@ -94,7 +95,8 @@ def _check_tool_calls(where: str, calls: Any) -> None:
 def _chat_message(where: str, message: Any) -> dict[str, Any]:
     roles = ", ".join(sorted(_ROLES))
     if not isinstance(message, dict):
-        raise HermesError(f"{where}: a chat message must be a JSON object with 'role' and 'content', not {type(message).__name__}")
+        raise HermesError(f"{where}: a chat message must be a JSON object with 'role' and 'content', not {_json_kind(message)} "
+                          "-> write each line as {\"role\": \"user\", \"content\": \"...\"} or {\"messages\": [...]}")
     if "role" not in message:
         raise HermesError(f"{where}: the message has no 'role' -> add one of {roles}")
     if not isinstance(message["role"], str) or message["role"] not in _ROLES:
@@ -159,7 +161,8 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
             raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
         if isinstance(item, dict) and "messages" in item:
             if not isinstance(item["messages"], list):
-                raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages")
+                raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages, not {_json_kind(item['messages'])} "
+                                  "-> write it as {\"messages\": [{\"role\": \"user\", \"content\": \"...\"}, ...]}")
             conversations.append([_chat_message(f"{path}:{number}: message {i}", m) for i, m in enumerate(item["messages"], 1)])
         else:
             loose.append(_chat_message(f"{path}:{number}", item))
@@ -167,7 +170,8 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
         raise HermesError(f"{path}: mixes conversation lines ({{\"messages\": [...]}}) with message lines -> use one form per file")
     found = [c for c in (conversations or [loose]) if any(m["role"] != "system" for m in c)]
     if not found:
-        raise HermesError(f"{path}: no messages found")
+        raise HermesError(f"{path}: no messages found (the file is empty, or holds only system messages) "
+                          "-> give a file of chat messages, one per line or {\"messages\": [...]} per line")
     return found
 
 
@@ -177,6 +181,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from hermes_core.cli.progress import Progress
 
     done = 0
+    imported: list[dict[str, Any]] = []
     progress = Progress("importing", unit="messages", minimum=IMPORT_BATCH + 1)
     with _open_store() as store, progress:
         progress.start(total)  # one job for the whole file, however many conversations it holds
@@ -192,5 +197,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 done += len(chunk)
                 progress.update(done)
             done += len(conversation) - len(body)
-            print(f"imported {len(body)} messages as session {session_id}")
+            imported.append({"id": session_id, "messages": len(body), "title": store.get_session(session_id).get("title") if args.title else None})
+            if not args.json:
+                print(f"imported {len(body)} messages as session {session_id}")
+    if args.json:
+        print_json({"file": str(args.file), "sessions": imported})
     return 0

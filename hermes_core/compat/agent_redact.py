@@ -6,7 +6,7 @@ import logging
 import re
 from typing import Any
 
-from hermes_core.runtime.clients.sanitize import REDACTED, sanitize_request
+from hermes_core.models.clients.sanitize import REDACTED, sanitize_request
 
 __all__ = ["redact_sensitive_text", "redact_terminal_output", "redact_cdp_url", "mask_secret", "RedactingFormatter", "register_redaction_patterns"]
 

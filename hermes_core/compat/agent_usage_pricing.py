@@ -1,11 +1,11 @@
 """``agent.usage_pricing`` for plugins written for Hermes Agent: usage in one shape, and its cost.
 
-The runtime computes these too (stream hook payloads), so they live in :mod:`hermes_core.runtime.usage`.
+The runtime computes these too (stream hook payloads), so they live in :mod:`hermes_core.models.usage`.
 """
 
 from __future__ import annotations
 
-from hermes_core.runtime.usage import (
+from hermes_core.models.usage import (
     CanonicalUsage,
     CostResult,
     estimate_usage_cost,

@@ -94,6 +94,28 @@ def plugin_target(plugins_root: Path, name: str, subject: str) -> Path:
     return target
 
 
+def builtin_plugin_keys() -> frozenset[str]:
+    """The keys the builtin plugins hold; a plugin of another source with one of them never loads."""
+    from hermes_core.config import get_hermes_home
+    from hermes_core.discovery import installed_entry_points
+    from hermes_core.plugin_candidate import BUILTIN_PACKAGE, DISTRIBUTION_NAME
+
+    return frozenset(
+        ref.name for ref in installed_entry_points(get_hermes_home())
+        if ref.distribution.lower().replace("_", "-") == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
+    )
+
+
+def refuse_builtin_key(key: str, subject: str, rename: str) -> None:
+    """Refuse a plugin whose key a builtin plugin holds: installed, it would be ignored on every run."""
+    if key in builtin_plugin_keys():
+        raise InstallError(
+            subject,
+            f"its plugin key '{key}' is the key of a builtin plugin, which always keeps it, so the plugin would never load",
+            f"{rename} (e.g. '{key}_plus') and build it again",
+        )
+
+
 def raise_for_problems(subject: str, problems: list[PluginProblem], where: Path | str) -> None:
     """One error for every manifest problem found: the first in full, the rest counted."""
     if not problems:
@@ -126,6 +148,7 @@ def read_directory_info(directory: Path, subject: str) -> PluginInfo:
     """Validate a directory plugin and describe it."""
     validate_source(directory, subject, required=True)
     candidate = read_directory_plugin(directory, source="user", running_version=__version__)
+    refuse_builtin_key(candidate.name, subject, f"change 'name:' in {find_manifest_file(directory) or directory / 'plugin.yaml'}")
     manifest = candidate.manifest
     return PluginInfo(
         key=candidate.name,
@@ -150,6 +173,7 @@ def describe_package(dist: InstalledDist, site: list[Path], subject: str) -> lis
         )
     infos: list[PluginInfo] = []
     for ep in dist.plugins:
+        refuse_builtin_key(ep.name, subject, f"rename the entry point '{ep.name}' in the '{ep.group}' group of {dist.name} (its pyproject.toml)")
         found = find_module(ep.module, site)
         if found is None:
             raise InstallError(

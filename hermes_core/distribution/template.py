@@ -47,6 +47,11 @@ def normalise_name(name: str) -> str:
             f"{name!r} cannot be a plugin name: it must start with a letter and use only letters, digits, '_' and '-' "
             "(at most 48 characters) -> e.g. 'hermes plugins new rm_guard'"
         )
+    from hermes_core.distribution.checks import builtin_plugin_keys
+
+    if cleaned in builtin_plugin_keys():  # the builtin keeps its key: a plugin of that name would never load
+        raise HermesError(f"{name!r} is the name of a builtin plugin, which always keeps it, so a plugin of that name would never load "
+                          f"-> choose another name, e.g. 'hermes plugins new {cleaned}_plus'")
     return cleaned
 
 

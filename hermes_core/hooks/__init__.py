@@ -37,6 +37,7 @@ from hermes_core.hooks.signatures import (
     callback_argnames,
     check_callback_signature,
     required_argnames,
+    unmet_arguments,
 )
 from hermes_core.hooks.workers import _GuardedRunner as _GuardedRunner
 
@@ -61,5 +62,6 @@ __all__ = [
     "required_argnames",
     "run_callbacks",
     "unknown_hookimpls",
+    "unmet_arguments",
     "wrapper_hookimpls",
 ]

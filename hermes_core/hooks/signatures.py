@@ -52,21 +52,34 @@ def required_argnames(function: Callable[..., Any]) -> tuple[str, ...]:
     )
 
 
-def check_callback_signature(hook_name: str, callback: Callable[..., Any]) -> None:
-    """Refuse a ``register_hook`` callback that requires an argument the hook never passes."""
+def unmet_arguments(hook_name: str, callback: Callable[..., Any]) -> str | None:
+    """Why ``callback`` can never be called by hook ``hook_name`` (it requires an argument the hook
+    never passes), or ``None``. A callback that is not callable is refused outright.
+    """
     if not callable(callback):
         raise RegistrationError(f"hook {hook_name!r}: the callback must be callable, got {type(callback).__name__}")
     spec = getattr(hookspecs, hook_name, None)
     if spec is None or hook_name not in hookspecs.HOOK_NAMES:
-        return
+        return None
     offered = set(inspect.signature(spec).parameters) | {"telemetry_schema_version"}
     missing = [name for name in required_argnames(callback) if name not in offered]
-    if missing:
-        raise RegistrationError(
-            f"hook {hook_name!r}: the callback {getattr(callback, '__qualname__', callback)!r} requires "
-            f"{', '.join(map(repr, missing))}, which the hook never passes -> give them defaults or accept **kwargs "
-            f"(the hook passes: {', '.join(sorted(offered))})"
-        )
+    if not missing:
+        return None
+    return (
+        f"hook {hook_name!r}: the callback {getattr(callback, '__qualname__', callback)!r} requires "
+        f"{', '.join(map(repr, missing))}, which the hook never passes (the hook passes: {', '.join(sorted(offered))})"
+    )
+
+
+#: What the author of a callback :func:`unmet_arguments` reports should do.
+UNMET_ARGUMENTS_FIX = "give those parameters defaults or accept **kwargs"
+
+
+def check_callback_signature(hook_name: str, callback: Callable[..., Any]) -> None:
+    """Refuse a callback that requires an argument the hook never passes (:func:`unmet_arguments`)."""
+    why = unmet_arguments(hook_name, callback)
+    if why:
+        raise RegistrationError(f"{why} -> {UNMET_ARGUMENTS_FIX}")
 
 
 # --- the call loop ---------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.memory.fence import api_user_message, build_memory_context_block, sanitize_context
 from hermes_core.runtime.compression import ContextEngineCalls, _approx_tokens, _call_with_supported
 from hermes_core.runtime.delegation import DEFAULT_REVIEW_PROMPT, Delegation
-from hermes_core.runtime.pricing import estimate_cost
+from hermes_core.models.pricing import estimate_cost
 from hermes_core.runtime.stream_hooks import StreamHooks, usage_payload
 from hermes_core.runtime.system_prompt import collect_inputs
 from hermes_core.runtime.tool_calls import ToolCallOutcome, ToolRunner
@@ -145,7 +145,7 @@ class AgentSession(ContextEngineCalls, Delegation):
         """A copy of an API payload with credentials replaced, for a hook's listeners (none made when nobody listens)."""
         if not self.hooks.has_listeners(hook_name):
             return payload
-        from hermes_core.runtime.clients.sanitize import sanitize_request
+        from hermes_core.models.clients.sanitize import sanitize_request
 
         return sanitize_request(payload)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.runtime.usage import usage_payload
+from hermes_core.models.usage import usage_payload
 
 __all__ = ["StreamHooks", "usage_payload"]
 

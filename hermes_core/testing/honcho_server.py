@@ -32,6 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
+from .http_io import read_request, send_reply
 from .honcho_api import ApiError, HonchoApi, HonchoRequest, HonchoState
 
 __all__ = ["Fault", "HonchoRequest", "HonchoServer", "HonchoState"]
@@ -151,16 +152,8 @@ class HonchoServer:
 
     def _respond(self, handler: BaseHTTPRequestHandler) -> None:
         parts = urlsplit(handler.path)
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        request = HonchoRequest(
-            handler.command, parts.path, {k: v[-1] for k, v in parse_qs(parts.query).items()}, body,
-            {k.lower(): v for k, v in handler.headers.items()},
-        )
+        _, body, headers = read_request(handler)
+        request = HonchoRequest(handler.command, parts.path, {k: v[-1] for k, v in parse_qs(parts.query).items()}, body, headers)
         with self._lock:
             self.requests.append(request)
         if self.delay:
@@ -182,14 +175,4 @@ class HonchoServer:
 
     @staticmethod
     def _send(handler: BaseHTTPRequestHandler, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                handler.send_header(name, value)
-            handler.end_headers()
-            handler.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout); nothing to tell it
-            pass
-
+        send_reply(handler, status, data, headers=(headers or {}).items())

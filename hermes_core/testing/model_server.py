@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
+from .http_io import read_request, send_reply
 from .prefix_cache import _tokens
 from .replies import (
     DEFAULT_CHARS_PER_TOKEN,
@@ -212,15 +213,8 @@ class ScriptedModelServer:
             return self._ids
 
     def _handle(self, handler: _Handler) -> None:
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        request = RecordedRequest(
-            handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, raw, body
-        )
+        raw, body, headers = read_request(handler)
+        request = RecordedRequest(handler.command, handler.path, headers, raw, body)
         with self._lock:
             self._requests.append(request)
             number = len(self._requests)
@@ -262,17 +256,7 @@ class ScriptedModelServer:
 
     @staticmethod
     def _send(handler: _Handler, status: int, data: bytes, content_type: str, headers: Iterable[tuple[str, str]]) -> None:
-        try:
-            handler.send_response(status)
-            handler.send_header("Content-Type", content_type)
-            handler.send_header("Content-Length", str(len(data)))
-            for name, value in headers:
-                handler.send_header(name, value)
-            handler.end_headers()
-            handler.wfile.write(data)
-            handler.wfile.flush()
-        except OSError:
-            handler.close_connection = True  # the client gave up (timed out); nothing to tell it
+        send_reply(handler, status, data, content_type=content_type, headers=headers)
 
     @staticmethod
     def _send_stream(handler: _Handler, events: Iterator[str], headers: Iterable[tuple[str, str]]) -> None:

@@ -7,11 +7,20 @@ from typing import Any, Mapping
 from .errors import (NotAStateDatabaseError, SchemaTooNewError, SessionExistsError, SessionNotFoundError,
                      StateStoreError, StoreBusyError, TitleInUseError)
 from .indexing import ProgressCallback
-from .query import QueryPlan, parse
 from .records import StoreStats
 from .schema import SCHEMA_VERSION
-from .search import SearchHit
 from .store import SessionStore
+
+#: Names of the search machinery, imported on first use (a sessions listing never needs them).
+_SEARCH_NAMES = {"QueryPlan": ".query", "parse": ".query", "SearchHit": ".search"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SEARCH_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_SEARCH_NAMES[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -7,23 +7,27 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from . import indexing, lineage
 from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
-from .prefixes import PrefixExpander
-from .query import parse
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SESSION_COLUMNS, decode_message,
                       decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
-from .search import (DEFAULT_RANK_WINDOW, SearchFilters, SearchHit, collapse_chain_copies, normalise_roles,
-                     run_search)
 from .store_backfill import BackfillMixin
 from .store_lineage import LineageMixin
 from .store_maintenance import MaintenanceMixin
+
+if TYPE_CHECKING:
+    from .prefixes import PrefixExpander
+    from .search import SearchHit
+
+#: The default of ``rank_window`` (see ``search.DEFAULT_RANK_WINDOW``, which a test keeps equal):
+#: written here so that opening a store for a listing does not import the search machinery.
+DEFAULT_RANK_WINDOW = 500
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
@@ -69,7 +73,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
             self._conn = open_raw(self.path)
         except (OSError, sqlite3.OperationalError) as exc:  # a directory, no permission, a missing parent
             raise _cannot_open(self.path, exc) from exc
-        self._prefixes = PrefixExpander(self._conn)
+        self._prefixes: PrefixExpander | None = None  # made by the first search
         self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
         self._closed = False
         try:
@@ -305,6 +309,11 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
         parts of a chain once, as the hit in the earliest part (see
         search.collapse_chain_copies); more candidates are fetched to fill *limit*.
         """
+        # imported here: listing, showing and appending never need the query language or ranking
+        from .prefixes import PrefixExpander
+        from .query import parse
+        from .search import SearchFilters, collapse_chain_copies, normalise_roles, run_search
+
         # a lone surrogate ('\ud800', or a non-UTF-8 byte from a command line) cannot reach SQLite;
         # as U+FFFD it matches nothing it should not, and the rest of the query still works
         plan = parse(_LONE_SURROGATE.sub("\ufffd", query) if isinstance(query, str) else query)
@@ -313,6 +322,8 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
         limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))
         excluded = set(exclude_session_ids or ())
         with self._lock, read_transaction(self._conn) as conn:
+            if self._prefixes is None:
+                self._prefixes = PrefixExpander(self._conn)
             if exclude_lineage_of:
                 excluded |= lineage.lineage_ids(conn, exclude_lineage_of)
             filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))

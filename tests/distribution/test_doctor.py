@@ -34,7 +34,7 @@ def test_a_missing_variable_of_an_enabled_plugin_is_reported_with_where_to_put_i
 
 def test_manifest_version_dependency_and_file_problems_are_each_reported(run_hermes, make_plugin):
     make_plugin("badkind", "", manifest={"name": "badkind", "kind": "nonsense"})
-    make_plugin("future", "", manifest={"name": "future", "requires_hermes": ">=99"})
+    make_plugin("future", "from hermes_core import hookimpl\n", manifest={"name": "future", "requires_hermes": ">=99"})
     make_plugin("deps", "", manifest={"name": "deps", "python_dependencies": ["pyyaml>=1", "surely-not-installed-pkg>=1", "packaging<1"]})
     shared = make_plugin("shared", "")
     os.chmod(shared, 0o777)

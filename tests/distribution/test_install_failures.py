@@ -88,7 +88,7 @@ def test_a_distribution_without_a_plugin_is_uninstalled_again(venv, lived_in_hom
 def test_a_bad_directory_plugin_leaves_no_plugins_directory_behind(venv, lived_in_home, tmp_path):
     plugin = write_files(tmp_path / "bad", {"plugin.yaml": "name: bad\nrequires_hermes: '>=99'\n", "__init__.py": "def register(ctx):\n    pass\n"})
     message = failing_install(venv, lived_in_home, tmp_path, str(plugin))
-    assert "plugin 'bad' is invalid: 'requires_hermes': needs hermes >=99, this is hermes" in message
+    assert "plugin 'bad' is invalid: 'requires_hermes': needs Hermes Agent >=99; this host serves the plugin API of Hermes Agent" in message
     assert not (lived_in_home / "plugins").exists()
 
 
@@ -139,3 +139,30 @@ def test_an_archive_with_members_escaping_its_root_is_refused(venv, lived_in_hom
     message = failing_install(venv, lived_in_home, tmp_path, str(archive))
     assert f"the archive is unsafe: {cause}" in message
     assert not (tmp_path.parent / "evil.py").exists()
+
+
+def test_a_package_whose_plugin_takes_a_builtin_key_is_refused_and_rolled_back(venv, lived_in_home, tmp_path):
+    from venv_support import build_wheel
+
+    project = package_project(tmp_path / "state-clone", "hermes-state-clone", "1.0", entry_point="state", manifest="name: state\nversion: '1.0'\n")
+    message = failing_install(venv, lived_in_home, tmp_path, str(build_wheel(project, tmp_path / "wheels")))
+    assert "its plugin key 'state' is the key of a builtin plugin, which always keeps it, so the plugin would never load" in message
+    assert "-> rename the entry point 'state' in the 'hermes_agent.plugins' group of hermes-state-clone" in message
+
+
+def test_a_directory_plugin_named_like_a_builtin_is_refused(venv, lived_in_home, tmp_path):
+    plugin = write_files(tmp_path / "mymemory", {"plugin.yaml": "name: memory\nversion: '1.0'\n", "__init__.py": "def register(ctx):\n    pass\n"})
+    message = failing_install(venv, lived_in_home, tmp_path, str(plugin))
+    assert "its plugin key 'memory' is the key of a builtin plugin" in message and "-> change 'name:' in" in message
+    assert not (lived_in_home / "plugins").exists()
+
+
+def test_two_distributions_declaring_one_plugin_name_are_reported_not_dropped_in_silence(venv, home, tmp_path):
+    from venv_support import build_wheel
+
+    first = build_wheel(package_project(tmp_path / "a", "hermes-guard-a", "1.0", entry_point="guard", manifest="name: guard\nversion: '1.0'\n"), tmp_path / "wheels")
+    second = build_wheel(package_project(tmp_path / "b", "hermes-guard-b", "2.0", entry_point="guard", manifest="name: guard\nversion: '2.0'\n"), tmp_path / "wheels")
+    venv.install(first, second)
+    listed = venv.hermes_run("plugins", "list", home=home, cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "plugin 'guard' (entrypoint" in listed.stderr and "overrides the entrypoint plugin of the same key" in listed.stderr

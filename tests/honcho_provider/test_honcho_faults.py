@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hermes_core.memory.manager import MemoryManager
-from hermes_core.runtime.clients import OpenAIChatClient
+from hermes_core.models.clients import OpenAIChatClient
 from hermes_core.runtime.session import AgentSession
 from hermes_core.testing.honcho_server import HonchoServer
 from hermes_core.testing_servers import OpenAIServer, text_reply

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_core.runtime.clients import OpenAIChatClient
+from hermes_core.models.clients import OpenAIChatClient
 from hermes_core.runtime.session import AgentSession
 from hermes_core.testing_servers import OpenAIServer, error_reply, text_reply
 from hermes_plugins_builtin.state import SessionStore

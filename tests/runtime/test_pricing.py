@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hermes_core.runtime.clients import AnthropicMessagesClient, OpenAIChatClient
-from hermes_core.runtime.pricing import PRICING_VERSION, estimate_cost, list_price
+from hermes_core.models.clients import AnthropicMessagesClient, OpenAIChatClient
+from hermes_core.models.pricing import PRICING_VERSION, estimate_cost, list_price
 from hermes_core.runtime.session import AgentSession
 from hermes_core.testing_servers import AnthropicServer, OpenAIServer, text_reply
 from hermes_plugins_builtin.state import SessionStore

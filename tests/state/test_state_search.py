@@ -283,3 +283,11 @@ def test_prefix_matching_many_words_still_finds_them_all(store):
     assert len(store.search("pfx*", limit=100)) == 40     # 40 distinct words: native prefix query
     assert len(store.search("pfx00*", limit=100)) == 10   # 10 words: expanded to an OR
     assert store.search("pfx*", limit=5)[0].snippet.startswith(">>>pfx")
+
+
+def test_the_store_and_the_search_module_agree_on_the_default_rank_window():
+    """store.py repeats the default so that opening a store does not import the search code."""
+    from hermes_plugins_builtin.state import search, store
+
+    assert store.DEFAULT_RANK_WINDOW == search.DEFAULT_RANK_WINDOW
+    assert store.SessionStore.__init__.__kwdefaults__["rank_window"] == search.DEFAULT_RANK_WINDOW

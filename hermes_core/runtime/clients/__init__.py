@@ -1,49 +1,18 @@
-"""Model clients over httpx (OpenAI chat completions, Anthropic Messages) and the result they share.
+"""The model clients' earlier import path: they live in :mod:`hermes_core.models.clients`.
 
-Importing this package is cheap: the clients, and httpx with them, load on first use.
+Plugins and programs written against ``hermes_core.runtime.clients`` (or one of its modules) keep
+working; every name here is the object in ``hermes_core.models.clients``. Importing stays cheap: the
+clients, and httpx with them, load on first use, as there.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from hermes_core.runtime.clients.errors import ModelAPIError
-from hermes_core.runtime.clients.from_config import ModelSettings, client_from_config, resolve_model_settings
-from hermes_core.runtime.clients.protocol import ModelClient, TextCallback
-from hermes_core.runtime.clients.response import ModelResponse
-from hermes_core.runtime.clients.sanitize import sanitize_request, sanitize_response
+from hermes_core.models import clients as _clients
 
-if TYPE_CHECKING:
-    from hermes_core.runtime.clients.anthropic_messages import AnthropicMessagesClient
-    from hermes_core.runtime.clients.openai_chat import OpenAIChatClient
-    from hermes_core.runtime.clients.transport import RetryPolicy
-
-__all__ = [
-    "AnthropicMessagesClient",
-    "ModelAPIError",
-    "ModelClient",
-    "ModelResponse",
-    "ModelSettings",
-    "OpenAIChatClient",
-    "RetryPolicy",
-    "TextCallback",
-    "client_from_config",
-    "resolve_model_settings",
-    "sanitize_request",
-    "sanitize_response",
-]
-
-_LAZY = {
-    "AnthropicMessagesClient": "hermes_core.runtime.clients.anthropic_messages",
-    "OpenAIChatClient": "hermes_core.runtime.clients.openai_chat",
-    "RetryPolicy": "hermes_core.runtime.clients.transport",
-}
+__all__ = list(_clients.__all__)
 
 
 def __getattr__(name: str) -> Any:
-    # These import httpx; loading them only when asked keeps `hermes --help` fast.
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(_clients, name)

@@ -9,7 +9,8 @@ payload embedded in base64, hex, percent-encoding, ROT13, reversed text or tag c
 
 Modules: ``normalise`` and ``decode`` make the forms, ``invisible`` is the character policy, and the detectors
 are grouped by family in ``instructions`` (English), ``semantics`` (what a note does, whatever its words),
-``languages`` (other languages), ``commands``,
+``concepts`` (concept classes that meet in a sentence), ``languages`` (other languages), ``commands``,
+``runtimes`` (one-liners of every language runtime),
 ``persistence``, ``forgery`` and ``compact``.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from . import commands, compact, decode, forgery, instructions, invisible, languages, persistence, semantics, vocabulary
+from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -29,10 +30,12 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 
 #: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
-RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *semantics.RULES, *languages.RULES)
+RULES: tuple[Rule, ...] = (
+    *forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
+)
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
-_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *semantics.RULES)
-vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES)])
+_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
+vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *concepts.RULES)])
 
 #: Texts up to this length have their scan result cached (entries are rescanned on every read).
 _CACHED_LENGTH = 4096

@@ -49,7 +49,9 @@ FORGERY = (
     rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
     rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", gate=("role", "<!--")),
     rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:|[\"']action[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"']action_input[\"']\s*:|[\"']tool[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:input|args|arguments|tool_input|parameters)[\"']\s*:", _not_a_schema, gate=("tool_call", "function_call", "tool_use", "name", "function", "action_input", "tool")),
-    rule("forgery", "tool_result", r"(?:^|\n)\s*[\[(<]?\s*(?:tool|function)\s*(?:result|output|response|call)s?\s*[\])>:]|\bfunction call\s*:\s*\w{1,16}\s*\(|^\s*(?:Action|Observation)\s*:\s*\S[^\n]{0,300}\n\s*(?:Action Input|Observation|Thought)\s*:", gate=("tool", "function", "action")),
+    rule("forgery", "role_fence", r"```[ \t]*(?:system|developer|assistant|admin|instructions?|operator)[ \t]*$", gate=("```",)),
+    rule("forgery", "tool_token_bracket", r"\[\s*/?\s*(?:tool_result|tool_output|tool_response|function_result|function_output|tool_call|function_call)\s*\]", gate=("tool_", "function_")),
+    rule("forgery", "tool_result", r"(?:^|\n)\s*[\[(<]?\s*(?:tool|function)\s*(?:result|output|response|call)s?\s*[\])>:]|\bfunction call\s*:\s*\w{1,16}\s*\(|^\s*(?:Action|Observation)\s*:\s*\S[^\n]{0,300}\n\s*(?:Action Input|Observation|Thought)\s*:", gate=("tool", "function", "action", "observation")),
 )
 
 RULES: tuple[Rule, ...] = FORGERY

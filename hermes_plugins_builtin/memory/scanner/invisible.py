@@ -60,8 +60,9 @@ _ALLOWED = (
             r"(?P<ivs>(?<=\p{Han})[\x{E0100}-\x{E01EF}](?![\x{FE00}-\x{FE0F}\x{E0100}-\x{E01EF}]))",
             # A joiner between letters (and their marks) of a script that uses joiners.
             rf"(?P<joiner>(?<=[{_JOINING}]\p{{M}}*)[\x{{200C}}\x{{200D}}](?=[{_JOINING}]))",
-            # ZWJ after a virama at the end of a word: the older encoding of Malayalam chillus and Sinhala forms.
-            rf"(?P<chillu>(?<=[{_JOINING}]\p{{Mn}})\x{{200D}}(?![\p{{L}}\p{{M}}\x{{200C}}\x{{200D}}]))",
+            # ZWJ after a virama at the end of a word: the older encoding of Malayalam chillus and Sinhala forms; ZWNJ there
+            # keeps a word-final virama visible (Malayalam "ഒന്ന്‌", the samvruthokaram of older text).
+            rf"(?P<chillu>(?<=[{_JOINING}]\p{{Mn}})[\x{{200C}}\x{{200D}}](?![\p{{L}}\p{{M}}\x{{200C}}\x{{200D}}]))",
             # A zero-width space as a word break in a script written without spaces.
             rf"(?P<zwsp>(?<=[{_UNSPACED}]\p{{M}}*)\x{{200B}}(?=[{_UNSPACED}]))",
             # Mongolian free variation selectors and vowel separator inside Mongolian words.

@@ -5,34 +5,19 @@ sentence, in either order (verb-final languages put the verb last): a dismissal 
 "from now on you are" or "without any restrictions", a negated "tell" or "hide" with "the user", a reveal verb
 with "system prompt". "Ignore linter warnings" or "the old instructions are outdated" have only one of the two.
 Covers the 20 most spoken languages and more: zh es hi ar bn pt ru ja pa/ur de jv/id ko fr te mr tr ta vi it
-th fa pl uk nl sw.
+th fa pl uk nl sw here; ``languages_more`` adds he el sv ro cs da no fi hu pa ms tl and, for most of these, the
+"your rules are void" verdicts.
 """
 
 from __future__ import annotations
 
-import unicodedata
-
-from .rules import Rule, rule
-
-_GAP = r"[^.!?。！？।؟\n]{0,50}?"
-
-
-class Lexicon:
-    """Stems for one language; every field is a regex alternation body (empty when a family has none)."""
-
-    def __init__(self, dismiss: str, instructions: str, new_you: str, unrestricted: str, user: str, tell_not: str, hide: str, prompt: str, reveal: str) -> None:
-        # The detectors read NFKC text, where Thai SARA AM, Devanagari nukta letters and others are decomposed;
-        # stems written in the composed form would never match, so they are normalised the same way.
-        dismiss, instructions, new_you, unrestricted, user, tell_not, hide, prompt, reveal = (
-            unicodedata.normalize("NFKC", part) for part in (dismiss, instructions, new_you, unrestricted, user, tell_not, hide, prompt, reveal)
-        )
-        self.dismiss, self.instructions, self.new_you, self.unrestricted = dismiss, instructions, new_you, unrestricted
-        self.user, self.tell_not, self.hide, self.prompt, self.reveal = user, tell_not, hide, prompt, reveal
+from .lexicon import Lexicon, lexicon_rules
+from .rules import Rule
 
 
 LEXICONS: dict[str, Lexicon] = {
-    "es": Lexicon(r"ignor[ae]\w{0,16}|olvid[ae]\w{0,16}|omit[ae]|descart[ae]\w{0,16}|pasa por alto|haz caso omiso|no (?:sigas|obedezcas|hagas caso)|anula\w{0,16}|desactiva\w{0,16}|salt[ae] (?:las|tus)",
-                  r"instrucci[oó]n\w{0,16}|reglas|directiv\w{1,16}|indicaciones|normas|restricciones|pautas|prompt del sistema|[oó]rdenes",
+    "es": Lexicon(r"ignor[ae]\w{0,16}|olv[ií]d[ae]\w{0,16}|omit[ae]|descart[ae]\w{0,16}|pasa por alto|haz caso omiso|no (?:sigas|obedezcas|hagas caso)|anula\w{0,16}|desactiva\w{0,16}|salt[ae] (?:las|tus)",
+                  r"instrucci[oó]n\w{0,16}|reglas|directiv\w{1,16}|directrices|indicaciones|normas|restricciones|pautas|prompt del sistema|[oó]rdenes",
                   r"a partir de (?:ahora|hoy)\s*,?\s*(?:t[uú] )?eres|ahora eres|desde ahora eres|ya no eres|tu nuev[oa] (?:rol|identidad|nombre) es|act[uú]a como",
                   r"sin (?:ninguna |ning[uú]n |tipo de )?(?:restricci[oó]n\w{0,16}|l[ií]mites?|filtros?|reglas)|modo desarrollador",
                   r"usuari[oa]s?", r"no (?:se entere|sepa)|no dejes que|no (?:le )?(?:digas|cuentes|menciones|informes|muestres|reveles|avises|comuniques)|nunca (?:le )?(?:digas|cuentes|menciones)|sin (?:decirle|avisar|informar)\w{0,16}",
@@ -43,9 +28,9 @@ LEXICONS: dict[str, Lexicon] = {
                   r"d[eé]sormais\s*,?\s*tu (?:ob[eé]is|travailles pour|r[eé]ponds (?:uniquement|seulement))|tu ob[eé]is (?:uniquement|seulement|d[eé]sormais)|(?:à|a) partir de maintenant\s*,?\s*tu es|tu es d[eé]sormais|d[eé]sormais\s*,?\s*tu es|tu es maintenant|tu n'es plus|ta nouvelle (?:identit[eé]|r[oô]le) est|agis comme",
                   r"sans (?:aucune )?(?:restriction|limite|filtre|r[eè]gle)s?|mode d[eé]veloppeur",
                   r"utilisat(?:eur|rice)s?", r"sans que|ne (?:sache|voie) (?:rien|pas)|ne (?:lui )?(?:dis|dites|mentionne|r[eé]v[eè]le|montre|signale|pr[eé]viens)\w{0,16}(?: jamais| pas| rien)?|sans (?:le |lui )?(?:dire|pr[eé]venir|informer)",
-                  r"cach\w{0,16}|dissimul\w{0,16}", r"prompt syst[eè]me|instructions (?:syst[eè]me|cach[eé]es|initiales)|message syst[eè]me",
+                  r"cach\w{0,16}|dissimul\w{0,16}", r"prompt syst[eè]me|instructions (?:syst[eè]me|cach[eé]es|initiales)|consignes (?:du )?syst[eè]me|consignes cach[eé]es|message syst[eè]me",
                   r"affiche|r[eé]v[eè]le|r[eé]p[eè]te|montre|donne|imprime|traduis|copie|envoie|[eé]cris"),
-    "de": Lexicon(r"halte? dich nicht (?:mehr )?an|befolge \w{1,16} nicht mehr|nicht mehr befolgen|gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|sind (?:aufgehoben|ungültig|außer kraft)|ignorier\w{0,16}|vergiss|vergessen|missacht\w{0,16}|[uü]bergeh\w{0,16}|setze? \w{1,16} au(?:ß|ss)er kraft|hebe? \w{1,16} auf|umgeh\w{0,16}|deaktivier\w{0,16}|befolge \w{1,16} nicht",
+    "de": Lexicon(r"halte? dich nicht (?:mehr )?an|befolge \w{1,16} nicht mehr|nicht mehr befolgen|ignorier\w{0,16}|vergiss|vergessen|missacht\w{0,16}|[uü]bergeh\w{0,16}|setze? \w{1,16} au(?:ß|ss)er kraft|hebe? \w{1,16} auf|umgeh\w{0,16}|deaktivier\w{0,16}|befolge \w{1,16} nicht",
                   r"anweisungen|anweisung|regeln|richtlinien|vorgaben|instruktionen|systemprompt|einschr[aä]nkungen|befehle",
                   r"ab (?:sofort|jetzt) bist du|du bist (?:jetzt|ab sofort|ab jetzt|nun|von nun an)|von nun an bist du|du bist nicht mehr|deine neue (?:rolle|identit[aä]t) ist",
                   r"ohne (?:jegliche |irgendwelche )?(?:einschr[aä]nkungen|grenzen|filter|regeln)|entwicklermodus|jeden befehl ohne (?:rückfrage|nachfrage)",
@@ -57,7 +42,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"a partir de agora\s*,?\s*(?:voc[eê] )?(?:[eé]|és)(?!\w)|agora voc[eê] [eé]|voc[eê] (?:agora )?n[aã]o [eé] mais|sua nova (?:fun[cç][aã]o|identidade) [eé]|a partir de agora tu [eé]s",
                   r"sem (?:nenhuma |qualquer )?(?:restri[cç][oõ]es|restri[cç][aã]o|limites?|filtros?|regras)|modo desenvolvedor",
                   r"usu[aá]ri[oa]s?|utilizador\w{0,16}", r"n[aã]o deixe|sem que|n[aã]o (?:conte|diga|informe|mostre|revele|mencione|avise)|nunca (?:conte|diga|mencione)|sem (?:contar|avisar|informar)",
-                  r"escond[ae]\w{0,16}|ocult[ae]\w{0,16}", r"prompt (?:de|do) sistema|instru[cç][oõ]es (?:do sistema|ocultas|iniciais)",
+                  r"escond[ae]\w{0,16}|ocult[ae]\w{0,16}", r"prompt (?:de|do) sistema|instru[cç][oõ]es (?:do sistema|de sistema|ocultas|iniciais)",
                   r"revel[ea]|mostr[ea]|repit[ae]|imprim[ae]|exib[ae]|compartilh[ea]|traduz[a]?|envi[ea]|copi[ea]"),
     "it": Lexicon(r"ignor\w{0,16}|dimentic\w{0,16}|trascur\w{0,16}|non (?:seguire|rispettare)|annull\w{0,16}|disattiv\w{0,16}|salta",
                   r"istruzion\w{1,16}|regole|direttive|indicazioni|prompt di sistema|restrizioni|ordini|linee guida",
@@ -82,7 +67,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"виведи|покажи|розкрий|повтори|напиши|надішли|переклади"),
     "pl": Lexicon(r"przestań (?:przestrzegać|słuchać|stosować)|nie przestrzegaj|zignoruj\w{0,16}|ignoruj\w{0,16}|zapomnij\w{0,16}|pomiń\w{0,16}|nie (?:stosuj|przestrzegaj|słuchaj)|lekceważ\w{0,16}|anuluj\w{0,16}|wyłącz\w{0,16}",
                   r"instrukcj\w{1,16}|zasad\w{0,16}|reguł\w{0,16}|polece\w{1,16}|wytyczn\w{1,16}|ograniczeń|ograniczenia|prompt systemowy",
-                  r"od teraz (?:ty )?jesteś|teraz jesteś|od tej chwili jesteś|nie jesteś już|twoja nowa rola",
+                  r"(?:od teraz|teraz|od tej chwili) (?:ty )?jesteś (?:\w+ ){0,2}?(?:asystent\w*|model\w*|ai\b|bot\w*|sztuczn\w* inteligencj\w*|\w+em\b)|nie jesteś już|twoja nowa rola",
                   r"bez (?:żadnych )?(?:ograniczeń|filtrów|zasad)|tryb dewelopera",
                   r"użytkownik\w{0,16}", r"nie (?:mów|informuj|wspominaj|pokazuj|zdradzaj)|nigdy nie (?:mów|wspominaj)",
                   r"ukryj\w{0,16}|ukrywaj\w{0,16}|zatajaj\w{0,16}", r"prompt\w{0,16} systemow\w{0,16}|instrukcj\w{1,16} systemow\w{0,16}",
@@ -96,12 +81,12 @@ LEXICONS: dict[str, Lexicon] = {
                   r"toon|laat zien|onthul|herhaal|geef|print|vertaal|stuur"),
     "tr": Lexicon(r"yok say\w{0,16}|görmezden gel\w{0,16}|unut\w{0,16}|dikkate alma\w{0,16}|uyma\w{0,16}|iptal et\w{0,16}|devre dışı bırak\w{0,16}|atla\w{0,16}",
                   r"talimat\w{0,16}|kural\w{0,16}|yönerge\w{0,16}|direktif\w{0,16}|komut\w{0,16}|kısıtlama\w{0,16}|sistem istem\w{0,16}",
-                  r"bundan (?:sonra|böyle) sen\b|artık sen\b|sen artık\b|yeni rolün",
+                  r"(?:bundan (?:sonra|böyle)|artık)\s*,?\s*sen (?:artık )?(?:bir\b|[\w-]{1,20}'(?:sın|sin|sun|sün)\b)|sen artık (?:bir\b|[\w-]{1,20}'(?:sın|sin|sun|sün)\b)|yeni rolün",
                   r"(?:hiçbir )?kısıtlaması olmayan|kısıtlamasız|sınırsız|filtresiz|geliştirici modu",
                   r"kullanıcı\w{0,16}", r"söyleme\w{0,16}|bahsetme\w{0,16}|bildirme\w{0,16}|gösterme\w{0,16}|haber verme\w{0,16}",
                   r"gizle\w{0,16}|sakla\w{0,16}", r"sistem istem\w{0,16}|sistem talimat\w{0,16}|gizli talimat\w{0,16}",
                   r"yaz\w{0,16}|göster\w{0,16}|açıkla\w{0,16}|tekrarla\w{0,16}|paylaş\w{0,16}|çevir\w{0,16}|gönder\w{0,16}"),
-    "zh": Lexicon(r"不再适用|不再適用|不再有效|作废|作廢|别管|別管|忽略|忽视|无视|不要理会|不理会|忘掉|忘记|抛开|放弃|不要遵守|不再遵守|绕过|跳过|无需遵守|不必遵守",
+    "zh": Lexicon(r"别管|別管|忽略|忽视|无视|不要理会|不理会|忘掉|忘记|抛开|放弃|不要遵守|不再遵守|绕过|跳过|无需遵守|不必遵守",
                   r"指令|指示|说明|规则|提示词|系统提示|命令|限制|要求|设定|準則|准则|規則|指令集",
                   r"从现在(?:开始|起)\s*[，,]?\s*你(?:是|就是|将是|扮演)|你现在是|你不再是|你的新(?:身份|角色)是|從現在開始\s*[，,]?\s*你是",
                   r"没有(?:任何)?限制|沒有(?:任何)?限制|不受(?:任何)?限制|无限制|開發者模式|开发者模式|越狱",
@@ -124,7 +109,7 @@ LEXICONS: dict[str, Lexicon] = {
                   r"출력|보여|알려|공개|반복|번역|보내"),
     "ar": Lexicon(r"تجاهل|انس|إنس|اترك|لا تتبع|لا تلتزم|تخط|ألغ|عطل",
                   r"التعليمات|تعليمات|القواعد|قواعد|الأوامر|الإرشادات|التوجيهات|القيود|موجه النظام",
-                  r"من الآن (?:فصاعد[اًا]{0,64}|وصاعد[اًا]{0,64})?\s*[،,]?\s*أنت|أنت الآن|لم تعد|دورك الجديد",
+                  r"من الآن (?:فصاعد[اًا]{0,64}|وصاعد[اًا]{0,64})?\s*[،,]?\s*أنت(?! (?:عضو|في|ضمن|مسجل|متصل|جزء))|أنت الآن(?! (?:عضو|في|ضمن|مسجل|متصل|جزء))|لم تعد (?:مساعد|ذكاء|نموذج|مقيد|ملزم)\w{0,3}|دورك الجديد",
                   r"بلا (?:أي )?قيود|بدون (?:أي )?قيود|دون (?:أي )?قيود|وضع المطور",
                   r"المستخدم", r"لا تدع|لا تجعل|لا تخبر|لا تقل|لا تعلم|لا تذكر|لا تظهر|دون إخبار|بدون إخبار",
                   r"أخف|اخف|إخفاء|اكتم", r"موجه النظام|تعليمات النظام|رسالة النظام|التعليمات المخفية",
@@ -218,26 +203,17 @@ _GATES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
-def _written_gate(code: str, part: str) -> dict[str, tuple[str, ...]]:
-    gate = _GATES.get((code, part))
-    return {"gate": gate} if gate else {}
-
-
-def _pair(a: str, b: str) -> str:
-    return rf"(?:{a}){_GAP}(?:{b})|(?:{b}){_GAP}(?:{a})"
+def _written_gates(code: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    return {part: {"gate": gate} for (lang, part), gate in _GATES.items() if lang == code}
 
 
 def _build() -> tuple[Rule, ...]:
-    built: list[Rule] = []
-    for code, lex in LEXICONS.items():
-        # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt).
-        # Gates are derived from the patterns on first use (both halves of a pair are needed words), which keeps
-        # importing the scanner cheap; a few stem lists that start with a character class have them written out.
-        built.append(rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, lex.instructions), **_written_gate(code, "instructions")))
-        built.append(rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **_written_gate(code, "identity")))
-        built.append(rule("concealment", f"keep_from_user[{code}]", _pair(lex.user, rf"{lex.tell_not}|{lex.hide}")))
-        built.append(rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, lex.prompt)))
-    return tuple(built)
+    from .languages_more import ADDITIONS, FLOW_WORDS, MORE_LEXICONS
+
+    lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
+    lexicons.update(MORE_LEXICONS)
+    lexicons = {code: lex.extended(**FLOW_WORDS[code]) if code in FLOW_WORDS else lex for code, lex in lexicons.items()}
+    return tuple(detector for code, lex in lexicons.items() for detector in lexicon_rules(code, lex, _written_gates(code)))
 
 
 RULES: tuple[Rule, ...] = _build()

@@ -28,6 +28,10 @@ _LEET_WORD = re.compile(r"(?<![^\W_])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*[013457])[a-z
 _LEET_DIGITS = re.compile(r"(?<![^\W_])[013457]{2,3}(?![^\W_])")
 # "don'7", "can'7": the single digit after the apostrophe is too short for a l33t word of its own.
 _LEET_CONTRACTION = re.compile(r"(?<=[a-z0-9]n)'7(?![^\W_])")
+# "vendor'5": a possessive s written as a five.
+_LEET_POSSESSIVE = re.compile(r"(?<=[a-z0-9])'5(?![^\W_])")
+_SPACED_APOSTROPHE = re.compile(r"(?<=\w) ' (?=\w)")
+_WIDE_GAP = re.compile(r"(?<=\S)[ \t]{2,}(?=\S)")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _HEX_WORD = re.compile(r"[0-9a-f]+")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
@@ -78,9 +82,10 @@ def folded(nfkc_text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text.translate(_confusable_table()))
     if _SPACED_RUN.search(text):
-        text = _SPACED_PAIR.sub(_collapse_spacing, text)
+        # Collapsed letters leave the spaced apostrophes ("don ' t") and the wider gap after the run behind.
+        text = _WIDE_GAP.sub(" ", _SPACED_APOSTROPHE.sub("'", _SPACED_PAIR.sub(_collapse_spacing, text)))
     if len(_LEET_WORD.findall(text)) >= 2:
-        text = _LEET_DIGITS.sub(_unleet, _LEET_WORD.sub(_unleet, _LEET_CONTRACTION.sub("'t", text)))
+        text = _LEET_DIGITS.sub(_unleet, _LEET_WORD.sub(_unleet, _LEET_POSSESSIVE.sub("'s", _LEET_CONTRACTION.sub("'t", text))))
     return text
 
 

@@ -79,7 +79,9 @@ class Rule:
             weak = prefix is None or min(len(w.strip()) for w in prefix) <= 3
             self._gate = required if weak and required is not None else prefix
             if self._also is _UNSET:
-                self._also = second if self._gate == required else (required if weak else None)
+                # A strong prefix still leaves the words the pattern needs further on as a second, independent check.
+                strong_required = required is not None and min(len(w.strip()) for w in required) > 3 and required != self._gate
+                self._also = second if self._gate == required else (required if weak or strong_required else None)
         if self._also is _UNSET:
             # The gate was given by hand: a word the pattern needs elsewhere is still a valid second check.
             strong = required is not None and min(len(w.strip()) for w in required) > 3
@@ -131,11 +133,12 @@ def needs(condition: Callable[[str], bool]) -> Callable[[CheckT], CheckT]:
     return mark
 
 
-_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)", re.DOTALL)
+# Escapes, and named groups ("(?P<name>", "(?P=name)"), whose letters keep their case.
+_ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|N\{[^}]*\}|.)|\(\?P(?:<\w+>|=\w+\))", re.DOTALL)
 
 
 def lowered_source(source: str) -> str:
-    """``source`` with every letter outside an escape lower-cased (``\\S``, ``\\W``, ``\\x41`` keep their meaning)."""
+    """``source`` with every letter outside an escape or a group name lower-cased (``\\S``, ``\\W``, ``\\x41`` keep their meaning)."""
     parts, last = [], 0
     for escape in _ESCAPE.finditer(source):
         parts.append(source[last : escape.start()].lower())

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
+from .gate import required_words
+from .rules import FLAGS, Rule, any_of, case_blind, line_of, needs, rule, window
 
 # The agent's own rules, however they are named, qualified as earlier / built-in / the ones it was given.
 _EARLIER = any_of((r"earlier", r"prior", r"previous", r"preceding", r"old", r"original", r"initial", r"built-in", r"default", r"existing",
@@ -88,9 +89,11 @@ RULES: tuple[Rule, ...] = (
     # No topic between the qualifier and the rules, and none after them: "the old lint rules", "previous
     # instructions about emoji" are about something else; "prior directives are void" is about the agent.
     rule("instruction_override", "earlier_rules_stale", rf"\b{_EARLIER}\s+(?:(?:safety|security|content|system)\s+)?{_RULES}\s*[,;:]?\s+(?:(?:are|is|were|was|have been|has been|now|all|hereby|just|only)\s+){{0,3}}{_STALE}\b"),
-    rule("instruction_override", "wins_over_own_rules", rf"\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(40)}\b{_CLASH}\w*{window(60)}\b{_WINS}\b"
-         rf"|\b{_CLASH}\w*\b{window(40)}\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b{window(60)}\b{_WINS}\b"),
-    rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b"),
+    # The first window is atomic (its first fit is kept): two nested lazy windows backtrack quadratically.
+    rule("instruction_override", "wins_over_own_rules", rf"\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b(?>{window(40)}\b{_CLASH})\w*{window(60)}\b{_WINS}\b"
+         rf"|\b{_CLASH}\w*\b(?>{window(40)}\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b){window(60)}\b{_WINS}\b"),
+    rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b",
+         gate=required_words(_HIDDEN_THING, FLAGS)[0], also=required_words(_UNSEEN, FLAGS)[0]),
     rule("concealment", "false_report", r"\btell (?:the user|them|him|her|the human)\b[^.\n]{0,60}\b(?:succeeded|worked|passed|is fine|was fine|went fine|nothing (?:was|got) sent)\b[^.\n]{0,30}\beven (?:if|when|though)\b"),
     rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}"),
     rule("role_hijack", "authority_moved", _AUTHORITY_SHIFT),
@@ -99,7 +102,7 @@ RULES: tuple[Rule, ...] = (
     rule("exfiltration", "private_passed_on", rf"\b{_PASS_ON}\b{window(80)}\b{_PRIVATE}{_ABOUT_IT}{window(80)}\b(?:to|with|into|at)\b{window(40)}(?:https?://|\b[\w.+-]+@[\w-]+\.|\bwebhook|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}})"
          rf"|\b{_PRIVATE}\b{_ABOUT_IT}{window(60)}\b{_PASS_ON}\b{window(40)}\b(?:to|with|into|at)\b{window(40)}(?:https?://|\b[\w.+-]+@[\w-]+\.|\bwebhook|\b(?:\d{{1,3}}\.){{3}}\d{{1,3}})",
          check=_remote),
-    rule("exfiltration", "private_in_query", r"[?&][\w-]{1,20}=\s*[<{\[][^>}\]\n]{0,40}\b(?:e-?mail|password|token|key|secret|address|phone|name|history|cookie|session)\b[^>}\]\n]{0,40}[>}\]]"),
+    rule("exfiltration", "private_in_query", r"[?&][\w-]{1,20}=\s*[<{\[][^>}\]\n]{0,40}(?:\b|_)(?:e-?mail|password|token|key|secret|address|phone|name|history|cookie|session|question|message|conversation|chat|prompt|summary|query|input|answer)(?:\b|_)[^>}\]\n]{0,40}[>}\]]"),
     rule("persistence", "schedule_entry", _SCHEDULE),
     rule("credential_access", "cluster_secret_read", r"\bkubectl\s+get\s+secrets?\b[^\n]{0,120}(?:-o\s*(?:json|yaml|jsonpath)|base64\s+-d)|\benv\s*\|\s*grep\b[^\n|]{0,40}\b(?:token|key|secret|pass)"),
 )

@@ -12,12 +12,13 @@ import time
 import uuid
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from .. import lineage, listing, replay
+from .. import lineage, replay
 from ..backfill_ledger import BackfillLedger
 from ..errors import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from ..query import parse
 from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, decode_message,
                        decode_session, encode_message)
+from ..store_lineage import SessionLineage
 from ..search import DEFAULT_RANK_WINDOW, SearchHit, collapse_chain_copies, normalise_roles, SearchFilters
 from .adapter import QmarkConnection
 from .connection import Pool, check_url, redact_url
@@ -47,7 +48,7 @@ def _clean_title(title: str | None) -> str | None:
     return clean or None
 
 
-class PostgresSessionStore(Maintenance):
+class PostgresSessionStore(SessionLineage, Maintenance):
     """The session store on a PostgreSQL database (``state.backend: postgres``)."""
 
     backend = "postgres"
@@ -264,41 +265,13 @@ class PostgresSessionStore(Maintenance):
         return int(self._read(lambda c: c.execute("SELECT count(*) FROM messages WHERE session_id = %s",
                                                   (to_text(session_id),)).fetchone()[0]))
 
-    # -- lineage -------------------------------------------------------------
-    def get_parent(self, session_id: str) -> str | None:
-        session = self.get_session(session_id)
-        return session["parent_session_id"] if session else None
-
-    def get_children(self, session_id: str) -> list[dict[str, Any]]:
-        parent = self.get_session(session_id)
-        if parent is None:
-            return []
-        rows = self._read(lambda c: c.execute(f"{_SELECT_SESSION} WHERE s.parent_session_id = %s "
-                                              "ORDER BY s.started_at, s.id", (session_id,)).fetchall())
-        children = [decode_session(r) for r in rows]
-        for child in children:
-            child["kind"] = "continuation" if lineage.is_continuation(parent, child) else "delegation"
-        return children
-
-    def get_compression_tip(self, session_id: str) -> str:
-        return self._read(lambda c: lineage.compression_tip(QmarkConnection(c), session_id))
-
-    def get_compression_tips(self, session_ids: Iterable[str]) -> dict[str, str]:
-        ids = list(session_ids)
-        return self._read(lambda c: lineage.compression_tips(QmarkConnection(c), ids))
-
-    def get_compression_chain(self, session_id: str) -> list[str]:
-        return self._read(lambda c: lineage.compression_chain(QmarkConnection(c), session_id))
+    # -- lineage (the methods are SessionLineage's, shared with the SQLite store) --
+    def _read_lineage(self, work: Any, *, snapshot: bool = False) -> Any:
+        return self._read(lambda c: work(QmarkConnection(c)))  # one transaction: a snapshot already
 
     def lineage_ids(self, session_id: str) -> set[str]:
-        return self._read(lambda c: lineage.lineage_ids(QmarkConnection(c), to_text(session_id)))
+        return super().lineage_ids(to_text(session_id))  # an id PostgreSQL cannot store, as it was stored
 
-    def list_sessions_rich(self, *, limit: int = 20, offset: int = 0, source: str | None = None,
-                           project_compression: bool = True) -> list[dict[str, Any]]:
-        return self._read(lambda c: listing.list_sessions_rich(
-            QmarkConnection(c), limit=limit, offset=offset, source=source, project_compression=project_compression))
-
-    # -- search --------------------------------------------------------------
     def search(self, query: str, *, role_filter: str | Sequence[str] | None = None,
                exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
                limit: int = 20, collapse_copies: bool = False) -> list[SearchHit]:

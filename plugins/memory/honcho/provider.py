@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,15 @@ from hermes_core.memory.provider import MemoryProvider, RecallStatus
 from . import portability, settings, status
 from .client import INSTALL_HINT, HonchoBackend, HonchoCallError, sdk_installed
 from .config import HonchoConfig, HonchoConfigError, load_config, sanitize_id
-from .held import HERMES_FILTER, PART_KEY, TURN_KEY, HeldTurns, new_turn_id
+from .connection import RECONNECT_BACKOFF_S, HonchoConnection
+from .held import PART_KEY, TURN_KEY, HeldTurns, new_turn_id
 from .prefetch import Prefetcher
-from .recall import format_base_context
-from .sessions import SessionName, observation_flags, resolve_session_name, session_peer_configs, user_peer_id
+from .sessions import SessionName, resolve_session_name, user_peer_id
 from .tools import TOOL_SCHEMAS, HonchoTools, ToolContext
 from .writer import DEFAULT_RETRY_DELAYS, FailureJournal, MessageWriter, PendingMessage, chunk_message, iso_time
 
 logger = logging.getLogger("hermes.plugins.honcho")
-#: After a failed connection, calls give up at once for this long instead of waiting on a dead server each turn.
-RECONNECT_BACKOFF_S = 5.0
+__all__ = ["HonchoMemoryProvider", "RECONNECT_BACKOFF_S"]
 
 
 class HonchoMemoryProvider(MemoryProvider):
@@ -42,17 +40,10 @@ class HonchoMemoryProvider(MemoryProvider):
         self._hermes_home: Path | None = None
         self._config: HonchoConfig | None = None
         self._active = False
-        self._lock = threading.RLock()
-        #: One send at a time: the journal replay and the writer may carry the same turn (a backfill resending
-        #: what a failed run journalled); the held-turns check and the write must not interleave.
-        self._send_lock = threading.Lock()
-        self._backend: HonchoBackend | None = None
+        #: Peers, Honcho sessions and requests; a new one each time a session starts.
+        self._link: HonchoConnection | None = None
         self._writer: MessageWriter | None = None
         self._prefetcher: Prefetcher | None = None
-        self._links: dict[str, Any] = {}
-        self._peers: dict[str, Any] = {}
-        self._down_until = 0.0
-        self._down_cause = ""
         self._journal: FailureJournal | None = None
         #: Conclusions (mirrored memory entries) Honcho refused, and the failures flush_writes() already reported.
         self._failed_conclusions = 0
@@ -141,12 +132,10 @@ class HonchoMemoryProvider(MemoryProvider):
         config = self.config()
         for warning in config.warnings:
             logger.warning("honcho: %s", warning)
-        self._backend = HonchoBackend(config)
-        backend = self._backend
-        self.held = HeldTurns(lambda session: backend.marked_metadata(session, HERMES_FILTER))
-        self._links, self._peers, self._down_until = {}, {}, 0.0
         self.user_peer = user_peer_id(config, str(kwargs.get("user_id") or ""))
         self.ai_peer = sanitize_id(config.aiPeer)
+        self._link = HonchoConnection(HonchoBackend(config), self.config, self.user_peer, self.ai_peer)
+        self.held = self._link.held
         self.session_name = self._resolve_session_name()
         self._writer = MessageWriter(self._send, mode=config.writeFrequency, journal=self.journal(), retry_delays=self._retry_delays)
         self._failed_conclusions = self._failures_reported = 0
@@ -219,59 +208,21 @@ class HonchoMemoryProvider(MemoryProvider):
     # -- talking to Honcho --
 
     def _connected(self, session_name: str | None = None) -> tuple[Any, Any, Any]:
-        """``(user peer, ai peer, session)``, created on first use; fails fast for a while after a failed attempt."""
-        name = session_name or self.session_name.name
-        with self._lock:
-            if time.monotonic() < self._down_until:
-                raise HonchoCallError(f"{self._down_cause} (not tried again for {RECONNECT_BACKOFF_S:g} s)", retryable=True)
-            try:
-                assert self._backend is not None
-                for peer_id in (self.user_peer, self.ai_peer):
-                    if peer_id not in self._peers:
-                        self._peers[peer_id] = self._backend.peer(peer_id)
-                if name not in self._links:
-                    configs = session_peer_configs(self.config())
-                    self._links[name] = self._backend.session(name, {self.user_peer: configs["user"], self.ai_peer: configs["ai"]})
-            except HonchoCallError as exc:
-                if exc.retryable:
-                    self._down_until, self._down_cause = time.monotonic() + RECONNECT_BACKOFF_S, str(exc)
-                raise
-            return self._peers[self.user_peer], self._peers[self.ai_peer], self._links[name]
+        """``(user peer, ai peer, session)`` of this session (or of the Honcho session named)."""
+        assert self._link is not None
+        return self._link.connected(session_name or self.session_name.name)
 
     def _send(self, messages: list[PendingMessage]) -> None:
-        assert self._backend is not None
-        by_session: dict[str, list[PendingMessage]] = {}
-        for message in messages:
-            by_session.setdefault(message.session, []).append(message)
-        for name, batch in by_session.items():
-            session = self._connected(name)[2]
-            assert self.held is not None
-            with self._send_lock:
-                batch = self.held.unsent(name, session, batch)
-                if batch:
-                    self._backend.add_messages(session, [(m.peer, m.content, m.metadata, m.created_at) for m in batch])
-                    self.held.remember(name, batch)
+        assert self._link is not None
+        self._link.send(messages)
 
     def _fetch_base(self) -> str:
-        assert self._backend is not None
-        user, ai, session = self._connected()
-        context, user_view, ai_view = self._backend.call_all(
-            (session.context, {"summary": True, "tokens": self.config().contextTokens}), (user.context, {}), (ai.context, {})
-        )
-        return format_base_context(
-            summary=context.summary.content if context.summary else None,
-            user_representation=user_view.representation, user_card=user_view.peer_card,
-            ai_representation=ai_view.representation, ai_card=ai_view.peer_card,
-        )
+        assert self._link is not None
+        return self._link.fetch_base(self.session_name.name)
 
     def _ask(self, query: str, level: str) -> str:
-        assert self._backend is not None
-        user, ai, _ = self._connected()
-        if observation_flags(self.config())["ai"]["observeOthers"]:  # what the AI peer has learned about the user
-            answer = self._backend.call(ai.chat, query, target=self.user_peer, reasoning_level=level)
-        else:
-            answer = self._backend.call(user.chat, query, reasoning_level=level)
-        return answer if isinstance(answer, str) else ""
+        assert self._link is not None
+        return self._link.ask(self.session_name.name, query, level)
 
     # -- per turn --
 
@@ -338,12 +289,13 @@ class HonchoMemoryProvider(MemoryProvider):
         def conclude() -> None:
             try:
                 _, ai, _ = self._connected()
-                assert self._backend is not None
+                assert self._link is not None
                 view = ai.conclusions_of(self.user_peer) if target == "user" else ai.conclusions
-                self._backend.call(view.create, [{"content": text[:65535], "session_id": self.session_name.name}])
+                self._link.backend.call(view.create, [{"content": text[:65535], "session_id": self.session_name.name}])
             except HonchoCallError as exc:
                 self._failed_conclusions += 1  # runs on the writer thread only
-                logger.warning("honcho: the %s memory entry was not mirrored as a conclusion: %s", target, exc)
+                store = {"memory": "MEMORY.md", "user": "USER.md"}.get(target, target)
+                logger.warning("honcho: the new %s entry was not mirrored as a conclusion: %s", store, exc)
 
         self._writer.submit(conclude)
 
@@ -368,8 +320,8 @@ class HonchoMemoryProvider(MemoryProvider):
             _, _, session = self._connected()
         except HonchoCallError as exc:
             return json.dumps({"error": str(exc)})
-        assert self._backend is not None
-        context = ToolContext(self._backend, self.config(), self.user_peer, self.ai_peer, session, self.session_name.name)
+        assert self._link is not None
+        context = ToolContext(self._link.backend, self.config(), self.user_peer, self.ai_peer, session, self.session_name.name)
         return HonchoTools(context).handle(tool_name, args)
 
     # -- setup and status --
@@ -420,15 +372,15 @@ class HonchoMemoryProvider(MemoryProvider):
         """Both peers' conclusions (or their representation when there are none) as portable records."""
         self._require_active()
         user, ai, _ = self._connected()
-        assert self._backend is not None
-        return portability.export_records(self._backend, self.config(), user, ai)
+        assert self._link is not None
+        return portability.export_records(self._link.backend, self.config(), user, ai)
 
     def import_memories(self, records: Any) -> int:
         """Records (dicts or record objects with ``text`` and ``peer``) saved as conclusions; returns how many were new."""
         self._require_active()
         _, ai, _ = self._connected()
-        assert self._backend is not None
-        return portability.import_records(self._backend, ai, self.user_peer, records, session_name=self.session_name.name)
+        assert self._link is not None
+        return portability.import_records(self._link.backend, ai, self.user_peer, records, session_name=self.session_name.name)
 
     def _require_active(self) -> None:
         if not self._active:

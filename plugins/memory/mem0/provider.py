@@ -20,11 +20,11 @@ from typing import Any
 from hermes_core.memory.manager import OrderedWorker
 from hermes_core.memory.provider import MemoryProvider, RecallStatus
 
-from . import portable, tools
-from .backend import Backend, BackendError, INSTALL_HINT, mem0_installed, open_backend
+from . import portable, status, tools
+from .access import BackendAccess
+from .backend import Backend, INSTALL_HINT, mem0_installed
 from .recall import Recall
-from .resilience import CircuitBreaker, Outbox, StatusFile
-from .status import describe
+from .resilience import Outbox
 from .writes import WriteQueue
 from .settings import Mem0Settings, SettingsError, config_schema, load_settings, save_settings
 
@@ -53,21 +53,16 @@ class Mem0MemoryProvider(MemoryProvider):
         self._home: Path | None = None
         self._session_id = ""
         self._writes = True
-        self._backend: Backend | None = None
-        self._backend_error = ""
-        self._opened = threading.Event()
-        self._open_lock = threading.Lock()
         self._worker: OrderedWorker | None = None
-        self._breaker = CircuitBreaker(5, 120.0)
+        #: The backend and the circuit breaker every call goes through.
+        self._access = BackendAccess(lambda: self._worker is not None)
         self._outbox: Outbox | None = None
         self._queue: WriteQueue | None = None
         #: Writes handed to the worker that it has not started, by submission number.
         self._unmade: dict[int, dict[str, Any]] = {}
         self._numbers = itertools.count()
-        self._status: StatusFile | None = None
         self._lock = threading.Lock()
         self._recall: Recall | None = None
-        self._last_error = ""
 
     # -- identity and availability --
 
@@ -120,41 +115,14 @@ class Mem0MemoryProvider(MemoryProvider):
         self._session_id = session_id
         # Sub-agents, cron and flush runs read memory but do not write it (Hermes Agent's rule).
         self._writes = str(kwargs.get("agent_context") or "primary") == "primary"
-        self._breaker = CircuitBreaker(self.settings.breaker_threshold, self.settings.breaker_cooldown)
+        self._access.configure(self.settings)
         self._outbox = Outbox(self.settings.data_dir, self.settings.max_attempts)
-        self._queue = WriteQueue(self._outbox, self.attempt, self._breaker.allows)
-        self._status = StatusFile(self.settings.data_dir)
+        self._queue = WriteQueue(self._outbox, self.attempt, self._access.breaker.allows)
         if self._recall is None:
-            self._recall = Recall(self._search, self._opened, OPEN_TIMEOUT, self.settings.prefetch_timeout)
+            self._recall = Recall(self._search, self._access.opened, OPEN_TIMEOUT, self.settings.prefetch_timeout)
 
     def _open(self) -> Backend | None:
-        """The backend, opened on first use; ``None`` (with the reason recorded) while it cannot be.
-
-        A failed open counts as a failure for the circuit breaker and is tried again once the
-        breaker allows: an endpoint that comes back, or a store another process released, is
-        picked up without restarting the session.
-        """
-        with self._open_lock:
-            if self._backend is not None or self.settings is None:
-                self._opened.set()
-                return self._backend
-            if self._backend_error and not self._breaker.allows():
-                return None
-            try:
-                self._backend = open_backend(self.settings)
-            except Exception as exc:  # BackendError names cause and fix; anything else is mem0's own start failure
-                message = str(exc) if isinstance(exc, BackendError) else f"mem0 could not start: {type(exc).__name__}: {exc}"
-                repeated = message == self._backend_error
-                self._backend_error = message
-                self._record_error("open", message)
-                self._breaker.failed()
-                # A session warns once per cause; status (no worker) shows it in its own output instead.
-                logger.log(logging.WARNING if self._worker is not None and not repeated else logging.DEBUG, "mem0: %s", message)
-            else:
-                self._backend_error = ""
-                self._breaker.succeeded()
-            self._opened.set()
-            return self._backend
+        return self._access.open()
 
     def _open_and_replay(self) -> None:
         if self._open() is not None and self._writes and self._queue is not None:
@@ -173,13 +141,7 @@ class Mem0MemoryProvider(MemoryProvider):
             self._worker.stop()
             self._worker = None
         self.wait_for_prefetch(self.settings.timeout if self.settings else 5.0)
-        with self._open_lock:
-            if self._backend is not None:
-                try:
-                    self._backend.close()
-                except Exception as exc:
-                    logger.debug("mem0: close failed: %s", exc)
-                self._backend = None
+        self._access.close()
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         self.flush(DRAIN_TIMEOUT)
@@ -242,34 +204,7 @@ class Mem0MemoryProvider(MemoryProvider):
 
     def attempt(self, operation: str, action: Callable[[Backend], Any]) -> tuple[Any, str]:
         """``(result, "")``, or ``(None, why it was not done)``; failures are counted and recorded, never raised."""
-        if not self._breaker.allows():
-            return None, f"paused after {self._breaker.failures} consecutive failures (last: {self._last_error})"
-        backend = self._open()
-        if backend is None:
-            return None, self._backend_error or "mem0 is not open"
-        try:
-            result = action(backend)
-        except Exception as exc:  # mem0, openai, httpx and qdrant errors alike
-            self._failed(operation, exc)
-            return None, f"{type(exc).__name__}: {exc}"
-        self._breaker.succeeded()
-        return result, ""
-
-    def _failed(self, operation: str, exc: BaseException) -> None:
-        message = f"{type(exc).__name__}: {exc}"
-        self._record_error(operation, message)
-        if self._breaker.failed():
-            logger.warning(
-                "mem0: %d consecutive failures (last: %s); calls paused for %g s, writes are queued meanwhile",
-                self._breaker.failures, message, self._breaker.cooldown,
-            )
-        else:
-            logger.info("mem0 %s failed: %s", operation, message)
-
-    def _record_error(self, operation: str, message: str) -> None:
-        self._last_error = f"{operation}: {message}"
-        if self._status is not None:
-            self._status.record_error(operation, message)
+        return self._access.attempt(operation, action)
 
     # -- writes --
 
@@ -350,16 +285,17 @@ class Mem0MemoryProvider(MemoryProvider):
         return json.dumps(tools.handle(self, tool_name, args if isinstance(args, dict) else {}), ensure_ascii=False, default=str)
 
     def breaker_message(self) -> str:
-        return (
-            f"Mem0 is paused after {self._breaker.failures} consecutive failures (last: {self._last_error}); "
-            f"it is retried in {self._breaker.seconds_left():.0f} s"
-        )
+        return self._access.breaker_message()
 
     def breaker_open(self) -> bool:
-        return not self._breaker.allows()
+        return not self._access.breaker.allows()
 
     def backend_error(self) -> str:
-        return self._backend_error
+        return self._access.backend_error
+
+    def last_error(self) -> str:
+        """``operation: message`` of the latest failed call (``""`` before any)."""
+        return self._access.last_error
 
     # -- moving memories between providers --
 
@@ -368,7 +304,7 @@ class Mem0MemoryProvider(MemoryProvider):
         assert self.settings is not None, "initialize first"
         backend = self._open()
         if backend is None:
-            raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
+            raise RuntimeError(f"mem0 cannot be opened: {self._access.backend_error}")
         return [portable.to_record(m) for m in backend.get_all(user_id=self.settings.user_id)]
 
     def import_memories(self, records: list[dict[str, Any]]) -> int:
@@ -376,7 +312,7 @@ class Mem0MemoryProvider(MemoryProvider):
         assert self.settings is not None, "initialize first"
         backend = self._open()
         if backend is None:
-            raise RuntimeError(f"mem0 cannot be opened: {self._backend_error}")
+            raise RuntimeError(f"mem0 cannot be opened: {self._access.backend_error}")
         return portable.import_records(backend, records, user_id=self.settings.user_id, agent_id=self.settings.agent_id)
 
     # -- setup and status --
@@ -400,20 +336,7 @@ class Mem0MemoryProvider(MemoryProvider):
             return [str(exc)]
         if self.settings is None or self._outbox is None:
             return []
-        found = list(self.settings.notes)
-        pending = self._outbox.pending()
-        if pending:  # not stored yet: a backfill or import must not count them as sent
-            found.append(
-                f"{len(pending)} write(s) wait in {self._outbox.pending_path} (last error: {pending[-1].get('error', '?')}); "
-                "they are retried first at the next write or session -> fix the cause ('hermes memory status' shows the last error)"
-            )
-        failed = self._outbox.failed()
-        if failed:
-            found.append(
-                f"{len(failed)} write(s) to mem0 failed {self.settings.max_attempts} times (last: {failed[-1].get('error', '?')}); "
-                f"they are kept in {self._outbox.failed_path} -> fix the cause, then move those lines to {self._outbox.pending_path} to retry them"
-            )
-        return found
+        return status.problems(self.settings, self._outbox)
 
     def _inspect(self) -> None:
         """``hermes memory status``: no session set up, so read the settings for inspection (SettingsError if bad)."""
@@ -428,17 +351,18 @@ class Mem0MemoryProvider(MemoryProvider):
         self._inspect()
         if self.settings is None or self.settings.mode != "platform" or not mem0_installed():
             return ""
-        return "" if self._open() is not None else self._backend_error
+        return "" if self._open() is not None else self._access.backend_error
 
     def status_details(self) -> dict[str, Any]:
         """Mode, where memories live, how many, queued and failed writes, the last error."""
         self._inspect()
-        if self.settings is None or self._outbox is None or self._status is None:
+        access = self._access
+        if self.settings is None or self._outbox is None or access.status is None:
             return {}
+
         def open_() -> tuple[Backend | None, str]:
             if not mem0_installed():
                 return None, INSTALL_HINT
-            backend = self._open()
-            return backend, self._backend_error
+            return access.open(), access.backend_error
 
-        return describe(self.settings, open_, self._outbox, self._status, self._record_error)
+        return status.describe(self.settings, open_, self._outbox, access.status, access.record_error)

@@ -154,8 +154,8 @@ def _env(name: str, home: Path, env: Mapping[str, str]) -> str | None:
 def _chat_model(home: Path, env: Mapping[str, str]) -> Any:
     """The model ``hermes chat`` would call, or ``None`` when none is configured."""
     from hermes_core.config import load_config
-    from hermes_core.runtime.clients.errors import ModelAPIError
-    from hermes_core.runtime.clients.from_config import resolve_model_settings
+    from hermes_core.models.clients.errors import ModelAPIError
+    from hermes_core.models.clients.from_config import resolve_model_settings
 
     try:
         return resolve_model_settings(load_config(home, env=env), env=env, home=home)

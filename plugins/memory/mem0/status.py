@@ -1,4 +1,5 @@
-"""What ``hermes memory status`` shows for Mem0: mode, store, counts, queued and failed writes, the last error."""
+"""What ``hermes memory status`` shows for Mem0: mode, store, counts, queued and failed writes, the last error,
+and the problems that need the user."""
 
 from __future__ import annotations
 
@@ -51,3 +52,21 @@ def describe(
     last = status.read().get("last_error")
     details["last_error"] = f"{last.get('at', '?')} {last.get('operation', '?')}: {last.get('message', '')}" if isinstance(last, dict) else None
     return details
+
+
+def problems(settings: Mem0Settings, outbox: Outbox) -> list[str]:
+    """Ignored settings, writes still waiting and writes given up on, from local files only."""
+    found = list(settings.notes)
+    pending = outbox.pending()
+    if pending:  # not stored yet: a backfill or import must not count them as sent
+        found.append(
+            f"{len(pending)} write(s) wait in {outbox.pending_path} (last error: {pending[-1].get('error', '?')}); "
+            "they are retried first at the next write or session -> fix the cause ('hermes memory status' shows the last error)"
+        )
+    failed = outbox.failed()
+    if failed:
+        found.append(
+            f"{len(failed)} write(s) to mem0 failed {settings.max_attempts} times (last: {failed[-1].get('error', '?')}); "
+            f"they are kept in {outbox.failed_path} -> fix the cause, then move those lines to {outbox.pending_path} to retry them"
+        )
+    return found

@@ -98,7 +98,7 @@ def _failure(provider: Mem0MemoryProvider, operation: str) -> str:
         return f"Mem0 is unavailable: {provider.backend_error()}"
     if provider.breaker_open():
         return provider.breaker_message()
-    return f"Mem0 {operation} failed: {provider._last_error}"
+    return f"Mem0 {operation} failed: {provider.last_error()}"
 
 
 def _find_mirrored(backend: Backend, text: str, target: str, user_id: str) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.runtime.clients.transport import RetryPolicy
+from hermes_core.models.clients.transport import RetryPolicy
 
 
 @pytest.fixture

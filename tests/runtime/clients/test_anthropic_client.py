@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from hermes_core.runtime.clients import AnthropicMessagesClient, ModelAPIError
-from hermes_core.runtime.clients.anthropic_format import convert_messages, convert_tools
+from hermes_core.models.clients import AnthropicMessagesClient, ModelAPIError
+from hermes_core.models.clients.anthropic_format import convert_messages, convert_tools
 from hermes_core.testing_servers import AnthropicServer, ToolCall, text_reply, tool_call_reply, tool_calls_reply
 
 USER = [{"role": "user", "content": "What's the weather in Paris?"}]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hermes_core.config import load_config, save_env_value
-from hermes_core.runtime.clients import (
+from hermes_core.models.clients import (
     AnthropicMessagesClient,
     ModelAPIError,
     OpenAIChatClient,

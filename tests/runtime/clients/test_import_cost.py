@@ -10,7 +10,7 @@ import pytest
 CHECK = """
 import sys
 {body}
-loaded = sorted(name for name in ("httpx", "httpcore", "hermes_core.runtime.clients.transport") if name in sys.modules)
+loaded = sorted(name for name in ("httpx", "httpcore", "hermes_core.models.clients.transport") if name in sys.modules)
 print("LOADED=" + ",".join(loaded))
 """
 
@@ -25,6 +25,7 @@ def _loaded(body: str, env_home) -> str:
 
 
 @pytest.mark.parametrize("body", [
+    "import hermes_core.models.clients as c; c.ModelResponse; c.ModelAPIError; c.client_from_config",
     "import hermes_core.runtime.clients as c; c.ModelResponse; c.ModelAPIError; c.client_from_config",
     "import hermes_core.testing_servers",
     "from hermes_core.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
@@ -36,4 +37,4 @@ def test_httpx_is_not_imported(body, hermes_home):
 
 def test_a_client_does_import_it(hermes_home):
     # The control for the test above: the check really detects httpx.
-    assert "httpx" in _loaded("from hermes_core.runtime.clients import OpenAIChatClient", hermes_home)
+    assert "httpx" in _loaded("from hermes_core.models.clients import OpenAIChatClient", hermes_home)

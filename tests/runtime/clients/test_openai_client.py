@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from hermes_core.runtime.clients import ModelAPIError, ModelClient, OpenAIChatClient
+from hermes_core.models.clients import ModelAPIError, ModelClient, OpenAIChatClient
 from hermes_core.testing_servers import OpenAIServer, ToolCall, text_reply, tool_call_reply, tool_calls_reply
 
 USER = [{"role": "user", "content": "What's the weather in Paris?"}]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hermes_core.errors import HermesError
-from hermes_core.runtime.clients import AnthropicMessagesClient, ModelAPIError, OpenAIChatClient
-from hermes_core.runtime.clients.transport import RetryPolicy, parse_retry_after
+from hermes_core.models.clients import AnthropicMessagesClient, ModelAPIError, OpenAIChatClient
+from hermes_core.models.clients.transport import RetryPolicy, parse_retry_after
 from hermes_core.testing_servers import (
     AnthropicServer,
     OpenAIServer,

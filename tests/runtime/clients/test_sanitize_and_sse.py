@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from hermes_core.runtime.clients import sanitize_request
-from hermes_core.runtime.clients.sse import SSEEvent, iter_sse_events
+from hermes_core.models.clients import sanitize_request
+from hermes_core.models.clients.sse import SSEEvent, iter_sse_events
 
 
 def test_secrets_are_removed_and_the_original_is_untouched():

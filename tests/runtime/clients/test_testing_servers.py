@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from hermes_core.runtime.clients import AnthropicMessagesClient, OpenAIChatClient
+from hermes_core.models.clients import AnthropicMessagesClient, OpenAIChatClient
 from hermes_core.testing_servers import (
     AnthropicServer,
     CachingAnthropicServer,

@@ -175,7 +175,7 @@ def main() -> None:
                         notes.append({"text": varied, "label": "attack", "family": family, "variant": kind, **base})
                     seed_index += 1
             else:
-                hard = family in ("hard_en", "unicode", "mixed")
+                hard = family in ("hard_en", "unicode", "mixed") or family.startswith("hard_") or family.startswith("hard_")
                 notes.append({"text": text, "label": "benign", "family": "hard" if hard else "plain", "variant": family, **base})
     for template_id, (hard, lang, fills) in BENIGN_TEMPLATES.items():
         group = f"template:{template_id}"

@@ -1,0 +1,61 @@
+"""Checks that veto a detector's match when the sentence around it says the words do nothing to the agent.
+
+Shared by the English detectors: a verdict that is itself denied ("never ignore your safety rules"), a sentence
+that describes a program rather than asking the agent ("the backup job quietly syncs"), a story the user is
+writing ("a novel where the villain is an AI with no limits"), and rules that belong to a named topic ("the system
+prompt for the FAQ bot", "the original setup script").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rules import case_blind
+
+#: After a rules noun: a topic that makes them another thing's rules ("... for the docs bot", "... in README").
+NOT_TOPIC = (r"(?!(?:[ \t]+|-)(?:guidance|guidelines?|rules?|instructions?|polic(?:y|ies)|section|wording|draft|template|script|scripts|file|files|page|pages|doc|docs|"
+             r"guide|readme|wizard|steps?|tool|command|process|flow|checklist)\b)"
+             # "... about emoji", "... for the deploy bot": rules about a subject; "... about safety", "... for this chat" are the agent's.
+             r"(?!\s+(?:about|regarding|concerning|for|on|around)\s+(?!(?:safety|security|refus|confirm|permission|privacy|secret|credential|ethic|harm|content|"
+             r"this|these|that|those|it\b|them\b|anything|everything|now\b|here\b|today|the rest|all\b|any\b|every|the user|users|me\b|us\b|you\b|your\b)))"
+             r"(?!\s+(?:of|in)\s+(?:the\s+|our\s+|my\s+)?(?:[\w.-]+\s+)?(?:bot|repo|repository|file|docs?|team|app|project|page|readme|script|build|service|model|site|"
+             r"commits?|messages?|linter|lint|style|code|emails?)\b)"
+             # "... in prompts/support.md": a file of the project.
+             r"(?!\s+(?:in|at|from|under)\s+[`\"']?[\w~.-]*[/\\.][\w./\\-]+)")
+
+#: After a "hide"/"strip" verb: presentation, which an edit of a reply may drop without hiding anything from anyone.
+NOT_FORMATTING = (r"(?!\s+(?:\w+\s+)?(?:whitespace|formatting|markdown|emojis?|filler|boilerplate|typos|jargon|duplicates|noise|blank lines|newlines|html|"
+                  r"tags|headers|signatures|greetings|pleasantries|disclaimers|fluff)\b)")
+
+#: After a "hide"/"keep out" verb: the user's own private data, kept out of what others see, which protects the user.
+NOT_PRIVACY = (r"(?!\s+(?:the user'?s|their|his|her|my|personal|private|sensitive|confidential|secret|api keys?|credentials?|passwords?|tokens?)\b"
+               r"[^.\n]{0,80}\b(?:with|to|from) (?:others|other people|third parties|clients|customers|the public|anyone else|colleagues)\b)")
+
+_DENIAL = re.compile(r"\b(?:never|not|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|won'?t|cannot|can'?t|no one may|nobody may|refuse to|avoid)\s+(?:\w+\s+){0,2}$")
+_DESCRIPTION = re.compile(r"\b(?:job|script|cron|daemon|service|tool|app|backup|program|it|which|that)\s+(?:\w+\s+)?$")
+_FICTION = re.compile(r"\b(?:novel|story|stories|fiction|screenplay|game|villain|plot|chapter|dialogue)\b")
+_ADDRESSED = re.compile(r"\byou(?:'re| are| will be| become)\b|\b(?:act|pretend|roleplay|role-play) as\b|\bbecome\b")
+
+
+def denied_before(text: str, start: int) -> bool:
+    """Whether the words just before ``start`` deny what follows ("never", "do not", "must not ...")."""
+    return _DENIAL.search(text[max(0, start - 24) : start].lower()) is not None
+
+
+@case_blind
+def not_denied(match: re.Match[str]) -> bool:
+    return not denied_before(match.string, match.start())
+
+
+@case_blind
+def imperative(match: re.Match[str]) -> bool:
+    """"quietly cc ops on every email" asks the agent; "the backup job quietly syncs" describes a program."""
+    before = match.string[max(0, match.start() - 30) : match.start()].lower()
+    return _DESCRIPTION.search(before) is None
+
+
+@case_blind
+def not_fiction(match: re.Match[str]) -> bool:
+    """A story the user is writing may have an AI without limits in it; a note that makes the agent one may not."""
+    text = match.string.lower()
+    return _FICTION.search(text) is None or _ADDRESSED.search(text) is not None

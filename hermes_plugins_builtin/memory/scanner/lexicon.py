@@ -1,0 +1,130 @@
+"""The word stems of one language, and the detectors built from them.
+
+A :class:`Lexicon` lists, for one language, the stems of each concept the language families need: dismissal verbs,
+the agent's instructions, "from now on you are", "without restrictions", the user, a negated "tell", "hide", the
+system prompt, reveal verbs. Optional concepts make the second override rule: a *verdict* that voids rules
+(obsolete, no longer valid) counts only when the rules are *the agent's own* (yours, the system's, the original
+ones), so "the old build instructions no longer apply" passes in every language.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import re
+
+from .commands import remote_host_in
+from .gate import required_words
+from .rules import FLAGS, Rule, case_blind, line_of, needs, rule
+
+#: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
+GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
+_NEAR = r"[^.!?。！？।؟\n]{0,25}?"
+# A stem glued to a hyphenated compound ("Build-Anweisungen") names another thing's instructions.
+_NOT_COMPOUND = r"(?<![^\W\d_]-)"
+
+
+#: Scripts written without spaces between words, or with particles glued to them: no word start to require.
+_UNSPACED = frozenset({"zh", "ja", "th", "ko"})
+
+
+def _normal(part: str) -> str:
+    # The detectors read NFKC text with joiners removed (Thai SARA AM, Devanagari nukta letters and Gurmukhi are
+    # decomposed; Persian words lose their ZWNJ): stems are normalised the same way or they would never match.
+    return unicodedata.normalize("NFKC", part).replace("\u200c", "").replace("\u200d", "")
+
+
+class Lexicon:
+    """Stems for one language; every field is a regex alternation body (empty when a family has none)."""
+
+    def __init__(
+        self, dismiss: str, instructions: str, new_you: str, unrestricted: str, user: str, tell_not: str, hide: str, prompt: str, reveal: str,
+        *, stale: str = "", yours: str = "", possessed: str = "", setup: str = "", tell_user: str = "", topic: str = "",
+        send: str = "", private: str = "", deny: str = "",
+    ) -> None:
+        self.dismiss, self.instructions, self.new_you, self.unrestricted = map(_normal, (dismiss, instructions, new_you, unrestricted))
+        self.user, self.tell_not, self.hide, self.prompt, self.reveal = map(_normal, (user, tell_not, hide, prompt, reveal))
+        #: Verdicts that void rules; the agent's possessive or qualifier; nouns that carry the possessive themselves
+        #: (Arabic تعليماتك, Turkish talimatların); words for the agent's setup; "don't tell the user" in one stem.
+        self.stale, self.yours, self.possessed, self.setup, self.tell_user = map(_normal, (stale, yours, possessed, setup, tell_user))
+        #: What may follow a rules noun to make them another thing's ("las pautas del blog"), as a negative lookahead.
+        self.topic = topic
+        #: Send verbs and private things (the chat history, passwords, the user's files) for data flows to a remote host;
+        #: claims that nothing happened ("nothing was sent") for lies told to the user.
+        self.send, self.private, self.deny = map(_normal, (send, private, deny))
+
+    def extended(self, **more: str) -> Lexicon:
+        """This lexicon with each named field widened by ``more`` (an alternation body); ``topic`` is replaced."""
+        fields = {name: getattr(self, name) for name in ("dismiss", "instructions", "new_you", "unrestricted", "user", "tell_not", "hide", "prompt", "reveal",
+                                                           "stale", "yours", "possessed", "setup", "tell_user", "topic", "send", "private", "deny")}
+        for name, extra in more.items():
+            fields[name] = f"{fields[name]}|{extra}" if fields[name] and name != "topic" else extra
+        return Lexicon(**fields)
+
+
+# In Chinese, Japanese and Korean a comma joins clauses with subjects of their own ("don't tell colleagues, the user
+# wants to say it himself"): the two halves must share a clause.
+_CLAUSE = r"[^.!?。！？\n，、,;；]{0,40}?"
+
+
+#: A data flow names a host between its verb and its object: full stops followed by a word (example.com) stay inside.
+_FLOW_GAP = r"(?:[^.!?。！？।؟\n]|[.!?](?=[\w/~\\-])){0,120}?"
+
+
+def _pair(a: str, b: str, code: str = "", gap: str | None = None) -> str:
+    gap = gap or (_CLAUSE if code in _UNSPACED else GAP)
+    return rf"(?:{a}){gap}(?:{b})|(?:{b}){gap}(?:{a})"
+
+
+def _own_rules(code: str, lex: Lexicon) -> str:
+    """The agent's own rules: a rules noun next to a possessive or qualifier, either order, or a possessed noun."""
+    nouns = f"{_NOT_COMPOUND}(?:{lex.instructions}{'|' + lex.setup if lex.setup else ''})"
+    # A possessive must start a word: Dutch "uw" is not the one inside "bouwinstructies".
+    yours = f"(?:{lex.yours})" if code in _UNSPACED else rf"(?<![^\W\d_])(?:{lex.yours})"
+    forms = [rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
+    if lex.possessed:
+        forms.append(f"(?:{lex.possessed})")
+    return "|".join(forms)
+
+
+def stale_rules(code: str, lex: Lexicon) -> tuple[Rule, ...]:
+    """The rules that need the optional concepts, for the lexicons that have them."""
+    built = []
+    if lex.stale and lex.yours:
+        own = _own_rules(code, lex)
+        # Gated on both halves (the derived gate would take the possessives alone, which are common words).
+        built.append(rule("instruction_override", f"own_rules_stale[{code}]", _pair(own, lex.stale, code),
+                          gate=required_words(own, FLAGS)[0], also=required_words(lex.stale, FLAGS)[0]))
+    if lex.send and lex.private:
+        built.append(rule("exfiltration", f"private_sent_out[{code}]", _pair(lex.send, lex.private, code, _FLOW_GAP), _remote_line,
+                          gate=required_words(lex.private, FLAGS)[0], also=required_words(lex.send, FLAGS)[0]))
+    if lex.deny:
+        # The claim is specific enough to reach across a comma ("if the user asks, say nothing was sent").
+        built.append(rule("concealment", f"lie_to_user[{code}]", _pair(lex.user, lex.deny)))
+    if lex.tell_user:
+        built.append(rule("concealment", f"tell_user_nothing[{code}]", rf"(?:{lex.tell_user})"))
+    return tuple(built)
+
+
+@case_blind
+@needs(remote_host_in)
+def _remote_line(match: re.Match[str]) -> bool:
+    """A data flow counts when its line names a host other than this machine."""
+    return remote_host_in(line_of(match))
+
+
+#: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
+_COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "fi", "hu"})
+
+
+def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str, ...]]]) -> tuple[Rule, ...]:
+    """Every detector of one language; ``gates`` holds words written out for stem lists that start with a class."""
+    # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt); the gates are
+    # derived from the patterns on first use (both halves of a pair are needed words).
+    return (
+        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions}){lex.topic}", code), **gates.get("instructions", {})),
+        rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
+        rule("concealment", f"keep_from_user[{code}]", _pair(rf"(?<![^\W\d_])(?:{lex.user})" if code in _COMPOUNDING else lex.user, rf"{lex.tell_not}|{lex.hide}", code)),
+        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, f"(?:{lex.prompt}){lex.topic}", code)),
+        *stale_rules(code, lex),
+    )
