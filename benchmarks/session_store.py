@@ -21,6 +21,8 @@ Phases:
     python3 benchmarks/session_store.py                       # everything (~15 min here)
     python3 benchmarks/session_store.py --messages 3000 --sessions 30 --full-messages 600 \\
         --search-iters 10 --conc-msgs 100 --load-iters 5      # smoke run, ~1 min
+    python3 benchmarks/session_store.py --backend postgres    # PostgreSQL beside SQLite, 100k messages
+    python3 benchmarks/session_store.py --backend postgres --messages 5000 --sessions 50 --search-iters 10
 The reference is built on first use by the shared setup script into .bench/ref (never committed).
 """
 from __future__ import annotations
@@ -335,7 +337,19 @@ def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1
             "bytes_after_close": size, "load_during_search": [load_before, machine()["load"]], "classes": classes}
 
 
+def _backend_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
+    backend, rest = _backend_parser().parse_known_args(argv)
+    if backend.backend == "postgres":  # PostgreSQL beside SQLite: its own script, its own options
+        sys.path.insert(0, str(HERE))
+        from session_store_postgres import main as postgres_main
+
+        return postgres_main(rest)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ref-dir", type=Path, default=REPO / ".bench" / "ref")
     ap.add_argument("--workdir", type=Path, default=REPO / ".bench" / "session_store")
@@ -352,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phases", default="write,search,writers,load")
     ap.add_argument("--scale-batch", type=int, default=1, help="scale phase: messages of one session per transaction")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite",
+                    help="postgres: the PostgreSQL store beside SQLite (session_store_postgres.py; "
+                         "its options follow, see --backend postgres --help)")
     args = ap.parse_args(argv)
     if not (args.ref_dir / "hermes_state.py").exists():
         log(f"building the reference into {args.ref_dir}")

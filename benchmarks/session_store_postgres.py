@@ -82,22 +82,51 @@ def write_both(wl: Any, sqlite_store: SessionStore, pg_store: Any, batch: int) -
     return {name: len(order) / seconds for name, seconds in spent.items()}
 
 
-def search_both(shared: Any, sqlite_store: SessionStore, pg_store: Any, iters: int) -> dict[str, Any]:
+def server_cpu_s(server: Any) -> float:
+    """CPU seconds used so far by the server's processes (the postmaster's children), from /proc.
+
+    Wall times on a shared machine include waiting for a core; CPU time does not. The
+    kernel counts it in clock ticks (10 ms), so it is summed over a whole query class.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        postmaster = int((server.data_dir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended meanwhile
+        if int(fields[1]) == postmaster:  # ppid; utime and stime follow at 11 and 12
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def search_both(shared: Any, sqlite_store: SessionStore, pg_store: Any, iters: int, server: Any = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for category, pool in shared.QUERY_CATEGORIES:
         times: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+        cpu: dict[str, list[float]] = {"sqlite": [], "postgres": []}
         ratios: list[float] = []
+        server_before = server_cpu_s(server) if server is not None else float("nan")
         for i in range(iters):
             query = pool[i % len(pool)]
             pair = [("sqlite", sqlite_store), ("postgres", pg_store)]
             taken: dict[str, float] = {}
             for name, store in (pair if i % 2 == 0 else pair[::-1]):
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 store.search(query, limit=20)
                 taken[name] = time.perf_counter() - t0
+                cpu[name].append(time.process_time() - c0)
                 times[name].append(taken[name])
             ratios.append(taken["postgres"] / max(taken["sqlite"], 1e-9))
+        server_spent = (server_cpu_s(server) - server_before) if server is not None else float("nan")
         out[category] = {
+            # CPU per search: this process (p95), and the server's processes (mean over the class)
+            "sqlite_cpu_p95_ms": pct(cpu["sqlite"], 95) * 1000, "pg_client_cpu_p95_ms": pct(cpu["postgres"], 95) * 1000,
+            "pg_server_cpu_mean_ms": server_spent / iters * 1000,
             "sqlite_p50_ms": statistics.median(times["sqlite"]) * 1000, "sqlite_p95_ms": pct(times["sqlite"], 95) * 1000,
             "pg_p50_ms": statistics.median(times["postgres"]) * 1000, "pg_p95_ms": pct(times["postgres"], 95) * 1000,
             "ratio_median": statistics.median(ratios),
@@ -160,16 +189,18 @@ def main(argv: list[str] | None = None) -> int:
         pg_store = open_postgres_store(url)
         report["write_msg_per_s"] = write_both(wl, sqlite_store, pg_store, args.batch)
         sqlite_store.flush_search_index()
-        # statistics as autovacuum would have them on a live server (and ANALYZE for SQLite too):
-        # without them the planner may walk the primary key for a rare word instead of the GIN index
+        # statistics and visibility map as autovacuum keeps them on a live server (it vacuums
+        # insert-only tables too), and ANALYZE for SQLite: without statistics the planner may walk
+        # the primary key for a rare word; without the visibility map the postings' index-only
+        # scans visit the table
         import psycopg
 
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("ANALYZE")
+            conn.execute("VACUUM ANALYZE")
         sqlite3.connect(Path(tmp) / "state.db").execute("ANALYZE").connection.close()
         report["size_bytes"] = {"sqlite": sum(os.path.getsize(p) for p in Path(tmp).glob("state.db*")),
                                 "postgres": pg_store.stats().db_bytes}
-        report["search"] = search_both(shared, sqlite_store, pg_store, args.search_iters)
+        report["search"] = search_both(shared, sqlite_store, pg_store, args.search_iters, server)
         report["planted_found"] = {
             name: sum(1 for q in shared.PROBE_QUERIES[:10] if store.search(q, limit=5)) for name, store in
             (("sqlite", sqlite_store), ("postgres", pg_store))}
@@ -186,11 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"write (one message per durable commit): sqlite {w['sqlite']:.0f} msg/s, postgres {w['postgres']:.0f} msg/s")
     s = report["size_bytes"]
     print(f"size: sqlite {s['sqlite'] / 1e6:.1f} MB, postgres {s['postgres'] / 1e6:.1f} MB (whole database)")
-    print(f"{'query class':<22} {'sqlite p50/p95 ms':>18} {'postgres p50/p95 ms':>20} {'pg/sqlite median [p10-p90]':>28}")
+    print(f"{'query class':<22} {'sqlite p50/p95 ms':>18} {'postgres p50/p95 ms':>20} {'pg/sqlite median [p10-p90]':>28}"
+          f"  {'CPU ms: sqlite p95, pg client p95 + server mean':>48}")
     for category, row in report["search"].items():
         lo, hi = row["ratio_p10_p90"]
         print(f"{category:<22} {row['sqlite_p50_ms']:>8.2f}/{row['sqlite_p95_ms']:<8.2f} "
-              f"{row['pg_p50_ms']:>9.2f}/{row['pg_p95_ms']:<9.2f} {row['ratio_median']:>8.2f}x [{lo:.2f}-{hi:.2f}]")
+              f"{row['pg_p50_ms']:>9.2f}/{row['pg_p95_ms']:<9.2f} {row['ratio_median']:>8.2f}x [{lo:.2f}-{hi:.2f}]"
+              f"  {row['sqlite_cpu_p95_ms']:>18.2f}, {row['pg_client_cpu_p95_ms']:.2f} + {row['pg_server_cpu_mean_ms']:.2f}")
     print(f"probe queries with hits: {report['planted_found']}")
     for row in report["scale_out"]:
         print(f"scale-out {row['processes']} writer(s): {row['msg_per_s']:.0f} msg/s aggregate, "

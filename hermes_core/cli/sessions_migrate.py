@@ -5,7 +5,7 @@ from one host to many and back. The copy goes session by session, parents before
 the sessions they started; a session is complete when its messages are all there,
 so running the same command again after an interruption skips what is complete,
 redoes the one that was cut off and goes on. At the end both sides are counted and
-every session's messages compared by checksum.
+every session's columns and messages compared by checksum.
 
 A target that holds sessions the source does not have belongs to someone else:
 it is refused unless ``--force`` merges into it.
@@ -67,6 +67,20 @@ def message_digest(messages: Iterable[dict[str, Any]]) -> str:
     return digest.hexdigest()
 
 
+# what the copy carries over for a session besides its messages (message_count follows from them)
+_SESSION_KEYS = ("source", "user_id", "model_config", "system_prompt", "title", "started_at", "ended_at",
+                 "end_reason", *_COUNTERS)
+
+
+def session_digest(session: dict[str, Any]) -> str:
+    """A checksum of the session columns the copy carries (its parent link aside: a pruned parent is dropped)."""
+    import hashlib
+
+    record = {k: session.get(k) for k in _SESSION_KEYS}
+    return hashlib.sha256(json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
+                          .encode("utf-8", "replace")).hexdigest()
+
+
 def _parents_first(sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     by_id = {s["id"]: s for s in sessions}
     ordered: list[dict[str, Any]] = []
@@ -107,7 +121,9 @@ class Migration:
         messages = self.source.get_messages(session["id"])
         existing = self.target.get_session(session["id"])
         if existing is not None:
-            if self.target.message_count(session["id"]) == len(messages) and existing.get("ended_at") == session.get("ended_at"):
+            # complete: every message there and every column set (an interruption between the
+            # messages and the counters leaves the counters behind: that session is redone)
+            if self.target.message_count(session["id"]) == len(messages) and session_digest(existing) == session_digest(session):
                 self.skipped += 1
                 return
             self.target.delete_session(session["id"])  # cut off last time: copy it again, whole
@@ -140,8 +156,15 @@ class Migration:
         problems: list[str] = []
         for session in self.source.iter_sessions():
             sid = session["id"]
-            if self.target.get_session(sid) is None:
+            copied = self.target.get_session(sid)
+            if copied is None:
                 problems.append(f"session {sid} is missing from the target")
+            elif session_digest(copied) != session_digest(session):
+                changed = [k for k in _SESSION_KEYS if copied.get(k) != session.get(k)]
+                problems.append(f"session {sid}: {', '.join(changed) or 'columns'} differ between source and target")
+            elif copied.get("message_count") != session.get("message_count"):
+                problems.append(f"session {sid}: {copied.get('message_count')} messages counted in the target, "
+                                f"{session.get('message_count')} in the source")
             elif message_digest(self.target.get_messages(sid)) != message_digest(self.source.get_messages(sid)):
                 problems.append(f"session {sid}: messages differ between source and target")
         return problems

@@ -109,6 +109,25 @@ def test_an_interrupted_migration_resumes_without_duplicates(sqlite_home, pg_url
     assert again["sessions_copied"] == 0 and again["sessions_already_there"] == 3 and again["target_messages"] == 34
 
 
+class _CutBeforeCounters(_InterruptingTarget):
+    """Interrupted after a session's messages arrived, before its token counters were set."""
+
+    def update_token_counts(self, session_id, **values):
+        raise _CutOff()
+
+
+def test_a_copy_cut_off_before_the_counters_is_redone_not_skipped(sqlite_home, pg_url, run_hermes):
+    with SessionStore(sqlite_home / "state.db") as source, open_postgres_store(pg_url) as target:
+        with pytest.raises(_CutOff):
+            Migration(source, _CutBeforeCounters(target)).run()
+        assert target.message_count("root") == 3 and target.get_session("root")["input_tokens"] == 0
+        assert any("input_tokens" in p for p in Migration(source, target).verify())
+    summary = run_hermes("sessions", "migrate", "--to", pg_url, "--json").json()
+    assert summary["verified"] and summary["sessions_redone"] == 1
+    with open_postgres_store(pg_url) as target:
+        assert target.get_session("root")["input_tokens"] == 120 and target.message_count() == 34
+
+
 def test_a_target_holding_other_sessions_is_refused_unless_forced(sqlite_home, pg_url, run_hermes):
     with open_postgres_store(pg_url) as target:
         target.create_session("someone-else", "cli")

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..records import StoreStats
 from .schema import current_version
-from .text import gram_array, to_text, word_vector
+from .impact import insert_postings
+from .text import gram_array, to_text, word_index
 
 __all__ = ["Maintenance"]
 
@@ -41,17 +42,25 @@ class Maintenance:
         return sum(1 for sid in ids if self.delete_session(sid))
 
     def rebuild_search_index(self, progress: Any = None) -> int:
-        """Recompute every message's word vector and gram array (after the token rules changed)."""
+        """Recompute every message's word vector, postings and gram array (after the token rules changed)."""
         ids = [r[0] for r in self._read(lambda c: c.execute("SELECT id FROM messages ORDER BY id").fetchall())]
         done = 0
         for start in range(0, len(ids), 1000):
             chunk = ids[start:start + 1000]
 
             def work(conn: Any) -> None:
-                for mid, text in conn.execute("SELECT id, search_text FROM messages WHERE id = ANY(%s)",
-                                              (chunk,)).fetchall():
+                rows = conn.execute("SELECT id, search_text FROM messages WHERE id = ANY(%s)", (chunk,)).fetchall()
+                with conn.cursor() as cur:  # the old postings, found through the old vector
+                    cur.executemany("DELETE FROM message_words WHERE message_id = %s AND word = ANY("
+                                    "tsvector_to_array((SELECT words FROM messages WHERE id = %s)))",
+                                    [(mid, mid) for mid, _ in rows])
+                entries = []
+                for mid, text in rows:
+                    vector, words, weights = word_index(text)
+                    entries.append((mid, words, weights))
                     conn.execute("UPDATE messages SET words = %s::tsvector, grams = %s WHERE id = %s",
-                                 (word_vector(text), gram_array(text) or None, mid))
+                                 (vector, gram_array(text) or None, mid))
+                insert_postings(conn, entries)
 
             self._write(work)
             done += len(chunk)
@@ -70,7 +79,7 @@ class Maintenance:
             size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
             objects = dict(conn.execute(
                 "SELECT relname, pg_total_relation_size(oid) FROM pg_class WHERE relname IN "
-                "('sessions', 'messages', 'messages_words', 'messages_grams', 'messages_session')").fetchall())
+                "('sessions', 'messages', 'messages_words', 'messages_grams', 'messages_session', 'message_words')").fetchall())
             return StoreStats(schema_version=current_version(conn, self.url), sessions=sessions,
                               messages=sum(by_role.values()), messages_by_role=by_role, db_bytes=int(size),
                               wal_bytes=0, object_bytes={k: int(v) for k, v in objects.items()})
@@ -84,4 +93,9 @@ class Maintenance:
                 "SELECT s.id, s.message_count, count(m.id) FROM sessions s LEFT JOIN messages m "
                 "ON m.session_id = s.id GROUP BY s.id HAVING s.message_count <> count(m.id)").fetchall()):
             problems.append(f"session {sid}: message_count {stored} but {actual} messages stored")
+        postings, words = self._read(lambda c: c.execute(
+            "SELECT (SELECT count(*) FROM message_words), (SELECT coalesce(sum(length(words)), 0) FROM messages)").fetchone())
+        if postings != words:  # each distinct word of a message has one posting (impact.py)
+            problems.append(f"search postings: {postings} stored but the messages hold {words} distinct words "
+                            "-> run 'hermes sessions reindex'")
         return problems

@@ -3,9 +3,12 @@
 Each OR group becomes one SELECT: positive word terms are one tsquery served by
 the GIN index on ``words``; gram runs are containment on the GIN-indexed
 ``grams`` plus an exact substring check; odd text (``C++``, paths) is checked
-literally, ASCII-lowercased as on SQLite. Ranking is ``ts_rank_cd`` normalised
-by document length (BM25-like: matches close together in short messages first),
-newest first among equals; the hits keep the SQLite store's shape and snippets.
+literally, ASCII-lowercased as on SQLite. A group of words and phrases is ranked
+from the postings (impact.py): BM25 over all its matches, reading index entries
+instead of word vectors, with the conditions above checked on the best candidates
+only. Other groups (prefixes, scripts without spaces) rank the newest
+``rank_window`` matches with ``ts_rank_cd`` normalised by document length. Newest
+first among equals; the hits keep the SQLite store's shape and snippets.
 """
 from __future__ import annotations
 
@@ -13,13 +16,15 @@ from typing import Any
 
 from ..query import Group, QueryPlan, Term, ascii_lower
 from ..search import SearchFilters, SearchHit, highlight_pattern, make_snippet
+from .impact import needs_check, postings_serve, rank_group
 from .text import gram_runs, run_grams, word_query
 
 _ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LITERAL = f"strpos(translate(m.search_text, '{_ASCII_UPPER}', '{_ASCII_UPPER.lower()}'), %s)"
 
 
-def _group_sql(group: Group, filters: SearchFilters, window: int | None, limit: int) -> tuple[str, list[Any]]:
+def _conditions(group: Group, filters: SearchFilters) -> tuple[list[str], list[Any], str | None]:
+    """(WHERE conditions, their parameters, the group's tsquery) of one group: what a match must satisfy."""
     where: list[str] = []
     params: list[Any] = []
     words = [q for q in (word_query(t) for t in group.positives) if q]
@@ -48,6 +53,11 @@ def _group_sql(group: Group, filters: SearchFilters, window: int | None, limit: 
     if filters.exclude_session_ids:
         where.append("NOT (m.session_id = ANY(%s))")
         params.append(list(filters.exclude_session_ids))
+    return where, params, tsquery
+
+
+def _group_sql(group: Group, filters: SearchFilters, window: int | None, limit: int) -> tuple[str, list[Any]]:
+    where, params, tsquery = _conditions(group, filters)
     score = "-ts_rank_cd(m.words, %s::tsquery, 2)" if tsquery else "0.0"
     score_params: list[Any] = [tsquery] if tsquery else []
     base = f"FROM messages m WHERE {' AND '.join(where)}"
@@ -69,10 +79,7 @@ def run_search(conn: Any, plan: QueryPlan, filters: SearchFilters, *, limit: int
     for group in plan.groups:
         if not any(t.indexed for t in group.positives):
             continue
-        sql, params = _group_sql(group, filters, window, limit)
-        # never a prepared (generic) plan: without the tsquery in hand the planner walks the
-        # primary key backwards for every query, which turns a rare word into a table scan
-        for message_id, score in conn.execute(sql, params, prepare=False):
+        for message_id, score in _group_hits(conn, group, filters, window, limit):
             if message_id not in best or score < best[message_id]:
                 best[message_id] = float(score)
     top = sorted(best.items(), key=lambda kv: (kv[1], -kv[0]))[:limit]
@@ -90,6 +97,30 @@ def run_search(conn: Any, plan: QueryPlan, filters: SearchFilters, *, limit: int
                                   snippet=make_snippet(row[4] or "", pattern), rank=score,
                                   source=row[5], session_title=row[6]))
     return hits
+
+
+def _group_hits(conn: Any, group: Group, filters: SearchFilters, window: int | None,
+                limit: int) -> list[tuple[int, float]]:
+    """(id, score) of one group's best matches: from the postings when they can tell, else from the indexes."""
+    if window and postings_serve(group):
+        filtered = bool(filters.roles or filters.exclude_session_ids)
+        check = None
+        if needs_check(group, filtered):
+            where, params, _ = _conditions(group, filters)
+
+            def check(ids: list[int]) -> set[int]:
+                # OFFSET 0 keeps the conditions off the GIN indexes: these rows are read by id
+                return {r[0] for r in conn.execute(
+                    f"SELECT m.id FROM (SELECT * FROM messages WHERE id = ANY(%s) OFFSET 0) m WHERE {' AND '.join(where)}",
+                    [ids, *params], prepare=False)}
+
+        ranked = rank_group(conn, group, limit=limit, check=check)
+        if ranked is not None:
+            return ranked
+    sql, params = _group_sql(group, filters, window, limit)
+    # never a prepared (generic) plan: without the tsquery in hand the planner walks the
+    # primary key backwards for every query, which turns a rare word into a table scan
+    return conn.execute(sql, params, prepare=False).fetchall()
 
 
 def term_is_served(term: Term) -> bool:

@@ -22,10 +22,11 @@ from ..store_lineage import SessionLineage
 from ..search import DEFAULT_RANK_WINDOW, SearchHit, collapse_chain_copies, normalise_roles, SearchFilters
 from .adapter import QmarkConnection
 from .connection import Pool, check_url, redact_url
+from .impact import insert_postings
 from .maintenance import Maintenance
 from .schema import bring_up_to_date, current_version
 from .search import run_search
-from .text import gram_array, search_text, to_text, word_vector
+from .text import gram_array, search_text, to_text, word_index
 
 _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
              "reasoning_tokens", "api_call_count")
@@ -223,11 +224,14 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             return []
         keys = [str(m.get("append_key") or uuid.uuid4()) for m in batch]
         rows = []
+        postings: dict[str, tuple[list[str], list[float]]] = {}
         for key, enc in zip(keys, encoded):
             values = tuple(to_text(v) for v in enc.values)
             row = dict(zip(MESSAGE_COLUMNS, values))
             text = search_text(row["content"], row["tool_name"], row["tool_calls"])
-            rows.append((key, *values, text, word_vector(text), gram_array(text) or None))
+            vector, words, weights = word_index(text)
+            postings[key] = (words, weights)
+            rows.append((key, *values, text, vector, gram_array(text) or None))
 
         def work(conn: Any) -> list[int]:
             # the row lock on the session serialises appends to it across hosts (and proves it exists)
@@ -244,8 +248,12 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                         break
             calls = sum(enc.tool_call_count for key, enc in zip(keys, encoded) if key in inserted)
             if inserted:
-                conn.execute("UPDATE sessions SET message_count = message_count + %s, "
-                             "tool_call_count = tool_call_count + %s WHERE id = %s", (len(inserted), calls, session_id))
+                with conn.pipeline():  # one round trip for both
+                    # only rows this transaction stored: a retried key adds no postings
+                    insert_postings(conn, [(inserted[k], *postings[k]) for k in keys if k in inserted])
+                    conn.execute("UPDATE sessions SET message_count = message_count + %s, "
+                                 "tool_call_count = tool_call_count + %s WHERE id = %s",
+                                 (len(inserted), calls, session_id))
             if len(inserted) < len(keys):  # a retry, or keys given again: the stored ids
                 inserted.update(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
                                              ([k for k in keys if k not in inserted],)).fetchall())

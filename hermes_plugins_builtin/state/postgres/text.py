@@ -21,6 +21,10 @@ from typing import Any
 from ..grams import _unescape, script_runs
 from ..query import Term
 
+K1, B = 1.2, 0.75  # BM25's usual constants, as FTS5 uses them
+# BM25 divides a message's length by the average length; the postings store weights, so
+# the average is fixed: the length of a typical chat message, in words
+REFERENCE_LENGTH = 40.0
 # PostgreSQL keeps at most this position in a tsvector; later words share it
 MAX_POSITION = 16383
 # a tsvector holds at most 1 MB; a longer text keeps its first words for the index
@@ -65,15 +69,42 @@ def _lexeme(token: str) -> str:
     return "'" + token.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def word_vector(text: str) -> str:
-    """A tsvector literal: every word token with its position."""
+def _positions(text: str) -> dict[str, list[int]]:
     positions: dict[str, list[int]] = {}
     for i, match in enumerate(_WORD.finditer(text[:MAX_VECTOR_TEXT]), start=1):
         token = fold(match.group(0))[:2000]  # PostgreSQL refuses lexemes over 2 KB
         slot = positions.setdefault(token, [])
         if len(slot) < 256:  # PostgreSQL keeps at most 256 positions per lexeme
             slot.append(min(i, MAX_POSITION))
-    return " ".join(f"{_lexeme(tok)}:{','.join(map(str, sorted(set(pos))))}" for tok, pos in positions.items())
+        else:
+            slot.append(0)  # counted for the weight, never stored as a position
+    return positions
+
+
+def _literal(positions: dict[str, list[int]]) -> str:
+    return " ".join(f"{_lexeme(tok)}:{','.join(map(str, sorted({p for p in pos if p})))}"
+                    for tok, pos in positions.items())
+
+
+def word_vector(text: str) -> str:
+    """A tsvector literal: every word token with its position."""
+    return _literal(_positions(text))
+
+
+def bm25_weight(tf: int, length: int) -> float:
+    """BM25's term-frequency part with the reference length REFERENCE_LENGTH (see ranking.py)."""
+    return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / REFERENCE_LENGTH))
+
+
+def word_index(text: str) -> tuple[str, list[str], list[float]]:
+    """The tsvector literal of *text* and its postings: each distinct word with its BM25 weight.
+
+    The postings hold exactly the vector's lexemes, so a delete can find them from the vector.
+    """
+    positions = _positions(text)
+    length = sum(len(pos) for pos in positions.values())
+    words = list(positions)
+    return _literal(positions), words, [bm25_weight(len(positions[w]), length) for w in words]
 
 
 def gram_array(text: str) -> list[str]:
