@@ -76,6 +76,33 @@ class _FsyncCounter:
         os.fsync = self._real  # type: ignore[assignment]
 
 
+def replace_probe(directory: Path, count: int = 100) -> dict[str, float]:
+    """What the disk alone makes an atomic file update cost: write a temporary file of
+    MEMORY.md's size, fsync it, rename it over the target and fsync the directory (the
+    two fsyncs of a memory write, and the journal commits a create and a rename wait for)."""
+    target, body = directory / ".replace_probe", b"x" * 2200
+    times = []
+    dir_fd = os.open(directory, os.O_RDONLY)
+    try:
+        for i in range(count):
+            temp = directory / f".replace_probe.{i}.tmp"
+            start = time.perf_counter()
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(fd, body)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temp, target)
+            os.fsync(dir_fd)
+            times.append((time.perf_counter() - start) * 1000)
+    finally:
+        os.close(dir_fd)
+        target.unlink(missing_ok=True)
+    ordered = sorted(times)
+    return {"p50_ms": statistics.median(ordered), "p95_ms": ordered[int(len(ordered) * 0.95)]}
+
+
 def measure_writes(home: Path, writes: int) -> dict[str, Any]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from fair import fsync_probe, load
@@ -89,27 +116,35 @@ def measure_writes(home: Path, writes: int) -> dict[str, Any]:
 
     load_before = load()
     fsync = fsync_probe(str(home), 200)
+    replace = replace_probe(home)
+    # wall time, and the writing thread's CPU time (what the write costs whatever else the
+    # machine runs: on a busy machine the wall time mostly measures waiting for a core)
     tool_ms: list[float] = []
+    tool_cpu_ms: list[float] = []
     counter = _FsyncCounter().__enter__()
     for i in range(writes):
         note = f"fact {i % FILL_ENTRIES:02d}: revision {i:05d} of the note on the deploy pipeline and its canary stage"
         args = {"action": "replace", "old_text": f"fact {i % FILL_ENTRIES:02d}:", "content": note}
-        start = time.perf_counter()
+        cpu, start = time.thread_time(), time.perf_counter()
         answer = provider.handle_tool_call("memory", args)
         tool_ms.append((time.perf_counter() - start) * 1000)
+        tool_cpu_ms.append((time.thread_time() - cpu) * 1000)
         if '"success": true' not in answer:
             raise SystemExit(f"write {i} failed: {answer}")
     counter.__exit__()
 
     file = provider._files["memory"]  # the store behind the tool, to time the write path alone
     path_ms: list[float] = []
+    path_cpu_ms: list[float] = []
     for _ in range(writes):
-        start = time.perf_counter()
+        cpu, start = time.thread_time(), time.perf_counter()
         file.update(lambda entries: (entries, None))
         path_ms.append((time.perf_counter() - start) * 1000)
+        path_cpu_ms.append((time.thread_time() - cpu) * 1000)
     return {"file_usage": size, "tool_call": _percentiles(tool_ms), "write_path": _percentiles(path_ms),
-            "fsyncs_per_write": counter.calls / writes, "fsync_4k": fsync, "filesystem": _filesystem(home),
-            "load": f"{load_before} -> {load()}"}
+            "tool_call_cpu": _percentiles(tool_cpu_ms), "write_path_cpu": _percentiles(path_cpu_ms),
+            "fsyncs_per_write": counter.calls / writes, "fsync_4k": fsync, "atomic_replace": replace,
+            "filesystem": _filesystem(home), "load": f"{load_before} -> {load()}"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,14 +180,18 @@ def main(argv: list[str] | None = None) -> int:
         if run is None:
             continue
         print(f"on {run['filesystem']}: fsync of 4 KiB p50 {run['fsync_4k']['p50_ms']:.3f} ms (p95 {run['fsync_4k']['p95_ms']:.3f}); "
+              f"the disk's floor for one atomic replace (temp file + fsync + rename + directory fsync) "
+              f"p50 {run['atomic_replace']['p50_ms']:.3f} ms (p95 {run['atomic_replace']['p95_ms']:.3f}); "
               f"{run['fsyncs_per_write']:.2f} fsyncs per write; load {run['load']}")
         for label, key in (("tool call (public API)", "tool_call"), ("write path only", "write_path")):
-            figures = run[key]
-            print(f"  {label:<24} p50 {figures['p50_ms']:.3f} ms   p99 {figures['p99_ms']:.3f} ms   mean {figures['mean_ms']:.3f} ms   max {figures['max_ms']:.3f} ms")
+            for clock, figures in (("wall", run[key]), ("CPU", run[key + "_cpu"])):
+                print(f"  {label:<24} {clock:<4} p50 {figures['p50_ms']:.3f} ms   p99 {figures['p99_ms']:.3f} ms   "
+                      f"mean {figures['mean_ms']:.3f} ms   max {figures['max_ms']:.3f} ms")
     goal = "met" if writes["tool_call"]["p50_ms"] <= 2.0 else "MISSED"
     print(f"  goal p50 <= 2 ms: {goal}; at most two fsyncs per write: {'met' if writes['fsyncs_per_write'] <= 2 else 'MISSED'}")
     if ram is not None:
-        print(f"  goal CPU-only (tmpfs) p50 <= 0.5 ms: {'met' if ram['tool_call']['p50_ms'] <= 0.5 else 'MISSED'}")
+        print(f"  goal CPU-only (tmpfs) p50 <= 0.5 ms: {'met' if ram['tool_call']['p50_ms'] <= 0.5 else 'MISSED'} "
+              f"(wall {ram['tool_call']['p50_ms']:.3f} ms, CPU {ram['tool_call_cpu']['p50_ms']:.3f} ms)")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Mutation score of the safety-relevant modules, measured with mutmut.
 
-Run: python benchmarks/mutation.py [GROUP ...] [--list] [--max-children N] [--workdir PATH] [--json]
+Run: python benchmarks/mutation.py [GROUP ...] [--list] [--max-children N] [--only GLOB] [--workdir PATH] [--json]
 
 Each GROUP (default: all, in the order below) names source files and the tests that cover them.
 For each group this script makes a scratch copy of the project under --workdir (default:
@@ -45,7 +45,7 @@ class Group:
 GROUPS: dict[str, Group] = {
     "hooks": Group(
         ("hermes_core/hooks/signatures.py", "hermes_core/hooks/relay.py", "hermes_core/hooks/outcomes.py", "hermes_core/hooks/calls.py", "hermes_core/hooks/workers.py", "hermes_core/hooks/alarm.py", "hermes_core/hooks/quarantine.py", "hermes_core/hooks/dispatcher.py"),
-        ("tests/test_hook_dispatch.py", "tests/test_hook_timeouts.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
+        ("tests/test_hook_alarm.py", "tests/test_hook_dispatch.py", "tests/test_hook_timeouts.py", "tests/test_hook_workers.py", "tests/test_safety_semantics.py", "tests/test_hook_contracts.py", "tests/test_loading.py"),
     ),
     "policy": Group(
         ("hermes_core/policy.py",),
@@ -53,15 +53,15 @@ GROUPS: dict[str, Group] = {
     ),
     "discovery": Group(
         ("hermes_core/discovery.py", "hermes_core/plugin_candidate.py", "hermes_core/plugin_locations.py"),
-        ("tests/test_discovery.py", "tests/test_loading.py", "tests/test_path_safety.py"),
+        ("tests/test_discovery.py", "tests/test_discovery_sources.py", "tests/test_entry_points.py", "tests/test_entry_point_cache.py", "tests/test_loading.py", "tests/test_path_safety.py"),
     ),
     "manifest": Group(
         ("hermes_core/manifest.py", "hermes_core/validate.py"),
-        ("tests/test_manifest.py", "tests/test_discovery.py", "tests/test_path_safety.py"),
+        ("tests/test_manifest.py", "tests/test_manifest_rules.py", "tests/test_validate.py", "tests/test_path_safety.py", "tests/test_discovery.py"),
     ),
     "manager": Group(
         ("hermes_core/manager.py",),
-        ("tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py", "tests/test_provider_rules.py"),
+        ("tests/test_provider_rules.py", "tests/test_safety_semantics.py", "tests/test_loading.py", "tests/test_context.py", "tests/test_compat.py", "tests/test_compat_plugins.py"),
     ),
     "memory-write": Group(
         (
@@ -164,6 +164,23 @@ def _mutmut_section(group: Group, max_children: int) -> str:
     )
 
 
+def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) -> Path:
+    """Bring new and changed tests into an existing scratch copy, keeping mutmut's results.
+
+    For a re-run of some mutants (``--resume --only ...``) after tests were added: mutmut collects
+    the new tests' coverage and runs only the mutants named. The mutated sources must not have changed.
+    """
+    scratch = workdir / name
+    if not (scratch / "mutants").is_dir():
+        raise SystemExit(f"--resume: no earlier run of {name} in {scratch} -> run the group without --resume first")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for target in (scratch, scratch / "mutants"):
+        shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore, symlinks=True, dirs_exist_ok=True)
+    # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
+    # would make mutmut discard every verdict and start over.
+    return scratch
+
+
 def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
     scratch = workdir / name
     if scratch.exists():
@@ -216,15 +233,18 @@ def _diff(scratch: Path, mutant: str) -> str:
     return shown.stdout.strip() or shown.stderr.strip()
 
 
-def run_group(name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None) -> dict[str, object]:
-    scratch = _prepare(name, group, workdir, max_children)
+def run_group(
+    name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = (),
+    resume: bool = False,
+) -> dict[str, object]:
+    scratch = _refresh_tests(name, group, workdir, max_children) if resume else _prepare(name, group, workdir, max_children)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     with (scratch / "mutmut.log").open("w") as log:
         # a process group of its own, so that a run over budget is stopped with every worker it forked
         process = subprocess.Popen(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children)],
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *only],
             cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
         )
         try:
@@ -268,6 +288,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-diffs", action="store_true", help="do not print each survivor's diff")
     parser.add_argument("--budget-minutes", type=float, default=None, help="stop each group after this long and report what was measured")
     parser.add_argument("--json", action="store_true", help="one JSON object per group on stdout")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="GLOB",
+        help="run only the mutants whose names match (repeatable), e.g. 'hermes_core.hooks.alarm.*'; the rest are 'not checked'",
+    )
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the group's earlier results and bring in new tests (sources unchanged); with --only, re-judge those mutants",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, group in GROUPS.items():
@@ -281,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("mutmut is not installed -> pip install -e '.[dev]'")
     for name in args.groups or list(GROUPS):
-        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes)
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only), args.resume)
         print(json.dumps(result)) if args.json else _print(result)
     return 0
 

@@ -99,8 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.window_only:
         import hermes_plugins_builtin.state.search as search_module
 
-        search_module.rank_from_lists = lambda *a, **k: None  # type: ignore[assignment]
-        search_module.EXHAUSTIVE_FACTOR = 1
+        def window_only(conn, group, filters, window, limit, tables, indexed_upto):  # type: ignore[no-untyped-def]
+            """The rule before impact lists: FTS5 ranks every match up to the window, else the newest window."""
+            if window:
+                sql, params = search_module._group_query(group, filters, window, limit, tables, probe=True)
+                if conn.execute(sql, params).fetchone()[0] <= window:
+                    window = None
+            sql, params = search_module._group_query(group, filters, window, limit, tables)
+            return conn.execute(sql, params).fetchall()
+
+        search_module._group_hits = window_only  # type: ignore[assignment]
     rng = random.Random(20261124)
     wl = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
     args.db.parent.mkdir(parents=True, exist_ok=True)

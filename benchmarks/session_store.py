@@ -10,6 +10,7 @@ gives a ratio; the report is the median of those ratios with its quartiles.
 Phases:
   write      both stores at synchronous=FULL on disk and on tmpfs (--full-messages),
              and at synchronous=NORMAL (--messages, whose databases the search uses);
+             (write_full: the FULL runs only)
              the disk's fsync time is measured between batches of the same run and
              the fsync-bound maximum (one durable commit per append) printed beside.
   search     every query class, per query, on the NORMAL databases.
@@ -252,34 +253,15 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
 
 
 def phase_load(directory: Path, procs: int, iters: int) -> dict[str, Any]:
-    """Our store only: every query class while *procs* processes keep appending to the 100k database."""
-    db = directory / "ours_normal.db"
-    ctx = mp.get_context("spawn")
-    stop = ctx.Event()
-    ps, (start, q) = run_writers(OURS, "normal", db, procs, 2000, f"load{int(time.time())}", stop=stop)
-    adapter = make(OURS, "normal")
-    adapter.open(str(db))
-    before = adapter.count_messages()
-    start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
-    time.sleep(1.0)  # let the writers reach full speed before timing
-    times: dict[str, list[float]] = {cat: [] for cat, _ in shared.QUERY_CATEGORIES}
-    loads = [machine()["load"]]
-    for i in range(iters):
-        for cat, pool in shared.QUERY_CATEGORIES:
-            a = time.perf_counter()
-            adapter.search(pool[i % len(pool)], limit=20)
-            times[cat].append(time.perf_counter() - a)
-    loads.append(machine()["load"])
-    stop.set()
-    results = [q.get(timeout=600) for _ in ps]
-    for p in ps:
-        p.join()
-    appended = adapter.count_messages() - before
-    adapter.close()
-    return {"procs": procs, "appended_during": appended, "writer_failures": sum(r["failed"] for r in results),
-            "writer_msgs_per_s": round(sum(r["ok"] for r in results) / max(r["elapsed"] for r in results), 1),
-            "load": loads, "classes": {cat: {"p50_ms": round(percentile(t, 0.5) * 1e3, 3),
-                                             "p95_ms": round(percentile(t, 0.95) * 1e3, 3)} for cat, t in times.items()}}
+    """Our store only: every query class while *procs* processes keep appending to the 100k database.
+
+    Each search's wall time is split into its CPU time, its wait for a CPU and the rest
+    (see search_under_load.py, which also runs this on its own).
+    """
+    from search_under_load import run as run_under_load
+
+    return run_under_load(directory / "ours_normal.db", writers=procs, rate=0.0, iters=iters, pace_ms=0.0,
+                          warmup_s=1.0)
 
 
 def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1) -> dict[str, Any]:
@@ -305,9 +287,13 @@ def phase_scale(directory: Path, wl: shared.Workload, iters: int, batch: int = 1
             turn.append(m)
             if len(turn) >= batch or i == len(wl.order):
                 for sid, msgs in list(pending.items()) if i == len(wl.order) else [(wl.sessions[si]["id"], turn)]:
+                    b = time.perf_counter()
                     adapter.append_turn(sid, msgs)
                     pending.pop(sid, None)
-        lat.append(time.perf_counter() - a)
+                    if i == len(wl.order):  # the final flush: one latency per turn, not one for all
+                        lat.append(time.perf_counter() - b)
+        if batch <= 1 or i < len(wl.order):
+            lat.append(time.perf_counter() - a)
         if i % step == 0:
             now = time.perf_counter()
             rates.append(round(step / (now - window), 1))
@@ -379,13 +365,14 @@ def main(argv: list[str] | None = None) -> int:
     args.workdir.mkdir(parents=True, exist_ok=True)
     phases = set(args.phases.split(","))
     report: dict[str, Any] = {"machine": machine(), "args": {k: str(v) for k, v in vars(args).items()}}
-    if "write" in phases:
+    if "write" in phases or "write_full" in phases:
         small = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, args.full_messages // 100),
                                 n_messages=args.full_messages).build()
         report["write_full_disk"] = phase_write(args.workdir, "full", small, args.batch, 5)
         if args.tmpfs.is_dir():
             with tempfile.TemporaryDirectory(dir=args.tmpfs) as fast:
                 report["write_full_tmpfs"] = phase_write(Path(fast), "full", small, args.batch, 5)
+    if "write" in phases:
         big = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=args.sessions, n_messages=args.messages).build()
         report["workload_digest"] = big.digest()[:16]
         report["write_normal_disk"] = phase_write(args.workdir, "normal", big, args.batch, 25)

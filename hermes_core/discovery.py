@@ -207,17 +207,7 @@ def _scan_directory_source(root: Path | None, source: str, running_version: str,
 
 
 def _dist_name_and_version(dist: object) -> tuple[str, str]:
-    """Name and version of an installed distribution, read from its ``name-version.dist-info`` folder.
-
-    Parsing METADATA goes through the email parser (~1 ms per distribution plus
-    ~15 ms of imports), which listing plugins cannot afford; the folder name says
-    the same for every installer that follows the wheel spec.
-    """
-    path = getattr(dist, "_path", None)
-    folder = getattr(path, "name", "")
-    if folder.endswith(".dist-info") and folder.count("-") == 1:
-        name, version = folder[: -len(".dist-info")].split("-")
-        return name, version
+    """Name and version of an installed distribution, as its METADATA spells them."""
     metadata = dist.metadata  # type: ignore[attr-defined]
     return metadata["Name"] or "", metadata["Version"] or ""
 

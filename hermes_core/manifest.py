@@ -258,7 +258,8 @@ def validate_manifest_data(
         problems.append(problem(field_name, error.message, _fix_for(error, field_name)))
 
     warnings: list[str] = []
-    unknown = sorted(set(data) - known_manifest_keys())
+    # key=str: YAML keys may be numbers, dates or booleans beside strings, which do not compare
+    unknown = sorted(set(data) - known_manifest_keys(), key=str)
     if unknown:
         warnings.append(
             f"plugin '{plugin}' ({source}, {path}): unknown key(s) {', '.join(map(repr, unknown))} in plugin.yaml are ignored"

@@ -148,3 +148,76 @@ def test_has_listeners_counts_callbacks_and_monitors(make_plugin, plugin_manager
     assert hooks.has_listeners("pre_llm_call")
     undo()
     assert not hooks.has_listeners("pre_llm_call")
+
+
+# --- a quarantined plugin in a fail-closed chain -------------------------------------------------
+# The quarantine is entered as a timeout leaves it (``hooks.quarantined``), so these need not wait for one.
+
+QUARANTINE_PRE_TOOL = {"tool_name": "terminal", "args": {}, "task_id": "t"}
+
+
+def _quarantined_manager(make_plugin, plugin_manager, quarantined="b_held", **plugins):
+    for name, code in plugins.items():
+        make_plugin(name, code)
+    manager = plugin_manager(enabled=list(plugins), strict=False)
+    manager.hooks.quarantined[quarantined] = "post_tool_call"
+    return manager
+
+
+def _pre_tool_hook(value: str) -> str:
+    return f"def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {value})\n"
+
+
+def test_a_quarantined_plugin_without_a_policy_hook_blocks_nothing(make_plugin, plugin_manager):
+    manager = _quarantined_manager(
+        make_plugin, plugin_manager,
+        a_allows=_pre_tool_hook("None"),
+        b_held="def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: None)\n",
+    )
+    assert manager.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL) is None
+
+
+def test_the_quarantined_check_answers_last_in_its_own_place(make_plugin, plugin_manager):
+    manager = _quarantined_manager(make_plugin, plugin_manager, a_allows=_pre_tool_hook("None"), b_held=_pre_tool_hook("None"), c_later=_pre_tool_hook("None"))
+    outcomes = manager.hooks.call("pre_tool_call", dict(QUARANTINE_PRE_TOOL))
+    assert [(o.plugin, o.timed_out) for o in outcomes] == [("a_allows", False), ("b_held", True)]
+    assert outcomes[1].duration_ms == 0.0  # it did not run
+    decision = manager.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL)
+    assert decision.plugin == "b_held" and "quarantined since its post_tool_call hook timed out" in decision.message
+
+
+def test_an_earlier_block_or_failure_answers_before_the_quarantine(make_plugin, plugin_manager):
+    blocked = _quarantined_manager(make_plugin, plugin_manager, a_blocks=_pre_tool_hook("{'action': 'block', 'message': 'first no'}"), b_held=_pre_tool_hook("None"))
+    decision = blocked.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL)
+    assert (decision.plugin, decision.message) == ("a_blocks", "first no")
+
+
+def test_an_earlier_failure_answers_before_the_quarantine(make_plugin, plugin_manager):
+    failed = _quarantined_manager(make_plugin, plugin_manager, a_fails=_pre_tool_hook("1 / 0"), b_held=_pre_tool_hook("None"))
+    decision = failed.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL)
+    assert decision.plugin == "a_fails" and "ZeroDivisionError" in decision.message
+    (outcome,) = failed.hooks.call("pre_tool_call", dict(QUARANTINE_PRE_TOOL))
+    assert outcome.plugin == "a_fails" and isinstance(outcome.error, ZeroDivisionError)
+
+
+def test_a_non_policy_hook_simply_leaves_the_plugin_out(make_plugin, plugin_manager):
+    code = "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: '{name}')\n"
+    manager = _quarantined_manager(make_plugin, plugin_manager, a_runs=code.format(name="a"), b_held=code.format(name="b"), c_runs=code.format(name="c"))
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["a", "c"]
+
+
+def test_the_trace_names_a_quarantined_check_a_timeout(make_plugin, plugin_manager, monkeypatch, capsys):
+    monkeypatch.setenv("HERMES_PLUGINS_DEBUG", "1")  # read when the dispatcher is built
+    manager = _quarantined_manager(make_plugin, plugin_manager, b_held=_pre_tool_hook("None"))
+    capsys.readouterr()
+    manager.hooks.pre_tool_call(**QUARANTINE_PRE_TOOL)
+    assert "hook pre_tool_call: plugin 'b_held' 0.000 ms -> timeout" in capsys.readouterr().err
+
+
+def test_unloading_a_plugin_takes_its_callbacks_out_of_the_dispatcher(make_plugin, plugin_manager):
+    make_plugin("both_kinds", "from hermes_core import hookimpl\n@hookimpl\ndef on_session_reset(session_id):\n    return 'impl'\ndef register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'ctx')\n")
+    manager = plugin_manager(enabled=["both_kinds"])
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["impl", "ctx"]
+    manager.unload("both_kinds")
+    assert manager.hooks.callbacks("on_session_reset") == () and manager.hooks.pm.get_plugin("both_kinds") is None
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == []

@@ -64,6 +64,7 @@ def test_a_timed_out_pre_tool_call_blocks(make_plugin, plugin_manager, timeout_p
     try:
         decision = manager.hooks.pre_tool_call(tool_name="terminal", args={}, task_id="t")
         assert decision is not None and "did not answer pre_tool_call within 0.2 s" in decision.message
+        assert decision.plugin == "hang" and "plugin 'hang'" in decision.message
     finally:
         hang.RELEASE.set()
 

@@ -117,3 +117,74 @@ def test_the_debug_trace_names_each_callbacks_result(make_plugin, plugin_manager
     lines = [line for line in capsys.readouterr().err.splitlines() if "hook transform_terminal_output" in line]
     kinds = {line.split("plugin '")[1].split("'")[0]: line.rsplit("-> ", 1)[1] for line in lines}
     assert kinds == {"a_none": "none", "b_text": "str", "c_fail": "error (ZeroDivisionError: division by zero)", "d_block": "block"}
+
+
+HANG_ON_WORKER = """
+import threading
+RELEASE = threading.Event()
+def register(ctx):
+    ctx.register_hook('post_tool_call', lambda **kw: RELEASE.wait(30))
+"""
+
+
+def test_on_the_worker_path_every_callback_keeps_its_own_place_around_two_hangs(make_plugin, plugin_manager):
+    raising = "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: {error})\n"
+    for name, code in {
+        "a_hang": HANG_ON_WORKER,
+        "b_ok": "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: 'b')\n",
+        "c_hang": HANG_ON_WORKER,
+        "d_fails": raising.format(error="1 / 0"),
+        "e_fails": raising.format(error="[][1]"),
+    }.items():
+        make_plugin(name, code)
+    manager = plugin_manager(enabled=["a_hang", "b_ok", "c_hang", "d_fails", "e_fails"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
+    manager.hooks.inline_timeouts = False
+    try:
+        outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+    finally:
+        for name in ("a_hang", "c_hang"):
+            manager.get(name).module.RELEASE.set()
+    assert [o.plugin for o in outcomes] == ["a_hang", "b_ok", "c_hang", "d_fails", "e_fails"]
+    assert [o.timed_out for o in outcomes] == [True, False, True, False, False]
+    assert outcomes[1].value == "b" and outcomes[1].error is None
+    assert isinstance(outcomes[3].error, ZeroDivisionError) and isinstance(outcomes[4].error, IndexError)
+    assert outcomes[0].duration_ms == pytest.approx(200.0) and outcomes[2].duration_ms == pytest.approx(200.0)  # the timeout, in ms
+
+
+def test_on_the_worker_path_a_later_block_is_still_seen(make_plugin, plugin_manager):
+    manager = _manager(
+        make_plugin, plugin_manager, "threads",
+        a_allow="def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: None)\n",
+        b_block="def register(ctx):\n    ctx.register_hook('pre_tool_call', lambda **kw: {'action': 'block', 'message': 'late no'})\n",
+    )
+    decision = manager.hooks.pre_tool_call(**PRE_TOOL)
+    assert decision is not None and (decision.plugin, decision.message) == ("b_block", "late no")
+    (outcome,) = [o for o in manager.hooks.call("pre_tool_call", dict(PRE_TOOL)) if o.plugin == "b_block"]
+    assert outcome.value == {"action": "block", "message": "late no"}
+
+
+def test_on_the_worker_path_a_failure_is_reported_as_itself(make_plugin, plugin_manager):
+    manager = _manager(make_plugin, plugin_manager, "threads", fails="def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: 1 / 0)\n")
+    (outcome,) = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+    assert isinstance(outcome.error, ZeroDivisionError) and not outcome.timed_out
+
+
+def test_an_abandoned_worker_ends_when_its_hung_callback_returns_and_runs_nothing_more(make_plugin, plugin_manager):
+    make_plugin(
+        "a_hang",
+        "import threading\nRELEASE = threading.Event()\nTHREADS = []\n"
+        "def register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: THREADS.append(threading.current_thread()) or RELEASE.wait(30))\n",
+    )
+    make_plugin("b_count", "CALLS = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: CALLS.append(1))\n")
+    manager = plugin_manager(enabled=["a_hang", "b_count"], config={"plugins": {"hook_callback_timeout": 0.2}}, strict=False)
+    manager.hooks.inline_timeouts = False
+    hang = manager.get("a_hang").module
+    try:
+        outcomes = manager.hooks.call("post_tool_call", {"tool_name": "x", "args": {}, "result": "", "task_id": "t", "duration_ms": 0})
+    finally:
+        hang.RELEASE.set()
+    assert [o.timed_out for o in outcomes] == [True, False]
+    (abandoned,) = hang.THREADS
+    abandoned.join(timeout=30)  # the hung callback has returned: its thread must end, not go back to work
+    assert not abandoned.is_alive()
+    assert manager.get("b_count").module.CALLS == [1]  # the later callback ran once, on the caller's new worker

@@ -101,7 +101,8 @@ def builtin_plugin_keys() -> frozenset[str]:
     from hermes_core.plugin_candidate import BUILTIN_PACKAGE, DISTRIBUTION_NAME
 
     return frozenset(
-        ref.name for ref in installed_entry_points(get_hermes_home())
+        # no cache: an install that is then refused must leave $HERMES_HOME exactly as it was
+        ref.name for ref in installed_entry_points(get_hermes_home(), use_cache=False)
         if ref.distribution.lower().replace("_", "-") == DISTRIBUTION_NAME and ref.module.split(".")[0] == BUILTIN_PACKAGE
     )
 

@@ -7,6 +7,7 @@ an OR of quoted phrases, the last word of a phrase possibly a prefix (``"x"*``).
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,4 +65,24 @@ def frequency(toks: list[str], counts: Counter[str], alt: Alternative) -> int:
         if all(toks[i + j] == words[j] for j in range(1, k - 1)):
             tail = toks[i + k - 1]
             found += tail == last or (alt.prefix and tail.startswith(last))
+    return found
+
+
+def occurrence_pattern(alt: Alternative) -> re.Pattern[str]:
+    """A regex finding *alt* in folded text (ranking.fold): its words with only non-token
+    characters between them and no token character after. It starts with the first word
+    itself, so the regex engine skips ahead to it; occurrences() checks what precedes."""
+    body = r"[\W_]+".join(re.escape(word) for word in alt.words)
+    return re.compile(body + (r"[^\W_]*" if alt.prefix else "") + r"(?![^\W_])")
+
+
+def occurrences(pattern: re.Pattern[str], folded: str) -> int:
+    """How often *pattern* (from occurrence_pattern) starts a token in *folded*, overlaps
+    included: FTS5's count of a phrase, without tokenizing the whole message."""
+    found, pos = 0, 0
+    search = pattern.search
+    while (match := search(folded, pos)) is not None:
+        start = match.start()
+        found += start == 0 or not folded[start - 1].isalnum()  # [^\W_] is exactly isalnum()
+        pos = start + 1
     return found

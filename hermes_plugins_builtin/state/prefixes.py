@@ -6,19 +6,27 @@ messages that is most of the query's cost. The OR of a handful of words skips
 both merges. The words come from an fts5vocab view of the word index, and a
 prefix that matches more than MAX_PREFIX_EXPANSION words keeps the native form.
 
-Expansions are cached per connection, keyed by ``indexed_upto``: the index only
-gains words when rows are indexed, which always moves that mark (deletes can only
-remove words, and a removed word in the OR simply matches nothing).
+Expansions are cached per connection with the ``indexed_upto`` they were made at:
+the index only gains words when rows are indexed, which always moves that mark
+(deletes can only remove words, and a removed word in the OR simply matches
+nothing). Listing a prefix's words costs a pass over each word's documents (0.4 ms
+for ``deploy*`` at 100k messages), and with writers running the mark moves every
+few milliseconds; so when it has moved by at most RECHECK_ROWS rows, only those
+rows are looked at for a new word with the prefix, and the expansion is kept when
+they hold none.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
 
 from .query import Group, Term
 
 MAX_PREFIX_EXPANSION = 16
+RECHECK_ROWS = 256
 _CACHE_SIZE = 256
+_WORD = re.compile(r"[^\W_]+")
 
 
 def is_prefix(term: Term) -> bool:
@@ -54,6 +62,10 @@ class PrefixExpander:
         cached = self._cache.get(body)
         if cached is not None and cached[0] == indexed_upto:
             return cached[1]
+        if cached is not None and cached[1] is not None and 0 < indexed_upto - cached[0] <= RECHECK_ROWS \
+                and not self._new_word(body, cached[0], indexed_upto, cached[1]):
+            self._cache[body] = (indexed_upto, cached[1])
+            return cached[1]
         if not self._vocab_ready:
             self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms "
                                "USING fts5vocab(main, messages_fts, 'row')")
@@ -69,3 +81,17 @@ class PrefixExpander:
             self._cache.clear()
         self._cache[body] = (indexed_upto, expr)
         return expr
+
+    def _new_word(self, body: str, after: int, upto: int, expr: str) -> bool:
+        """Whether rows after..upto hold a word starting with *body* that *expr* does not name."""
+        from .ranking import fold
+
+        known = {part.strip().strip('"').replace('""', '"') for part in expr[1:-1].split(" OR ")}
+        # a row holds such a word only if it contains the prefix once lowercased, or has
+        # non-ASCII text (where folding diacritics away can make one: "Déploy" -> "deploy")
+        for (text,) in self._conn.execute(
+                "SELECT search_text FROM messages WHERE id > ? AND id <= ? AND (instr(lower(search_text), ?) > 0 "
+                "OR length(search_text) != length(CAST(search_text AS BLOB)))", (after, upto, body)):
+            if any(word.startswith(body) and word not in known for word in _WORD.findall(fold(text or ""))):
+                return True
+        return False

@@ -38,17 +38,28 @@ DF_FLUSH_BATCHES = 32
 _TOKEN = re.compile(r"[^\W_]+")
 
 
+def fold(text: str) -> str:
+    """*text* lowercased and without diacritics, as the word index folds it before splitting."""
+    lowered = text.lower()
+    if text.isascii():
+        return lowered
+    decomposed = unicodedata.normalize("NFD", lowered)
+    if decomposed != lowered or any(unicodedata.combining(ch) for ch in lowered if ch >= "\u0300"):
+        lowered = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return lowered
+
+
 def tokens(text: str | None) -> list[str]:
     """The word index's tokens (unicode61, remove_diacritics 2), near enough: lowercase letter/digit runs."""
     if not text:
         return []
-    if text.isascii():
-        return _TOKEN.findall(text.lower())
-    lowered = text.lower()
-    decomposed = unicodedata.normalize("NFD", lowered)
-    if decomposed != lowered or any(unicodedata.combining(ch) for ch in lowered if ch >= "\u0300"):
-        lowered = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return _TOKEN.findall(lowered)
+    return _TOKEN.findall(fold(text))
+
+
+def document_length(docsize: bytes | None) -> int | None:
+    """A message's token count as FTS5 stored it (its ``messages_fts_docsize`` record), if any."""
+    values = _varints(docsize) if docsize else []
+    return values[0] if values else None
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -159,8 +170,16 @@ def _tracked(conn: sqlite3.Connection) -> _Tracked:
     row = conn.execute("SELECT value FROM state_meta WHERE key = 'rank_version'").fetchone()
     version = row[0] if row else None
     if cache.version != version or not cache.words:
-        cache.words = {term: [floor, listed] for term, floor, listed in
-                       conn.execute("SELECT term, floor, listed FROM rank_terms WHERE tracked = 1")}
+        fresh = {term: [floor, listed] for term, floor, listed in
+                 conn.execute("SELECT term, floor, listed FROM rank_terms WHERE tracked = 1")}
+        # rank_terms.listed is only written when a list is trimmed, so a word this connection
+        # has been adding to keeps its own count (and its floor, if higher): otherwise every
+        # promotion of another word would reset the counts and lists would never be trimmed
+        for term, entry in fresh.items():
+            known = cache.words.get(term)
+            if known is not None:
+                entry[0], entry[1] = max(entry[0], known[0]), max(entry[1], known[1])
+        cache.words = fresh
         cache.version = version
     return cache
 

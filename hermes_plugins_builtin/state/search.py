@@ -1,12 +1,13 @@
 """Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
 
-Ranking is FTS5's BM25 over every match. A query matching at most ``rank_window``
-indexed messages (default 500) is ranked by FTS5 directly. One matching more
-would cost about 1.4 microseconds per match to rank that way (35 ms for a word in
-25k messages), so its word terms are ranked from the impact lists instead (see
-ranking.py and candidates.py), which give the same order. Only gram-index terms
-(scripts without spaces) with that many matches still rank the newest
-``rank_window`` matches. ``rank_window=None`` ranks every match with FTS5.
+Ranking is BM25 over every match, with FTS5's formula, and the work per group is
+bounded whatever the match count (see _group_hits): at most MAX_SCORED matches are
+scored in Python; more are ranked by FTS5 when its estimated cost (per match, plus
+bm25()'s pass over every document of every word) fits FTS5_BUDGET_US, else from the
+impact lists (ranking.py, candidates.py), exact whenever they can certify the top
+results. Gram-index terms (scripts without spaces) with too many matches for FTS5
+rank the newest ``rank_window`` matches. ``rank_window=None`` ranks every match
+with FTS5.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from .candidates import rank_from_lists
+from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_messages
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
 from .prefixes import PrefixExpander, is_prefix
@@ -26,6 +27,8 @@ DEFAULT_RANK_WINDOW = 500
 # this many times the window (a few milliseconds); beyond, the best listed messages
 # or, for gram terms, the newest window
 EXHAUSTIVE_FACTOR = 8
+# what ranking a group's every match with FTS5 may cost before the impact lists answer instead
+FTS5_BUDGET_US = 3500
 SNIPPET_CHARS = 160
 MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
@@ -60,9 +63,11 @@ def _and(exprs: Iterable[str]) -> str:
 
 
 def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
-                 tables: IndexTables = PERSISTENT, *, probe: bool = False) -> tuple[str, list[object]]:
+                 tables: IndexTables = PERSISTENT, *, probe: bool = False, newest: bool = False
+                 ) -> tuple[str, list[object]]:
     """SQL returning (id, score) for one group, best first (or, with *probe*, how many
-    matches there are, counting at most window + 1)."""
+    matches there are, counting at most window + 1; with *newest*, the ids of the newest
+    *window* matches)."""
     positives, negatives = group.positives, group.negatives
     word_terms = [t for t in positives if t.word_expr]
     gram_terms = [t for t in positives if t.gram_exprs]
@@ -107,6 +112,8 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     from_where = (f" FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if join else "")
                   + f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where))
     all_params: list[object] = [match, *params]
+    if newest:  # the ids of the newest *window* matches, without ranking them
+        return f"SELECT {table}.rowid{from_where} ORDER BY {table}.rowid DESC LIMIT ?", [*all_params, window]
     if probe:  # only whether there are more than *window* matches: a stale gram entry may count,
         # so without filters the join (a lookup per match) is left out
         bare = f" FROM {table} WHERE {table} MATCH ?" if not where else from_where
@@ -124,21 +131,74 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
 
 def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, window: int | None, limit: int,
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
-    """(id, score) of one group's best *limit* matches in *tables*."""
+    """(id, score) of one group's best *limit* matches in *tables*.
+
+    Every step is bounded: a few matches are scored in Python; more are ranked by
+    FTS5 when its estimated cost fits FTS5_BUDGET_US; otherwise the impact lists
+    answer (exactly when they can certify it), or the newest matches are scored.
+    """
     if window and tables is PERSISTENT:
-        cap = EXHAUSTIVE_FACTOR * window
-        sql, params = _group_query(group, filters, cap, limit, tables, probe=True)
-        matches = conn.execute(sql, params).fetchone()[0]
-        listed = None
-        if matches > window:
-            listed = rank_from_lists(conn, group, roles=filters.roles, excluded=filters.exclude_session_ids,
-                                     limit=limit, upto=indexed_upto)
-            if listed is not None and (listed[1] or matches > cap):
-                return listed[0]  # certain, or the best listed of too many matches to rank in full
-        if matches <= cap:
-            window = None  # few enough for FTS5 to rank them all
+        if _count(conn, group, filters, MAX_SCORED) <= MAX_SCORED:
+            # every match scored in Python, which skips bm25()'s pass over every document
+            # of every word (the IDF counts come from the lists' bookkeeping)
+            scored = _score_newest(conn, group, filters, limit, indexed_upto)
+            if scored is not None:
+                return scored
+            window = None  # gram terms: FTS5 ranks them all
+        else:
+            affordable = _fts5_affordable(conn, group, filters, EXHAUSTIVE_FACTOR * window)
+            if not affordable or len(group.positives) == 1:
+                # a single term is answered by its lists with certainty nearly always; two
+                # or more, rarely, so FTS5 ranks those itself whenever it can afford to
+                listed = rank_from_lists(conn, group, roles=filters.roles, excluded=filters.exclude_session_ids,
+                                         limit=limit, upto=indexed_upto)
+                if listed is not None and (listed[1] or not affordable):
+                    return listed[0]  # certain, or the best listed where ranking in full costs too much
+            if affordable:
+                window = None
+            else:
+                scored = _score_newest(conn, group, filters, limit, indexed_upto)
+                if scored is not None:
+                    return scored
     sql, params = _group_query(group, filters, window, limit, tables)
     return conn.execute(sql, params).fetchall()
+
+
+def _count(conn: sqlite3.Connection, group: Group, filters: SearchFilters, upto: int) -> int:
+    """How many matches *group* has, counting at most *upto* + 1."""
+    sql, params = _group_query(group, filters, upto, 0, PERSISTENT, probe=True)
+    return int(conn.execute(sql, params).fetchone()[0])
+
+
+def _fts5_affordable(conn: sqlite3.Connection, group: Group, filters: SearchFilters, cap: int) -> bool:
+    """Whether FTS5 can rank every match of *group* within FTS5_BUDGET_US (at most *cap* matches).
+
+    The document counts the lists keep usually decide it; the matches are counted
+    (up to *cap*) only when they do not.
+    """
+    counts = group_counts(conn, group)
+    if fts5_rank_cost_us(max(counts.at_least, 0), counts.postings) > FTS5_BUDGET_US or counts.at_least > cap:
+        return False
+    if counts.at_most is not None and counts.at_most <= cap \
+            and fts5_rank_cost_us(counts.at_most, counts.postings) <= FTS5_BUDGET_US:
+        return True
+    matches = _count(conn, group, filters, cap)
+    return matches <= cap and fts5_rank_cost_us(matches, counts.postings) <= FTS5_BUDGET_US
+
+
+def _score_newest(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int,
+                  indexed_upto: int) -> list[tuple[int, float]] | None:
+    """The newest MAX_SCORED matches of *group*, scored in Python (None for gram terms)."""
+    sql, params = _group_query(group, filters, MAX_SCORED, limit, PERSISTENT, newest=True)
+    newest = [r[0] for r in conn.execute(sql, params)]
+    return score_messages(conn, group, newest, roles=filters.roles, excluded=filters.exclude_session_ids,
+                          limit=limit, upto=indexed_upto)
+
+
+def fts5_rank_cost_us(matches: int, postings_read: int) -> float:
+    """Estimated microseconds for FTS5's bm25() to rank *matches* rows (measured on the benchmark
+    machine: about 0.9 per match, 0.05 per index entry read by the IDF pass)."""
+    return matches * 0.9 + postings_read * 0.05
 
 
 def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters, *, limit: int,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import Counter
+from collections.abc import Callable
 
 from .grams import document_grams, needs_grams
 from .matching import Alternative, alternatives, frequency, gram_alternatives
@@ -48,16 +49,55 @@ def _term_alternatives(group: Group) -> list[tuple[list[Alternative], bool, str 
     return out
 
 
+class _TailCache:
+    """The waiting rows already tokenized by an earlier search on this connection.
+
+    A row never changes once appended (the store has no edit), so its tokens stay
+    valid until the indexes take it over; a search only tokenizes rows that arrived
+    since the previous one.
+    """
+
+    def __init__(self) -> None:
+        self.rows: dict[int, _Row] = {}
+
+
+def _waiting_rows(conn: sqlite3.Connection, upto: int) -> list[_Row]:
+    cache = getattr(conn, "tail_cache", None)
+    if cache is None:
+        cache = _TailCache()
+        try:
+            conn.tail_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
+        except AttributeError:
+            pass  # a plain sqlite3 connection: tokenized afresh each time
+    ids = [r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ?", (upto,))]
+    missing = [i for i in ids if i not in cache.rows]
+    if missing:
+        for r in conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id >= ?", (missing[0],)):
+            if r[0] not in cache.rows:
+                cache.rows[r[0]] = _Row(*r)
+    rows = [cache.rows[i] for i in ids if i in cache.rows]
+    if len(cache.rows) > len(rows):  # indexed or deleted meanwhile
+        cache.rows = {row.id: row for row in rows}
+    return rows
+
+
 def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, ...], excluded: tuple[str, ...],
                 upto: int) -> list[tuple[int, float]]:
     """(id, score) of every waiting row that matches *plan*, for run_search to merge."""
-    fetched = conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id > ?", (upto,)).fetchall()
-    if not fetched:
+    rows = _waiting_rows(conn, upto)
+    if not rows:
         return []
-    rows = [_Row(*r) for r in fetched]
     avg_words = max(sum(len(r.words) for r in rows) / len(rows), 1e-9)
     avg_grams = max(sum(len(r.grams) for r in rows) / len(rows), 1e-9)
     best: dict[int, float] = {}
+    known: dict[tuple[Alternative, bool], int] = {}
+
+    def df(alt: Alternative, grams: bool) -> int:
+        """Waiting rows holding *alt* (counted once per search, not once per matching row)."""
+        if (alt, grams) not in known:
+            known[alt, grams] = _df(rows, alt, grams)
+        return known[alt, grams]
+
     for group in plan.groups:
         terms = _term_alternatives(group)
         if terms is None:
@@ -66,7 +106,7 @@ def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, 
         for row in rows:
             if (roles and row.role not in roles) or (excluded and row.session_id in excluded):
                 continue
-            score = _match(row, group, terms, avg_words, avg_grams, rows)
+            score = _match(row, group, terms, avg_words, avg_grams, len(rows), df)
             if score is not None:
                 scored.append((row.id, score))
         for mid, score in scored:
@@ -80,7 +120,7 @@ def _df(rows: list[_Row], alt: Alternative, grams: bool) -> int:
 
 
 def _match(row: _Row, group: Group, terms: list[tuple[list[Alternative], bool, str | None]], avg_words: float,
-           avg_grams: float, rows: list[_Row]) -> float | None:
+           avg_grams: float, count: int, df_of: Callable[[Alternative, bool], int]) -> float | None:
     score = 0.0
     for alts, grams, literal in terms:
         toks, counts = (row.grams, row.gram_counts) if grams else (row.words, row.word_counts)
@@ -90,8 +130,8 @@ def _match(row: _Row, group: Group, terms: list[tuple[list[Alternative], bool, s
         dl, avg = (len(row.grams), avg_grams) if grams else (len(row.words), avg_words)
         for alt, tf in hits:
             if tf:
-                df = _df(rows, alt, grams)
-                score += max(math.log((len(rows) - df + 0.5) / (df + 0.5)), 1e-6) * weight(tf, dl, avg)
+                df = df_of(alt, grams)
+                score += max(math.log((count - df + 0.5) / (df + 0.5)), 1e-6) * weight(tf, dl, avg)
     for term in group.negatives:
         alts = alternatives(term.word_expr) if term.word_expr and term.literal is None else None
         if alts is not None:

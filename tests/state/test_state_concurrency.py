@@ -135,3 +135,24 @@ def test_wal_pages_are_copied_back_by_the_background_checkpointer(db_path):
         assert wal_pages < AUTOCHECKPOINT_PAGES
         assert os.path.getsize(db_path) > size_before
         assert store.message_count() == appends
+
+
+def test_a_long_wal_is_started_over_from_the_background_thread(db_path, monkeypatch):
+    from hermes_plugins_builtin.state import checkpoint
+
+    monkeypatch.setattr(checkpoint, "RESTART_FRAMES", 5)
+    with SessionStore(db_path) as store, SessionStore(db_path) as reader:
+        store.create_session("s", "cli")
+        for i in range(checkpoint.CHECKPOINT_EVERY_COMMITS):
+            store.append_message("s", "user", f"message {i} " + "padding " * 50)
+            assert reader.search(f"message {i}")  # a reader between the commits
+        assert store._checkpointer.wait_for(1, timeout=60)
+        assert store._checkpointer.restarts == 1
+        store.append_message("s", "user", "after the restart")
+        probe = sqlite3.connect(db_path)
+        try:
+            frames = probe.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+        finally:
+            probe.close()
+        assert 0 < frames < 5  # the commit after the restart wrote from the start of the WAL
+        assert reader.message_count("s") == checkpoint.CHECKPOINT_EVERY_COMMITS + 1

@@ -285,6 +285,30 @@ def test_prefix_matching_many_words_still_finds_them_all(store):
     assert store.search("pfx*", limit=5)[0].snippet.startswith(">>>pfx")
 
 
+def test_a_prefix_finds_a_word_first_indexed_after_its_expansion_was_cached(store):
+    store.create_session("s", "cli")
+    store.append_messages("s", [{"role": "user", "content": "plainword deployable"}] * BATCH_ROWS)
+    assert {h.snippet for h in store.search("deploy*", limit=5)} == {"plainword >>>deployable<<<"}
+    # one more batch without the prefix keeps the cached expansion; the next one brings a new form,
+    # one with a diacritic folded away by the index
+    store.append_messages("s", [{"role": "user", "content": "nothing here"}] * BATCH_ROWS)
+    assert len(store.search("deploy*", limit=100)) == BATCH_ROWS
+    store.append_messages("s", [{"role": "user", "content": "Déployé today"}] * BATCH_ROWS)
+    assert store.stats().messages_awaiting_index == 0
+    assert len(store.search("deploy*", limit=100)) == 2 * BATCH_ROWS
+
+
+def test_waiting_rows_seen_by_one_search_follow_deletes_and_appends_in_the_next(store):
+    store.create_session("a", "cli")
+    store.create_session("b", "cli")
+    store.append_message("a", "user", "waitingword one")
+    assert [h.session_id for h in store.search("waitingword")] == ["a"]  # tokenized and kept for the next search
+    store.append_message("b", "user", "waitingword two")
+    assert sorted(h.session_id for h in store.search("waitingword")) == ["a", "b"]
+    assert store.delete_session("a")
+    assert [h.session_id for h in store.search("waitingword")] == ["b"]
+
+
 def test_the_store_and_the_search_module_agree_on_the_default_rank_window():
     """store.py repeats the default so that opening a store does not import the search code."""
     from hermes_plugins_builtin.state import search, store
