@@ -344,3 +344,18 @@ def test_chat_resume_takes_a_unique_start_of_the_id(home):
         assert again.returncode == 0, again.stderr
         assert again.stdout == "Still Oslo.\n"
         assert [m["content"] for m in server.requests[1].body["messages"] if m["role"] == "user"][:1] == ["Where do we go?"]
+
+
+def _tree(path: Path) -> dict[str, bytes]:
+    """Every file under ``path`` with its bytes: what a refused command must leave as it was."""
+    return {str(found.relative_to(path)): found.read_bytes() for found in sorted(path.rglob("*")) if found.is_file()}
+
+
+@pytest.mark.parametrize("query", ["", "   ", " \t\n"])
+def test_an_empty_search_query_is_an_error_that_says_how_to_write_one(home, query):
+    before = _tree(home)
+    result = hermes(home, "sessions", "search", query)
+    assert result.returncode == 1
+    assert "the query is empty" in result.stderr and "hermes sessions search 'dark mode'" in result.stderr
+    assert "no matches" not in result.stdout and "Traceback" not in result.stderr
+    assert _tree(home) == before and not (home / "state.db").exists()

@@ -213,6 +213,11 @@ def _search_roles(given: list[str] | None) -> list[str] | None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if not args.query.strip():  # checked before the store is opened, so an empty query creates no state.db
+        raise HermesError(
+            "hermes sessions search: the query is empty, so it would match nothing -> give words to look for, "
+            "e.g. hermes sessions search 'dark mode' (a \"quoted phrase\", prefix*, OR / AND / NOT also work)"
+        )
     roles = _search_roles(args.role)
     limit = _positive_limit(args.limit)
     with _open_store() as store:
