@@ -359,3 +359,28 @@ def test_an_empty_search_query_is_an_error_that_says_how_to_write_one(home, quer
     assert "the query is empty" in result.stderr and "hermes sessions search 'dark mode'" in result.stderr
     assert "no matches" not in result.stdout and "Traceback" not in result.stderr
     assert _tree(home) == before and not (home / "state.db").exists()
+
+
+def test_stats_of_an_empty_store_reads_well_as_text_and_as_json(home):
+    text = hermes(home, "sessions", "stats")
+    assert text.returncode == 0, text.stderr
+    lines = {line.split()[0]: line for line in reversed(text.stdout.splitlines()) if line.strip()}  # first one wins
+    assert lines["sessions"].split()[1] == "0" and "'hermes chat' starts one" in lines["sessions"]
+    assert lines["messages"].split() == ["messages", "0"]  # no empty "()" after the count
+    assert "()" not in text.stdout and text.stderr == ""
+    as_json = hermes(home, "sessions", "stats", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    stats = json.loads(as_json.stdout)
+    assert (stats["sessions"], stats["messages"], stats["messages_by_role"]) == (0, 0, {})
+    assert stats["db_bytes"] > 0 and all(isinstance(size, int) for size in stats["object_bytes"].values())
+
+
+def test_stats_lists_message_counts_by_role_once_there_are_messages(home):
+    with SessionStore(home / "state.db") as store:
+        session = store.create_session(source="cli", title="tea")
+        store.append_messages(session, [{"role": "user", "content": "tea?"}, {"role": "assistant", "content": "green"},
+                                        {"role": "user", "content": "more"}])
+    text = hermes(home, "sessions", "stats")
+    assert text.returncode == 0, text.stderr
+    assert "messages         3 (assistant 1, user 2)" in text.stdout
+    assert "none stored yet" not in text.stdout

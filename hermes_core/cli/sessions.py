@@ -269,8 +269,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print_json(asdict(stats))
         return 0
     print(f"schema version   {stats.schema_version}")
-    print(f"sessions         {stats.sessions}")
-    print(f"messages         {stats.messages} ({', '.join(f'{r} {n}' for r, n in sorted(stats.messages_by_role.items()))})")
+    print(f"sessions         {stats.sessions}" + ("  (none stored yet; 'hermes chat' starts one)" if not stats.sessions else ""))
+    by_role = ", ".join(f"{role} {count}" for role, count in sorted(stats.messages_by_role.items()) if count)
+    print(f"messages         {stats.messages}" + (f" ({by_role})" if by_role else ""))
     print(f"database         {_size(stats.db_bytes)} (+ {_size(stats.wal_bytes)} WAL)")
     for name, size in sorted(stats.object_bytes.items(), key=lambda item: -item[1]):
         print(f"  {name:<28} {_size(size)}")
