@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import uuid
 from pathlib import Path
@@ -26,6 +27,7 @@ def add_arguments(commands: Any) -> None:
     export = commands.add_parser("export", help="write a provider's memories to FILE.jsonl (one record per line)")
     export.add_argument("file", type=Path, metavar="FILE.jsonl", help="where to write ('-' for stdout)")
     export.add_argument("--provider", metavar="NAME", help="provider to export (default: memory.provider, else the built-in memory)")
+    export.add_argument("--force", action="store_true", help="replace FILE.jsonl if it already exists")
     export.add_argument("--json", action="store_true", help="print a JSON summary")
     export.set_defaults(func=cmd_export)
 
@@ -61,10 +63,21 @@ def _target(manager: PluginManager, name: str | None, *, reading: bool = False) 
 # -- export --
 
 
+def _refuse_overwrite(path: Path, force: bool) -> None:
+    """An existing FILE (or a link by that name) is replaced only when --force says so: it may be the only copy."""
+    if force or path.is_dir() or not os.path.lexists(path):
+        return  # a directory is refused, with its own hint, when the file is written
+    raise HermesError(f"{path} already exists, and 'hermes memory export' does not replace a file unasked -> "
+                      "add --force to overwrite it, or give another file name")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from hermes_core.cli.memory_common import plugin_manager
     from hermes_core.memory.records import MemoryExportUnsupported, RecordError, coerce_records
 
+    to_file = str(args.file) != "-"
+    if to_file:
+        _refuse_overwrite(args.file, args.force)  # before any provider starts: a refusal costs and changes nothing
     manager = plugin_manager()
     provider = _target(manager, args.provider, reading=True)
     try:
@@ -78,13 +91,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         _shutdown(provider)
     text = "".join(record.to_json() + "\n" for record in records)
-    if str(args.file) == "-":
+    if not to_file:
         sys.stdout.write(text)
     else:
         from hermes_core.cli.sessions import _write_export
 
+        _refuse_overwrite(args.file, args.force)  # again: the export may have taken a while
         _write_export(args.file, text, example="memories.jsonl")
-    if args.json and str(args.file) != "-":
+    if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:
         print(f"wrote {len(records)} records from {provider.name} to {args.file}", file=sys.stderr)

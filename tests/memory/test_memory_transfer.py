@@ -154,3 +154,27 @@ def test_an_unknown_memory_provider_in_config_is_blamed_on_the_config(run_hermes
     assert "name one of them" not in result.stderr  # the user named nothing
     named = run_hermes("memory", command, "--provider", "nosuch", str(file))
     assert named.exit_code == 1 and "name one of them, or 'builtin'" in named.stderr
+
+
+def test_export_refuses_to_replace_an_existing_file_unless_forced(run_hermes, hermes_home, tmp_path):
+    run_hermes("memory", "add", "The project builds with make release.")
+    out = tmp_path / "memories.jsonl"
+    out.write_bytes(b"my only copy\n")
+    out.chmod(0o644)
+    refused = run_hermes("memory", "export", str(out))
+    assert refused.exit_code == 1
+    assert str(out) in refused.stderr and "already exists" in refused.stderr and "--force" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert out.read_bytes() == b"my only copy\n" and out.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("memories")) == ["memories.jsonl"]  # no temp file left
+
+    link = tmp_path / "dangling.jsonl"
+    link.symlink_to(tmp_path / "elsewhere.jsonl")
+    assert run_hermes("memory", "export", str(link)).exit_code == 1  # a name already taken, even by a dangling link
+    assert not (tmp_path / "elsewhere.jsonl").exists()
+
+    forced = run_hermes("memory", "export", str(out), "--force", "--json")
+    assert forced.exit_code == 0, forced.stderr
+    assert forced.json()["records"] == 1
+    assert [json.loads(line)["text"] for line in out.read_text().splitlines()] == ["The project builds with make release."]
+    assert out.stat().st_mode & 0o777 == 0o600  # the atomic replacement is private, whatever the old file's mode was
