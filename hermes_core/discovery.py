@@ -159,10 +159,13 @@ def read_directory_plugin(
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
 
     from hermes_core.files import UnreadableFileError
-    from hermes_core.manifest import read_manifest_file
+    from hermes_core.manifest import ManifestNotUtf8, read_manifest_file
 
     try:
         text = read_manifest_file(manifest_file)
+    except ManifestNotUtf8 as exc:
+        problem = PluginProblem(dir_name, source, display_path, "", exc.cause, exc.fix)
+        return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
     except (OSError, UnreadableFileError) as exc:
         problem = PluginProblem(dir_name, source, display_path, "", f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
@@ -255,9 +258,14 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
     manifest_file = find_manifest_file(directory) if directory else None
     if manifest_file is not None:
         assert directory is not None
-        from hermes_core.manifest import read_manifest_file
+        from hermes_core.manifest import ManifestNotUtf8, read_manifest_file
 
-        text = read_manifest_file(manifest_file)
+        try:
+            text = read_manifest_file(manifest_file)
+        except ManifestNotUtf8 as exc:  # the package's plugin, refused like a directory plugin, never the host's crash
+            problem = PluginProblem(ref.name, source, str(manifest_file), "", exc.cause, exc.fix)
+            return PluginCandidate(key=ref.name, name=ref.name, source=source, path=str(directory), manifest=None,
+                                   problems=[problem], warnings=[], directory=None, entry_point=ref)
         if "requires_hermes" in text:
             # pip lays the package and its dist-info side by side; discovery read the name and version from that folder
             metadata_file = directory.parent / f"{ref.distribution}-{ref.version}.dist-info" / "METADATA"

@@ -125,14 +125,39 @@ def known_manifest_keys() -> frozenset[str]:
 MAX_MANIFEST_BYTES = 256 * 1024
 
 
+class ManifestNotUtf8(ValueError):
+    """A plugin.yaml whose bytes are not UTF-8; ``cause`` and ``fix`` word it for a PluginProblem."""
+
+    def __init__(self, error: UnicodeDecodeError) -> None:
+        self.offset = error.start
+        self.cause = f"plugin.yaml is not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start}: {error.reason})"
+        self.fix = "re-save plugin.yaml as UTF-8 in your editor (a Latin-1 file: iconv -f latin1 -t utf-8)"
+        super().__init__(f"{self.cause} -> {self.fix}")
+
+
+def decode_manifest(data: bytes) -> str:
+    """The text of plugin.yaml bytes.
+
+    Bytes that are not UTF-8 are refused rather than replaced: U+FFFD in a name or
+    version would load the plugin under a garbled identity.
+
+    :raises ManifestNotUtf8: the bytes are not UTF-8.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ManifestNotUtf8(exc) from None
+
+
 def read_manifest_file(manifest_file: Path) -> str:
-    """The text of a plugin.yaml (bytes that are not UTF-8 become U+FFFD and fail validation visibly).
+    """The text of a plugin.yaml.
 
     :raises hermes_core.files.UnreadableFileError: a FIFO, device, or a file over MAX_MANIFEST_BYTES.
+    :raises ManifestNotUtf8: the file is not UTF-8.
     """
     from hermes_core.files import read_limited_bytes
 
-    return read_limited_bytes(manifest_file, MAX_MANIFEST_BYTES, what="plugin.yaml").decode("utf-8", "replace")
+    return decode_manifest(read_limited_bytes(manifest_file, MAX_MANIFEST_BYTES, what="plugin.yaml"))
 
 
 def find_manifest_file(plugin_dir: Path) -> Path | None:

@@ -12,7 +12,7 @@ from typing import Any
 from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
-from hermes_core.manifest import MANIFEST_FILE_NAMES, PluginProblem, read_manifest_text
+from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginProblem, decode_manifest, read_manifest_text
 from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
@@ -144,8 +144,13 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
         written_for = audience_of(SOURCE_LABEL, init_text)
         if written_for == HERMES_AGENT and _wheel_requires_hermes_host(archive, names):
             written_for = HERMES
+        try:
+            manifest_text = decode_manifest(archive.read(manifest_name))
+        except ManifestNotUtf8 as exc:
+            problem = PluginProblem(ep_name, SOURCE_LABEL, f"{wheel.name}!{manifest_name}", "", exc.cause, exc.fix)
+            return ValidationReport(ep_name, location, problems=[problem])
         manifest_report = read_manifest_text(
-            archive.read(manifest_name).decode("utf-8", "replace"),
+            manifest_text,
             default_name=ep_name,
             source=SOURCE_LABEL,
             path=f"{wheel.name}!{manifest_name}",

@@ -195,3 +195,26 @@ def test_strict_mode_names_the_plugin(make_plugin, plugin_manager):
     make_plugin("badmani", "def register(ctx): pass\n", manifest={"name": "badmani", "kind": "odd"})
     with pytest.raises(PluginLoadError, match="badmani"):
         plugin_manager(enabled=["badmani"], strict=True)
+
+
+def test_a_plugin_yaml_that_is_not_utf8_is_refused_by_name_and_offset(make_plugin, run_hermes, hermes_home):
+    latin1 = "name: latin\nversion: '1.0-caf\xe9'\ndescription: caf\xe9 notes\n".encode("latin-1")
+    offset = latin1.index(b"\xe9")
+    plugin = make_plugin("latin", IMPORT_MARKER + "def register(ctx): pass\n", manifest=False)
+    (plugin / "plugin.yaml").write_bytes(latin1)
+    (hermes_home / "config.yaml").write_text("plugins:\n  enabled: [latin]\n")
+    config_before = (hermes_home / "config.yaml").read_bytes()
+
+    for argv in (("plugins", "list"), ("plugins", "list", "--load"), ("plugins", "validate", str(plugin))):
+        result = run_hermes(*argv)
+        shown = result.stdout + result.stderr
+        assert "\ufffd" not in shown and "1.0-caf" not in shown, argv  # never a garbled version
+        assert f"{plugin / 'plugin.yaml'}" in shown and "not UTF-8" in shown and f"offset {offset}" in shown, (argv, shown)
+        assert "re-save plugin.yaml as UTF-8" in shown and "Traceback" not in shown, argv
+    assert run_hermes("plugins", "validate", str(plugin)).exit_code == 1
+    listed = run_hermes("plugins", "list", "--json", "--load").json()
+    entry = next(e for e in listed if e["name"] == "latin")
+    assert entry["loaded"] is False and entry["version"] in ("", None)
+    assert not (hermes_home / "IMPORTED").exists()  # refused before any of its code ran
+    assert (hermes_home / "config.yaml").read_bytes() == config_before
+    assert (plugin / "plugin.yaml").read_bytes() == latin1

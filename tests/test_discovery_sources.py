@@ -144,6 +144,18 @@ def test_a_bad_plugin_yaml_of_an_entry_point_is_reported_at_its_path(site_dir, h
     assert problem.field == "kind" and problem.path == str(package / "plugin.yaml") and problem.source == "entrypoint"
 
 
+def test_an_entry_points_plugin_yaml_that_is_not_utf8_is_a_problem_of_that_plugin_only(site_dir, hermes_home):
+    package = _install(site_dir, "dsx_latin", f"[{ENTRY_POINT_GROUP}]\nlatin = dsx_latin\n", manifest="")
+    (package / "plugin.yaml").write_bytes(b"name: latin\ndescription: caf\xe9\n")
+    _install(site_dir, "dsx_fine", f"[{ENTRY_POINT_GROUP}]\nfine = dsx_fine\n", manifest="name: fine\n")
+    found = _discover(hermes_home)
+    latin = found["latin"]
+    (problem,) = latin.problems
+    assert latin.manifest is None and problem.path == str(package / "plugin.yaml") and problem.source == "entrypoint"
+    assert "not UTF-8" in problem.cause and "offset 28" in problem.cause and "re-save plugin.yaml as UTF-8" in problem.fix
+    assert found["fine"].problems == [] and found["fine"].manifest.name == "fine"
+
+
 def test_an_entry_point_without_plugin_yaml_gets_a_manifest_from_its_group_and_metadata(site_dir, hermes_home):
     _install(site_dir, "dsx_mem", f"[{MEMORY_ENTRY_POINT_GROUP}]\nmem = dsx_mem:register\n", PROVIDER_CODE)
     _install(site_dir, "dsx_gen", f"[{ENTRY_POINT_GROUP}]\ngen = dsx_gen\n", PROVIDER_CODE)  # code is not read for the kind

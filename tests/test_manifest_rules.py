@@ -205,12 +205,17 @@ def test_plugin_yaml_is_preferred_over_plugin_yml_and_directories_do_not_count(t
     assert find_manifest_file(other) is None
 
 
-def test_a_manifest_file_is_read_up_to_the_limit_with_bad_bytes_replaced(tmp_path):
+def test_a_manifest_file_is_read_up_to_the_limit_and_bad_bytes_are_refused_by_offset(tmp_path):
     from hermes_core.files import UnreadableFileError
+    from hermes_core.manifest import ManifestNotUtf8
 
     manifest = tmp_path / "plugin.yaml"
     manifest.write_bytes(b"name: caf\xe9\n")
-    assert read_manifest_file(manifest) == "name: caf\ufffd\n"
+    with pytest.raises(ManifestNotUtf8, match="byte 0xe9 at offset 9") as refused:
+        read_manifest_file(manifest)
+    assert refused.value.offset == 9
+    manifest.write_bytes("name: café\n".encode())
+    assert read_manifest_file(manifest) == "name: café\n"
     manifest.write_bytes(b"#" * MAX_MANIFEST_BYTES)
     assert len(read_manifest_file(manifest)) == MAX_MANIFEST_BYTES
     manifest.write_bytes(b"#" * (MAX_MANIFEST_BYTES + 1))

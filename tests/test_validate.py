@@ -187,7 +187,10 @@ def test_wheel_plugin_yaml_details_are_checked_like_a_directorys(tmp_path):
     assert f"this is hermes {__version__}" in reports["p_needy"].problems[0].cause
     broken = reports["p_broken"]
     assert (broken.name, broken.version, broken.kind) == ("broken", "", "") and "not valid YAML" in broken.problems[0].cause
-    assert reports["p_latin"].problems == [] and reports["p_latin"].name == "latin"
+    # an __init__.py that is not UTF-8 is still read for the kind; a plugin.yaml that is not UTF-8 is refused by offset
+    (latin,) = reports["p_latin"].problems
+    assert latin.path == "d-1.0-py3-none-any.whl!p_latin/plugin.yaml" and "not UTF-8" in latin.cause and "offset 28" in latin.cause
+    assert "re-save plugin.yaml as UTF-8" in latin.fix
 
 
 def test_entry_point_names_with_a_colon_and_values_with_a_percent_are_read_as_written(tmp_path):
