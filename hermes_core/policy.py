@@ -64,7 +64,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
             return PolicyDecision(True, "memory provider selected by memory.provider")
         return PolicyDecision(
             False,
-            f"memory provider, not selected -> run 'hermes config set memory.provider {candidate.name}' to use it",
+            f"memory provider, not selected -> run 'hermes memory setup {candidate.name}' to use it",
         )
     if kind == "model-provider":
         return PolicyDecision(False, "model-provider plugins are listed but not run by this host")
@@ -90,7 +90,7 @@ def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision
     return PolicyDecision(
         False,
         f"not enabled -> run 'hermes plugins enable {candidate.key}' for its tools and hooks, or "
-        f"'hermes config set memory.provider {candidate.name}' for its memory provider",
+        f"'hermes memory setup {candidate.name}' for its memory provider",
     )
 
 

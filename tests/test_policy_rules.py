@@ -75,7 +75,7 @@ DISABLED = {"plugins": {"disabled": ["memory", "web/tool", "off"]}}
         (_candidate("tool", "user"), {"plugins": {"enabled": ["tool"]}}, {"HERMES_SAFE_MODE": "1"}, (False, "HERMES_SAFE_MODE=1: no plugin is loaded (builtins only)")),
         (_candidate("web/tool", "user"), {"plugins": {"enabled": ["web/tool"], "disabled": ["web/tool"]}}, {}, (False, "disabled in config (plugins.disabled); run 'hermes plugins enable web/tool' to turn it on")),
         (_candidate("vault", "user", "exclusive"), {"memory": {"provider": "vault"}}, {}, (True, "memory provider selected by memory.provider")),
-        (_candidate("vault", "user", "exclusive"), {"plugins": {"enabled": ["vault"]}}, {}, (False, "memory provider, not selected -> run 'hermes config set memory.provider vault' to use it")),
+        (_candidate("vault", "user", "exclusive"), {"plugins": {"enabled": ["vault"]}}, {}, (False, "memory provider, not selected -> run 'hermes memory setup vault' to use it")),
         (_candidate("llm", "user", "model-provider"), {"plugins": {"enabled": ["llm"]}}, {}, (False, "model-provider plugins are listed but not run by this host")),
         (_candidate("store", "bundled", "backend"), {}, {}, (True, "bundled backend (on by default)")),
         (_candidate("chat", "bundled", "platform"), {}, {}, (True, "bundled platform (on by default)")),

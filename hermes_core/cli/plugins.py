@@ -236,7 +236,7 @@ def cmd_enable(args: argparse.Namespace) -> int:
     if record.candidate.kind == "exclusive":
         raise HermesError(
             f"'{record.key}' is a memory provider; providers are chosen, not enabled -> "
-            f"run 'hermes config set memory.provider {record.name}'"
+            f"run 'hermes memory setup {record.name}' (it checks the provider's settings, then selects it)"
         )
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
     if args.json:
