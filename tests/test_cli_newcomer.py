@@ -384,3 +384,27 @@ def test_stats_lists_message_counts_by_role_once_there_are_messages(home):
     assert text.returncode == 0, text.stderr
     assert "messages         3 (assistant 1, user 2)" in text.stdout
     assert "none stored yet" not in text.stdout
+
+
+def test_setting_a_plugin_name_nobody_provides_is_kept_with_a_warning_and_a_did_you_mean(home):
+    plugin = home / "plugins" / "weather_report"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: weather_report\nversion: '1.0'\n")
+    (plugin / "__init__.py").write_text("import pathlib, os\npathlib.Path(os.environ['HERMES_HOME'], 'IMPORTED').touch()\n"
+                                        "def register(ctx): pass\n")
+
+    typo = hermes(home, "config", "set", "plugins.enabled", "wether_report")
+    assert typo.returncode == 0, typo.stderr  # kept: it may be installed later
+    assert "warning: no plugin named 'wether_report' is found" in typo.stderr
+    assert "did you mean 'weather_report'?" in typo.stderr and "hermes plugins list" in typo.stderr
+    assert "Traceback" not in typo.stderr
+    assert json.loads(hermes(home, "config", "get", "plugins.enabled", "--json").stdout) == ["wether_report"]
+
+    as_json = hermes(home, "config", "set", "plugins.disabled", "[weather_report, zzzz-nothing-like-it]", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)["unknown_plugins"] == [{"name": "zzzz-nothing-like-it", "did_you_mean": None}]
+    assert "'zzzz-nothing-like-it' is found" in as_json.stderr and "did you mean" not in as_json.stderr
+
+    known = hermes(home, "config", "set", "plugins.enabled", "[weather_report, hook_log, observability/hook_log]")
+    assert known.returncode == 0 and known.stderr == ""  # a name, a bundled plugin and its key: all found
+    assert not (home / "IMPORTED").exists()  # finding the names ran no plugin code

@@ -188,6 +188,41 @@ def checked_value(key: str, value: Any) -> Any:
     return value
 
 
+#: Settings whose values are plugin names; a name no source provides is kept but warned about.
+_PLUGIN_NAME_LISTS = ("plugins.enabled", "plugins.disabled")
+
+
+def _unknown_plugin_names(key: str, value: Any) -> list[dict[str, str | None]]:
+    """The names in a plugin list that no discovered plugin answers to, each with the closest known name.
+
+    Discovery imports no plugin code. The names are kept all the same: the plugin may be
+    installed later, or live in a project directory this command was not run from.
+    """
+    if key not in _PLUGIN_NAME_LISTS or not isinstance(value, list) or not value:
+        return []
+    import difflib
+
+    from hermes_core.manager import PluginManager
+
+    known: set[str] = set()
+    for record in PluginManager().discover():
+        candidate = record.candidate
+        known |= {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1], *candidate.aliases}
+    unknown = []
+    for name in value:
+        if isinstance(name, str) and name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            unknown.append({"name": name, "did_you_mean": close[0] if close else None})
+    return unknown
+
+
+def _warn_unknown_plugins(key: str, unknown: list[dict[str, str | None]]) -> None:
+    for entry in unknown:
+        hint = f"did you mean '{entry['did_you_mean']}'? " if entry["did_you_mean"] else ""
+        print(f"warning: no plugin named '{entry['name']}' is found (kept in {key}; it applies once such a plugin is installed) -> "
+              f"{hint}'hermes plugins list' shows every plugin found", file=sys.stderr)
+
+
 def cmd_set(args: argparse.Namespace) -> int:
     from hermes_core.config import get_hermes_home, save_env_value, update_user_config
     from hermes_core.files import check_utf8
@@ -214,10 +249,15 @@ def cmd_set(args: argparse.Namespace) -> int:
         )
     value = checked_value(args.key, value)
     path = update_user_config(home, args.key, value)
+    unknown = _unknown_plugin_names(args.key, value)
     if args.json:
-        _print_value({"key": args.key, "value": value, "file": str(path), "did_you_mean": similar_key(args.key)}, True)
+        shown = {"key": args.key, "value": value, "file": str(path), "did_you_mean": similar_key(args.key)}
+        if args.key in _PLUGIN_NAME_LISTS:
+            shown["unknown_plugins"] = unknown
+        _print_value(shown, True)
     else:
         print(f"{args.key} = {json.dumps(value, ensure_ascii=False)}  ({path})")
+    _warn_unknown_plugins(args.key, unknown)
     suggestion = similar_key(args.key)
     if suggestion:  # stored all the same: plugins may read keys hermes does not know
         print(f"warning: hermes reads no setting '{args.key}'; did you mean '{suggestion}'? -> "
