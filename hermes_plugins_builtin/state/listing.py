@@ -8,9 +8,25 @@ from . import lineage
 from .records import SESSION_FIELDS_SQL, decode_session
 
 
+#: The largest LIMIT / OFFSET both SQLite and PostgreSQL take (a signed 64-bit integer).
+LARGEST_SQL_INTEGER = 2**63 - 1
+
+
+def sql_window(limit: int, offset: int) -> tuple[int, int]:
+    """(limit, offset) as both databases take them, with SQLite's meaning on both.
+
+    A limit beyond 64 bits means "all of them" rather than an OverflowError, and so does a
+    negative limit (SQLite's LIMIT -1, which PostgreSQL would refuse); a negative offset is 0.
+    """
+    limit, offset = int(limit), int(offset)
+    return (LARGEST_SQL_INTEGER if limit < 0 else min(limit, LARGEST_SQL_INTEGER),
+            max(0, min(offset, LARGEST_SQL_INTEGER)))
+
+
 def list_sessions_rich(conn: sqlite3.Connection, *, limit: int, offset: int, source: str | None,
                        project_compression: bool) -> list[dict[str, Any]]:
     """See SessionStore.list_sessions_rich."""
+    limit, offset = sql_window(limit, offset)
     where: list[str] = []
     params: list[Any] = []
     if source is not None:

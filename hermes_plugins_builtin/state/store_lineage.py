@@ -67,7 +67,8 @@ class SessionLineage:
 
         Each entry is the chain's tip with extra keys: ``chain`` (ids oldest first),
         ``chain_message_count``, ``last_active``, ``preview`` (first user message of
-        the chain) and ``kind`` ('root', 'continuation' or 'delegation').
+        the chain) and ``kind`` ('root', 'continuation' or 'delegation'). A *limit* too
+        large for SQL, or a negative one, lists them all; a negative *offset* is 0.
         """
         return self._read_lineage(lambda conn: list_sessions_rich(
             conn, limit=limit, offset=offset, source=source, project_compression=project_compression))

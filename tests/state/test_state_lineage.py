@@ -1,6 +1,8 @@
 """Lineage: compression continuation vs delegation by timestamps, tips, trees, the rich list."""
 from __future__ import annotations
 
+import pytest
+
 
 def chain(store, n, *, start=1000.0, title=None):
     """A compression chain of n sessions: each ends with 'compression', the next starts after."""
@@ -147,3 +149,15 @@ def test_collapsing_copies_keeps_a_message_said_twice_in_one_session(store):
                                    {"role": "user", "content": "deploy the app"}])
     hits = store.search("deploy", collapse_copies=True)
     assert len(hits) == 2 and len({h.message_id for h in hits}) == 2
+
+
+@pytest.mark.parametrize("huge", [2**63, 10**20, 2**200])
+def test_a_huge_limit_or_offset_from_the_python_api_is_clamped_not_an_overflow(store, huge):
+    store.create_session("first", "cli", started_at=1000.0)
+    store.create_session("second", "cli", started_at=2000.0)
+    assert [e["id"] for e in store.list_sessions_rich(limit=huge)] == ["second", "first"]
+    assert [e["id"] for e in store.list_sessions_rich(limit=huge, offset=1)] == ["first"]
+    assert store.list_sessions_rich(limit=huge, offset=huge) == []
+    assert [e["id"] for e in store.list_sessions_rich(limit=-1)] == ["second", "first"]  # SQLite's "no limit", on every backend
+    assert [e["id"] for e in store.list_sessions_rich(limit=1, offset=-5)] == ["second"]
+    assert store.list_sessions_rich(limit=0) == []
