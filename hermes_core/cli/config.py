@@ -8,7 +8,7 @@ import re
 import sys
 from typing import Any
 
-from hermes_core.errors import ConfigError
+from hermes_core.errors import ConfigError, HermesError
 
 _MISSING = object()
 
@@ -205,7 +205,13 @@ def _unknown_plugin_names(key: str, value: Any) -> list[dict[str, str | None]]:
     from hermes_core.manager import PluginManager
 
     known: set[str] = set()
-    for record in PluginManager().discover():
+    try:
+        records = PluginManager().discover()
+    except (HermesError, OSError) as exc:  # the value is already stored: say the names went unchecked, do not fail
+        print(f"warning: the plugin names in {key} could not be checked ({exc}) -> 'hermes plugins list' shows the plugins found",
+              file=sys.stderr)
+        return []
+    for record in records:
         candidate = record.candidate
         known |= {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1], *candidate.aliases}
     unknown = []
