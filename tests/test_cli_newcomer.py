@@ -14,7 +14,10 @@ from hermes_plugins_builtin.state import SessionStore
 
 
 def hermes(home: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("HERMES_")}
+    # Provider settings other tests' plugins exported into this process (.env loading) must not
+    # configure the providers these commands expect to find unconfigured.
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith(("HERMES_", "HONCHO_", "MEM0_"))}
     environment.update(HERMES_HOME=str(home), **(env or {}))
     return subprocess.run([sys.executable, "-m", "hermes_core", *argv], capture_output=True, text=True,
                           env=environment, timeout=120, check=False)
