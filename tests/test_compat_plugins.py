@@ -275,7 +275,7 @@ def test_a_distribution_in_both_groups_is_one_plugin_with_two_parts(site_dir, pl
     (record,) = [r for r in manager.plugins if r.name == "dual"]
     assert not manager.clashes and record.candidate.provides_memory and record.candidate.kind == "standalone"
     if tools is None:
-        assert not record.enabled and "plugins enable dual" in record.reason and "memory.provider dual" in record.reason
+        assert not record.enabled and "plugins enable dual" in record.reason and "hermes memory setup dual" in record.reason
         return
     assert record.loaded, record.error
     description = manager.describe(record)

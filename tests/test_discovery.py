@@ -155,7 +155,7 @@ def register(ctx):
     selected = plugin_manager(config={"memory": {"provider": "beta"}})
     records = _keys(selected)
     assert records["beta"].loaded and not records["alpha"].loaded
-    assert "memory.provider" in records["alpha"].reason
+    assert "hermes memory setup alpha" in records["alpha"].reason
     assert selected.active_memory_provider().name == "beta"
 
 
