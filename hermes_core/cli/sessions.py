@@ -109,6 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("session_id", help="a session ID")
     export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
     export.add_argument("--output", "-o", type=Path, help="file to write, mode 0600 (default: stdout)")
+    export.add_argument("--force", action="store_true", help="replace the --output file if it already exists")
     export.set_defaults(func=_run_from("sessions_transfer", "cmd_export"))
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")

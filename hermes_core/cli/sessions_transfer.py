@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,16 @@ def _write_export(path: Path, text: str, *, example: str) -> None:
         raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
 
 
+def _refuse_overwrite(path: Path | None, force: bool) -> None:
+    """An existing file (or a link by that name) is replaced only with --force: it may be the only copy."""
+    if path is None or force or path.is_dir() or not os.path.lexists(path):
+        return
+    raise HermesError(f"{path} already exists -> add --force to overwrite it, or give another file name")
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    force = bool(getattr(args, "force", False))
+    _refuse_overwrite(args.output, force)  # before the store opens: a refusal changes nothing
     with _open_store() as store:
         row = _session_or_fail(store, args.session_id)
         messages = store.get_messages(row["id"])
@@ -62,6 +72,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
+    _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile
     _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
     print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
     return 0

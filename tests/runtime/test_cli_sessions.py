@@ -232,9 +232,22 @@ def test_export_writes_a_private_file_even_over_a_wider_one(stored, run_hermes, 
     out = tmp_path / "notes.md"
     out.write_text("old")
     os.chmod(out, 0o644)
-    result = run_hermes("sessions", "export", first, "--format", "md", "-o", str(out))
+    result = run_hermes("sessions", "export", first, "--format", "md", "-o", str(out), "--force")
     assert result.exit_code == 0, result.stderr
     assert os.stat(out).st_mode & 0o777 == 0o600 and out.read_text().startswith("# Deploy notes")
+
+
+def test_export_refuses_to_replace_an_existing_file_without_force(stored, run_hermes, tmp_path):
+    first, _ = stored
+    out = tmp_path / "notes.md"
+    out.write_text("the only copy")
+    link = tmp_path / "dangling.md"
+    link.symlink_to(tmp_path / "missing-target.md")
+    for target in (out, link):
+        result = run_hermes("sessions", "export", first, "--format", "md", "-o", str(target))
+        assert result.exit_code == 1
+        assert f"{target} already exists -> add --force to overwrite it" in result.stderr
+    assert out.read_text() == "the only copy" and link.is_symlink() and not link.exists()
 
 
 def test_export_to_a_directory_is_an_error(stored, run_hermes, tmp_path):
