@@ -260,10 +260,14 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         assert directory is not None
         from hermes_core.manifest import ManifestNotUtf8, read_manifest_file
 
+        from hermes_core.files import UnreadableFileError
+
         try:
             text = read_manifest_file(manifest_file)
-        except ManifestNotUtf8 as exc:  # the package's plugin, refused like a directory plugin, never the host's crash
-            problem = PluginProblem(ref.name, source, str(manifest_file), "", exc.cause, exc.fix)
+        except (ManifestNotUtf8, OSError, UnreadableFileError) as exc:  # that plugin's problem, never a crash
+            problem = PluginProblem(ref.name, source, str(manifest_file), "", *(
+                (exc.cause, exc.fix) if isinstance(exc, ManifestNotUtf8) else
+                (f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")))
             return PluginCandidate(key=ref.name, name=ref.name, source=source, path=str(directory), manifest=None,
                                    problems=[problem], warnings=[], directory=None, entry_point=ref)
         if "requires_hermes" in text:

@@ -83,3 +83,17 @@ def test_a_builtin_key_cannot_be_taken_over(make_plugin, plugin_manager, hermes_
     (clash,) = [c for c in manager.clashes if "key is taken by the builtin" in c]
     # the impostor is the one to rename, and the message says where
     assert f"change 'name:' in {hermes_home / 'plugins' / 'prompt_caching' / 'plugin.yaml'} (the key is the manifest's name)" in clash
+
+
+def test_an_oversized_plugin_yaml_in_a_package_is_that_plugin_s_problem_not_a_crash(site_dir, plugin_manager):
+    install(
+        site_dir,
+        "ep_fixture_huge",
+        "[hermes_agent.plugins]\nhuge = ep_fixture_huge\n",
+        "raise RuntimeError('must not be imported')\n",
+        manifest="name: huge\n" + "# padding\n" * 40_000,  # over the 256 KiB a manifest may be
+    )
+    manager = plugin_manager(enabled=["huge"], strict=False)
+    record = manager.get("huge")
+    assert record is not None and not record.loaded
+    assert "plugin.yaml cannot be read" in record.error and "must not be imported" not in record.error
