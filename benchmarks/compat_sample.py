@@ -74,20 +74,24 @@ SAMPLE: list[tuple[str, str]] = [
     ("hermes-session-titler", "tools"),
 ]
 
-# Runs inside the venv: what the distribution declares, loaded the way `hermes` loads it.
-PROBE_HERE = r"""
+# Both probes start alike: what the distribution declares, and a config enabling all of it.
+PROBE_PREAMBLE = r"""
 import json, re, sys, logging
 from importlib import metadata
 logging.disable(logging.CRITICAL)
 dist_name, home = sys.argv[1], sys.argv[2]
 dist = metadata.distribution(dist_name)
 eps = [(ep.group, ep.name) for ep in dist.entry_points if ep.group.startswith("hermes_agent.")]
-from hermes_core.config import write_user_config
 general = sorted({n for g, n in eps if g == "hermes_agent.plugins"})
 memory = sorted({n for g, n in eps if g == "hermes_agent.memory_providers"})
 config = {"plugins": {"enabled": general}}
 if memory:
     config["memory"] = {"provider": memory[0]}
+"""
+
+# Runs inside the venv: the distribution loaded the way `hermes` loads it.
+PROBE_HERE = PROBE_PREAMBLE + r"""
+from hermes_core.config import write_user_config
 write_user_config(__import__("pathlib").Path(home), config)
 from hermes_core.manager import PluginManager
 manager = PluginManager()
@@ -108,19 +112,8 @@ print(json.dumps({
 """
 
 # Runs inside the Hermes Agent 0.19.0 venv: its own loaders, as its CLI would use them.
-PROBE_REFERENCE = r"""
-import json, sys, logging
-from importlib import metadata
-logging.disable(logging.CRITICAL)
-dist_name, home = sys.argv[1], sys.argv[2]
-dist = metadata.distribution(dist_name)
-eps = [(ep.group, ep.name) for ep in dist.entry_points if ep.group.startswith("hermes_agent.")]
-general = sorted({n for g, n in eps if g == "hermes_agent.plugins"})
-memory = sorted({n for g, n in eps if g == "hermes_agent.memory_providers"})
+PROBE_REFERENCE = PROBE_PREAMBLE + r"""
 import yaml, pathlib
-config = {"plugins": {"enabled": general}}
-if memory:
-    config["memory"] = {"provider": memory[0]}
 pathlib.Path(home, "config.yaml").write_text(yaml.safe_dump(config))
 result = {"loaded": False, "errors": [], "tools": [], "hooks": [], "memory_providers": [], "rm_rf": None}
 ok = []
