@@ -112,22 +112,49 @@ GROUPS: dict[str, Group] = {
     ),
     # the providers' tests talk real HTTP to in-process servers of the Honcho and mem0 protocols
     "honcho": Group(
-        ("plugins/memory/honcho/config.py", "plugins/memory/honcho/settings.py", "plugins/memory/honcho/writer.py", "plugins/memory/honcho/held.py"),
-        ("tests/honcho_provider/test_honcho_config.py", "tests/honcho_provider/test_honcho_writer.py", "tests/honcho_provider/test_honcho_held.py", "tests/honcho_provider/test_honcho_faults.py"),
+        (
+            "plugins/memory/honcho/config.py",
+            "plugins/memory/honcho/settings.py",
+            "plugins/memory/honcho/writer.py",
+            "plugins/memory/honcho/held.py",
+            "plugins/memory/honcho/connection.py",
+            "plugins/memory/honcho/client.py",
+        ),
+        (
+            "tests/honcho_provider/test_honcho_config.py",
+            "tests/honcho_provider/test_honcho_writer.py",
+            "tests/honcho_provider/test_honcho_held.py",
+            "tests/honcho_provider/test_honcho_faults.py",
+            "tests/honcho_provider/test_honcho_provider.py",
+            "tests/honcho_provider/test_honcho_cli.py",
+            "tests/honcho_provider/test_honcho_fuzz.py",
+        ),
     ),
     "mem0": Group(
-        ("plugins/memory/mem0/writes.py", "plugins/memory/mem0/resilience.py"),
-        ("tests/memory/mem0/test_mem0_faults.py", "tests/memory/mem0/test_mem0_settings.py"),
+        ("plugins/memory/mem0/writes.py", "plugins/memory/mem0/resilience.py", "plugins/memory/mem0/access.py", "plugins/memory/mem0/status.py"),
+        (
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_settings.py",
+            "tests/memory/mem0/test_mem0_local.py",
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_cli.py",
+            "tests/memory/mem0/test_mem0_resilience.py",
+        ),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
-        ("hermes_plugins_builtin/state/postgres/connection.py", "hermes_plugins_builtin/state/postgres/schema.py"),
+        (
+            "hermes_plugins_builtin/state/postgres/connection.py",
+            "hermes_plugins_builtin/state/postgres/schema.py",
+            "hermes_plugins_builtin/state/postgres/settings.py",
+        ),
         ("tests/state/test_state_postgres.py::test_hosts_opening_an_empty_database_together_migrate_it_once",
          "tests/state/test_state_postgres.py::test_a_database_of_a_newer_schema_is_refused_untouched",
          "tests/state/test_state_postgres.py::test_wrong_credentials_name_the_server_never_the_password",
          "tests/state/test_state_postgres.py::test_an_unreachable_server_is_named_with_the_fix",
          "tests/state/test_state_postgres.py::test_a_missing_database_is_named",
-         "tests/state/test_state_postgres.py::test_urls_are_redacted"),
+         "tests/state/test_state_postgres.py::test_urls_are_redacted",
+         "tests/state/test_state_postgres_connection.py"),
     ),
 }
 
