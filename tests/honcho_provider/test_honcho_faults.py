@@ -188,3 +188,35 @@ def test_replies_of_the_wrong_shape_are_errors_not_crashes(make_provider: Any, f
         assert answer["error"].startswith("Honcho at")
     else:
         assert answer["card"] == []  # an empty reply means no card
+
+
+@pytest.mark.parametrize(
+    ("status", "cause", "attempts"),
+    [
+        (403, "refused the API key (HTTP 403) -> set a valid apiKey", 1),  # retrying cannot help: not retried
+        (422, "rejected the request with HTTP 422", 1),
+        (500, "failed with HTTP 500", 3),
+    ],
+)
+def test_each_http_status_is_retried_or_not_as_it_can_pass_or_not(make_provider: Any, fake: Any, status: int, cause: str, attempts: int) -> None:
+    fake.fail(r"POST .*/messages$", status)
+    provider = make_provider(writeFrequency="turn")
+    _, drained = run_turn(provider)
+    assert drained
+    (entry,) = provider.journal().entries()
+    assert cause in entry["cause"] and f"Honcho at {fake.base_url}" in entry["cause"]
+    assert len(fake.calls("POST", f"{provider.config().workspace}/sessions/.*/messages$")) == attempts
+
+
+def test_a_session_of_many_turns_is_sent_in_requests_of_at_most_100_messages_in_order(make_provider: Any, fake: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="session")
+    writes = f"{provider.config().workspace}/sessions/.*/messages$"
+    for n in range(60):
+        provider.sync_turn(f"question {n}", f"answer {n}")
+    assert fake.calls("POST", writes) == []  # session mode: nothing sent before the end
+    provider.on_session_end([])
+    assert provider.flush_writes(30)
+    assert [len(r.body["messages"]) for r in fake.calls("POST", writes)] == [100, 20]
+    stored = [m.content for m in sdk.session(provider.session_name.name).messages()]
+    assert stored == [f"{kind} {n}" for n in range(60) for kind in ("question", "answer")]
+    assert provider.journal().entries() == []

@@ -17,9 +17,11 @@ from mem0_testkit import plugin_module
 
 
 @pytest.fixture
-def resilience(open_provider):
-    """The plugin's resilience module, as the host imported it."""
-    return plugin_module(open_provider(), "resilience")
+def resilience():
+    """The plugin's resilience module (importing it never imports mem0)."""
+    from hermes_bundled_plugins.memory.mem0 import resilience
+
+    return resilience
 
 
 class Clock:
@@ -156,3 +158,54 @@ def test_status_bookkeeping_that_cannot_be_written_never_breaks_the_turn(resilie
     status = resilience.StatusFile(blocker / "mem0")
     status.record_error("search", "Timeout")  # no exception
     assert status.read() == {}
+
+
+def _jsonl(path: Path, records: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_status_names_waiting_and_given_up_writes_with_their_files_and_the_fix(open_provider, mem0_home):
+    provider = open_provider()
+    assert provider.problems() == []
+    details = provider.status_details()
+    assert (details["pending_writes"], details["failed_writes"], details["last_error"]) == (0, 0, None)
+    assert "failed_writes_file" not in details
+    pending, failed = mem0_home / "mem0" / "pending.jsonl", mem0_home / "mem0" / "failed.jsonl"
+    _jsonl(pending, [{"op": "add", "error": "Timeout: first"}, {"op": "add", "error": "ConnectionError: refused"}])
+    _jsonl(failed, [{"op": "mirror", "error": "ValueError: old"}, {"op": "add", "error": "ValueError: rejected"}])
+    assert provider.problems() == [
+        f"2 write(s) wait in {pending} (last error: ConnectionError: refused); they are retried first at the next write "
+        "or session -> fix the cause ('hermes memory status' shows the last error)",
+        f"2 write(s) to mem0 failed 5 times (last: ValueError: rejected); they are kept in {failed} -> fix the cause, "
+        f"then move those lines to {pending} to retry them",
+    ]
+    details = provider.status_details()
+    assert (details["pending_writes"], details["failed_writes"], details["failed_writes_file"]) == (2, 2, str(failed))
+    _jsonl(pending, [{"op": "add"}])
+    _jsonl(failed, [{"op": "add"}])
+    waiting, given_up = provider.problems()
+    assert "(last error: ?)" in waiting and "(last: ?)" in given_up
+
+
+def test_status_shows_the_store_the_models_and_the_last_error(open_provider, server, mem0_home):
+    provider = open_provider()
+    assert provider.flush(30)
+    provider.sync_turn("the deploy is on Friday", "noted")
+    assert provider.flush(30)
+    details = provider.status_details()
+    assert details["mode"] == "local" and details["memories"] >= 1 and details["store_size"].split()[1] in ("KB", "MB")
+    assert details["llm"] == f"chat-model @ {server.base_url}" and details["embedder"] == f"hashed-bow (64 dims) @ {server.base_url}"
+    status = plugin_module(provider, "resilience").StatusFile(mem0_home / "mem0")
+    status.record_error("search", "Timeout: 2 s")
+    assert details["last_error"] is None
+    at = status.read()["last_error"]["at"]
+    assert provider.status_details()["last_error"] == f"{at} search: Timeout: 2 s"
+    status.path.write_text(json.dumps({"last_error": {}}))
+    assert provider.status_details()["last_error"] == "? ?: "
+
+
+def test_sizes_are_shown_in_the_largest_unit_below_1024():
+    from hermes_bundled_plugins.memory.mem0.status import _human_size as human
+
+    assert [human(n) for n in (0, 1023, 1024, 1536 * 1024, 3 * 1024**3, 5 * 1024**4)] == ["0 B", "1023 B", "1.0 KB", "1.5 MB", "3.0 GB", "5120.0 GB"]
