@@ -307,3 +307,94 @@ def test_two_profiles_share_one_workspace_with_two_ai_peers(server: Any, sdk: An
     finally:
         main.shutdown()
         coder.shutdown()
+
+
+# -- the connection: peers and sessions made once, a dead server not waited on every turn --
+
+
+@pytest.fixture
+def connect(fake: Any, hermes_home: Path, workspace: str) -> Any:
+    """``connect(**settings)``: a HonchoConnection of peers eri and hermes over the real SDK."""
+    from hermes_bundled_plugins.memory.honcho.client import HonchoBackend
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+    from hermes_bundled_plugins.memory.honcho.connection import HonchoConnection
+
+    def make(**settings: Any) -> Any:
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": fake.base_url, "workspace": workspace, "timeout": 2, **settings}))
+        config = load_config(hermes_home, {})
+        return HonchoConnection(HonchoBackend(config), lambda: config, "eri", "hermes")
+
+    return make
+
+
+def test_peers_and_a_session_are_made_once_with_each_peers_observation(connect: Any, fake: Any, workspace: str) -> None:
+    link = connect(observationMode="unified")
+    user, ai, session = link.connected("s1")
+    assert (user.id, ai.id, session.id) == ("eri", "hermes", "s1")
+    assert link.connected("s1")[2] is session  # kept: no request the second time
+    link.connected("s2")
+    made = [(r.path.rsplit("/", 1)[-1], r.body) for r in fake.calls("POST", f"{workspace}/(peers|sessions)$")]
+    assert made == [
+        ("peers", {"id": "eri"}), ("peers", {"id": "hermes"}),
+        ("sessions", {"id": "s1", "peers": {"eri": {"observe_me": True, "observe_others": False}, "hermes": {"observe_me": False, "observe_others": True}}}),
+        ("sessions", {"id": "s2", "peers": {"eri": {"observe_me": True, "observe_others": False}, "hermes": {"observe_me": False, "observe_others": True}}}),
+    ]
+
+
+def test_after_a_failure_that_may_pass_the_server_is_not_asked_again_for_a_while(connect: Any, fake: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    link = connect()
+    fake.fail(f"POST .*{workspace}/sessions$", 503)
+    with pytest.raises(HonchoCallError, match="HTTP 503") as first:
+        link.connected("s1")
+    assert "not tried again" not in str(first.value)
+    fake.heal()
+    asked = len(fake.requests)
+    with pytest.raises(HonchoCallError, match=r"HTTP 503 .*\(not tried again for 5 s\)$") as again:
+        link.connected("s1")
+    assert again.value.retryable and len(fake.requests) == asked  # failed fast: nothing was sent
+
+
+def test_a_failure_that_will_not_pass_is_not_waited_out(connect: Any, fake: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    link = connect()
+    fake.fail(f"POST .*{workspace}/sessions$", 404, times=1)
+    with pytest.raises(HonchoCallError, match="no such resource") as refused:
+        link.connected("s1")
+    assert not refused.value.retryable
+    assert link.connected("s1")[2].id == "s1"  # asked again at once, and it works now
+
+
+def test_messages_go_to_their_own_sessions_and_a_stored_turn_is_not_sent_again(connect: Any, fake: Any, sdk: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    link = connect()
+
+    def message(session: str, peer: str, text: str, turn: str, part: int, may_be_stored: bool = False) -> PendingMessage:
+        return PendingMessage(session, peer, text, {"source": "hermes", "hermes_turn": turn, "hermes_part": part}, may_be_stored=may_be_stored)
+
+    link.send([message("a", "eri", "to a", "t1", 0), message("b", "eri", "to b", "t2", 0), message("a", "hermes", "reply in a", "t1", 1)])
+    assert stored(sdk, "a") == [("eri", "to a"), ("hermes", "reply in a")] and stored(sdk, "b") == [("eri", "to b")]
+    link.send([message("a", "eri", "to a", "t1", 0, True), message("a", "hermes", "reply in a", "t1", 1, True), message("a", "eri", "new", "t3", 0, True)])
+    assert stored(sdk, "a") == [("eri", "to a"), ("hermes", "reply in a"), ("eri", "new")]
+    assert link.held.lookups == 1
+    link.send([message("a", "eri", "new", "t3", 0, True)])  # remembered from the last send: no second lookup
+    assert stored(sdk, "a")[-1] == ("eri", "new") and len(stored(sdk, "a")) == 3 and link.held.lookups == 1
+
+
+def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_the_right_peer(connect: Any, fake: Any, workspace: str) -> None:
+    link = connect(contextTokens=77)
+    link.fetch_base("s1")
+    (context,) = fake.calls("GET", f"{workspace}/sessions/s1/context$")
+    assert context.query["tokens"] == "77" and context.query["summary"] == "true"
+    fake.chat_replies.append("Eri likes tea")
+    assert link.ask("s1", "what does eri like?", "medium") == "Eri likes tea"
+    (chat,) = fake.calls("POST", f"{workspace}/peers/.*/chat$")
+    assert chat.path.endswith("/peers/hermes/chat") and chat.body["target"] == "eri" and chat.body["reasoning_level"] == "medium"
+    unified = connect(observation={"ai": {"observeOthers": False}})  # the AI peer learns nothing of the user: ask the user's own peer
+    fake.chat_replies.append("tea")
+    assert unified.ask("s1", "likes?", "low") == "tea"
+    last = fake.calls("POST", f"{workspace}/peers/.*/chat$")[-1]
+    assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None
