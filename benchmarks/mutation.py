@@ -40,6 +40,8 @@ class Group:
 
     sources: tuple[str, ...]
     tests: tuple[str, ...]
+    #: Keys of bundled plugins the tests load through the host (see PLUGIN_NAMES_MODULE).
+    loaded_plugins: tuple[str, ...] = ()
 
 
 GROUPS: dict[str, Group] = {
@@ -140,6 +142,7 @@ GROUPS: dict[str, Group] = {
             "tests/memory/mem0/test_mem0_cli.py",
             "tests/memory/mem0/test_mem0_resilience.py",
         ),
+        loaded_plugins=("memory/mem0",),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
@@ -165,6 +168,43 @@ COPIED = ("hermes_core", "hermes_plugins_builtin", "plugins", "plugin_template",
 BUNDLED_PACKAGE = "hermes_bundled_plugins"
 
 
+#: A pytest plugin for groups with ``loaded_plugins``. The host imports a directory plugin as
+#: ``hermes_plugins.<slug>``, but mutmut names a mutant by its file's path
+#: (``hermes_bundled_plugins.memory.mem0.writes``) and switches it on only in the module of that name:
+#: under the host's name every mutant would be "no tests". In the scratch copy only, this plugin makes
+#: the host import those plugins under their path's name, the way it imports them otherwise (a fresh
+#: module per load, the same files).
+PLUGIN_NAMES_MODULE = "mutation_plugin_names"
+PLUGIN_NAMES_SOURCE = '''"""Written by benchmarks/mutation.py: bundled plugins imported under the names mutmut gives their files."""
+import importlib.util
+import sys
+
+from hermes_core import loader
+
+KEYS = {keys!r}
+_import_directory_plugin = loader.import_directory_plugin
+
+
+def import_directory_plugin(candidate):
+    if candidate.key not in KEYS or candidate.directory is None:
+        return _import_directory_plugin(candidate)
+    name = "{package}." + candidate.key.replace("/", ".")
+    loader._forget_modules(name)
+    spec = importlib.util.spec_from_file_location(name, candidate.directory / "__init__.py", submodule_search_locations=[str(candidate.directory)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        loader._forget_modules(name)
+        raise
+    return module
+
+
+loader.import_directory_plugin = import_directory_plugin
+'''
+
+
 def _package_path(source: str) -> str:
     """Where mutmut sees ``source``: a file under plugins/ is under the bundled package's name."""
     return BUNDLED_PACKAGE + source[len("plugins"):] if source.startswith("plugins/") else source
@@ -178,10 +218,10 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         "\n[tool.mutmut]\n"
         f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin', BUNDLED_PACKAGE])}\n"
         f"only_mutate = {toml_list([_package_path(s) for s in group.sources])}\n"
-        f"also_copy = {toml_list(list(COPIED[2:]))}\n"
+        f"also_copy = {toml_list(list(COPIED[2:]) + ([PLUGIN_NAMES_MODULE + '.py'] if group.loaded_plugins else []))}\n"
         f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t.split('::')[0]).exists()])}\n"
         # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
-        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'])}\n"
+        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + (['-p', PLUGIN_NAMES_MODULE] if group.loaded_plugins else []))}\n"
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"
@@ -221,6 +261,8 @@ def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
         elif source.exists():
             shutil.copy2(source, scratch / item)
     shutil.copytree(ROOT / "plugins", scratch / BUNDLED_PACKAGE, ignore=ignore, symlinks=True)
+    if group.loaded_plugins:
+        (scratch / f"{PLUGIN_NAMES_MODULE}.py").write_text(PLUGIN_NAMES_SOURCE.format(keys=set(group.loaded_plugins), package=BUNDLED_PACKAGE), encoding="utf-8")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
     return scratch
