@@ -310,3 +310,37 @@ def test_a_new_file_is_made_in_hermes_home_and_the_underscored_block_is_edited(h
     write(path, {"hosts": {"hermes_work": {"aiPeer": "w"}}})
     edit_host_block(hermes_home, {"peerName": "eri"}, env={"HERMES_HONCHO_HOST": "hermes.work"})
     assert json.loads(path.read_text()) == {"hosts": {"hermes_work": {"aiPeer": "w", "peerName": "eri"}}}
+
+
+def test_each_observation_flag_is_read_and_a_wrong_one_shows_its_value(hermes_home: Path) -> None:
+    write(hermes_home / "honcho.json", {"observation": {"user": {"observeMe": False}, "ai": {"observeMe": False, "observeOthers": False}}})
+    assert load_config(hermes_home, {}).observation == {"user": {"observeMe": False, "observeOthers": True}, "ai": {"observeMe": False, "observeOthers": False}}
+    write(hermes_home / "honcho.json", {"observation": {"user": {"observeMe": "no"}}})
+    with pytest.raises(HonchoConfigError, match=r'observation\.user\.observeMe = "no" is not valid'):
+        load_config(hermes_home, {})
+
+
+def test_the_cli_edits_the_file_in_use_under_the_home_it_is_given(hermes_home: Path, tmp_path: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.config import writable_path
+    from hermes_bundled_plugins.memory.honcho.settings import edit_host_block, save_settings
+
+    other_home = tmp_path / "other_user"  # not $HOME
+    used = write(other_home / ".honcho" / "config.json", {"workspace": "w"})
+    assert writable_path(hermes_home, other_home) == used
+    assert writable_path(hermes_home) == hermes_home / "honcho.json"  # nothing under $HOME
+    assert edit_host_block(hermes_home, {"peerName": "eri"}, env={}, user_home=other_home) == used
+    assert save_settings(hermes_home, {"aiPeer": "h"}, env={}, user_home=other_home) == used
+    assert json.loads(used.read_text())["hosts"]["hermes"] == {"peerName": "eri", "aiPeer": "h"}
+    assert not (hermes_home / "honcho.json").exists()
+
+
+def test_edits_keep_the_file_readable_and_accept_numbers_as_numbers(hermes_home: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.settings import edit_host_block
+
+    path = edit_host_block(hermes_home, {"peerName": "Éri", "timeout": 5, "writeFrequency": 2, "aiPeer": None}, env={})
+    data = {"hosts": {"hermes": {"peerName": "Éri", "timeout": 5, "writeFrequency": 2}}}
+    assert path.read_text(encoding="utf-8") == json.dumps(data, indent=2, ensure_ascii=False) + "\n"  # as a person would write it
+    with pytest.raises(HonchoConfigError, match=rf"^{path}: workspace = 5 is not valid"):
+        edit_host_block(hermes_home, {}, env={}, root_keys={"workspace": 5})
+    with pytest.raises(HonchoConfigError, match=rf"^{path}: hosts\.hermes\.timeout = 0 is not valid \(at least 1\)"):
+        edit_host_block(hermes_home, {"timeout": 0}, env={})

@@ -109,6 +109,9 @@ def test_async_writes_go_in_order_in_the_background_and_close_waits_for_them(tmp
     writer = MessageWriter(send, mode="async", journal=journal, retry_delays=())
     for n in range(1, 6):
         writer.add_turn(turn(n))
+    # the background sender (alive until close) never keeps the process alive at exit: close journals what it has not sent
+    (sender,) = [t for t in threading.enumerate() if t.name == "honcho-writer" and t is writer._thread]
+    assert sender.daemon
     ran: list[str] = []
     writer.submit(lambda: ran.append("after the five turns" if len(sent) == 5 else "too early"))
     assert writer.close(timeout=30) is True
@@ -202,6 +205,18 @@ def test_the_journal_keeps_what_it_cannot_send_and_forgets_what_it_sent(tmp_path
     assert oct(journal.path.stat().st_mode & 0o777) == "0o600"
     assert journal.replay(lambda m: None) == 1
     assert not journal.path.exists()
+
+
+def test_every_write_still_failing_stays_in_the_journal(tmp_path: Path) -> None:
+    journal = FailureJournal(tmp_path / "failed.jsonl")
+    for n in (1, 2, 3):
+        journal.record(turn(n), "unreachable")
+
+    def down(messages: list[PendingMessage]) -> None:
+        raise HonchoCallError("still unreachable", retryable=True)
+
+    assert journal.replay(down) == 0
+    assert [(e["cause"], e["messages"][0]["content"]) for e in journal.entries()] == [("still unreachable", f"user {n}") for n in (1, 2, 3)]
 
 
 def test_a_journal_entry_of_a_newer_version_is_kept_for_it(tmp_path: Path) -> None:
