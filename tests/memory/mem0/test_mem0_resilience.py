@@ -152,6 +152,23 @@ def test_the_status_file_keeps_the_last_error_and_the_last_success(resilience, t
     assert set(status.read()) == {"last_success_at"}
 
 
+def test_status_times_are_utc_whatever_the_local_zone(resilience, tmp_path: Path, monkeypatch):
+    import calendar
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # UTC+9, no daylight saving
+    time.tzset()
+    try:
+        status = resilience.StatusFile(tmp_path / "mem0")
+        status.record_success()
+        status.record_error("search", "Timeout")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    for stamp in (status.read()["last_success_at"], status.read()["last_error"]["at"]):
+        assert abs(calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")) - time.time()) < 600
+
+
 def test_status_bookkeeping_that_cannot_be_written_never_breaks_the_turn(resilience, tmp_path: Path):
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("")
@@ -195,6 +212,7 @@ def test_status_shows_the_store_the_models_and_the_last_error(open_provider, ser
     provider.sync_turn("the deploy is on Friday", "noted")
     assert provider.flush(30)
     details = provider.status_details()
+    assert (details["user_id"], details["agent_id"], details["store"]) == (provider.settings.user_id, provider.settings.agent_id, provider.settings.location)
     assert details["mode"] == "local" and details["memories"] >= 1 and details["store_size"].split()[1] in ("KB", "MB")
     assert details["llm"] == f"chat-model @ {server.base_url}" and details["embedder"] == f"hashed-bow (64 dims) @ {server.base_url}"
     status = plugin_module(provider, "resilience").StatusFile(mem0_home / "mem0")
