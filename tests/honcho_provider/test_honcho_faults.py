@@ -220,3 +220,44 @@ def test_a_session_of_many_turns_is_sent_in_requests_of_at_most_100_messages_in_
     stored = [m.content for m in sdk.session(provider.session_name.name).messages()]
     assert stored == [f"{kind} {n}" for n in range(60) for kind in ("question", "answer")]
     assert provider.journal().entries() == []
+
+
+def _config(hermes_home: Path, **settings: Any) -> Any:
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+
+    (hermes_home / "honcho.json").write_text(json.dumps(settings))
+    return load_config(hermes_home, {})
+
+
+def test_every_sdk_failure_becomes_one_message_with_the_server_the_cause_and_whether_to_retry(hermes_home: Path) -> None:
+    """The SDK's own exception classes, as it raises them, through ``describe_error``."""
+    import honcho
+
+    from hermes_bundled_plugins.memory.honcho.client import describe_error
+
+    cloud = _config(hermes_home, apiKey=SECRET)
+    local = _config(hermes_home, environment="local", timeout=3)
+    own = _config(hermes_home, baseUrl="http://honcho.internal:9000")
+
+    def described(exc: BaseException, config: Any) -> tuple[str, bool, int | None]:
+        error = describe_error(exc, config)
+        return str(error), error.retryable, error.status
+
+    assert described(honcho.ConnectionError("Connection failed"), cloud) == (
+        "Honcho unreachable at https://api.honcho.dev (Connection failed) -> start the server or fix baseUrl in honcho.json", True, None)
+    assert described(honcho.TimeoutError(), local) == (
+        "Honcho at http://localhost:8000 did not answer within 3 s -> check the server, or raise 'timeout' in honcho.json", True, None)
+    assert described(honcho.ConnectionError("Expecting value: line 1"), own)[0].startswith("Honcho at http://honcho.internal:9000 sent a reply that is not valid JSON")
+    assert described(honcho.HonchoError("stream closed"), own) == ("Honcho call failed: stream closed", True, None)
+    assert described(honcho.APIError("teapot", status=418), own) == ("Honcho at http://honcho.internal:9000 rejected the request with HTTP 418 (teapot)", False, 418)
+    assert described(honcho.APIError("boom", status=500), own)[1:] == (True, 500)
+    assert described(honcho.APIError("overloaded", status=599), own)[1:] == (True, 599)
+    assert described(honcho.APIError("closed", status=499), own)[1:] == (False, 499)
+    assert described(honcho.APIError("forbidden", status=403), own)[1:] == (False, 403)
+    assert described(honcho.APIError("slow down", status=429), own)[1:] == (True, 429)
+    assert described(ValueError("1 validation error for Peer"), own) == (
+        "Honcho at http://honcho.internal:9000 sent an unexpected reply (ValueError: 1 validation error for Peer) -> check that baseUrl is a Honcho v3 server", True, None)
+    leaked = [described(cls(f"request with key {SECRET} failed"), cloud)[0] for cls in (honcho.ConnectionError, honcho.HonchoError, ValueError)]
+    leaked.append(described(honcho.APIError(f"bad key {SECRET}", status=400), cloud)[0])
+    assert all(SECRET not in text and "***" in text for text in leaked)
+

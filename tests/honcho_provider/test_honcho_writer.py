@@ -180,7 +180,7 @@ def test_message_times_are_iso_utc_or_unknown() -> None:
 
 
 def test_the_journal_keeps_what_it_cannot_send_and_forgets_what_it_sent(tmp_path: Path) -> None:
-    journal = FailureJournal(tmp_path / "honcho" / "failed.jsonl")
+    journal = FailureJournal(tmp_path / "home" / "honcho" / "failed.jsonl")  # a home not made yet
     assert journal.entries() == [] and journal.replay(lambda m: None) == 0 and not journal.path.exists()
     journal.record(turn(1), "unreachable")
     journal.record(turn(2), "HTTP 503")
