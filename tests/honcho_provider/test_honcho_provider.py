@@ -382,8 +382,10 @@ def test_messages_go_to_their_own_sessions_and_a_stored_turn_is_not_sent_again(c
     assert link.held.lookups == 1
     link.send([message("a", "eri", "new", "t3", 0, True)])  # remembered from the last send: no second lookup
     assert stored(sdk, "a")[-1] == ("eri", "new") and len(stored(sdk, "a")) == 3 and link.held.lookups == 1
-    listings = fake.calls("POST", f"{workspace}/sessions/a/messages/list$")  # one lookup (its pages)
-    assert listings and all(r.body["filters"] == {"metadata": {"source": "hermes"}} for r in listings)  # only what hermes wrote
+    # the lookup (pages of 100; the test's own reads above use the SDK's default) lists only what hermes wrote
+    lookups = [r.body for r in fake.calls("POST", f"{workspace}/sessions/a/messages/list$") if r.body]
+    assert lookups == [{"filters": {"metadata": {"source": "hermes"}}}]
+    assert [r.query["size"] for r in fake.calls("POST", f"{workspace}/sessions/a/messages/list$") if r.body] == ["100"]
 
 
 def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_the_right_peer(connect: Any, fake: Any, workspace: str) -> None:
