@@ -248,6 +248,12 @@ def test_every_sdk_failure_becomes_one_message_with_the_server_the_cause_and_whe
     assert described(honcho.TimeoutError(), local) == (
         "Honcho at http://localhost:8000 did not answer within 3 s -> check the server, or raise 'timeout' in honcho.json", True, None)
     assert described(honcho.ConnectionError("Expecting value: line 1"), own)[0].startswith("Honcho at http://honcho.internal:9000 sent a reply that is not valid JSON")
+    for garbled in ("Invalid JSON in response body", "failed to decode the reply"):
+        assert "sent a reply that is not valid JSON" in described(honcho.ConnectionError(garbled), own)[0]
+    assert described(honcho.ConnectionError("json? no"), own)[0].startswith("Honcho unreachable at")
+    assert described(honcho.APIError("no such peer", status=401), own)[1:] == (False, 401)
+    assert described(honcho.APIError("no such peer", status=404), own) == (
+        "Honcho at http://honcho.internal:9000 has no such resource (no such peer); workspace 'hermes' may not exist there -> check workspace and baseUrl in honcho.json", False, 404)
     assert described(honcho.HonchoError("stream closed"), own) == ("Honcho call failed: stream closed", True, None)
     assert described(honcho.APIError("teapot", status=418), own) == ("Honcho at http://honcho.internal:9000 rejected the request with HTTP 418 (teapot)", False, 418)
     assert described(honcho.APIError("boom", status=500), own)[1:] == (True, 500)

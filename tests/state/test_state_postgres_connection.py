@@ -34,6 +34,7 @@ def test_a_url_is_shown_without_its_password(url: str, shown: str) -> None:
 @pytest.mark.parametrize(("url", "text"), [
     (f"postgresql://ann:{SECRET}@db.example:6543/notes", "database 'notes' as user 'ann' on db.example:6543"),
     ("postgresql://ann@db.example/notes", "database 'notes' as user 'ann' on db.example:5432"),
+    ("postgresql://ann@db.example/XLedger", "database 'XLedger' as user 'ann' on db.example:5432"),
     ("postgresql://ann@db.example", "database 'ann' as user 'ann' on db.example:5432"),  # libpq's default database
     ("postgresql:///notes", "database 'notes' as user '(default)' on localhost:5432"),
     ("postgresql://", "database 'postgres' as user '(default)' on localhost:5432"),
@@ -58,12 +59,16 @@ def test_a_missing_or_foreign_url_is_refused_with_the_fix_and_never_the_password
 
 
 @pytest.mark.parametrize(("server_said", "expected"), [
-    ('FATAL:  password authentication failed for user "ann"', "refused the credentials for database 'h' as user 'ann'"),
+    ('FATAL:  password authentication failed for user "ann"',
+     "PostgreSQL refused the credentials for database 'h' as user 'ann' on db:5432 -> check the user and password in "
+     "HERMES_STATE_URL ($HERMES_HOME/.env)"),
+    ('FATAL:  Ident authentication failed for user "ann"', "refused the credentials"),
     ("fe_sendauth: no password supplied", "refused the credentials"),
     ('FATAL:  database "h" does not exist', "PostgreSQL has no database 'h' -> create it (createdb)"),
     ('FATAL:  role "ann" does not exist', "cannot reach PostgreSQL for database 'h'"),
     ("connection failed: connection refused\n\tIs the server running on that host?",
-     "cannot reach PostgreSQL for database 'h' as user 'ann' on db:5432 (connection refused) -> start the server"),
+     "cannot reach PostgreSQL for database 'h' as user 'ann' on db:5432 (connection refused) -> start the server, "
+     "or fix the host and port in the state URL"),
 ])
 def test_a_failed_connection_is_one_line_naming_the_cause(server_said: str, expected: str) -> None:
     error = connection_error(f"postgresql://ann:{SECRET}@db/h", psycopg.OperationalError(server_said))
@@ -238,6 +243,7 @@ def test_a_password_written_in_config_yaml_is_refused_with_the_fix(tmp_path: Pat
     assert f"move the URL to HERMES_STATE_URL in {home / '.env'}" in message
     # a reference to the variable, or a URL without a password, is fine there
     for written, expanded in (("${HERMES_STATE_URL}", f"postgresql://u:{SECRET}@db/h"), ("postgresql://u@db/h", "postgresql://u@db/h"),
+                              ("postgresql://u:${DB_PASSWORD}@db/h", f"postgresql://u:{SECRET}@db/h"),
                               ("postgresql://u:pw@[::1/h", "postgresql://u@db/h")):
         (home / "config.yaml").write_text(f"state:\n  backend: postgres\n  url: '{written}'\n")
         assert resolve_url(home, {"state": {"url": expanded}}, {}) == expanded
