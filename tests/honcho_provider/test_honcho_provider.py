@@ -402,3 +402,14 @@ def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_
     assert unified.ask("s1", "likes?", "low") == "tea"
     last = fake.calls("POST", f"{workspace}/peers/.*/chat$")[-1]
     assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None
+
+
+def test_what_one_session_holds_does_not_stop_a_turn_going_to_another(connect: Any, sdk: Any) -> None:
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    link = connect()
+    imported = {"source": "hermes", "hermes_turn": "import:7", "hermes_part": 0}
+    link.send([PendingMessage("a", "eri", "imported turn", dict(imported), may_be_stored=True)])
+    link.send([PendingMessage("b", "eri", "imported turn", dict(imported), may_be_stored=True)])  # the same history, another session
+    assert stored(sdk, "a") == stored(sdk, "b") == [("eri", "imported turn")]
+    assert link.held.lookups == 2  # each session is listed on its own

@@ -148,7 +148,9 @@ def test_a_write_failing_every_retry_is_journalled_with_its_cause_and_logged(tmp
     (entry,) = journal.entries()
     assert entry["cause"] == "HTTP 503 try 3" and [m["content"] for m in entry["messages"]] == ["user 1", "assistant 1"]
     assert all(m["may_be_stored"] for m in entry["messages"])
-    assert "2 message(s) could not be saved: HTTP 503 try 3" in caplog.text and str(journal.path) in caplog.text
+    (warning,) = [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.honcho"]
+    assert warning == (f"honcho: 2 message(s) could not be saved: HTTP 503 try 3; they are kept in {journal.path} and sent again "
+                       "when the next session starts ('hermes memory status' shows them)")
     assert oct(journal.path.stat().st_mode & 0o777) == "0o600"  # it holds the conversation
     assert writer.failed_batches == 1 and writer.sent_batches == 0
 
@@ -169,6 +171,13 @@ def test_a_message_at_the_limit_is_one_piece_and_a_word_longer_than_the_limit_is
     pieces = chunk_message("y" * 50, 30)
     assert pieces == ["y" * 30, CONTINUED + "y" * 18, CONTINUED + "y" * 2]
     assert chunk_message("aaaa " + "b" * 40, 30) == ["aaaa " + "b" * 25, CONTINUED + "b" * 15]  # no space in the second half
+    assert chunk_message("a" * 11 + " " + "b" * 29, 30) == ["a" * 11 + " " + "b" * 18, CONTINUED + "b" * 11]  # nor here
+
+
+def test_each_piece_is_filled_up_to_the_last_space_that_fits() -> None:
+    assert chunk_message("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda", 30) == [
+        "alpha beta gamma delta epsilon", CONTINUED + "zeta eta theta", CONTINUED + "iota kappa lambda"]
+    assert chunk_message("x" * 20 + " abcde fg", 20) == ["x" * 20, CONTINUED + "abcde fg"]  # the rest fits exactly: not cut again
 
 
 def test_message_times_are_iso_utc_or_unknown() -> None:

@@ -164,6 +164,18 @@ def test_a_database_with_a_sessions_table_of_its_own_is_refused_untouched(pg_url
     assert tables == {"sessions"}
 
 
+def test_a_newer_schema_is_refused_naming_the_database_and_both_versions(pg_url: str) -> None:
+    from hermes_plugins_builtin.state import SchemaTooNewError
+
+    open_postgres_store(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE hermes_state_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(SchemaTooNewError) as info:
+        open_postgres_store(pg_url)
+    assert str(info.value).startswith(f"{redact_url(pg_url)} was written by a newer hermes (session-store schema version "
+                                      f"{SCHEMA_VERSION + 1}; this version understands versions up to {SCHEMA_VERSION})")
+
+
 def _postings(url: str) -> set[tuple[str, int]]:
     with psycopg.connect(url) as conn:
         return {(w, m) for w, m in conn.execute("SELECT word, message_id FROM message_words")}
