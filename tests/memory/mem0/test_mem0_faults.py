@@ -202,3 +202,25 @@ def test_writes_not_started_when_the_session_ends_wait_in_the_outbox(open_provid
     provider.sync_turn("never started", "")
     provider.shutdown()
     assert "never started" in [q["messages"][0]["content"] for q in _pending(mem0_home)]
+
+
+def test_failures_are_logged_and_recorded_with_their_operation_and_the_pause_announced_once(open_provider, server, mem0_home, caplog):
+    import logging
+
+    write_config(mem0_home, server.base_url, "    breaker:\n      threshold: 2\n      cooldown: 600\n")
+    provider = open_provider()
+    assert provider.flush(30)
+    server.fail_next("embeddings", error_reply(500, "embedder down"), error_reply(500, "embedder down"))
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.memory.mem0"):
+        for _ in range(2):
+            provider.handle_tool_call("mem0_search", {"query": "postgres"})
+    logged = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hermes.plugins.memory.mem0"]
+    state = json.loads((mem0_home / "mem0" / "state.json").read_text())
+    error = state["last_error"]["message"]
+    assert state["last_error"]["operation"] == "search" and "500" in error
+    assert logged == [
+        ("INFO", f"mem0 search failed: {error}"),
+        ("WARNING", f"mem0: 2 consecutive failures (last: {error}); calls paused for 600 s, writes are queued meanwhile"),
+    ]
+    paused = json.loads(provider.handle_tool_call("mem0_search", {"query": "postgres"}))["error"]
+    assert paused.startswith(f"Mem0 is paused after 2 consecutive failures (last: search: {error}); it is retried in ")

@@ -132,11 +132,13 @@ def test_a_write_that_cannot_even_be_queued_is_reported_lost(resilience, tmp_pat
     outbox = resilience.Outbox(blocker / "mem0", max_attempts=3)
     with caplog.at_level(logging.ERROR, logger="hermes.plugins.memory.mem0"):
         assert outbox.put({"op": "add", "messages": [{"content": "the turn's words"}]}, "ConnectionError: refused") is False
-    assert "it is lost" in caplog.text and "the turn's words" in caplog.text and "ConnectionError: refused" in caplog.text
+    (lost,) = [r.getMessage() for r in caplog.records]
+    assert lost.startswith(f"mem0: a write could not be made (ConnectionError: refused) nor queued in {outbox.pending_path} (")
+    assert "Not a directory" in lost and lost.endswith('it is lost: {"op": "add", "messages": [{"content": "the turn\'s words"}]}')
 
 
 def test_the_status_file_keeps_the_last_error_and_the_last_success(resilience, tmp_path: Path):
-    status = resilience.StatusFile(tmp_path / "mem0")
+    status = resilience.StatusFile(tmp_path / "home" / "mem0")  # a home not made yet
     assert status.read() == {}
     status.record_error("write (add)", "ConnectionError: refused")
     status.record_success()
