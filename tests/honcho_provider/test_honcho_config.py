@@ -344,3 +344,6 @@ def test_edits_keep_the_file_readable_and_accept_numbers_as_numbers(hermes_home:
         edit_host_block(hermes_home, {}, env={}, root_keys={"workspace": 5})
     with pytest.raises(HonchoConfigError, match=rf"^{path}: hosts\.hermes\.timeout = 0 is not valid \(at least 1\)"):
         edit_host_block(hermes_home, {"timeout": 0}, env={})
+    # only writeFrequency takes a number written as text ("3" turns); other numbers must be numbers, as when loading
+    with pytest.raises(HonchoConfigError, match=r'hosts\.hermes\.timeout = "5" is not valid: it must be a whole number'):
+        edit_host_block(hermes_home, {"timeout": "5"}, env={})
