@@ -224,3 +224,19 @@ def test_failures_are_logged_and_recorded_with_their_operation_and_the_pause_ann
     ]
     paused = json.loads(provider.handle_tool_call("mem0_search", {"query": "postgres"}))["error"]
     assert paused.startswith(f"Mem0 is paused after 2 consecutive failures (last: search: {error}); it is retried in ")
+
+
+def test_a_memory_edit_queued_while_mem0_was_down_is_made_under_this_agent(open_provider, server, mem0_home):
+    write_config(mem0_home, _dead_url())
+    provider = open_provider()
+    assert provider.flush(30)
+    provider.on_memory_write("add", "user", "User likes tea")
+    assert provider.flush(30)
+    assert [q["op"] for q in _pending(mem0_home)] == ["mirror"]
+    provider.shutdown()
+    write_config(mem0_home, server.base_url)
+    again = open_provider("s2")
+    assert again.flush(30) and _pending(mem0_home) == []
+    (record,) = again.export_memories()
+    assert record["text"] == "User likes tea" and record["metadata"]["agent_id"] == again.settings.agent_id
+    assert record["metadata"]["user_id"] == again.settings.user_id
