@@ -53,7 +53,8 @@ def test_a_missing_or_foreign_url_is_refused_with_the_fix_and_never_the_password
     assert "'mysql://u:***@db/h' is not a PostgreSQL URL -> it must start with postgresql://" in str(info.value)
     with pytest.raises(StateStoreError) as info:
         check_url(f"postgresql://u:{SECRET}@db:54x32/h")
-    assert "cannot be read" in str(info.value) and "use postgresql://" in str(info.value) and SECRET not in str(info.value)
+    assert str(info.value).startswith("state URL 'postgresql://u:***@db:54x32/h' cannot be read (")
+    assert str(info.value).endswith(") -> use postgresql://user:password@host:5432/dbname") and SECRET not in str(info.value)
     for good in ("postgresql://u@db/h", "postgres://u@db/h", "PostgreSQL://u@db/h"):
         assert check_url(good) == good
 
