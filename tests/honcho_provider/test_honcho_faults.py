@@ -263,6 +263,7 @@ def test_every_sdk_failure_becomes_one_message_with_the_server_the_cause_and_whe
     assert described(honcho.APIError("slow down", status=429), own)[1:] == (True, 429)
     assert described(ValueError("1 validation error for Peer"), own) == (
         "Honcho at http://honcho.internal:9000 sent an unexpected reply (ValueError: 1 validation error for Peer) -> check that baseUrl is a Honcho v3 server", True, None)
+    assert f"(ValueError: {'v' * 200}) -> check" in described(ValueError("v" * 300), own)[0]  # a long reply is cut
     leaked = [described(cls(f"request with key {SECRET} failed"), cloud)[0] for cls in (honcho.ConnectionError, honcho.HonchoError, ValueError)]
     leaked.append(described(honcho.APIError(f"bad key {SECRET}", status=400), cloud)[0])
     assert all(SECRET not in text and "***" in text for text in leaked)

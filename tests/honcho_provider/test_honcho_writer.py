@@ -35,7 +35,22 @@ def test_a_send_still_running_at_close_is_journalled_with_what_waited_behind_it(
     assert writer.close(timeout=0) is False
     (entry,) = journal.entries()
     assert [m["content"] for m in entry["messages"]] == ["message 1", "message 2", "message 3"]
-    assert "may arrive twice" in entry["cause"]
+    assert entry["cause"] == ("the session ended before Honcho accepted these messages (server slow or unreachable); "
+                              "the first 1 were being sent and may arrive twice")
+    release.set()
+
+
+def test_turns_queued_behind_other_work_at_close_are_journalled_as_not_sent(tmp_path: Path) -> None:
+    release = threading.Event()
+    journal = FailureJournal(tmp_path / "failed.jsonl")
+    sent, send = recorder()
+    writer = MessageWriter(send, mode="async", journal=journal, retry_delays=())
+    writer.submit(lambda: release.wait(30))  # background work (a journal replay) still running at close
+    writer.add_turn(turn(1))
+    assert writer.close(timeout=0) is False
+    (entry,) = journal.entries()
+    assert entry["cause"] == "the session ended before Honcho accepted these messages (server slow or unreachable)"
+    assert [m["content"] for m in entry["messages"]] == ["user 1", "assistant 1"]
     release.set()
 
 
