@@ -240,3 +240,28 @@ def test_a_memory_edit_queued_while_mem0_was_down_is_made_under_this_agent(open_
     (record,) = again.export_memories()
     assert record["text"] == "User likes tea" and record["metadata"]["agent_id"] == again.settings.agent_id
     assert record["metadata"]["user_id"] == again.settings.user_id
+
+
+def test_writes_queued_behind_a_failure_say_so_and_are_made_in_order_later(open_provider, server, mem0_home, caplog):
+    import logging
+
+    write_config(mem0_home, _dead_url(), "    infer: false\n")
+    provider = open_provider()
+    assert provider.flush(30)
+    provider.sync_turn("first", "")
+    provider.sync_turn("second", "")
+    assert provider.flush(30)
+    first, second = _pending(mem0_home)
+    assert "Connection" in first["error"] and second["error"] == "queued behind earlier writes that are waiting"
+    assert json.loads((mem0_home / "mem0" / "state.json").read_text())["last_error"]["operation"] == "write (add)"
+    provider.shutdown()
+    with (mem0_home / "mem0" / "pending.jsonl").open("a") as queued:  # a kind of write this version does not know
+        queued.write(json.dumps({"op": "frobnicate", "user_id": "u", "agent_id": "a"}) + "\n")
+    write_config(mem0_home, server.base_url, "    infer: false\n")
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.memory.mem0"):
+        again = open_provider("s2")
+        assert again.flush(30)
+    assert "mem0: 2 queued write(s) made" in [r.getMessage() for r in caplog.records]
+    assert sorted(r["text"] for r in again.export_memories()) == ["first", "second"]
+    (left,) = _pending(mem0_home)
+    assert left["op"] == "frobnicate" and left["error"] == "RuntimeError: ValueError: unknown queued write 'frobnicate'"
