@@ -401,7 +401,7 @@ def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_
     fake.chat_replies.append("tea")
     assert unified.ask("s1", "likes?", "low") == "tea"
     last = fake.calls("POST", f"{workspace}/peers/.*/chat$")[-1]
-    assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None
+    assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None and last.body["reasoning_level"] == "low"
 
 
 def test_what_one_session_holds_does_not_stop_a_turn_going_to_another(connect: Any, sdk: Any) -> None:

@@ -107,6 +107,13 @@ def _rows(pool: Pool) -> list[int]:
     return pool.run(lambda conn: [r[0] for r in conn.execute("SELECT n FROM rows ORDER BY n").fetchall()])
 
 
+def test_the_pool_hands_out_as_many_connections_as_it_is_sized_for(pool: Pool) -> None:
+    with pool.transaction() as first, pool.transaction() as second:  # max_size=2: both at once, no wait
+        first.execute("INSERT INTO rows VALUES (1)")
+        assert second.execute("SELECT count(*) FROM rows").fetchone() == (0,)  # another connection: not committed yet
+    assert _rows(pool) == [1]
+
+
 def test_work_hit_by_a_transient_failure_is_run_again_and_applied_once(pool: Pool) -> None:
     calls: list[int] = []
 
