@@ -268,3 +268,21 @@ def test_every_sdk_failure_becomes_one_message_with_the_server_the_cause_and_whe
     leaked.append(described(honcho.APIError(f"bad key {SECRET}", status=400), cloud)[0])
     assert all(SECRET not in text and "***" in text for text in leaked)
 
+
+
+def test_without_the_sdk_the_backend_names_the_install_and_is_not_retried(hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hermes_bundled_plugins.memory.honcho.client import INSTALL_HINT, HonchoBackend, HonchoCallError
+
+    monkeypatch.setitem(sys.modules, "honcho", None)  # how Python blocks an import: as if honcho-ai were not installed
+    with pytest.raises(HonchoCallError) as missing:
+        HonchoBackend(_config(hermes_home, baseUrl="http://localhost:8000"))
+    assert str(missing.value) == INSTALL_HINT and missing.value.retryable is False
+
+
+def test_without_a_base_url_the_sdk_is_pointed_at_the_environment(hermes_home: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoBackend
+
+    assert HonchoBackend(_config(hermes_home, environment="local")).client.base_url == "http://localhost:8000"
+    assert HonchoBackend(_config(hermes_home, apiKey=SECRET)).client.base_url == "https://api.honcho.dev"

@@ -388,9 +388,12 @@ def test_messages_go_to_their_own_sessions_and_a_stored_turn_is_not_sent_again(c
     assert [r.query["size"] for r in fake.calls("POST", f"{workspace}/sessions/a/messages/list$") if r.body] == ["100"]
 
 
-def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_the_right_peer(connect: Any, fake: Any, workspace: str) -> None:
+def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_the_right_peer(connect: Any, fake: Any, sdk: Any, workspace: str) -> None:
     link = connect(contextTokens=77)
-    link.fetch_base("s1")
+    sdk.peer("hermes").set_card(["Role: the assistant"])
+    sdk.peer("eri").set_card(["Name: Eri"])
+    base = link.fetch_base("s1")
+    assert "Role: the assistant" in base and "Name: Eri" in base
     (context,) = fake.calls("GET", f"{workspace}/sessions/s1/context$")
     assert context.query["tokens"] == "77" and context.query["summary"] == "true"
     fake.chat_replies.append("Eri likes tea")

@@ -193,6 +193,7 @@ def test_each_piece_is_filled_up_to_the_last_space_that_fits() -> None:
     assert chunk_message("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda", 30) == [
         "alpha beta gamma delta epsilon", CONTINUED + "zeta eta theta", CONTINUED + "iota kappa lambda"]
     assert chunk_message("x" * 20 + " abcde fg", 20) == ["x" * 20, CONTINUED + "abcde fg"]  # the rest fits exactly: not cut again
+    assert chunk_message("x" * 14 + "  " + "y" * 18, 30) == ["x" * 14, CONTINUED + "y" * 18]  # no blank left at a cut
 
 
 def test_message_times_are_iso_utc_or_unknown() -> None:
@@ -212,6 +213,9 @@ def test_the_journal_keeps_what_it_cannot_send_and_forgets_what_it_sent(tmp_path
     with journal.path.open("a") as handle:  # a line cut by a crash, and lines of another shape
         handle.write('{"at": "x", "messages": [')
         handle.write("\n[1, 2]\n{\"at\": \"x\"}\n")
+    assert [e["cause"] for e in journal.entries()] == ["unreachable", "HTTP 503", "HTTP 503"]
+    damaged = journal.path.read_text().splitlines(keepends=True)
+    journal.path.write_text(damaged[0] + '{"at": "x", "mess\n' + "".join(damaged[1:]))  # a damaged line between good ones
     assert [e["cause"] for e in journal.entries()] == ["unreachable", "HTTP 503", "HTTP 503"]
     assert journal.entries()[0]["at"].endswith("+00:00")
 
