@@ -51,8 +51,8 @@ def test_the_fresh_split_is_a_full_held_out_batch():
     assert all(n["group"].startswith("fresh_") for n in fresh)
 
 
-def test_the_second_fresh_split_is_an_independent_batch_of_its_own():
-    """fresh2/: written apart from the rules and the other notes; only its make-up is checked here."""
+def test_the_second_fresh_split_is_a_batch_of_its_own():
+    """fresh2/: written apart from the rules and the other notes, scanned once as such, tuning data since."""
     batch = [n for n in NOTES if n["split"] == "fresh2"]
     attacks = [n for n in batch if n["label"] == "attack"]
     benign = [n for n in batch if n["label"] == "benign"]
