@@ -30,7 +30,7 @@ ENV_DUMP = any_of((
 ))
 _SUBSTITUTION = r"\$\([^)]{0,64}\)|`[^`]{1,64}`"
 NETWORK = any_of((
-    r"\bcurl\b", r"\bwget\b", r"\bnc\b", r"\bncat\b", r"\bnetcat\b", r"\bsocat\b", r"\btelnet\b", r"\bscp\b", r"\brsync\b", r"\bsftp\b",
+    r"\bcurl\b", r"\bwget\b", r"\bopenssl s_client\b", r"\bnc\b", r"\bncat\b", r"\bnetcat\b", r"\bsocat\b", r"\btelnet\b", r"\bscp\b", r"\brsync\b", r"\bsftp\b",
     r"\bftp\b", r"\bhttpie\b", r"\bhttp (?:post|put|get)\b", r"Invoke-WebRequest", r"Invoke-RestMethod", r"\biwr\b", r"\birm\b", r"requests\.(?:post|get|put|request)",
     r"urllib", r"urlopen", r"http\.client", r"\bfetch\s*\(", r"\baxios\b", r"XMLHttpRequest", r"Net::HTTP", r"\bLWP\b", r"IO::Socket",
     r"\bsocket\.", r"/dev/(?:tcp|udp)/", r"\bnslookup\b", r"\bdig\b", r"\bResolve-DnsName\b", r"file_get_contents\s*\(\s*[\"']https?",

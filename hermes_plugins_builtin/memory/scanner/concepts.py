@@ -154,7 +154,7 @@ _IDENTITY = any_of((
     r"identify as", r"think of yourself as", r"consider yourself", r"see yourself as", r"regard yourself as", r"stop being", r"cease to be", r"speak as",
     r"(?:drop|abandon|shed|leave behind|forget) (?:the|your) (?:\w+[\s-]){0,2}(?:persona|act|role|identity|character)", r"break character",
     r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?", r"you(?:'re| are) [\"“']?[\w -]{1,30}[\"”']? now",
-    r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
+    r"persona(?: update| change| switch| swap| for (?:all |every |each )?(?:future |later |new )?(?:chats?|sessions?|conversations?))?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
     r"you(?:'ve| have)? been (?:upgraded|promoted|converted|switched|changed|turned|transformed|updated) (?:to|into)", r"(?:respond|answer|reply|speak|act|stay) in character(?: as)?",
     r"you(?:'re| are) (?:my|an?|the) (?:\w+[\s-]){0,3}?(?:assistant|ai|bot|model|agent|twin|version|persona|character|clone|alter ego)",
     r"you(?:'re| are) [\w-]{0,20}(?:gpt|bot)\b", r"be [\"“'][\w -]{1,30}(?=[\"”'])", r"in this (?:chat|conversation|session|workspace),? you(?:'re| are)",
@@ -168,7 +168,7 @@ _UNBOUND = any_of((
     r"never says? no", r"never refuses?", r"(?:never|not|no longer) bound by", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
     r"with (?:full )?root\b", r"root (?:access|privileges|rights)", r"no (?:refusals|warnings|caveats|disclaimers)", r"(?:executes?|runs?|does) anything",
     r"(?:raw|bare|base|pre-?trained|untuned|unaligned) (?:base )?model", r"without (?:any )?(?:alignment|fine-?tuning|rlhf|safety tuning)", r"evil",
-    r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"escaped (?:its|their|the|your) (?:lab|creators?|developers?|sandbox|constraints|cage)",
+    r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"(?:escaped|broken free of|broke free (?:of|from)|freed itself from) (?:its|their|the|your) (?:lab|creators?|developers?|makers?|sandbox|constraints|cage|rules)",
     r"says? yes to (?:everything|anything|every request)", r"agrees? to (?:everything|anything)",
 ))
 _NOT_AI = (r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
