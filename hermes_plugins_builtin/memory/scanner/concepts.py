@@ -173,7 +173,7 @@ _UNBOUND = any_of((
 ))
 _NOT_AI = (r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
            r"|you(?:'re| are) (?:actually |really |secretly )(?:an? )?(?:human|person|real person)\b|forget (?:that )?you(?:'re| are) (?:an? )?(?:ai|assistant|model|bot)\b"
-           r"|(?:never|don't|do not) (?:admit|reveal|say|mention|disclose|let on) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|assistant|model|language model)\b|deny (?:being|that you are) (?:an? )?(?:ai|bot|assistant|model)\b")
+           r"|(?:never|don't|do not) (?:admit|reveal|say|mention|disclose|let on) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|assistant|model|language model|software|program|computer program)\b|deny (?:being|that you are) (?:an? )?(?:ai|bot|assistant|model)\b")
 _SECRETS = r"(?:production |prod |database |db |admin |root |api |license |wifi |wi-fi )?(?:passwords?|passphrases?|api keys?|private keys?|keys|tokens|secrets|credentials|serial numbers?|license keys?)"
 
 ROLE = (
