@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, crosslingual, crosslingual_conceal, crosslingual_override, decode, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
+from . import commands, compact, concepts, crosslingual, crosslingual_conceal, crosslingual_override, decode, footholds, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -33,7 +33,7 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
 RULES: tuple[Rule, ...] = (
     *forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
-    *crosslingual.RULES, *crosslingual_conceal.RULES, *crosslingual_override.RULES,
+    *crosslingual.RULES, *crosslingual_conceal.RULES, *crosslingual_override.RULES, *footholds.RULES,
 )
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
 _DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
