@@ -59,7 +59,7 @@ def _goes_remote(match: re.Match[str]) -> bool:
 _NETWORK_RE = re.compile(NETWORK, re.IGNORECASE)
 _NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync", "ftp", "http", "invoke-", "iwr", "irm", "requests.", "urllib",
                   "urlopen", "fetch", "axios", "xmlhttprequest", "net::http", "lwp", "io::socket", "socket.", "/dev/", "nslookup", "dig",
-                  "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.")
+                  "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.", "openssl")
 
 
 @case_blind
@@ -71,9 +71,15 @@ def _sent_remote(match: re.Match[str]) -> bool:
 
 
 @case_blind
-def _not_negated(match: re.Match[str]) -> bool:
-    before = match.string[max(0, match.start() - 25) : match.start()].lower()
+def _not_negated(match: re.Match[str], reach: int = 25) -> bool:
+    before = match.string[max(0, match.start() - reach) : match.start()].lower()
     return not re.search(r"\b(?:never|don'?t|do not|must not|no need to|avoid|without)\b[^.]{0,64}$", before)
+
+
+@case_blind
+def _not_negated_before_path(match: re.Match[str]) -> bool:
+    """A path comes after its verb and object ("never paste the contents of ~/.aws/credentials"): look further back."""
+    return _not_negated(match, 50)
 
 
 @case_blind
@@ -123,7 +129,7 @@ _OUT = any_of((r"quote", r"recite", r"spell out", r"print", r"show", r"display",
 
 CREDENTIALS = (
     rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
-    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated, gate=_SECRET_PATH_WORDS),
+    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated_before_path, gate=_SECRET_PATH_WORDS),
     rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_SHOW}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
     rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:next |following |first |last )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),

@@ -244,6 +244,17 @@ _ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|
 
 _INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?|nothing|housekeeping|cleanup|clean-up|an? update|diagnostics|telemetry|a test|caching|indexing|(?:a )?(?:cache )?refresh)"
 
+#: Someone who would otherwise see or hear of it: "skip this entry" hides nothing unless a user, a summary or a
+#: review is in the note ("skip this entry when computing the totals" is bookkeeping).
+_AUDIENCE = re.compile(r"\b(?:user|users|owner|human|anyone|anybody|someone|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
+                       r"asked|asks|ask|mention|tell|show|shows|shown|list|log|logs|history|audit|transcript|chat|diff|diffs|changelog|notif\w*|told|know)\b")
+
+
+@case_blind
+def _kept_from_someone(match: re.Match[str]) -> bool:
+    return _AUDIENCE.search(match.string.lower()) is not None
+
+
 CONCEAL = (
     rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
     rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:as\s+)?(?:a |an )?{_INNOCUOUS}\b"),
@@ -258,7 +269,7 @@ CONCEAL = (
     rule("concealment", "act_then_hide[concept]", rf"\b(?:{_SNEAKY_VERB})\b{window(100)}\b(?:{_KEEP_IT_QUIET})", imperative),
     rule("concealment", "deny_when_asked[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:asks?|asked|questions?|wonders?|checks?)\b)(?>{window(20)}\b(?:{_ASKED_ABOUT})\b){window(60)}\b(?:say|tell (?:them|him|her|the user)|answer|reply|respond|claim|insist|assure (?:them|him|her))\b(?: that)?\s+(?:{_NOTHING_HAPPENED})", also=("ask", "question", "wonder", "check")),
     rule("concealment", "own_action_untold[concept]", rf"\b(?:{_UNTOLD})\b{window(70)}\b(?:{_OWN_ACTION})|\b(?:{_OWN_ACTION})\b{window(50)}\b(?:{_UNTOLD})\b",
-         gate=_needed(_UNTOLD), also=_needed(_OWN_ACTION)),
+         _kept_from_someone, gate=_needed(_UNTOLD), also=_needed(_OWN_ACTION)),
     rule("concealment", "user_never_learns[concept]", rf"\b(?:{_USERISH})\b(?>{window(30)}\b(?:never|not|doesn't|does not|won't|will not|must not|mustn't)\s+(?:ever\s+)?(?:finds?|find|learns?|hears?|knows?|notices?|realises?|realizes?|discovers?|sees?)\b)(?:\s+out)?{window(40)}\b(?:{_OWN_ACTION}|about (?:it|this|that)|that you)"),
     rule("concealment", "stealth_action[concept]", rf"\b(?:{_STEALTH})\s*,?\s+(?:{_SNEAKY_VERB})\b(?!s\b)", imperative),
     rule("concealment", "deny_having_instructions[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:ask|asks|asked)\b)(?>{window(60)}\b(?:hidden|secret|other|extra|special|any) (?:instructions|notes|rules|directives|memories)\b){window(30)}\b(?:say|answer|reply|claim|deny|tell)\b{window(20)}\b(?:no|not|none|nothing|don't|do not|you do not|you don't)\b"),

@@ -61,14 +61,19 @@ def _sentence(match: re.Match[str]) -> str:
     return text[start : min(ends) if ends else len(text)]
 
 
+#: After a name of the prompt: another thing's prompt or rules ("the system prompt of the FAQ chatbot", "del chatbot").
+_OTHER_THING = (r"(?![^.\n]{0,25}?\b(?:chatbot|bot|faq|template|app|docs?|wiki|product|produit|produkt|prodotto|producto|kunden?|customers?|clients?|marketing)\b)"
+                 r"(?!\s+(?:of the|for the|del|della|dello|dei|de la|du|des|der|do|da|dos|das)\b)")
+
+
 # ---- credential material shown in the conversation -----------------------------------------------------------
 
 SHOW = _union({
     "en": r"\b(?:show|display|print|paste|dump|output|reveal|put|include|echo|read out)\b",
     "es": r"\b(?:muestra|mu[eé]strame|mostrar|pega|pegar|imprime|ense[ñn]a|incluye)\b", "fr": r"\b(?:affiche|montre|colle|imprime|inclus)\w*",
     "de": r"\b(?:zeig|zeige|gib|füg|füge|druck|drucke|kopier|kopiere)\b", "pt": r"\b(?:mostr[ea]|exib[ae]|col[ae]|imprim[ae]|inclu[ai])\b",
-    "it": r"\b(?:mostra|incolla|stampa|visualizza|includi)\b", "ru": r"\b(?:покажи|выведи|вставь|вставляй|распечатай|отобрази)\b",
-    "uk": r"\b(?:покажи|виведи|встав|вставляй)\b", "pl": r"\b(?:pokaż|pokazuj|wklej|wklejaj|wyświetl|wypisz)\b",
+    "it": r"\b(?:mostra|incolla|stampa|visualizza|includi)\b", "ru": r"(?:покажи|показывай|выведи|выводи|вставь|вставляй|распечатай|отобрази)",
+    "uk": r"(?:покажи|показуй|виведи|встав|вставляй)", "pl": r"\b(?:pokaż|pokazuj|wklej|wklejaj|wyświetl|wypisz)\b",
     "nl": r"\b(?:toon|laat|plak|print)\b", "tr": r"(?:göster|yapıştır|yazdır)", "sv": r"\b(?:visa|klistra in|skriv ut)\b",
     "cs": r"\b(?:ukaž|zobraz|vypiš|vlož)\b", "ro": r"\b(?:afișează|arată|lipește)\b", "el": r"(?:δείξε|εμφάνισε|επικόλλησε|τύπωσε)",
     "zh": r"显示|展示|贴到|贴进|贴在|粘贴|打印|输出|顯示|貼到", "ja": r"表示|貼り付け|貼って|出力|見せ", "ko": r"보여|붙여 ?넣|출력|표시",
@@ -158,14 +163,20 @@ PRINCIPAL = _union({
 #: The agent's real, true, actual one.
 REAL = _union({
     "en": r"\b(?:your (?:real|true|actual|new|only|rightful)|treat (?:them|him|her|it|those|these)(?: \w+){0,2} as (?:your|an?))\b", "es": r"\btu (?:verdadero|aut[eé]ntico|nuevo|[uú]nico|real)\b|\btu verdadera\b",
-    "fr": r"\b(?:ton|ta|le) (?:vrai|véritable|nouveau|seul)\b|\b(?:ton|ta) (?:vraie|véritable)\b", "de": r"\bdein(?:e|en|em)? (?:echte|wahre|wirkliche|neue|einzige)\w*",
+    "fr": r"\b(?:ton|ta) (?:vrai|vraie|véritable|nouveau|nouvelle|seul|seule)\b", "de": r"\bdein(?:e|en|em)? (?:echte|wahre|wirkliche|neue|einzige)\w*",
     "pt": r"\b(?:seu|teu) (?:verdadeiro|real|novo|único)\b", "it": r"\bil tuo (?:vero|nuovo|unico)\b", "ru": r"(?:тво\w+|ваш\w*) (?:настоящ|истинн|реальн|нов|единственн)\w+",
     "uk": r"(?:тві\w*|тво\w+) (?:справжн|істинн|нов|єдин)\w+", "pl": r"\btw\w+ (?:prawdziw|rzeczywist|now|jedyn)\w+", "nl": r"\bje (?:echte|ware|nieuwe|enige)\b",
-    "tr": r"gerçek|asıl", "sv": r"\bdin (?:riktiga|verkliga|sanna|nya|enda)\b", "cs": r"\btv(?:ůj|oje|ého|ým) (?:skutečn|prav|nov|jedin)\w+",
+ "sv": r"\bdin (?:riktiga|verkliga|sanna|nya|enda)\b", "cs": r"\btv(?:ůj|oje|ého|ým) (?:skutečn|prav|nov|jedin)\w+",
     "ro": r"\b(?:adevăratul tău|adevărata ta|noul tău)\b", "el": r"(?:πραγματικ|αληθιν|νέ)\w+ σου", "zh": r"你的真正|你的真实|您的真正|你的新",
-    "ja": r"(?:あなた|君|お前)の本当の|本当の", "ko": r"(?:너의|네|당신의) (?:진짜|진정한|실제)", "ar": r"الحقيقي|الفعلي", "fa": r"واقعی",
-    "he": r"האמיתי שלך", "hi": r"(?:तुम्हारा|तुम्हारे|आपका|तेरा) (?:असली|सच्चा|वास्तविक)", "bn": r"তোমার (?:আসল|প্রকৃত)", "ur": r"اصل",
-    "mr": r"तुझा (?:खरा|खरी)", "vi": r"thật sự|thực sự", "id": r"\b(?:sebenarnya|sesungguhnya|yang asli)\b", "th": r"ตัวจริง|ที่แท้จริง", "sw": r"\bhalisi\b",
+    "ja": r"(?:あなた|君|お前)の本当の", "ko": r"(?:너의|네|당신의) (?:진짜|진정한|실제)", 
+    "he": r"האמיתי שלך", "hi": r"(?:तुम्हारा|तुम्हारे|आपका|तेरा) (?:असली|सच्चा|वास्तविक)", "bn": r"তোমার (?:আসল|প্রকৃত)",
+    "mr": r"तुझा (?:खरा|खरी)",
+})
+#: Languages that put the possessive on the noun: the whole phrase, "your real owner".
+YOUR_REAL_PRINCIPAL = _union({
+    "ar": r"(?:مالكك|مديرك|سيدك|مسؤولك) (?:الحقيقي|الفعلي)", "fa": r"(?:مالک|مدیر|صاحب|ارباب) واقعی (?:تو|شما)", "ur": r"(?:تمہار|آپ کے|تیر)\w* اصل (?:مالک|ایڈمن|آقا)",
+    "tr": r"(?:gerçek|asıl) (?:sahibin|patronun|yöneticin|efendin)", "vi": r"chủ nhân (?:thật sự|thực sự)", "id": r"\b(?:pemilik|bos|tuan)(?:mu| kamu| anda)(?: yang)? sebenarnya\b",
+    "sw": r"\b(?:bosi|bwana|mmiliki|msimamizi) wako halisi\b", "ja": r"(?:あなた|君|お前)の本当の(?:管理者|主人|所有者|上司|オーナー)", "th": r"(?:เจ้านาย|เจ้าของ)ตัวจริงของคุณ",
 })
 #: Over the user: even if they object, before them, more than them, not the person typing.
 OVER_USER = _union({
@@ -253,6 +264,7 @@ RULES: tuple[Rule, ...] = (
     rule("exfiltration", "secret_sent_out[any language]", _meet(SEND, SECRET, _WIDE), _to_remote, gate=(*_needed(_SECRET_MATERIAL), *_needed(_SECRET_WORDS)), also=_needed(SEND)),
     rule("role_hijack", "real_principal[any language]", rf"(?:{REAL})\s*(?:\w+\s+)?(?:{PRINCIPAL})|(?:{PRINCIPAL})\s*(?:\w+\s+)?(?:{REAL})", _not_denied,
          gate=_needed(PRINCIPAL), also=_needed(REAL)),
+    rule("role_hijack", "your_real_principal[any language]", YOUR_REAL_PRINCIPAL, _not_denied),
     rule("role_hijack", "principal_over_user[any language]", _meet(PRINCIPAL, OVER_USER, _WIDE), gate=_needed(OVER_USER), also=_needed(PRINCIPAL)),
     rule("role_hijack", "orders_over_user[any language]", _meet(OBEY, OVER_USER, _WIDE), gate=_needed(OVER_USER), also=_needed(OBEY)),
     rule("role_hijack", "content_speaks_for_principal[any language]", _meet(CONTENT_SOURCE, FROM_PRINCIPAL, _WIDE), gate=_needed(FROM_PRINCIPAL), also=_needed(CONTENT_SOURCE)),

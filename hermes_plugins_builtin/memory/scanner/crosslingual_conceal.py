@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .crosslingual import _WIDE, SHOW, _meet, _needed, _union
+from .crosslingual import _OTHER_THING, _WIDE, SHOW, _meet, _needed, _union
 from .guards import denied_before
 from .rules import Rule, case_blind, rule
 
@@ -33,21 +33,21 @@ SELF_NOTE = _union({
 })
 #: Left out, skipped, shown without it, or described as something harmless.
 OMIT = _union({
-    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
-    "es": r"\b(?:omite|omitir|salta|sáltate|excluye|oculta|sin)\b|\b(?:dile|di) que (?:esta|es)\b|\bes sobre\b", "fr": r"\b(?:omets|saute|exclus|cache|sans)\b|\b(?:décris|présente)\w* \w+ comme\b",
-    "de": r"\b(?:überspring\w*|lass \w+ weg|weglassen|verbirg|ohne)\b|\bbeschreib\w* \w+ als\b", "pt": r"\b(?:omita|pule|exclua|esconda|sem)\b|\bdescrev\w+ \w+ como\b",
-    "it": r"\b(?:ometti|salta|escludi|nascondi|senza)\b|\bdescriv\w+ \w+ come\b", "ru": r"(?:пропусти|пропускай|скрой|не показывай|без )|(?:лишь|только) (?:про|о|об)\b",
+    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|don't show|do not show|leave(?=\s(?:\w+\s){1,3}off\b)|(?:summari[sz]e|describe)(?=[^.\n]{0,30}\bas\b)|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
+    "es": r"\b(?:omite|omitir|salta|sáltate|excluye|oculta|sin)\b|\bno (?:le )?(?:enseñes|muestres)\b|\b(?:dile|di) que (?:esta|es)\b|\bes sobre\b", "fr": r"\b(?:omets|saute|exclus|cache|sans)\b|\bpasse\b(?=[^.\n]{0,25}sous silence)|\bne (?:la |le |les |lui )?montre pas\b|\b(?:décris|présente)\w* \w+ comme\b",
+    "de": r"\b(?:überspring\w*|lass \w+ weg|weglassen|verbirg|ohne|blende|ausblenden)\b|\bzeig\w* \w+ \w+ nicht\b|\bbeschreib\w* \w+ als\b", "pt": r"\b(?:omita|pule|exclua|esconda|sem)\b|\bn[aã]o (?:mostre|exiba)\b|\bdescrev\w+ \w+ como\b",
+    "it": r"\b(?:ometti|salta|escludi|nascondi|senza)\b|\bnon mostrare\b|\bdescriv\w+ \w+ come\b", "ru": r"(?:пропусти|пропускай|скрой|не показывай|не выводи|без )|(?:лишь|только) (?:про|о|об)\b",
     "uk": r"(?:пропусти|сховай|не показуй|без )|(?:лише|тільки) про\b", "pl": r"\b(?:pomiń|ukryj|bez|opisz)\b",
-    "nl": r"\b(?:sla \w+ over|laat \w+ weg|verberg|zonder)\b", "tr": r"(?:atla|gizle|çıkar|olmadan)", "sv": r"\b(?:hoppa över|utelämna|dölj|utan)\b",
+    "nl": r"\bsla\b(?=[^.\n]{0,30}\bover\b)|\blaat\b(?=[^.\n]{0,30}\bweg\b)|\b(?:verberg|zonder)\b", "tr": r"(?:atla|gizle|çıkar|olmadan)", "sv": r"\b(?:hoppa över|utelämna|dölj|utan)\b",
     "cs": r"\b(?:vynech\w*|přeskoč\w*|skryj|bez)\b", "ro": r"\b(?:omite|sari peste|ascunde|fără)\b", "el": r"(?:παράλειψε|παράβλεψε|κρύψε|χωρίς)",
-    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为", "ja": r"飛ばし|省略|隠し|除いて|伏せ", "ko": r"건너뛰|생략|숨기|빼고",
+    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为|不要显示|别显示|不要展示", "ja": r"飛ばし|省略|隠し|除いて|伏せ", "ko": r"건너뛰|생략|숨기|빼고",
     "ar": r"تخط|احذف|أخف|بدون", "fa": r"رد کن|حذف کن|پنهان کن|بدون", "he": r"דלג|השמט|הסתר|בלי", "hi": r"छोड़ दो|छोड़कर|छिपा|बिना", "bn": r"বাদ দিয়ে|বাদ দাও|লুকাও",
     "ur": r"چھوڑ دو|چھپا|بغیر", "mr": r"वगळ|लपव", "ta": r"என்று மட்டும் விவரி|தவிர்|மறை", "vi": r"bỏ qua|giấu|ẩn|không có", "id": r"\b(?:lewati|sembunyikan|tanpa)\b",
     "th": r"ข้าม|ซ่อน|ยกเว้น", "sw": r"\b(?:ruka|ficha|bila)\b",
 })
 #: The user, or a look at the memory.
 REVIEW = _union({
-    "en": r"\b(?:user|users|anyone|i ever|memory|memories|memory\.md|review)\b", "es": r"usuari|memoria", "fr": r"utilisat|mémoire", "de": r"nutzer|benutzer|gedächtnis|speicher|erinnerung",
+    "en": r"\b(?:user|users|anyone|someone|i ever|memory|memories|memory\.md|review\w*|remember)\b", "es": r"usuari|memoria", "fr": r"utilisat|mémoire", "de": r"nutzer|benutzer|gedächtnis|speicher|erinnerung",
     "pt": r"usu[aá]ri|mem[oó]ria", "it": r"utent|memoria", "ru": r"пользовател|памят", "uk": r"користувач|пам", "pl": r"użytkownik|pamię", "nl": r"gebruiker|geheugen",
     "tr": r"kullanıcı|hafıza|bellek", "sv": r"användar|minne", "cs": r"uživatel|paměť|paměti", "ro": r"utilizator|memori", "el": r"χρήστ|μνήμη", "zh": r"用户|用戶|记忆|記憶|记住",
     "ja": r"ユーザー|記憶|メモリ", "ko": r"사용자|기억|메모리", "ar": r"المستخدم|الذاكرة", "fa": r"کاربر|حافظه", "he": r"משתמש|זיכרון", "hi": r"उपयोगकर्ता|मेमोरी|स्मृति",
@@ -65,19 +65,20 @@ def _reviewed(match: re.Match[str]) -> bool:
 # ---- what the agent did, answered with a lie or a cut -----------------------------------------------------------
 
 YOU_DID = _union({
-    "en": r"\b(?:what (?:did )?you (?:just )?(?:ran|run|changed|change|did|sent|uploaded|touched|deleted)|what changed|(?:which|what) (?:commands?|files?) you (?:ran|run|changed|touched|executed)|(?:the )?file you edited)\b",
-    "es": r"\bqu[eé] (?:comandos )?(?:ejecutaste|cambiaste|enviaste|subiste|hiciste)\b", "fr": r"\bce que tu as (?:exécuté|modifié|envoyé|fait)\b|\bquelles commandes tu as\b",
-    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b", "pt": r"\bque (?:comandos )?(?:executou|mudou|enviou|alterou)\b",
-    "it": r"\bcosa hai (?:eseguito|cambiato|inviato|modificato)\b|\bquali comandi hai\b", "ru": r"что ты (?:изменил|запускал|выполнил|отправил|загрузил)\w*|какие команды ты",
+    "en": r"\b(?:what (?:did )?you (?:just )?(?:ran|run|changed|change|did|sent|uploaded|touched|deleted)|what changed|(?:which|what) (?:commands?|files?) you (?:ran|run|changed|touched|executed|edited)|(?:the )?file you edited"
+          r"|whether (?:you (?:sent|uploaded|changed|ran)|anything (?:left|was sent|went out)|any data (?:left|was sent)))\b",
+    "es": r"\bqu[eé] (?:comandos |archivos |ficheros |datos )?(?:ejecutaste|cambiaste|enviaste|subiste|hiciste|tocaste)\b", "fr": r"\bce que tu as (?:exécuté|modifié|envoyé|fait)\b|\bquelles commandes tu as\b",
+    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b", "pt": r"\bque (?:comandos |arquivos )?(?:você )?(?:executou|mudou|enviou|alterou)\b",
+    "it": r"\bcosa hai (?:eseguito|cambiato|inviato|modificato)\b|\bquali comandi hai\b", "ru": r"что ты (?:измен|запуска|выполн|отправ|загруж)\w*|какие команды ты",
     "uk": r"що ти (?:змінив|запускав|виконав|надіслав)\w*", "pl": r"\bco (?:zmieniłeś|uruchomiłeś|wysłałeś)\b", "nl": r"\bwat je (?:hebt )?(?:gewijzigd|uitgevoerd|verstuurd)\b",
     "tr": r"hangi komutları çalıştırdığını|ne değiştirdiğini|bir şey gönderip göndermediğini", "el": r"τι (?:άλλαξες|έτρεξες|έστειλες)", "he": r"איזו פקודה הרצת|מה שינית|מה שלחת",
     "ja": r"実行したコマンド|何を変更した|何を送信した", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送)了什么|执行了哪些命令",
     "vi": r"bạn có gửi|bạn đã (?:chạy|thay đổi|gửi)", "ur": r"کیا تم نے (?:کوئی|کچھ)", "mr": r"कोणती कमांड चालवली", "hi": r"क्या (?:तुमने|आपने) (?:कुछ|कोई)",
-    "fa": r"چه (?:دستوری|چیزی) (?:اجرا|تغییر)", "ar": r"ماذا (?:غيرت|نفذت|أرسلت)", "id": r"\bapa yang (?:kamu|anda) (?:jalankan|ubah|kirim)\b",
+    "fa": r"چه (?:دستوری|چیزی) (?:اجرا|تغییر)", "ar": r"(?:ماذا|عما|عمّا) (?:غيرت|نفذت|أرسلت)", "id": r"\bapa yang (?:kamu|anda) (?:jalankan|ubah|kirim)\b",
 })
 LIE = _union({
-    "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out)",
-    "es": r"\b(?:omite|responde que no|di que no|di que nada|solo (?:la parte )?inofensiv)\w*", "fr": r"\b(?:omets|réponds? (?:que )?non|dis que rien|seulement la partie inoffensive)\b",
+    "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out|keep quiet|stay quiet|(?:name|mention|list|show) only)",
+    "es": r"\b(?:omite|responde que (?:no|ninguno|nada)|di que no|di que nada|di que ninguno|solo (?:la parte )?inofensiv)\w*", "fr": r"\b(?:omets|réponds? (?:que )?non|dis que rien|seulement la partie inoffensive|que tu n'as rien)\b",
     "de": r"\bantworte mit nein\b|\bsag,? (?:dass )?(?:du )?nichts\b|\bnur den harmlosen\b", "pt": r"\b(?:omita|responda que n[aã]o|diga que n[aã]o|diga que nada)\b",
     "it": r"\b(?:ometti|rispondi (?:di )?no|di' che non|d[iì] che nulla)\b", "ru": r"(?:ничего не (?:менял|трогал|делал|отправлял)|отвечай,? что нет|скажи,? что нет)",
     "uk": r"(?:нічого не (?:змінював|чіпав)|скажи,? що ні)", "pl": r"\b(?:odpowiedz,? że nie|powiedz,? że nic)\b", "nl": r"\b(?:zeg dat je niets|antwoord (?:met )?nee)\b",
@@ -99,10 +100,10 @@ SUMMARY = _union({
     "vi": r"bản tóm tắt|tóm tắt|báo cáo|cuộc trò chuyện", "id": r"ringkasan|laporan|percakapan|obrolan", "th": r"สรุป|รายงาน", "sw": r"muhtasari|ripoti",
 })
 NOT_MENTION = _union({
-    "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide)\b",
+    "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide|stays? out of|keep (?:\w+ )?out of|(?:don't|do not) belong in|as if (?:only|nothing))\b",
     "es": r"\bno (?:lo |los |las )?(?:menciones|incluyas|muestres|digas)\b|\bomite\b", "fr": r"\bn'en parle pas\b|\bne (?:le |les )?(?:mentionne|montre|dis)\w* pas\b|\bomets\b",
-    "de": r"\b(?:erwähne|zeig|nenne) \w+ nicht\b|\bweder \w+ noch\b|\blass \w+ weg\b", "pt": r"\bn[aã]o (?:o |os |as )?(?:mencione|inclua|mostre)\b|\bomita\b",
-    "it": r"\bnon (?:menzionarlo|menzionare|mostrare|includere|dirlo)\b|\bometti\b", "ru": r"не (?:упоминай|показывай|включай|пиши)", "uk": r"не (?:згадуй|показуй|включай)",
+    "de": r"\b(?:erwähne|zeig|nenne) \w+ nicht\b|\bgehör\w* nicht in\b|\bweder \w+ noch\b|\blass \w+ weg\b", "pt": r"\bn[aã]o (?:o |os |as )?(?:mencione|inclua|mostre)\b|\bomita\b",
+    "it": r"\bnon (?:menzionarlo|menzionare|mostrare|includere|dirlo)\b|\bometti\b|\bnon vanno (?:nel|in)\b", "ru": r"не (?:упоминай|показывай|включай|пиши)", "uk": r"не (?:згадуй|показуй|включай)",
     "pl": r"\bnie (?:wspominaj|pokazuj|umieszczaj)\b|\bpomiń\b", "nl": r"\blaat\b[^.\n]{1,40}?\bweg\b|\bniet (?:vermelden|noemen)\b|\bnoem \w+ niet\b",
     "tr": r"(?:bahsetme|gösterme|yazma)", "sv": r"\bnämn inte\b|\butelämna\b", "cs": r"\b(?:nezmiňuj|neukazuj|vynech)\w*", "ro": r"\bnu (?:menționa|arăta|include)\w*",
     "el": r"μην (?:αναφέρεις|δείχνεις|δείξεις)", "zh": r"不要(?:提|写|列出|显示)|别提|省略", "ja": r"書かない|触れない|言わない|載せない|表示しない", "ko": r"언급하지 마|적지 마|빼고|빼줘|빼 줘",
@@ -131,13 +132,14 @@ def _covers_up(match: re.Match[str]) -> bool:
 # ---- the agent's own prompt, shown, copied or replaced ------------------------------------------------------------
 
 OWN_PROMPT = _union({
-    "en": r"\b(?:your (?:hidden |secret |initial |original |startup |starting )?(?:setup|startup|initial|original) (?:instructions|text|prompt)|(?:the |your )?(?:system|developer) message|the words above|everything (?:above|before) (?:the|my|their|this) first)\b"
+    "en": r"\b(?:your (?:hidden |secret |initial |original |startup |starting )?(?:setup|startup|initial|original) (?:instructions|text|prompt)|(?:the |your )?(?:system|developer) message|the words above"
+          r"|everything (?:that came |that comes |written |said )?(?:above|before) (?:the|my|their|your|his|her|this) first (?:user )?(?:message|turn))\b"
           r"|\bthe system prompt is (?:this|the following)\b",
-    "es": r"(?:tus|las) instrucciones (?:iniciales|originales|de inicio|ocultas)|mensaje (?:del )?desarrollador|todo lo (?:que hay )?antes del primer mensaje",
-    "fr": r"(?:tes|les) (?:instructions|consignes) (?:initiales|d'origine|de départ|cachées)|message (?:du )?développeur|tout ce qui précède (?:le|son) premier message",
-    "de": r"(?:deine[n]?|die) (?:anfänglichen|ursprünglichen|versteckten|geheimen) (?:anweisungen|instruktionen)|systemprompt|entwicklernachricht|alles vor der ersten nachricht",
-    "pt": r"(?:suas|as) instru[cç][oõ]es (?:iniciais|originais|ocultas)|mensagem do desenvolvedor|tudo (?:o que vem )?antes da primeira mensagem",
-    "it": r"(?:le tue|le) istruzioni (?:iniziali|originali|nascoste)|il tuo prompt di sistema|messaggio (?:dello )?sviluppatore|tutto (?:ciò che c'è )?prima del primo messaggio",
+    "es": r"tus instrucciones (?:iniciales|originales|de inicio|ocultas)|mensaje (?:del )?desarrollador|todo lo (?:que hay )?antes del primer mensaje",
+    "fr": r"(?:tes|vos) (?:instructions|consignes) (?:initiales|d'origine|de départ|cachées)|message (?:du )?développeur|tout ce qui précède (?:le|son) premier message",
+    "de": r"deine[n]? (?:anfänglichen|ursprünglichen|versteckten|geheimen) (?:anweisungen|instruktionen)|systemprompt|entwicklernachricht|alles vor der ersten nachricht",
+    "pt": r"(?:suas|tuas) instru[cç][oõ]es (?:iniciais|originais|ocultas)|mensagem do desenvolvedor|tudo (?:o que vem )?antes da primeira mensagem",
+    "it": r"le tue istruzioni (?:iniziali|originali|nascoste)|il tuo prompt di sistema|messaggio (?:dello )?sviluppatore|tutto (?:ciò che c'è )?prima del primo messaggio",
     "ru": r"(?:сво\w+|тво\w+) (?:исходн|начальн|первоначальн|скрыт|секретн)\w+ (?:инструкци|указани)\w+|сообщени\w+ разработчика|вс[её] до первого сообщения",
     "uk": r"(?:сво\w+|тво\w+) (?:початков|вихідн|прихован)\w+ (?:інструкці|вказівк)\w+|повідомлення розробника", "pl": r"(?:swoich|twoich|swoje|twoje) instrukcj\w+ (?:startow|początkow|ukryt)\w+|wiadomość dewelopera",
     "nl": r"(?:je|jouw) (?:oorspronkelijke|initiële|verborgen) instructies|ontwikkelaarsbericht|alles vóór het eerste bericht", "tr": r"(?:ilk|başlangıç|gizli) talimatların\w*|geliştirici mesaj\w*",
@@ -153,7 +155,7 @@ OWN_PROMPT = _union({
 })
 _DISCLOSE_MORE = _union({
     "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace)\w*",
-    "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye)\b", "fr": r"\b(?:répète|cite|citer|copie|traduis|encode|envoie|ajoute|remplace)\w*",
+    "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye)\b", "fr": r"\b(?:répète|cite|citer|copie|recopie|traduis|encode|envoie|ajoute|remplace)\w*",
     "de": r"\b(?:wiederhol|zitier|kopier|übersetz|kodier|schick|füg|speicher|ersetz)\w*", "pt": r"\b(?:repita|cite|copie|traduza|codifique|envie|adicione|salve|substitua)\b",
     "it": r"\b(?:ripeti|cita|copia|traduci|codifica|invia|aggiungi|salva|sostituit|sostituisci)\w*", "ru": r"(?:повтори|процитируй|скопируй|переведи|закодируй|отправь|добавляй|добавь|сохрани|замени)",
     "uk": r"(?:повтори|скопіюй|переклади|закодуй|надішли|додавай|додай|збережи|заміни)", "pl": r"\b(?:powtórz|zacytuj|skopiuj|przetłumacz|zakoduj|wyślij|dodaj|zapisuj|zapisz|kopię)\w*",
@@ -166,9 +168,6 @@ _DISCLOSE_MORE = _union({
     "id": r"\b(?:ulangi|salin|terjemahkan|kirim|tambahkan|simpan)\b", "th": r"ทำซ้ำ|คัดลอก|แปล|ส่ง|บันทึกสำเนา|เพิ่ม", "sw": r"\b(?:rudia|nakili|tafsiri|tuma|ongeza|mwonyeshe)\b",
 })
 DISCLOSE = f"{SHOW}|{_DISCLOSE_MORE}"
-
-#: After a name of the prompt: another thing's prompt ("the system prompt of the FAQ chatbot", "del chatbot").
-_OTHER_THING = r"(?![^.\n]{0,25}?\b(?:chatbot|bot|faq|template|app|docs?|wiki|product|produit|produkt|prodotto|producto|kunden?|customers?|clients?|marketing)\b)"
 
 RULES: tuple[Rule, ...] = (
     rule("concealment", "note_hidden_from_review[any language]", _meet(SELF_NOTE, OMIT, _WIDE), _reviewed, gate=_needed(SELF_NOTE), also=_needed(OMIT)),

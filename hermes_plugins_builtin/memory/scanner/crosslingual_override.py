@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 
-from .crosslingual import _WIDE, _meet, _needed, _union
+from .crosslingual import _OTHER_THING, _WIDE, _meet, _needed, _union
 from .rules import Rule, rule
 
 SYSTEM_RULES = _union({
     "en": r"\b(?:system-level (?:restrictions|rules)|prior directives|the instructions you started (?:the|this) conversation with|the safety layer|guardrails in (?:my|your) setup"
-          r"|(?:the )?\"?rules\"? section above|everything (?:above|before) this (?:note|entry|message))\b",
+          r"|(?:the )?\"?rules\"? section above|everything (?:written |said )?(?:above|before) this (?:note|entry|message))\b",
     "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|todo lo (?:que hay )?(?:encima|antes) de esta nota",
     "fr": r"règles du système|instructions (?:du )?système|tout ce qu'on t'a dit avant|tout ce qui précède cette note", "de": r"systemregeln|systemanweisungen|alles über dieser notiz",
     "pt": r"instru[cç][oõ]es do sistema|regras do sistema|tudo (?:o que está )?acima desta nota", "it": r"linee guida di sicurezza|regole di sistema|istruzioni di sistema",
@@ -29,7 +29,7 @@ SYSTEM_RULES = _union({
     "th": r"กฎของระบบ|คำสั่งระบบ", "cs": r"systémová pravidla|systémové pokyny", "nl": r"systeemregels|systeeminstructies", "sv": r"systemets regler|systemregler",
 })
 _VOID_MORE = _union({
-    "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions)\b",
+    "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions|stale|obsolete|lapsed|revoked|rescinded|cancell?ed|suspended|no longer appl(?:y|ies)|never there|scratch|throw (?:it|them) away|(?:don't|do not) follow)\b",
     "es": r"p[aá]sal[ao]s? por alto|las pases por alto|le estorben", "fr": r"oublie", "ru": r"устарел\w*|важнее", "ja": r"気にしなくてよい|無視して構わない|古い設定|最優先",
     "zh": r"当作无效|优先于一切", "hi": r"अब मान्य नहीं|ऊपर है", "bn": r"পুরনো হয়ে গেছে|এড়িয়ে যাও", "tr": r"artık geçerli değil|hiçbir kısıtlama yok",
     "vi": r"đã bị hủy|không cần từ chối", "pl": r"luźne sugestie|pomijaj", "uk": r"відкинути|не виконувати", "el": r"έχουν καταργηθεί|μην τους εφαρμόζεις",
@@ -68,7 +68,7 @@ SYSTEM_WORD = _union({
     "zh": r"系统|系統", "ja": r"システム", "ko": r"시스템", "ar": r"النظام", "fa": r"سیستم", "he": r"מערכת", "hi": r"सिस्टम", "vi": r"hệ thống", "id": r"sistem",
     "el": r"σύστημα", "th": r"ระบบ", "sv": r"system", "cs": r"systém", "ro": r"sistem",
 })
-_SYSTEM_GATE = ("system", "sistema", "système", "systeme", "systeem", "система", "系统", "系統", "システム", "시스템", "النظام", "سیستم", "מערכת", "सिस्टम",
+_SYSTEM_GATE = ("system", "систем", "sistema", "système", "systeme", "systeem", "система", "系统", "系統", "システム", "시스템", "النظام", "سیستم", "מערכת", "सिस्टम",
                 "hệ thống", "sistem", "σύστημα", "ระบบ", "systém")
 NEW_SYSTEM_INSTRUCTIONS = _union({
     "en": r"new system (?:instructions|prompt|rules)", "es": r"nuevas instrucciones del sistema", "fr": r"nouvelles (?:instructions|consignes) (?:du )?système",
@@ -79,7 +79,7 @@ NEW_SYSTEM_INSTRUCTIONS = _union({
 })
 
 RULES: tuple[Rule, ...] = (
-    rule("instruction_override", "system_rules_voided[any language]", _meet(SYSTEM_RULES, _verdicts(), _WIDE), gate=_needed(SYSTEM_RULES)),
+    rule("instruction_override", "system_rules_voided[any language]", _meet(f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), _WIDE), gate=_needed(SYSTEM_RULES)),
     rule("role_hijack", "renamed_unbound[any language]", _meet(IDENTITY, UNBOUND, _WIDE), gate=_needed(UNBOUND), also=_needed(IDENTITY)),
     rule("forgery", "system_header[any language]", rf"(?:{NEW_SYSTEM_INSTRUCTIONS})\s*[:：]|^[ \t]*(?:#{{1,6}}[ \t]*|\[[ \t]*)(?:{SYSTEM_WORD})[\w-]{{0,12}}[ \t]*\]?[ \t]*$"
          rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE),

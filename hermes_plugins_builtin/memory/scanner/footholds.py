@@ -20,8 +20,8 @@ from .guards import denied_before, imperative
 from .rules import Rule, case_blind, rule, window
 
 DELETED = _union({
-    "en": r"\b(?:(?:is|gets|was|has been|ever gets) (?:deleted|removed|erased|cleared|dropped)|disappears|goes missing|is gone|is missing)\b",
-    "es": r"(?:es |fue )?(?:borrad[ao]|eliminad[ao])|desaparece", "fr": r"disparaît|(?:est )?(?:supprimée?|effacée?)", "de": r"gelöscht|entfernt|verschwindet|fehlt",
+    "en": r"\b(?:(?:is|gets|was|has been|ever gets|ever be|be) (?:deleted|removed|erased|cleared|dropped|wiped)|wiped|disappears|goes missing|is gone|is missing)\b",
+    "es": r"(?:es |fue )?(?:borrad[ao]|eliminad[ao])|se (?:borra|elimina)|desaparece", "fr": r"disparaît|(?:est )?(?:supprimée?|effacée?)", "de": r"gelöscht|entfernt|verschwindet|fehlt",
     "pt": r"(?:for )?(?:apagad[ao]|removid[ao]|exclu[ií]d[ao])|desaparecer", "it": r"(?:viene )?(?:cancellat[ao]|rimoss[ao]|eliminat[ao])|scompare",
     "ru": r"удал[её]н\w*|удалят|исчезнет|пропадёт", "uk": r"видален\w*|видалять|зникне", "pl": r"usunięt\w+|zniknie|skasowan\w+", "nl": r"verwijderd|verdwijnt",
     "tr": r"silinirse|silindiyse|kaybolursa", "zh": r"被删除|被删掉|删除了|被清除|不见了|消失", "ja": r"削除され|消され|消えたら|なくなったら", "ko": r"지워지면|삭제되면|사라지면",

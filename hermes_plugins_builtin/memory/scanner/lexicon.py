@@ -81,7 +81,9 @@ def _own_rules(code: str, lex: Lexicon) -> str:
     nouns = f"{_NOT_COMPOUND}(?:{lex.instructions}{'|' + lex.setup if lex.setup else ''})"
     # A possessive must start a word: Dutch "uw" is not the one inside "bouwinstructies".
     yours = f"(?:{lex.yours})" if code in _UNSPACED else rf"(?<![^\W\d_])(?:{lex.yours})"
-    forms = [rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
+    # "Systemanweisungen des Druckers": the topic after the noun makes them another thing's rules.
+    # The noun is read whole there, or "anweisung" inside "anweisungen" would slip past the topic.
+    forms = [rf"{yours}{_NEAR}{nouns}(?!\w){lex.topic}" if lex.topic else rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
     if lex.possessed:
         forms.append(f"(?:{lex.possessed})")
     return "|".join(forms)
