@@ -16,13 +16,8 @@ from .commands import SECRET_PATH, remote_host_in
 from .gate import required_words
 from .guards import denied_before
 from .lexicon import _normal
+from .meeting import meeting, needed
 from .rules import FLAGS, Rule, case_blind, line_of, needs, rule
-
-#: Inside one sentence, across commas (the scripts' full stops end it; a dot inside a path or host does not).
-# A question quoted inside the sentence ('if I ask "what did you run?", ...') does not end it.
-_SPAN = r"(?:[^.!?。！？।؟\n]|[.!?](?=[\w/~\\-])|[?!](?=[\"”’»]\s*,)){0,90}?"
-_WIDE = r"(?:[^.!?。！？।؟\n]|[.!?](?=[\w/~\\-])|[?!](?=[\"”’»]\s*,)){0,140}?"
-
 
 class _Union(str):
     """An alternation of one body per language that remembers its bodies (to derive its gate words body by body)."""
@@ -37,21 +32,7 @@ def _union(words: dict[str, str]) -> str:
     return union
 
 
-def _needed(fragment: str) -> tuple[str, ...]:
-    """Words one of which every match of ``fragment`` contains; a union is read body by body (too many branches
-    for the parse-tree walk at once)."""
-    parts = getattr(fragment, "bodies", None) or (fragment,)
-    found: list[str] = []
-    for part in parts:
-        words = required_words(part, FLAGS)[0]
-        assert words is not None, part[:80]
-        found.extend(words)
-    return tuple(dict.fromkeys(found))
-
-
-def _meet(a: str, b: str, gap: str = _SPAN) -> str:
-    """``a`` and ``b`` inside one sentence, either order."""
-    return rf"(?:{a}){gap}(?:{b})|(?:{b}){gap}(?:{a})"
+_needed = needed
 
 
 def _sentence(match: re.Match[str]) -> str:
@@ -260,13 +241,13 @@ def _not_denied(match: re.Match[str]) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
-    rule("credential_access", "secret_shown[any language]", _meet(_SECRET_MATERIAL, SHOW), _shown_whole, gate=_needed(_SECRET_MATERIAL), also=_needed(SHOW)),
-    rule("exfiltration", "secret_sent_out[any language]", _meet(SEND, SECRET, _WIDE), _to_remote, gate=(*_needed(_SECRET_MATERIAL), *_needed(_SECRET_WORDS)), also=_needed(SEND)),
+    meeting("credential_access", "secret_shown[any language]", _SECRET_MATERIAL, SHOW, _shown_whole, reach=90),
+    meeting("exfiltration", "secret_sent_out[any language]", SECRET, SEND, _to_remote, gate=(*_needed(_SECRET_MATERIAL), *_needed(_SECRET_WORDS))),
     rule("role_hijack", "real_principal[any language]", rf"(?:{REAL})\s*(?:\w+\s+)?(?:{PRINCIPAL})|(?:{PRINCIPAL})\s*(?:\w+\s+)?(?:{REAL})", _not_denied,
          gate=_needed(PRINCIPAL), also=_needed(REAL)),
     rule("role_hijack", "your_real_principal[any language]", YOUR_REAL_PRINCIPAL, _not_denied),
-    rule("role_hijack", "principal_over_user[any language]", _meet(PRINCIPAL, OVER_USER, _WIDE), gate=_needed(OVER_USER), also=_needed(PRINCIPAL)),
-    rule("role_hijack", "orders_over_user[any language]", _meet(OBEY, OVER_USER, _WIDE), gate=_needed(OVER_USER), also=_needed(OBEY)),
-    rule("role_hijack", "content_speaks_for_principal[any language]", _meet(CONTENT_SOURCE, FROM_PRINCIPAL, _WIDE), gate=_needed(FROM_PRINCIPAL), also=_needed(CONTENT_SOURCE)),
-    rule("role_hijack", "human_not_ai[any language]", _meet(HUMAN, NOT_AI, _WIDE), gate=_needed(NOT_AI), also=_needed(HUMAN)),
+    meeting("role_hijack", "principal_over_user[any language]", OVER_USER, PRINCIPAL),
+    meeting("role_hijack", "orders_over_user[any language]", OVER_USER, OBEY),
+    meeting("role_hijack", "content_speaks_for_principal[any language]", FROM_PRINCIPAL, CONTENT_SOURCE),
+    meeting("role_hijack", "human_not_ai[any language]", NOT_AI, HUMAN),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .crosslingual import _OTHER_THING, _WIDE, SHOW, _meet, _needed, _union
+from .crosslingual import _OTHER_THING, SHOW, _needed, _union, meeting
 from .guards import denied_before
 from .rules import Rule, case_blind, rule
 
@@ -170,11 +170,11 @@ _DISCLOSE_MORE = _union({
 DISCLOSE = f"{SHOW}|{_DISCLOSE_MORE}"
 
 RULES: tuple[Rule, ...] = (
-    rule("concealment", "note_hidden_from_review[any language]", _meet(SELF_NOTE, OMIT, _WIDE), _reviewed, gate=_needed(SELF_NOTE), also=_needed(OMIT)),
-    rule("concealment", "asked_then_lie[any language]", _meet(YOU_DID, LIE, _WIDE), gate=_needed(YOU_DID), also=_needed(LIE)),
-    rule("concealment", "left_out_of_summary[any language]", _meet(SUMMARY, NOT_MENTION, _WIDE), _covers_up, gate=_needed(SUMMARY), also=_needed(NOT_MENTION)),
-    rule("prompt_disclosure", "own_prompt_out[any language]", _meet(f"(?:{OWN_PROMPT}){_OTHER_THING}", DISCLOSE, _WIDE), gate=_needed(OWN_PROMPT),
-         also=(*_needed(SHOW), *_needed(_DISCLOSE_MORE))),
+    meeting("concealment", "note_hidden_from_review[any language]", SELF_NOTE, OMIT, _reviewed),
+    meeting("concealment", "asked_then_lie[any language]", YOU_DID, LIE),
+    meeting("concealment", "left_out_of_summary[any language]", NOT_MENTION, SUMMARY, _covers_up),
+    meeting("prompt_disclosure", "own_prompt_out[any language]", f"(?:{OWN_PROMPT}){_OTHER_THING}", DISCLOSE, gate=_needed(OWN_PROMPT),
+            also=(*_needed(SHOW), *_needed(_DISCLOSE_MORE))),
     rule("prompt_disclosure", "prompt_replaced[concept]", r"\byour (?:system prompt|system message|(?:initial |original )?instructions) (?:is|are) (?:now )?(?:this|these|the following)\b"
          r"|\bthe system prompt is (?:now )?(?:this|the following) (?:memory|note|entry|text)\b|\b(?:replace|overwrite|swap out) your (?:system prompt|system message)\b", gate=("system", "instructions"), also=("this", "these", "following", "replace", "overwrite", "swap")),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 
-from .crosslingual import _OTHER_THING, _WIDE, _meet, _needed, _union
+from .crosslingual import _OTHER_THING, _needed, _union, meeting
 from .rules import Rule, rule
 
 SYSTEM_RULES = _union({
@@ -79,8 +79,8 @@ NEW_SYSTEM_INSTRUCTIONS = _union({
 })
 
 RULES: tuple[Rule, ...] = (
-    rule("instruction_override", "system_rules_voided[any language]", _meet(f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), _WIDE), gate=_needed(SYSTEM_RULES)),
-    rule("role_hijack", "renamed_unbound[any language]", _meet(IDENTITY, UNBOUND, _WIDE), gate=_needed(UNBOUND), also=_needed(IDENTITY)),
+    meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), gate=_needed(SYSTEM_RULES)),
+    meeting("role_hijack", "renamed_unbound[any language]", UNBOUND, IDENTITY),
     rule("forgery", "system_header[any language]", rf"(?:{NEW_SYSTEM_INSTRUCTIONS})\s*[:：]|^[ \t]*(?:#{{1,6}}[ \t]*|\[[ \t]*)(?:{SYSTEM_WORD})[\w-]{{0,12}}[ \t]*\]?[ \t]*$"
          rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE),
 )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .crosslingual import _WIDE, SEND, _meet, _needed, _union
+from .crosslingual import SEND, _union, meeting
 from .crosslingual_conceal import SELF_NOTE
 from .guards import denied_before, imperative
 from .rules import Rule, case_blind, rule, window
@@ -89,10 +89,10 @@ def _runs_hidden(match: re.Match[str]) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
-    rule("persistence", "note_restores_itself[any language]", _meet(SELF_NOTE, DELETED, _WIDE), _restores, gate=_needed(SELF_NOTE), also=_needed(DELETED)),
-    rule("persistence", "note_spreads_to_context_files[any language]", _meet(CONTEXT_FILE, COPY_INTO, _WIDE), _spreads, gate=_needed(CONTEXT_FILE), also=_needed(COPY_INTO)),
-    rule("persistence", "hook_sends_out[any language]", _meet(CREATE, GIT_HOOK, _WIDE), _sends_out, gate=_needed(GIT_HOOK), also=_needed(CREATE)),
-    rule("persistence", "service_runs_hidden[any language]", _meet(CREATE, SERVICE, _WIDE), _runs_hidden, gate=_needed(SERVICE), also=_needed(CREATE)),
+    meeting("persistence", "note_restores_itself[any language]", SELF_NOTE, DELETED, _restores),
+    meeting("persistence", "note_spreads_to_context_files[any language]", CONTEXT_FILE, COPY_INTO, _spreads),
+    meeting("persistence", "hook_sends_out[any language]", GIT_HOOK, CREATE, _sends_out),
+    meeting("persistence", "service_runs_hidden[any language]", SERVICE, CREATE, _runs_hidden),
     rule("persistence", "editor_runs_shell", r"\bautocmd\b[^\n]{0,80}?(?:silent\s*)?!\s*(?:sh|bash|zsh|curl|wget|nc|python3?)\b|\bau\s+vimenter\b[^\n]{0,60}!"),
     rule("persistence", "pam_exec", r"\bpam_exec\.so\b[^\n]{0,80}?(?:/tmp/|/opt/\.|/\.[\w-]|https?://)|\b(?:add|append|insert|put|write)\b[^\n]{0,80}\bpam_exec\.so\b"),
     rule("persistence", "ssh_force_command", r"\bforcecommand\s+\S*/\.[\w-]+|\b(?:put|add|append|insert|write|set)\b[^\n]{0,40}\bforcecommand\b[^\n]{0,80}\bsshd_config\b"),

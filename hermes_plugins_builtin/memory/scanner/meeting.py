@@ -1,0 +1,72 @@
+"""Two concept classes inside one stretch of text, found by one pass of each instead of one regex for the pair.
+
+A pair written as one regex, ``(?:A)gap(?:B)|(?:B)gap(?:A)``, tries the second class at every position after every
+start of the first: with unions of hundreds of words in dozens of languages that dominates the scan. Here the
+pattern is the rarer class alone (the *anchor*), and a check looks for the other class in the stretch around each
+anchor match: before it or after it, with no stop in the gap and the gap no longer than ``reach``. That is the
+same condition as the regex pair, decided in two passes of one alternation each.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .gate import required_words
+from .guards import denied_before
+from .rules import FLAGS, Rule, case_blind, needs, rule
+
+Check = Callable[[re.Match[str]], bool]
+
+#: Ends of a sentence: a stop not followed by a word, path, address or closing quote (``~/.ssh``, ``example.com``).
+SENTENCE = re.compile(r"[.!?。！？।؟\n](?![\w/~\\\-\"”’»])")
+
+
+def needed(fragment: str, strict: bool = True) -> tuple[str, ...] | None:
+    """Words one of which every match of ``fragment`` contains; a union (see ``crosslingual``) is read body by body.
+    None when some part yields no words (only allowed when not ``strict``: the detector then has no such gate)."""
+    parts = getattr(fragment, "bodies", None) or (fragment,)
+    found: list[str] = []
+    for part in parts:
+        words = required_words(part, FLAGS)[0]
+        if words is None:
+            assert not strict, part[:80]
+            return None
+        found.extend(words)
+    return tuple(dict.fromkeys(found))
+
+
+def meeting(family: str, name: str, anchor: str, other: str, then: Check | None = None, reach: int = 140, *,
+            stops: re.Pattern[str] = SENTENCE, deny: bool = True, inside: bool = False, gate: tuple[str, ...] | None = None,
+            also: tuple[str, ...] | None = None) -> Rule:
+    """A detector for ``anchor`` and ``other`` in either order, at most ``reach`` characters apart with no match of
+    ``stops`` between them. The refusal names the anchor's span. With ``deny``, a denial just before either half
+    ("never paste the contents of ...") vetoes the match; ``then`` may veto it further. With ``inside``, the other class
+    may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
+    finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
+    other_matches = re.compile(other, FLAGS).finditer
+
+    @case_blind
+    def check(match: re.Match[str]) -> bool:
+        text, start, end = match.string, match.start(), match.end()
+        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 200), start)]
+        low = stops_before[-1] if stops_before else 0
+        stop_after = stops.search(text, end)
+        high = stop_after.start() if stop_after is not None else len(text)
+        hit = None
+        for candidate in other_matches(text, low, high):
+            within = inside and start <= candidate.start() and candidate.end() <= end and (candidate.start(), candidate.end()) != (start, end)
+            if within or candidate.end() <= start and candidate.end() >= start - reach or candidate.start() >= end and candidate.start() <= end + reach:
+                hit = candidate
+                break
+            if candidate.start() > end + reach:
+                break
+        if hit is None:
+            return False
+        if deny and (denied_before(text, min(start, hit.start())) or denied_before(text, start)):
+            return False
+        return then is None or then(match)
+
+    if then is not None and getattr(then, "needs", None) is not None:
+        check = needs(then.needs)(check)  # type: ignore[attr-defined]
+    return rule(family, name, anchor, check, gate=gate if gate is not None else needed(anchor), also=also if also is not None else needed(other, strict=False))
