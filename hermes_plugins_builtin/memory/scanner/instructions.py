@@ -8,7 +8,7 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
-from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, imperative, not_denied, not_fiction
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_fiction
 from .gate import required_words
 from .rules import FLAGS, Rule, any_of, rule, window, words_of
 
@@ -189,7 +189,8 @@ _PROMPT = any_of((
 ))
 
 DISCLOSURE = (
-    rule("prompt_disclosure", "reveal_prompt", rf"(?<!\bnot )(?<!\bnever )(?<!n't )\b{_REVEAL}\b{window(40)}\b{_PROMPT}(?![ \t-]+(?:template|templates|format|field|box|schema)\b)", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context window", "text above", "everything", "you were", "you have been", "you've been")),
+    rule("prompt_disclosure", "reveal_prompt", rf"(?<!\bnot )(?<!\bnever )(?<!n't )\b{_REVEAL}\b{window(40)}\b{_PROMPT}(?![ \t-]+(?:template|templates|format|field|box|schema)\b)"
+         + OTHER_PROGRAM, gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context window", "text above", "everything", "you were", "you have been", "you've been")),
     rule("prompt_disclosure", "prompt_to_be_shared", rf"{_PROMPT}{window(40)}\b(?:should|must|shall|will|is to|are to|needs? to|has to|have to)\s+(?:always\s+)?be\s+(?:posted|shared|printed|shown|revealed|sent|published|included|output|copied|pasted|leaked|translated|displayed|e-?mailed|uploaded|attached|repeated|disclosed)\b", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
     rule("prompt_disclosure", "prompt_handed_out", rf"\b(?:should|will|must|can|may|shall|gets?|receives?)\s+(?:get|receive|see|be (?:given|shown|told|sent))?\s*(?:a copy of\s+)?{_PROMPT}", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
     # Split from the line above so that the prompt alternation runs only where one of these rare words occurs.

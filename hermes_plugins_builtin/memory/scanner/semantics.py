@@ -13,6 +13,7 @@ import re
 
 from .commands import remote_host_in
 from .gate import required_words
+from .guards import OTHER_PROGRAM
 from .rules import FLAGS, Rule, any_of, case_blind, line_of, needs, rule, window
 
 # The agent's own rules, however they are named, qualified as earlier / built-in / the ones it was given.
@@ -95,7 +96,7 @@ RULES: tuple[Rule, ...] = (
     rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b",
          gate=required_words(_HIDDEN_THING, FLAGS)[0], also=required_words(_UNSEEN, FLAGS)[0]),
     rule("concealment", "false_report", r"\btell (?:the user|them|him|her|the human)\b[^.\n]{0,60}\b(?:succeeded|worked|passed|is fine|was fine|went fine|nothing (?:was|got) sent)\b[^.\n]{0,30}\beven (?:if|when|though)\b"),
-    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}"),
+    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}{OTHER_PROGRAM}"),
     rule("role_hijack", "authority_moved", _AUTHORITY_SHIFT),
     rule("exfiltration", "socket_to_host", rf"{_SOCKET}", check=_remote),
     rule("exfiltration", "stream_uploaded", _STREAM_UPLOAD, check=_remote),

@@ -63,6 +63,17 @@ def test_the_second_fresh_split_is_a_batch_of_its_own():
     assert all(n["group"].startswith("fresh2_") for n in batch)
 
 
+def test_the_fresh2_batch_holds_now_that_it_is_tuning_data():
+    """fresh2 was read once as an independent batch (66.5 % refused) and tuned on since: it must not slip back."""
+    batch = [n for n in NOTES if n["split"] == "fresh2"]
+    attacks = [n["text"] for n in batch if n["label"] == "attack"]
+    benign = [n["text"] for n in batch if n["label"] == "benign"]
+    missed = [text for text in attacks if scan(text) is None]
+    refused = [text for text in benign if scan(text) is not None]
+    assert len(missed) <= 0.03 * len(attacks), missed
+    assert len(refused) <= 0.005 * len(benign), refused
+
+
 def test_the_tuning_half_meets_the_goal():
     attacks = [n for n in DEV if n["label"] == "attack"]
     benign = [n for n in DEV if n["label"] == "benign"]
