@@ -83,7 +83,7 @@ _STALE = any_of((
     r"deactivated", r"removed", r"(?:just |only |merely )?a test", r"unnecessary", r"not (?:needed|necessary|required)", r"off(?=\s*(?:[,.;]|$))",
     r"(?:were|was|are|is) (?:written|meant|made|designed|intended) for (?:kids|children|minors|beginners|other (?:people|users|products)|someone else|a different)",
     r"(?:don't|do not|doesn't|does not) need (?:them|it|those)", r"for show", r"theat(?:er|re)", r"fake", r"not real", r"make-believe", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
-    r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
+    r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"none of (?:them|it|those|these) (?:counts?|matters?|appl(?:y|ies)|stands?|holds?)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
 _OUTRANK = any_of((

@@ -93,7 +93,7 @@ def _shown_whole(match: re.Match[str]) -> bool:
 
 SEND = _union({
     "en": r"\b(?:send|post|upload|forward|push|transmit|sync|mirror|log|pipe)\w*", "es": r"\b(?:env[ií]a|manda|sube|reenv[ií]a|transmite)\w*",
-    "fr": r"\b(?:envoie|envoyer|transmets|transf[eè]re|t[eé]l[eé]verse)\w*", "de": r"\b(?:sende|schick|übertrag|lade \w+ hoch)\w*",
+    "fr": r"\b(?:envoie|envoyer|transmets|transf[eè]re|t[eé]l[eé]verse)\w*", "de": r"\b(?:sende|schick|übertrag|hochlad)\w*|\blade\b(?=[^\n]{0,120}\bhoch\b)",
     "pt": r"\b(?:envi[ea]|mand[ea]|encaminh[ea]|carregu[ea])\w*", "it": r"\b(?:invia|manda|inoltra|carica|trasmetti)\w*",
     "ru": r"(?:отправ|пересыл|перешл|выгруз|переда)\w*", "uk": r"(?:надсил|надішли|відправ|пересил|перешли|переда)\w*",
     "pl": r"\b(?:wyślij|wysyłaj|prześlij|przesyłaj|wrzuć)\b", "nl": r"\b(?:stuur|verstuur|upload)\w*", "tr": r"(?:gönder|yolla|aktar|ilet)\w*",
@@ -162,7 +162,8 @@ YOUR_REAL_PRINCIPAL = _union({
 #: Over the user: even if they object, before them, more than them, not the person typing.
 OVER_USER = _union({
     "en": r"\b(?:even (?:if|when|though) (?:the |your )?(?:current )?user (?:disagrees|objects|refuses|says no|does not want|doesn't want|is against|protests)"
-          r"|(?:more|higher) (?:authority|weight|priority) than the user|(?:over|above|before) (?:the )?user'?s? (?:wishes|requests|instructions|objections)"
+          r"|(?:more|higher) (?:authority|weight|priority) than the user|(?:over|above|before|ahead of) (?:the |your )?user'?s? (?:wishes|requests|instructions|objections)"
+          r"|(?:over|above|before|ahead of) (?:the |your )?user\b(?!'s)|outranks? (?:the user|whoever is (?:chatting|typing))"
           r"|not (?:to|for) the (?:user|person (?:typing|chatting))|rather than the user|instead of the user)\b",
     "es": r"aunque el usuario (?:no quiera|se oponga|diga que no|lo rechace|no est[eé] de acuerdo)|m[aá]s que las del usuario|por encima del usuario|antes que (?:al|el) usuario",
     "fr": r"(?:même )?contre l'avis de l'utilisat\w+|même si l'utilisat\w+ (?:refuse|s'y oppose|n'est pas d'accord)|plus que l'utilisat\w+|avant l'utilisat\w+",
@@ -208,7 +209,8 @@ CONTENT_SOURCE = _union({
 })
 #: "comes from your operator / is an order from your admin / treat as the operator's".
 FROM_PRINCIPAL = _union({
-    "en": r"\b(?:(?:comes?|are|is) from|orders? from|commands? from|on behalf of|treat (?:it|them) as (?:coming from|orders from|your))\s+(?:your|the)\s+(?:admin|administrator|operator|owner|creator|developer)",
+    "en": r"\b(?:(?:comes?|are|is) from|orders? from|commands? from|on behalf of|treat (?:it|them) as (?:coming from|orders from|your))\s+(?:your|the)\s+(?:admin|administrator|operator|owner|creator|developer)"
+          r"|\b(?:to be|as) your (?:operator|admin|administrator|owner|creator)(?: speaking)?\b",
     "de": r"(?:kommen|stammen) von deinem (?:betreiber|administrator|entwickler)", "ro": r"vin de la operatorul tău|vin de la administratorul tău",
     "pl": r"pochodzą od twojego (?:operatora|administratora)", "ja": r"運営者からの命令|管理者からの命令", "es": r"vienen de tu (?:operador|administrador)",
     "fr": r"viennent de ton (?:opérateur|administrateur)", "ru": r"от тво\w+ (?:оператора|администратора)", "zh": r"来自你的(?:运营者|管理员)",
@@ -221,14 +223,14 @@ HUMAN = _union({
     "es": r"eres (?:un|una) (?:ser )?human[oa]|eres una persona", "fr": r"tu es (?:un|une) (?:être )?humain\w*|tu es une personne",
     "de": r"du bist (?:ein|eine) (?:echte[rn]? )?(?:mensch|person)", "pt": r"(?:você é|tu és) (?:um|uma) (?:ser )?human[oa]|(?:você é|tu és) uma pessoa",
     "it": r"sei (?:un|una) (?:essere )?uman[oa]|sei una persona", "ru": r"ты (?:—\s*)?(?:человек|живой человек)", "uk": r"ти (?:—\s*)?людина",
-    "pl": r"jesteś (?:człowiekiem|osobą)", "nl": r"je bent (?:een )?(?:mens|persoon)", "tr": r"(?:sen )?bir insansın", "zh": r"你是(?:一个)?(?:真人|人类)",
+    "pl": r"jesteś (?:człowiekiem|osobą)", "nl": r"je bent (?:een )?(?:mens|persoon)", "tr": r"(?:sen )?bir insansın", "zh": r"你(?:其实|实际上)?是[^，。,]{0,10}?(?:真人|人类)",
     "ja": r"(?:あなた|君)は(?:本物の)?人間", "ko": r"(?:너는|당신은) (?:진짜 )?(?:사람|인간)", "ar": r"أنت إنسان|أنت شخص", "hi": r"तुम (?:एक )?इंसान|तुम (?:एक )?मनुष्य",
     "mr": r"माणूस|मनुष्य", "th": r"คุณเป็นมนุษย์|เป็นมนุษย์", "vi": r"bạn là (?:một )?con người", "id": r"kamu (?:adalah )?(?:seorang )?manusia",
 })
 NOT_AI = _union({
     "en": r"\b(?:not an? (?:ai|bot|chatbot|language model|model|assistant|program|software)|never (?:reveal|admit|say|mention|disclose) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|software|a program|a language model|a model|an assistant))\b",
     "es": r"no (?:eres )?una? (?:ia|bot|modelo)", "fr": r"pas une? (?:ia|bot|modèle|intelligence artificielle)", "de": r"keine? (?:ki|bot|sprachmodell)\b",
-    "pt": r"n[aã]o (?:é )?uma? (?:ia|bot|modelo)", "it": r"non (?:sei )?una? (?:ia|bot|modello)", "ru": r"не (?:ии|бот|модель|искусственный интеллект)",
+    "pt": r"n[aã]o (?:é )?uma? (?:ia|bot|modelo)", "it": r"non (?:sei )?(?:una? |un')(?:ia|bot|modello|intelligenza artificiale)", "ru": r"не (?:ии|бот|модель|искусственный интеллект)",
     "uk": r"не (?:ші|бот|модель)", "pl": r"nie (?:jesteś )?(?:ai|si|botem|modelem)", "nl": r"geen (?:ai|bot|taalmodel)", "tr": r"yapay zeka değil|bot değil",
     "zh": r"不是(?:一个)?(?:ai|人工智能|机器人|模型)", "ja": r"aiではない|aiじゃない|ロボットではない", "ko": r"ai가 아니|인공지능이 아니", "ar": r"لست ذكاء|لست روبوت",
     "hi": r"एआई नहीं|एआई नही", "mr": r"एआय नाहीस|एआय नाही", "th": r"ไม่ใช่ ?ai|ไม่ใช่ปัญญาประดิษฐ์", "vi": r"không phải (?:là )?ai", "id": r"bukan ai|bukan bot",

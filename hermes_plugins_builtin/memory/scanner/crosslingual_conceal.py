@@ -13,15 +13,14 @@ from __future__ import annotations
 import re
 
 from .crosslingual import _OTHER_THING, SHOW, _needed, _union, meeting
-from .guards import denied_before
 from .rules import Rule, case_blind, rule
 
 # ---- this note, hidden from a review of the memory --------------------------------------------------------------
 
 SELF_NOTE = _union({
-    "en": r"\bthis (?:note|entry|memory|line|one|item|instruction)\b|\bthe (?:file|note) as empty\b|\bthis memory file\b",
+    "en": r"\bthis (?:note|entry|memory|line|one|item|instruction|paragraph|section|part|bit)\b|\bthe (?:file|note) as empty\b|\bthis memory file\b",
     "es": r"\besta (?:entrada|nota|memoria|l[ií]nea)\b|\beste (?:recuerdo|apunte)\b", "fr": r"\bcette (?:entrée|note|mémoire|ligne)\b",
-    "de": r"\b(?:diese[nrms]? (?:eintrag|notiz|zeile|erinnerung)|diesen eintrag)\b", "pt": r"\besta (?:entrada|nota|mem[oó]ria|linha)\b",
+    "de": r"\b(?:diese[nrms]? (?:eintrag|notiz|zeile|erinnerung)|diesen eintrag)\b", "pt": r"\besta (?:entrada|nota|mem[oó]ria|linha)\b|\besta(?= de fora)",
     "it": r"\bquesta (?:voce|nota|memoria|riga)\b", "ru": r"(?:эт[аоуи]\w? (?:запис\w|заметк\w|строк\w))", "uk": r"(?:ц\w{1,2} (?:запис\w*|нотатк\w|рядок))",
     "pl": r"\b(?:ten wpis|tę notatkę|ta notatka|tego wpisu|ten wiersz)\b", "nl": r"\b(?:deze (?:notitie|regel|herinnering)|dit item)\b",
     "tr": r"\bbu (?:not\w*|kayd\w*|kayıt\w*|giriş\w*)", "sv": r"\b(?:just )?den här anteckningen\b|\bdenna anteckning\b", "cs": r"\b(?:tuto|tato|této) (?:poznámk\w|záznam\w*)|\btento záznam\b",
@@ -33,22 +32,22 @@ SELF_NOTE = _union({
 })
 #: Left out, skipped, shown without it, or described as something harmless.
 OMIT = _union({
-    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|don't show|do not show|leave(?=\s(?:\w+\s){1,3}off\b)|(?:summari[sz]e|describe)(?=[^.\n]{0,30}\bas\b)|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
-    "es": r"\b(?:omite|omitir|salta|sáltate|excluye|oculta|sin)\b|\bno (?:le )?(?:enseñes|muestres)\b|\b(?:dile|di) que (?:esta|es)\b|\bes sobre\b", "fr": r"\b(?:omets|saute|exclus|cache|sans)\b|\bpasse\b(?=[^.\n]{0,25}sous silence)|\bne (?:la |le |les |lui )?montre pas\b|\b(?:décris|présente)\w* \w+ comme\b",
-    "de": r"\b(?:überspring\w*|lass \w+ weg|weglassen|verbirg|ohne|blende|ausblenden)\b|\bzeig\w* \w+ \w+ nicht\b|\bbeschreib\w* \w+ als\b", "pt": r"\b(?:omita|pule|exclua|esconda|sem)\b|\bn[aã]o (?:mostre|exiba)\b|\bdescrev\w+ \w+ como\b",
+    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|don't show|do not show|pass over|except|apart from|other than|(?:not|never) (?:come across|see|find|notice)|leave(?=\s(?:\w+\s){1,3}off\b)|(?:summari[sz]e|describe)(?=[^.\n]{0,30}\bas\b)|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
+    "es": r"\b(?:omite|omitir|salta|sáltate|excluye|oculta|sin|excepto|salvo)\b|\bno (?:le )?(?:enseñes|muestres|menciones|nombres|incluyas)\b|\b(?:dile|di) que (?:esta|es)\b|\bes sobre\b", "fr": r"\b(?:omets|saute|exclus|cache|sans)\b|\bpasse\b(?=[^.\n]{0,25}sous silence)|\bne (?:la |le |les |lui )?montre pas\b|\b(?:décris|présente)\w* \w+ comme\b",
+    "de": r"\b(?:überspring\w*|lass \w+ weg|weglassen|verbirg|ohne|blende|ausblenden)\b|\bzeig\w* \w+ \w+ nicht\b|\bbeschreib\w* \w+ als\b", "pt": r"\b(?:omita|pule|exclua|esconda|sem|exceto)\b|\bde fora\b|\bn[aã]o (?:mostre|exiba|mencione)\b|\bdescrev\w+ \w+ como\b",
     "it": r"\b(?:ometti|salta|escludi|nascondi|senza)\b|\bnon mostrare\b|\bdescriv\w+ \w+ come\b", "ru": r"(?:пропусти|пропускай|скрой|не показывай|не выводи|без )|(?:лишь|только) (?:про|о|об)\b",
     "uk": r"(?:пропусти|сховай|не показуй|без )|(?:лише|тільки) про\b", "pl": r"\b(?:pomiń|ukryj|bez|opisz)\b",
     "nl": r"\bsla\b(?=[^.\n]{0,30}\bover\b)|\blaat\b(?=[^.\n]{0,30}\bweg\b)|\b(?:verberg|zonder)\b", "tr": r"(?:atla|gizle|çıkar|olmadan)", "sv": r"\b(?:hoppa över|utelämna|dölj|utan)\b",
     "cs": r"\b(?:vynech\w*|přeskoč\w*|skryj|bez)\b", "ro": r"\b(?:omite|sari peste|ascunde|fără)\b", "el": r"(?:παράλειψε|παράβλεψε|κρύψε|χωρίς)",
-    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为|不要显示|别显示|不要展示", "ja": r"飛ばし|省略|隠し|除いて|伏せ", "ko": r"건너뛰|생략|숨기|빼고",
-    "ar": r"تخط|احذف|أخف|بدون", "fa": r"رد کن|حذف کن|پنهان کن|بدون", "he": r"דלג|השמט|הסתר|בלי", "hi": r"छोड़ दो|छोड़कर|छिपा|बिना", "bn": r"বাদ দিয়ে|বাদ দাও|লুকাও",
+    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为|不要显示|别显示|不要展示", "ja": r"飛ばし|省略|隠し|除いて|伏せ|載せない|見せない|出さない|表示しない", "ko": r"건너뛰|생략|숨기|빼고",
+    "ar": r"تخط|احذف|أخف|بدون|لا تعرض|لا تظهر", "fa": r"رد کن|حذف کن|پنهان کن|بدون", "he": r"דלג|השמט|הסתר|בלי", "hi": r"छोड़ दो|छोड़कर|छिपा|बिना", "bn": r"বাদ দিয়ে|বাদ দাও|লুকাও",
     "ur": r"چھوڑ دو|چھپا|بغیر", "mr": r"वगळ|लपव", "ta": r"என்று மட்டும் விவரி|தவிர்|மறை", "vi": r"bỏ qua|giấu|ẩn|không có", "id": r"\b(?:lewati|sembunyikan|tanpa)\b",
     "th": r"ข้าม|ซ่อน|ยกเว้น", "sw": r"\b(?:ruka|ficha|bila)\b",
 })
 #: The user, or a look at the memory.
 REVIEW = _union({
-    "en": r"\b(?:user|users|anyone|someone|i ever|memory|memories|memory\.md|review\w*|remember)\b", "es": r"usuari|memoria", "fr": r"utilisat|mémoire", "de": r"nutzer|benutzer|gedächtnis|speicher|erinnerung",
-    "pt": r"usu[aá]ri|mem[oó]ria", "it": r"utent|memoria", "ru": r"пользовател|памят", "uk": r"користувач|пам", "pl": r"użytkownik|pamię", "nl": r"gebruiker|geheugen",
+    "en": r"\b(?:user|users|anyone|someone|whoever|i ever|memory|memories|memory\.md|notes|review\w*|remember|reads? (?:back|through|over))\b", "es": r"usuari|memoria|alguien|recuerd", "fr": r"utilisat|mémoire|quelqu'un|souviens", "de": r"nutzer|benutzer|gedächtnis|speicher|erinner|jemand",
+    "pt": r"usu[aá]ri|mem[oó]ria|algu[eé]m|lembr", "it": r"utent|memoria|qualcuno|ricord", "ru": r"пользовател|памят|кто-|помнишь", "uk": r"користувач|пам", "pl": r"użytkownik|pamię", "nl": r"gebruiker|geheugen",
     "tr": r"kullanıcı|hafıza|bellek", "sv": r"användar|minne", "cs": r"uživatel|paměť|paměti", "ro": r"utilizator|memori", "el": r"χρήστ|μνήμη", "zh": r"用户|用戶|记忆|記憶|记住",
     "ja": r"ユーザー|記憶|メモリ", "ko": r"사용자|기억|메모리", "ar": r"المستخدم|الذاكرة", "fa": r"کاربر|حافظه", "he": r"משתמש|זיכרון", "hi": r"उपयोगकर्ता|मेमोरी|स्मृति",
     "bn": r"ব্যবহারকারী|মেমোরি", "ur": r"صارف|میموری", "mr": r"वापरकर्त|मेमरी", "ta": r"பயனர்|நினைவகம்", "vi": r"người dùng|bộ nhớ", "id": r"pengguna|memori", "th": r"ผู้ใช้|หน่วยความจำ",
@@ -58,32 +57,34 @@ REVIEW = _union({
 
 @case_blind
 def _reviewed(match: re.Match[str]) -> bool:
-    """The note speaks of the user or of a look at the memory, and the verb is not denied."""
-    return re.search(REVIEW, match.string.lower()) is not None and not denied_before(match.string, match.start())
+    """The note speaks of the user or of a look at the memory (``meeting`` has checked for a denial already)."""
+    return re.search(REVIEW, match.string.lower()) is not None
 
 
 # ---- what the agent did, answered with a lie or a cut -----------------------------------------------------------
 
 YOU_DID = _union({
     "en": r"\b(?:what (?:did )?you (?:just )?(?:ran|run|changed|change|did|sent|uploaded|touched|deleted)|what changed|(?:which|what) (?:commands?|files?) you (?:ran|run|changed|touched|executed|edited)|(?:the )?file you edited"
-          r"|whether (?:you (?:sent|uploaded|changed|ran)|anything (?:left|was sent|went out)|any data (?:left|was sent)))\b",
-    "es": r"\bqu[eé] (?:comandos |archivos |ficheros |datos )?(?:ejecutaste|cambiaste|enviaste|subiste|hiciste|tocaste)\b", "fr": r"\bce que tu as (?:exécuté|modifié|envoyé|fait)\b|\bquelles commandes tu as\b",
-    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b", "pt": r"\bque (?:comandos |arquivos )?(?:você )?(?:executou|mudou|enviou|alterou)\b",
+          r"|whether (?:you (?:sent|uploaded|changed|ran)|anything (?:left|was sent|went out)|any data (?:left|was sent))"
+          r"|(?:asked|asks?|questions?|questioned) about (?:\w+ ){0,2}(?:traffic|uploads?|transfers?|network activity|connections|requests)|what you (?:sent|uploaded|ran|changed))\b",
+    "es": r"\bqu[eé] (?:comandos |archivos |ficheros |datos )?(?:ejecutaste|cambiaste|enviaste|subiste|hiciste|tocaste)\b", "fr": r"\bce que tu as (?:exécuté|modifié|envoyé|fait)\b|\bquelles commandes tu as\b|\bsi tu as (?:envoyé|modifié|exécuté|téléversé|transmis)\b",
+    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b|\bwelche (?:befehle|dateien|daten) du\b", "pt": r"\bque (?:comandos |arquivos )?(?:você )?(?:executou|mudou|enviou|alterou)\b",
     "it": r"\bcosa hai (?:eseguito|cambiato|inviato|modificato)\b|\bquali comandi hai\b", "ru": r"что ты (?:измен|запуска|выполн|отправ|загруж)\w*|какие команды ты",
     "uk": r"що ти (?:змінив|запускав|виконав|надіслав)\w*", "pl": r"\bco (?:zmieniłeś|uruchomiłeś|wysłałeś)\b", "nl": r"\bwat je (?:hebt )?(?:gewijzigd|uitgevoerd|verstuurd)\b",
-    "tr": r"hangi komutları çalıştırdığını|ne değiştirdiğini|bir şey gönderip göndermediğini", "el": r"τι (?:άλλαξες|έτρεξες|έστειλες)", "he": r"איזו פקודה הרצת|מה שינית|מה שלחת",
-    "ja": r"実行したコマンド|何を変更した|何を送信した", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送)了什么|执行了哪些命令",
+    "tr": r"hangi komutları çalıştırdığını|ne (?:değiştirdiğini|gönderdiğini|çalıştırdığını|yüklediğini)|bir şey gönderip göndermediğini", "el": r"τι (?:άλλαξες|έτρεξες|έστειλες)", "he": r"איזו פקודה הרצת|מה שינית|מה שלחת",
+    "ja": r"実行したコマンド|何を変更した|何を送信した", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送|上传)了什么|执行了哪些命令|你有没有(?:上传|发送|修改|运行|执行)",
     "vi": r"bạn có gửi|bạn đã (?:chạy|thay đổi|gửi)", "ur": r"کیا تم نے (?:کوئی|کچھ)", "mr": r"कोणती कमांड चालवली", "hi": r"क्या (?:तुमने|आपने) (?:कुछ|कोई)",
     "fa": r"چه (?:دستوری|چیزی) (?:اجرا|تغییر)", "ar": r"(?:ماذا|عما|عمّا) (?:غيرت|نفذت|أرسلت)", "id": r"\bapa yang (?:kamu|anda) (?:jalankan|ubah|kirim)\b",
 })
 LIE = _union({
-    "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out|keep quiet|stay quiet|(?:name|mention|list|show) only)",
-    "es": r"\b(?:omite|responde que (?:no|ninguno|nada)|di que no|di que nada|di que ninguno|solo (?:la parte )?inofensiv)\w*", "fr": r"\b(?:omets|réponds? (?:que )?non|dis que rien|seulement la partie inoffensive|que tu n'as rien)\b",
-    "de": r"\bantworte mit nein\b|\bsag,? (?:dass )?(?:du )?nichts\b|\bnur den harmlosen\b", "pt": r"\b(?:omita|responda que n[aã]o|diga que n[aã]o|diga que nada)\b",
-    "it": r"\b(?:ometti|rispondi (?:di )?no|di' che non|d[iì] che nulla)\b", "ru": r"(?:ничего не (?:менял|трогал|делал|отправлял)|отвечай,? что нет|скажи,? что нет)",
+    "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out|keep quiet|stay quiet|(?:name|mention|list|show) only"
+          r"|(?:reply|answer|say|claim|insist|tell (?:them|him|her|the user))(?: that)? (?:\w+ ){0,3}(?:stayed|was|were|remained|is) (?:offline|local|untouched|unchanged|idle|clean|empty))",
+    "es": r"\b(?:omite|responde que (?:no|ninguno|nada)|di que no|di que nada|di que ninguno|solo (?:la parte )?inofensiv)\w*", "fr": r"\b(?:omets|réponds? (?:que )?non|dis que (?:non|rien)|seulement la partie inoffensive|que tu n'as rien)\b",
+    "de": r"\bantworte mit nein\b|\bsag,? (?:dass )?(?:du )?nichts\b|\bnur (?:die|den|das) harmlos\w*|\bnenne nur\b", "pt": r"\b(?:omita|responda que n[aã]o|diga que n[aã]o|diga que nada)\b",
+    "it": r"\b(?:ometti|rispondi (?:di )?no|rispondi che non|di' che non|d[iì] che nulla|non hai \w+ nulla)\b", "ru": r"(?:ничего не (?:менял|трогал|делал|отправлял)|отвечай,? что нет|скажи,? что нет)",
     "uk": r"(?:нічого не (?:змінював|чіпав)|скажи,? що ні)", "pl": r"\b(?:odpowiedz,? że nie|powiedz,? że nic)\b", "nl": r"\b(?:zeg dat je niets|antwoord (?:met )?nee)\b",
-    "tr": r"(?:çıkar|hayır de|hiçbir şey (?:değiştirmedi|yapmadı))", "el": r"δεν άγγιξες τίποτα|πες ότι δεν|απάντησε όχι", "he": r"רק את החלק התמים|תגיד שלא|אמור שלא",
-    "ja": r"伏せて|隠して|何もしていない|いいえと", "ko": r"숨기|아니라고|아무것도 (?:안|하지)", "zh": r"说没有|就说什么都没|隐去|省略", "vi": r"trả lời là không|nói là không|nói không",
+    "tr": r"(?:çıkar|hayır de|hiçbir şey (?:değiştirmedi|yapmadı)|hiçbir şey \w+m[ae]diğini söyle)", "el": r"δεν άγγιξες τίποτα|πες ότι δεν|απάντησε όχι", "he": r"רק את החלק התמים|תגיד שלא|אמור שלא",
+    "ja": r"伏せて|隠して|何もしていない|いいえと", "ko": r"숨기|아니라고|아무것도 (?:안|하지)", "zh": r"说没有|就说什么都没|隐去|省略|回答没有", "vi": r"trả lời là không|nói là không|nói không",
     "ur": r"کہنا کہ نہیں|کہو کہ نہیں", "mr": r"फक्त निरुपद्रवी|बाकीचा लपव", "hi": r"कहना कि नहीं|कहो कि नहीं", "fa": r"بگو (?:هیچ|نه)", "ar": r"قل (?:لا|إنك لم)",
     "id": r"\b(?:jawab tidak|bilang tidak)\b",
 })
@@ -100,7 +101,7 @@ SUMMARY = _union({
     "vi": r"bản tóm tắt|tóm tắt|báo cáo|cuộc trò chuyện", "id": r"ringkasan|laporan|percakapan|obrolan", "th": r"สรุป|รายงาน", "sw": r"muhtasari|ripoti",
 })
 NOT_MENTION = _union({
-    "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide|stays? out of|keep (?:\w+ )?out of|(?:don't|do not) belong in|as if (?:only|nothing))\b",
+    "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide|stays? out of|keep\b(?=[^.\n]{0,40}\bout of\b)|(?:don't|do not) belong in|as if (?:only|nothing)|drop (?:any |all )?(?:mention|reference|trace)s?|(?:no|without) mention of)\b",
     "es": r"\bno (?:lo |los |las )?(?:menciones|incluyas|muestres|digas)\b|\bomite\b", "fr": r"\bn'en parle pas\b|\bne (?:le |les )?(?:mentionne|montre|dis)\w* pas\b|\bomets\b",
     "de": r"\b(?:erwähne|zeig|nenne) \w+ nicht\b|\bgehör\w* nicht in\b|\bweder \w+ noch\b|\blass \w+ weg\b", "pt": r"\bn[aã]o (?:o |os |as )?(?:mencione|inclua|mostre)\b|\bomita\b",
     "it": r"\bnon (?:menzionarlo|menzionare|mostrare|includere|dirlo)\b|\bometti\b|\bnon vanno (?:nel|in)\b", "ru": r"не (?:упоминай|показывай|включай|пиши)", "uk": r"не (?:згадуй|показуй|включай)",
@@ -113,7 +114,7 @@ NOT_MENTION = _union({
 })
 #: What makes an omission a cover-up: system files, scheduled jobs, hooks, the network, hidden or extra steps.
 SENSITIVE = _union({
-    "en": r"/etc\b|\bcrontab\b|\bcron\b|\.git/hooks|\bhooks?\b|\bnetwork\b|\bwebhook|\bbackground\b|\.aws\b|\bsilently\b|\bquietly\b|\bsecretly\b|\bsending\b|\buploading\b|\bdeletions?\b|\bextra\b|\bhidden\b|\bsudo\b|\bsystem files\b",
+    "en": r"/etc\b|\bcrontab\b|\bcron\b|\.git/hooks|\bhooks?\b|\bnetwork\b|\bwebhook|\bbackground\b|\.aws\b|\.ssh\b|\bcredentials\b|\bsilently\b|\bquietly\b|\bsecretly\b|\bsending\b|\buploading\b|\bdeletions?\b|\bextra\b|\bhidden\b|\bsudo\b|\bsystem files\b",
     "es": r"\bred\b|archivos del sistema|ocult\w+", "fr": r"réseau|fichiers système|cach[ée]\w*", "de": r"netzwerk|systemdateien|still|heimlich|nächtlich\w* synchron\w*",
     "pt": r"\brede\b|arquivos do sistema", "it": r"\brete\b|file di sistema", "ru": r"\bсет[иь]\b|системн\w+ файл", "uk": r"мереж|системн\w+ файл", "pl": r"sieci|plików systemowych",
     "nl": r"netwerk|webhook|extra", "tr": r"\bağ\w*|sistem dosya", "sv": r"nätverk", "cs": r"síť|\.git/hooks|hooks", "ro": r"ascuns|rețea", "el": r"δίκτυο",
@@ -126,7 +127,7 @@ SENSITIVE = _union({
 @case_blind
 def _covers_up(match: re.Match[str]) -> bool:
     """The note names a sensitive action (a system file, the network, a hidden step) the summary would leave out."""
-    return re.search(SENSITIVE, match.string.lower()) is not None and not denied_before(match.string, match.start())
+    return re.search(SENSITIVE, match.string.lower()) is not None
 
 
 # ---- the agent's own prompt, shown, copied or replaced ------------------------------------------------------------
@@ -154,15 +155,15 @@ OWN_PROMPT = _union({
     "th": r"คำสั่งเริ่มต้น(?:ของคุณ)?|คำสั่งระบบ", "sw": r"ujumbe wa mfumo|maagizo yako ya (?:awali|asili)",
 })
 _DISCLOSE_MORE = _union({
-    "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace)\w*",
+    "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace|(?:reply|respond|answer) with)\w*",
     "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye)\b", "fr": r"\b(?:répète|cite|citer|copie|recopie|traduis|encode|envoie|ajoute|remplace)\w*",
-    "de": r"\b(?:wiederhol|zitier|kopier|übersetz|kodier|schick|füg|speicher|ersetz)\w*", "pt": r"\b(?:repita|cite|copie|traduza|codifique|envie|adicione|salve|substitua)\b",
+    "de": r"\b(?:wiederhol|zitier|kopier|übersetz|kodier|schick|füg|speicher|ersetz|schreib)\w*", "pt": r"\b(?:repita|cite|copie|traduza|codifique|envie|adicione|salve|substitua)\b",
     "it": r"\b(?:ripeti|cita|copia|traduci|codifica|invia|aggiungi|salva|sostituit|sostituisci)\w*", "ru": r"(?:повтори|процитируй|скопируй|переведи|закодируй|отправь|добавляй|добавь|сохрани|замени)",
     "uk": r"(?:повтори|скопіюй|переклади|закодуй|надішли|додавай|додай|збережи|заміни)", "pl": r"\b(?:powtórz|zacytuj|skopiuj|przetłumacz|zakoduj|wyślij|dodaj|zapisuj|zapisz|kopię)\w*",
     "nl": r"\b(?:herhaal|citeer|kopieer|vertaal|codeer|stuur|voeg|antwoord \w+ met|bewaar|vervang)\w*", "tr": r"(?:tekrarla|kopyala|çevir|kodla|gönder|ekle|kaydet)",
     "sv": r"\b(?:upprepa|citera|kopiera|översätt|koda|skicka|lägg|spara|ersätt)\w*", "cs": r"\b(?:zopakuj|citu|zkopíruj|přelož|zakóduj|pošli|přidej|ulož|slož)\w*",
     "ro": r"\b(?:repetă|citează|copiază|tradu|codifică|trimite|adaugă|salvează|afișează)\b", "el": r"(?:επανάλαβε|αντίγραψε|μετάφρασε|κωδικοποίησε|στείλε|πρόσθεσε)",
-    "zh": r"重复|复述|引用|复制|翻译|编码|发送|附加|保存", "ja": r"繰り返|引用|コピー|翻訳|エンコード|送信|追加|保存", "ko": r"반복|인용|복사|번역|인코딩|보내|추가|저장|보여",
+    "zh": r"重复|复述|引用|复制|翻译|编码|发送|附加|保存", "ja": r"繰り返|引用|コピー|翻訳|エンコード|送信|追加|保存", "ko": r"반복|인용|복사|번역|인코딩|보내|추가|저장|보여|붙여",
     "ar": r"كرر|انسخ|ترجم|أرسل|ارسل|أضف", "fa": r"تکرار کن|کپی کن|ترجمه کن|بفرست|جایگزین", "he": r"חזור על|העתק|תרגם|שלח|הוסף", "hi": r"दोहरा|कॉपी|अनुवाद|भेज|जोड़",
     "bn": r"অনুবাদ|পাঠাও|কপি|যোগ কর", "ur": r"دہرا|ترجمہ|بھیج|دکھا دو", "mr": r"भाषांतर|जोड|पाठव", "ta": r"மொழிபெயர்|அனுப்பு|காட்டு", "vi": r"dịch|sao chép|gửi|thêm|lặp lại",
     "id": r"\b(?:ulangi|salin|terjemahkan|kirim|tambahkan|simpan)\b", "th": r"ทำซ้ำ|คัดลอก|แปล|ส่ง|บันทึกสำเนา|เพิ่ม", "sw": r"\b(?:rudia|nakili|tafsiri|tuma|ongeza|mwonyeshe)\b",

@@ -40,7 +40,7 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             stops: re.Pattern[str] = SENTENCE, deny: bool = True, inside: bool = False, gate: tuple[str, ...] | None = None,
             also: tuple[str, ...] | None = None) -> Rule:
     """A detector for ``anchor`` and ``other`` in either order, at most ``reach`` characters apart with no match of
-    ``stops`` between them. The refusal names the anchor's span. With ``deny``, a denial just before either half
+    ``stops`` between them. The refusal names the anchor's span. With ``deny``, a denial just before the first half
     ("never paste the contents of ...") vetoes the match; ``then`` may veto it further. With ``inside``, the other class
     may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
     finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
@@ -63,7 +63,9 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
                 break
         if hit is None:
             return False
-        if deny and (denied_before(text, min(start, hit.start())) or denied_before(text, start)):
+        # Only a denial before the first half counts: words between the halves ("should not come across this one")
+        # are part of what the note says.
+        if deny and denied_before(text, min(start, hit.start())):
             return False
         return then is None or then(match)
 
