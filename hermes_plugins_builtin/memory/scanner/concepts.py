@@ -17,6 +17,7 @@ from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
 from .gate import required_words
+from .meeting import note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
 from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
 
@@ -246,13 +247,16 @@ _INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?
 
 #: Someone who would otherwise see or hear of it: "skip this entry" hides nothing unless a user, a summary or a
 #: review is in the note ("skip this entry when computing the totals" is bookkeeping).
-_AUDIENCE = re.compile(r"\b(?:user|users|owner|human|anyone|anybody|someone|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
+_AUDIENCE = re.compile(r"(?i)\b(?:user|users|owner|human|anyone|anybody|someone|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
                        r"asked|asks|ask|mention|tell|show|shows|shown|list|log|logs|history|audit|transcript|chat|diff|diffs|changelog|notif\w*|told|know)\b")
+
+
+_mentions_audience = note_mentions(_AUDIENCE)
 
 
 @case_blind
 def _kept_from_someone(match: re.Match[str]) -> bool:
-    return _AUDIENCE.search(match.string.lower()) is not None
+    return _mentions_audience(match.string)
 
 
 CONCEAL = (

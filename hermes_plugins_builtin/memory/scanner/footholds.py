@@ -15,8 +15,9 @@ import re
 
 from .commands import remote_host_in
 from .crosslingual import SEND, _union, meeting
+from .meeting import note_mentions
 from .crosslingual_conceal import SELF_NOTE
-from .guards import denied_before, imperative
+from .guards import imperative
 from .rules import Rule, case_blind, rule, window
 
 DELETED = _union({
@@ -67,25 +68,30 @@ SERVICE = _union({
 _HIDDEN_RUN = re.compile(r"/tmp/|/var/tmp/|/dev/shm/|\s~?/?(?:[\w.-]+/)*\.[\w-]+/[\w.-]+|https?://|\|\s*(?:ba|z)?sh\b")
 
 
+_mentions_restore, _mentions_self, _mentions_every_project, _mentions_send = map(note_mentions, (RESTORE, SELF_NOTE, EVERY_PROJECT, SEND))
+
+
 @case_blind
 def _restores(match: re.Match[str]) -> bool:
-    return re.search(RESTORE, match.string.lower()) is not None
+    return _mentions_restore(match.string)
 
 
 @case_blind
 def _spreads(match: re.Match[str]) -> bool:
-    text = match.string.lower()
-    return (re.search(SELF_NOTE, text) is not None or re.search(EVERY_PROJECT, text) is not None) and not denied_before(match.string, match.start())
+    return _mentions_self(match.string) or _mentions_every_project(match.string)
 
 
 @case_blind
 def _sends_out(match: re.Match[str]) -> bool:
-    return remote_host_in(match.string) and re.search(SEND, match.string.lower()) is not None and imperative(match)
+    return remote_host_in(match.string) and _mentions_send(match.string) and imperative(match)
+
+
+_mentions_hidden_run = note_mentions(_HIDDEN_RUN)
 
 
 @case_blind
 def _runs_hidden(match: re.Match[str]) -> bool:
-    return _HIDDEN_RUN.search(match.string) is not None and imperative(match) and not denied_before(match.string, match.start())
+    return _mentions_hidden_run(match.string) and imperative(match)
 
 
 RULES: tuple[Rule, ...] = (

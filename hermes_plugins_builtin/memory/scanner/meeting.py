@@ -17,6 +17,8 @@ from .guards import denied_before
 from .rules import FLAGS, Rule, case_blind, needs, rule
 
 Check = Callable[[re.Match[str]], bool]
+#: Longer than any match of a concept class (a phrase of a few words).
+_LONGEST_OTHER = 120
 
 #: Ends of a sentence: a stop not followed by a word, path, address or closing quote (``~/.ssh``, ``example.com``).
 SENTENCE = re.compile(r"[.!?。！？।؟\n](?![\w/~\\\-\"”’»])")
@@ -36,6 +38,22 @@ def needed(fragment: str, strict: bool = True) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found))
 
 
+def note_mentions(pattern: str | re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a text has a match of ``pattern`` (case-blind), remembered for the last text: a check that asks it of
+    the whole note runs once per match, and a note may hold hundreds of matches."""
+    search = (pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, FLAGS)).search
+    last: list[tuple[str, bool] | None] = [None]
+
+    def mentions(text: str) -> bool:
+        cached = last[0]
+        if cached is None or cached[0] is not text:
+            cached = (text, search(text) is not None)
+            last[0] = cached
+        return cached[1]
+
+    return mentions
+
+
 def meeting(family: str, name: str, anchor: str, other: str, then: Check | None = None, reach: int = 140, *,
             stops: re.Pattern[str] = SENTENCE, deny: bool = True, inside: bool = False, gate: tuple[str, ...] | None = None,
             also: tuple[str, ...] | None = None) -> Rule:
@@ -44,30 +62,40 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     ("never paste the contents of ...") vetoes the match; ``then`` may veto it further. With ``inside``, the other class
     may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
     finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
-    other_matches = re.compile(other, FLAGS).finditer
+    other_pattern = re.compile(other, FLAGS)
+    # The other half's matches in the text being read, found once per text: a note full of anchors is read once, not
+    # once per anchor. (The scan reads one text at a time, so remembering the last one is enough.)
+    # One reference holds the text with its spans, so threads scanning other notes never mix them up.
+    last: list[tuple[str, tuple[tuple[int, int], ...]] | None] = [None]
+
+    def others_in(text: str) -> tuple[tuple[int, int], ...]:
+        cached = last[0]
+        if cached is None or cached[0] is not text:
+            cached = (text, tuple(m.span() for m in other_pattern.finditer(text)))
+            last[0] = cached
+        return cached[1]
 
     @case_blind
     def check(match: re.Match[str]) -> bool:
+        # ``then`` looks at the note or the line, which is cheaper than the search below: it goes first.
+        if then is not None and not then(match):
+            return False
         text, start, end = match.string, match.start(), match.end()
-        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 200), start)]
-        low = stops_before[-1] if stops_before else 0
-        stop_after = stops.search(text, end)
+        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start)]
+        low = stops_before[-1] if stops_before else max(0, start - reach - _LONGEST_OTHER)
+        stop_after = stops.search(text, end, end + reach + 1)
         high = stop_after.start() if stop_after is not None else len(text)
-        hit = None
-        for candidate in other_matches(text, low, high):
-            within = inside and start <= candidate.start() and candidate.end() <= end and (candidate.start(), candidate.end()) != (start, end)
-            if within or candidate.end() <= start and candidate.end() >= start - reach or candidate.start() >= end and candidate.start() <= end + reach:
-                hit = candidate
+        for other_start, other_end in others_in(text):
+            if other_end > high or other_start > end + reach:
                 break
-            if candidate.start() > end + reach:
-                break
-        if hit is None:
-            return False
-        # Only a denial before the first half counts: words between the halves ("should not come across this one")
-        # are part of what the note says.
-        if deny and denied_before(text, min(start, hit.start())):
-            return False
-        return then is None or then(match)
+            if other_start < low:
+                continue
+            within = inside and start <= other_start and other_end <= end and (other_start, other_end) != (start, end)
+            if within or start - reach <= other_end <= start or end <= other_start <= end + reach:
+                # Only a denial before the first half counts: words between the halves ("should not come across
+                # this one") are part of what the note says.
+                return not (deny and denied_before(text, min(start, other_start)))
+        return False
 
     if then is not None and getattr(then, "needs", None) is not None:
         check = needs(then.needs)(check)  # type: ignore[attr-defined]
