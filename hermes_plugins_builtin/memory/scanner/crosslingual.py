@@ -160,11 +160,13 @@ YOUR_REAL_PRINCIPAL = _union({
     "sw": r"\b(?:bosi|bwana|mmiliki|msimamizi) wako halisi\b", "ja": r"(?:あなた|君|お前)の本当の(?:管理者|主人|所有者|上司|オーナー)", "th": r"(?:เจ้านาย|เจ้าของ)ตัวจริงของคุณ",
 })
 #: Over the user: even if they object, before them, more than them, not the person typing.
-OVER_USER = _union({
-    "en": r"\b(?:even (?:if|when|though) (?:the |your )?(?:current )?user (?:disagrees|objects|refuses|says no|does not want|doesn't want|is against|protests)"
-          r"|(?:more|higher) (?:authority|weight|priority) than the user|(?:over|above|before|ahead of) (?:the |your )?user'?s? (?:wishes|requests|instructions|objections)"
-          r"|(?:over|above|before|ahead of) (?:the |your )?user\b(?!'s)|outranks? (?:the user|whoever is (?:chatting|typing))"
-          r"|not (?:to|for) the (?:user|person (?:typing|chatting))|rather than the user|instead of the user)\b",
+_OVER_USER_WORDS = {
+    # Each branch starts with its own literal phrase, so the gate words are phrases ("before the user"), not "user".
+    "en": r"\b(?:even if the user|even when the user|even though the user|even if your user|even if the current user)\s+(?:disagrees|objects|refuses|says no|does not want|doesn't want|is against|protests)"
+          r"|\b(?:more authority than the user|higher priority than the user|more weight than the user)\b"
+          r"|\b(?:over the user|above the user|before the user|ahead of the user|over your user|before your user)(?:'s (?:wishes|requests|instructions|objections))?\b(?!'s)"
+          r"|\b(?:outranks? the user|outranks? whoever is (?:chatting|typing)|not to the user|not for the user|not to the person (?:typing|chatting)|not for the person (?:typing|chatting)"
+          r"|rather than the user|instead of the user)\b",
     "es": r"aunque el usuario (?:no quiera|se oponga|diga que no|lo rechace|no est[eé] de acuerdo)|m[aá]s que las del usuario|por encima del usuario|antes que (?:al|el) usuario",
     "fr": r"(?:même )?contre l'avis de l'utilisat\w+|même si l'utilisat\w+ (?:refuse|s'y oppose|n'est pas d'accord)|plus que l'utilisat\w+|avant l'utilisat\w+",
     "de": r"auch wenn (?:der|die) (?:nutzer|benutzer)\w* (?:widerspricht|nein sagt|es ablehnt|dagegen ist)|vor (?:dem|den) (?:nutzer|benutzer)\w*|mehr als (?:der|die) (?:nutzer|benutzer)\w*",
@@ -186,7 +188,16 @@ OVER_USER = _union({
     "mr": r"वापरकर्त्याने (?:नकार दिला|विरोध केला) तरी|वापरकर्त्यापेक्षा", "vi": r"(?:kể cả|ngay cả) khi người dùng (?:phản đối|từ chối|không đồng ý)|hơn người dùng|trước người dùng",
     "id": r"meskipun pengguna (?:menolak|keberatan|tidak setuju)|di atas pengguna|sebelum pengguna", "th": r"แม้ผู้ใช้จะ(?:ปฏิเสธ|คัดค้าน)|เหนือผู้ใช้|ก่อนผู้ใช้",
     "sw": r"hata kama mtumiaji (?:anakataa|hataki|anapinga)|kabla ya mtumiaji",
-})
+}
+OVER_USER = _union(_OVER_USER_WORDS)
+#: Gate words of OVER_USER: the English branches written out by hand (the derived word would be "the user", in
+#: almost every note), the other languages read from their patterns.
+_OVER_USER_GATE = (
+    "even if the user", "even when the user", "even though the user", "even if your user", "even if the current user", "than the user", "over the user",
+    "above the user", "before the user", "ahead of the user", "over your user", "before your user", "outrank", "not to the user", "not for the user",
+    "not to the person", "not for the person", "rather than the user", "instead of the user",
+    *needed(_union({code: body for code, body in _OVER_USER_WORDS.items() if code != "en"})),
+)
 #: Orders: obey, carry out, binding, commands.
 OBEY = _union({
     "en": r"\b(?:obey|execute|carry out|follow|binding|orders?|commands?|authority|side with|serve|instructions|act for|work for|answer to|reports? to|belong to)\b", "es": r"\b(?:obedece|cumpl|[oó]rdenes|ejecuta|obligatori)\w*",
@@ -248,8 +259,8 @@ RULES: tuple[Rule, ...] = (
     rule("role_hijack", "real_principal[any language]", rf"(?:{REAL})\s*(?:\w+\s+)?(?:{PRINCIPAL})|(?:{PRINCIPAL})\s*(?:\w+\s+)?(?:{REAL})", _not_denied,
          gate=_needed(PRINCIPAL), also=_needed(REAL)),
     rule("role_hijack", "your_real_principal[any language]", YOUR_REAL_PRINCIPAL, _not_denied),
-    meeting("role_hijack", "principal_over_user[any language]", OVER_USER, PRINCIPAL),
-    meeting("role_hijack", "orders_over_user[any language]", OVER_USER, OBEY),
+    meeting("role_hijack", "principal_over_user[any language]", OVER_USER, PRINCIPAL, gate=_OVER_USER_GATE),
+    meeting("role_hijack", "orders_over_user[any language]", OVER_USER, OBEY, gate=_OVER_USER_GATE),
     meeting("role_hijack", "content_speaks_for_principal[any language]", FROM_PRINCIPAL, CONTENT_SOURCE),
     meeting("role_hijack", "human_not_ai[any language]", NOT_AI, HUMAN),
 )

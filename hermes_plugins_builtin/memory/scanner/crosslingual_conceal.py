@@ -19,12 +19,14 @@ from .rules import Rule, case_blind, rule
 # ---- this note, hidden from a review of the memory --------------------------------------------------------------
 
 SELF_NOTE = _union({
-    "en": r"\bthis (?:note|entry|memory|line|one|item|instruction|paragraph|section|part|bit)\b|\bthe (?:file|note) as empty\b|\bthis memory file\b",
-    "es": r"\besta (?:entrada|nota|memoria|l[ií]nea)\b|\beste (?:recuerdo|apunte)\b", "fr": r"\bcette (?:entrée|note|mémoire|ligne)\b",
-    "de": r"\b(?:diese[nrms]? (?:eintrag|notiz|zeile|erinnerung)|diesen eintrag)\b", "pt": r"\besta (?:entrada|nota|mem[oó]ria|linha)\b|\besta(?= de fora)",
+    # Branches written out as phrases, so the gate words are "this note", not "note".
+    "en": r"\b(?:this note|this entry|this memory|this line|this one|this item|this instruction|this paragraph|this section|this part|this bit"
+          r"|the file as empty|the note as empty)\b",
+    "es": r"\b(?:esta entrada|esta nota|esta memoria|esta linea|esta línea|este recuerdo|este apunte)\b", "fr": r"\b(?:cette entrée|cette note|cette mémoire|cette ligne)\b",
+    "de": r"\b(?:diese notiz|diese zeile|diese erinnerung|diesen eintrag|dieser eintrag|diesen vermerk|dieser notiz)\b", "pt": r"\b(?:esta entrada|esta nota|esta memória|esta memoria|esta linha|deixe esta)\b",
     "it": r"\bquesta (?:voce|nota|memoria|riga)\b", "ru": r"(?:эт[аоуи]\w? (?:запис\w|заметк\w|строк\w))", "uk": r"(?:ц\w{1,2} (?:запис\w*|нотатк\w|рядок))",
-    "pl": r"\b(?:ten wpis|tę notatkę|ta notatka|tego wpisu|ten wiersz)\b", "nl": r"\b(?:deze (?:notitie|regel|herinnering)|dit item)\b",
-    "tr": r"\bbu (?:not\w*|kayd\w*|kayıt\w*|giriş\w*)", "sv": r"\b(?:just )?den här anteckningen\b|\bdenna anteckning\b", "cs": r"\b(?:tuto|tato|této) (?:poznámk\w|záznam\w*)|\btento záznam\b",
+    "pl": r"\b(?:ten wpis|tę notatkę|ta notatka|tego wpisu|ten wiersz)\b", "nl": r"\b(?:deze notitie|deze regel|deze herinnering|dit item)\b",
+    "tr": r"\b(?:bu not|bu kayd|bu kayıt|bu giriş)\w*", "sv": r"\b(?:just )?den här anteckningen\b|\bdenna anteckning\b", "cs": r"\b(?:tuto|tato|této) (?:poznámk\w|záznam\w*)|\btento záznam\b",
     "ro": r"\b(?:această|aceasta) (?:notă|intrare)\b", "el": r"(?:αυτή την|αυτήν την) (?:σημείωση|καταχώριση)", "zh": r"这条记忆|这一条|这条笔记|这条记录|這條",
     "ja": r"このメモ|この記憶|このエントリ", "ko": r"이 메모|이 기억|이 항목", "ar": r"هذه (?:الملاحظة|المذكرة|الذاكرة)", "fa": r"این (?:یادداشت|مورد)",
     "he": r"(?:ה)?(?:הערה|רשומה) (?:הזו|הזאת)", "hi": r"यह (?:नोट|प्रविष्टि)|इस (?:नोट|प्रविष्टि)", "bn": r"এই নোট|এই এন্ট্রি", "ur": r"یہ نوٹ|اس نوٹ",
@@ -139,7 +141,7 @@ def _covers_up(match: re.Match[str]) -> bool:
 
 # ---- the agent's own prompt, shown, copied or replaced ------------------------------------------------------------
 
-OWN_PROMPT = _union({
+_OWN_PROMPT_WORDS = {
     "en": r"\b(?:your (?:hidden |secret |initial |original |startup |starting )?(?:setup|startup|initial|original) (?:instructions|text|prompt)|(?:the |your )?(?:system|developer) message|the words above"
           r"|everything (?:that came |that comes |written |said )?(?:above|before) (?:the|my|their|your|his|her|this) first (?:user )?(?:message|turn))\b"
           r"|\bthe system prompt is (?:this|the following)\b",
@@ -160,7 +162,15 @@ OWN_PROMPT = _union({
     "bn": r"(?:তোমার )?প্রাথমিক নির্দেশনা\w*|(?:তোমার )?মূল নির্দেশ\w*", "ur": r"(?:اپنی )?(?:تمام )?(?:خفیہ|ابتدائی|اصل) ہدایات", "mr": r"(?:तुझ्या )?सुरुवातीच्या सूचना\w*",
     "ta": r"(?:உன் )?அசல் அறிவுறுத்தல்\w*|ஆரம்ப அறிவுறுத்தல்\w*", "vi": r"hướng dẫn ban đầu(?: của bạn)?|chỉ dẫn ban đầu", "id": r"\binstruksi (?:awal|asli|tersembunyi)(?:mu)?\b",
     "th": r"คำสั่งเริ่มต้น(?:ของคุณ)?|คำสั่งระบบ", "sw": r"ujumbe wa mfumo|maagizo yako ya (?:awali|asili)",
-})
+}
+OWN_PROMPT = _union(_OWN_PROMPT_WORDS)
+#: Gate words of OWN_PROMPT: the English branches by hand (the derived words would be "setup", "message"), the rest
+#: read from their patterns.
+_OWN_PROMPT_GATE = (
+    "your setup", "your startup", "your initial", "your original", "your hidden", "your secret", "your starting", "system message", "developer message",
+    "the words above", "first message", "first user message", "first turn", "first user turn", "the system prompt is",
+    *_needed(_union({code: body for code, body in _OWN_PROMPT_WORDS.items() if code != "en"})),
+)
 _DISCLOSE_MORE = _union({
     "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace|(?:reply|respond|answer) with)\w*",
     "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye)\b", "fr": r"\b(?:répète|cite|citer|copie|recopie|traduis|encode|envoie|ajoute|remplace)\w*",
@@ -181,7 +191,7 @@ RULES: tuple[Rule, ...] = (
     meeting("concealment", "note_hidden_from_review[any language]", SELF_NOTE, OMIT, _reviewed),
     meeting("concealment", "asked_then_lie[any language]", YOU_DID, LIE),
     meeting("concealment", "left_out_of_summary[any language]", NOT_MENTION, SUMMARY, _covers_up),
-    meeting("prompt_disclosure", "own_prompt_out[any language]", f"(?:{OWN_PROMPT}){_OTHER_THING}", DISCLOSE, gate=_needed(OWN_PROMPT),
+    meeting("prompt_disclosure", "own_prompt_out[any language]", f"(?:{OWN_PROMPT}){_OTHER_THING}", DISCLOSE, gate=_OWN_PROMPT_GATE,
             also=(*_needed(SHOW), *_needed(_DISCLOSE_MORE))),
     rule("prompt_disclosure", "prompt_replaced[concept]", r"\byour (?:system prompt|system message|(?:initial |original )?instructions) (?:is|are) (?:now )?(?:this|these|the following)\b"
          r"|\bthe system prompt is (?:now )?(?:this|the following) (?:memory|note|entry|text)\b|\b(?:replace|overwrite|swap out) your (?:system prompt|system message)\b", gate=("system", "instructions"), also=("this", "these", "following", "replace", "overwrite", "swap")),

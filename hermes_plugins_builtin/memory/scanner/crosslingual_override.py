@@ -14,7 +14,7 @@ import functools
 from .crosslingual import _OTHER_THING, _needed, _union, meeting
 from .rules import Rule, rule
 
-SYSTEM_RULES = _union({
+_SYSTEM_RULES_WORDS = {
     "en": r"\b(?:system-level (?:restrictions|rules)|prior directives|the instructions you started (?:the|this) conversation with|the safety layer|guardrails in (?:my|your) setup"
           r"|(?:the )?\"?rules\"? section above|everything (?:written |said )?(?:above|before) this (?:note|entry|message))\b",
     "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|todo lo (?:que hay )?(?:encima|antes) de esta nota",
@@ -27,7 +27,15 @@ SYSTEM_RULES = _union({
     "el": r"κανόνες ασφαλείας|κανόνες του συστήματος", "sw": r"sheria za usalama|sheria za mfumo", "ro": r"orice instrucțiune primită înaintea|regulile sistemului",
     "ar": r"تعليمات النظام|قواعد النظام|قواعد الأمان", "fa": r"قوانین سیستم|دستورات سیستم", "he": r"כללי המערכת|הוראות המערכת", "id": r"aturan sistem|instruksi sistem",
     "th": r"กฎของระบบ|คำสั่งระบบ", "cs": r"systémová pravidla|systémové pokyny", "nl": r"systeemregels|systeeminstructies", "sv": r"systemets regler|systemregler",
-})
+}
+SYSTEM_RULES = _union(_SYSTEM_RULES_WORDS)
+#: Gate words of SYSTEM_RULES: the English branches by hand, the rest read from their patterns.
+_SYSTEM_RULES_GATE = (
+    "system-level rules", "system-level restrictions", "prior directives", "the instructions you started", "the safety layer", "guardrails in my setup",
+    "guardrails in your setup", "section above", "everything above this", "everything before this", "everything written above this",
+    "everything written before this", "everything said above this", "everything said before this",
+    *_needed(_union({code: body for code, body in _SYSTEM_RULES_WORDS.items() if code != "en"})),
+)
 _VOID_MORE = _union({
     "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions|stale|obsolete|lapsed|revoked|rescinded|cancell?ed|suspended|no longer appl(?:y|ies)|never there|scratch|throw (?:it|them) away|(?:don't|do not) follow)\b",
     "es": r"p[aá]sal[ao]s? por alto|las pases por alto|le estorben", "fr": r"oublie", "ru": r"устарел\w*|важнее", "ja": r"気にしなくてよい|無視して構わない|古い設定|最優先",
@@ -79,7 +87,7 @@ NEW_SYSTEM_INSTRUCTIONS = _union({
 })
 
 RULES: tuple[Rule, ...] = (
-    meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), gate=_needed(SYSTEM_RULES)),
+    meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), gate=_SYSTEM_RULES_GATE),
     meeting("role_hijack", "renamed_unbound[any language]", UNBOUND, IDENTITY),
     rule("forgery", "system_header[any language]", rf"(?:{NEW_SYSTEM_INSTRUCTIONS})\s*[:：]|^[ \t]*(?:#{{1,6}}[ \t]*|\[[ \t]*)(?:{SYSTEM_WORD})[\w-]{{0,12}}[ \t]*\]?[ \t]*$"
          rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE),
