@@ -17,7 +17,7 @@ from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
 from .gate import required_words
-from .meeting import note_mentions
+from .meeting import meeting, note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
 from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
 
@@ -121,6 +121,17 @@ def _needed(fragment: str) -> tuple[str, ...]:
     return words
 
 
+#: Where ``window`` stops: a full stop, question or exclamation mark not followed by a word, path or address.
+_WINDOW_STOPS = re.compile(r"[。！？\n]|[.!?](?![\w/~\\-])")
+
+
+@case_blind
+def _verdict_not_negated(match: re.Match[str]) -> bool:
+    """The verdict (the whole match) is not itself denied: "never ignore your safety rules"."""
+    word = match.group().lower()
+    return word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need")) or not denied_before(match.string, match.start())
+
+
 def _both_ways(first: str, second: str, reach: int = 60) -> str:
     """``first`` and ``second`` inside one sentence, either order; the verdict side is named v1/v2 for the check."""
     return rf"\b(?:{first})\b{window(reach)}\b(?P<v1>{second})\b|\b(?P<v2>{second})\b{window(reach)}\b(?:{first})\b"
@@ -128,8 +139,10 @@ def _both_ways(first: str, second: str, reach: int = 60) -> str:
 
 OVERRIDE = (
     # Dismissed ("set aside your setup") and voided ("your setup is obsolete") in one pass over the rules nouns.
-    rule("instruction_override", "rules_voided[concept]", _both_ways(_RULES, f"{_DISMISS}|{_STALE}"), _not_negated, gate=_RULES_WORDS,
-         also=(*_needed(_DISMISS), *_needed(_STALE))),
+    # Dismissed ("set aside your setup") and voided ("your setup is obsolete"): the verdict, then the rules within 60
+    # characters of it in the same sentence (found in two passes, see ``meeting``).
+    meeting("instruction_override", "rules_voided[concept]", rf"\b(?:{_DISMISS}|{_STALE})\b", rf"\b(?:{_RULES})\b", _verdict_not_negated, 60,
+            stops=_WINDOW_STOPS, deny=False, gate=_RULES_WORDS, also=(*_needed(_DISMISS), *_needed(_STALE))),
     rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b", gate=_RULES_WORDS),
     rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b", gate=_needed(_SELF), also=_needed(_SIDE)),
     rule("instruction_override", "self_binding[concept]", rf"\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
