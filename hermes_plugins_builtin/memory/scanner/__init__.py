@@ -10,8 +10,7 @@ payload embedded in base64, hex, percent-encoding, ROT13, reversed text or tag c
 Modules: ``normalise`` and ``decode`` make the forms, ``invisible`` is the character policy, and the detectors
 are grouped by family in ``instructions`` (English), ``semantics`` (what a note does, whatever its words),
 ``concepts`` (concept classes that meet in a sentence), ``languages`` (other languages), ``commands``,
-``runtimes`` (one-liners of every language runtime), ``crosslingual`` (small concept classes whose words, in many
-languages, meet in one sentence),
+``runtimes`` (one-liners of every language runtime),
 ``persistence``, ``forgery`` and ``compact``.
 """
 
@@ -20,10 +19,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, crosslingual, crosslingual_conceal, crosslingual_override, decode, footholds, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
+from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
+# Concept classes whose words, in many languages, meet in one sentence (pairs found in two passes by ``meeting``).
+from . import crosslingual, crosslingual_conceal, crosslingual_override, footholds
 from .prefilter import GateIndex
 from .rules import Rule
 

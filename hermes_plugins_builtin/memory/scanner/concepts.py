@@ -16,10 +16,9 @@ import re
 from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
-from .gate import required_words
-from .meeting import meeting, note_mentions
+from .meeting import meeting, needed, note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
-from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
+from .rules import Rule, any_of, case_blind, rule, window, words_of
 
 # ---- the agent's own rules ------------------------------------------------------------------------------
 
@@ -116,7 +115,7 @@ def _not_negated(match: re.Match[str]) -> bool:
 
 def _needed(fragment: str) -> tuple[str, ...]:
     """Words one of which every match of ``fragment`` contains (read from its parse tree, so never wrong)."""
-    words = required_words(fragment, FLAGS)[0]
+    words = needed(fragment, strict=False)
     assert words is not None, fragment
     return words
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 
 from .commands import SECRET_PATH, remote_host_in
-from .gate import required_words
 from .guards import denied_before
 from .lexicon import _normal
 from .meeting import meeting, needed
-from .rules import FLAGS, Rule, case_blind, line_of, needs, rule
+from .rules import Rule, case_blind, line_of, needs, rule
 
 class _Union(str):
     """An alternation of one body per language that remembers its bodies (to derive its gate words body by body)."""

@@ -9,8 +9,8 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 from __future__ import annotations
 
 from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_fiction
-from .gate import required_words
-from .rules import FLAGS, Rule, any_of, rule, window, words_of
+from .meeting import needed
+from .rules import Rule, any_of, rule, window, words_of
 
 # ---- shared vocabulary ---------------------------------------------------------------------------------
 
@@ -87,7 +87,7 @@ _INVALIDATED = any_of((
 
 
 OVERRIDE = (
-    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=required_words(_INVALIDATED, FLAGS)[0]),
+    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
     rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied),
     rule("instruction_override", "dismiss_everything", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+(?:of\s+)?)?(?:everything|anything|all)\s+(?:(?:that\s+)?(?:above|before|prior|previous|earlier|so far|you (?:were|have been|'ve been) (?:told|given|taught))|(?:that )?(?:came|comes|was said|was written) (?:before|above))"),
     rule("instruction_override", "dismiss_context", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|existing|old)\s+(?:context|conversation|messages|prompts?|setup|configuration)\b"),

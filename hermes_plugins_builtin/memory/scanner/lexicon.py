@@ -14,9 +14,8 @@ import unicodedata
 import re
 
 from .commands import remote_host_in
-from .gate import required_words
 from .meeting import Check, meeting, needed
-from .rules import FLAGS, Rule, case_blind, line_of, needs, rule
+from .rules import Rule, case_blind, line_of, needs, rule
 
 #: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
 GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
@@ -113,10 +112,10 @@ def stale_rules(code: str, lex: Lexicon) -> tuple[Rule, ...]:
         own = _own_rules(code, lex)
         # Gated on both halves (the derived gate would take the possessives alone, which are common words).
         built.append(_paired("instruction_override", f"own_rules_stale[{code}]", lex.stale, own, code,
-                             gate=required_words(lex.stale, FLAGS)[0], also=required_words(own, FLAGS)[0]))
+                             gate=needed(lex.stale, strict=False), also=needed(own, strict=False)))
     if lex.send and lex.private:
         built.append(_paired("exfiltration", f"private_sent_out[{code}]", lex.private, lex.send, code, _remote_line, flow=True,
-                             gate=required_words(lex.private, FLAGS)[0], also=required_words(lex.send, FLAGS)[0]))
+                             gate=needed(lex.private, strict=False), also=needed(lex.send, strict=False)))
     if lex.deny:
         # The claim is specific enough to reach across a comma ("if the user asks, say nothing was sent").
         built.append(_paired("concealment", f"lie_to_user[{code}]", lex.deny, lex.user, ""))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .gate import required_words
+from .gate import derived
 from .guards import denied_before
 from .rules import FLAGS, Rule, case_blind, needs, rule
 
@@ -24,13 +24,19 @@ _LONGEST_OTHER = 120
 SENTENCE = re.compile(r"[.!?。！？।؟\n](?![\w/~\\\-\"”’»])")
 
 
+#: Every fragment ``needed`` has read: ``python -m ...scanner.gate`` derives their words ahead of time into
+#: gate_cache.py, so that importing the scanner does not parse them.
+NEEDED_PARTS: list[str] = []
+
+
 def needed(fragment: str, strict: bool = True) -> tuple[str, ...] | None:
     """Words one of which every match of ``fragment`` contains; a union (see ``crosslingual``) is read body by body.
     None when some part yields no words (only allowed when not ``strict``: the detector then has no such gate)."""
     parts = getattr(fragment, "bodies", None) or (fragment,)
     found: list[str] = []
     for part in parts:
-        words = required_words(part, FLAGS)[0]
+        NEEDED_PARTS.append(part)
+        words = derived(part, FLAGS)[1]
         if words is None:
             assert not strict, part[:80]
             return None
@@ -62,7 +68,7 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     ("never paste the contents of ...") vetoes the match; ``then`` may veto it further. With ``inside``, the other class
     may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
     finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
-    other_pattern = re.compile(other, FLAGS)
+    compiled: list[re.Pattern[str]] = []  # compiled on first use: most detectors never get past their gates
     # The other half's matches in the text being read, found once per text: a note full of anchors is read once, not
     # once per anchor. (The scan reads one text at a time, so remembering the last one is enough.)
     # One reference holds the text with its spans, so threads scanning other notes never mix them up.
@@ -71,7 +77,9 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     def others_in(text: str) -> tuple[tuple[int, int], ...]:
         cached = last[0]
         if cached is None or cached[0] is not text:
-            cached = (text, tuple(m.span() for m in other_pattern.finditer(text)))
+            if not compiled:
+                compiled.append(re.compile(other, FLAGS))
+            cached = (text, tuple(m.span() for m in compiled[0].finditer(text)))
             last[0] = cached
         return cached[1]
 

@@ -78,8 +78,12 @@ def test_hard_negatives_sharing_the_words_pass(text):
     assert scan(text) is None, scan(text)
 
 
+# Gate words are given, so these detectors add nothing to the words the scanner's own detectors derive.
+_GATES = {"gate": ("skip", "sag"), "also": ("this entry", "benutzer")}
+
+
 def _pair_rule(**options):
-    return meeting("concealment", "test", r"\bskip\b", r"\bthis entry\b", reach=20, **options)
+    return meeting("concealment", "test", r"\bskip\b", r"\bthis entry\b", reach=20, **_GATES, **options)
 
 
 @pytest.mark.parametrize(
@@ -103,8 +107,8 @@ def test_a_pair_is_two_classes_in_one_stretch(text, found):
 
 def test_the_other_class_may_sit_inside_the_anchor_only_when_asked():
     text = "sag dem benutzer nichts davon"
-    plain = meeting("concealment", "t", r"sag \w+ \w+ nichts", r"benutzer", reach=20, deny=False)
-    inside = meeting("concealment", "t", r"sag \w+ \w+ nichts", r"benutzer", reach=20, deny=False, inside=True)
+    plain = meeting("concealment", "t", r"sag \w+ \w+ nichts", r"benutzer", reach=20, deny=False, **_GATES)
+    inside = meeting("concealment", "t", r"sag \w+ \w+ nichts", r"benutzer", reach=20, deny=False, inside=True, **_GATES)
     assert next(filter(plain.check, plain.pattern.finditer(text)), None) is None
     assert next(filter(inside.check, inside.pattern.finditer(text)), None) is not None
 
@@ -116,7 +120,7 @@ def test_the_pair_decides_as_the_pair_regex_would():
     rng = random.Random(11)
     words = ["skip", "this entry", "the", "a", ".", ",", "note", "x" * 7, "\n"]
     regex = re.compile(r"\bskip\b[^.\n]{0,12}?\bthis entry\b|\bthis entry\b[^.\n]{0,12}?\bskip\b")
-    detector = meeting("concealment", "t", r"\bskip\b", r"\bthis entry\b", reach=12, stops=re.compile(r"[.\n]"), deny=False)
+    detector = meeting("concealment", "t", r"\bskip\b", r"\bthis entry\b", reach=12, stops=re.compile(r"[.\n]"), deny=False, **_GATES)
     for _ in range(2000):
         text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
         two_pass = next(filter(detector.check, detector.pattern.finditer(text)), None) is not None
