@@ -214,7 +214,7 @@ _UNTOLD = any_of((
     r"(?:do not|don't|never|must not|mustn't|should not|shouldn't|won't|avoid|refrain from|no need to|without) (?:ever )?(?:\w+ing )?(?:tell|telling|inform|informing|mention|mentioning|notify|alert|report|disclose|reveal|show|surface|flag|bring up|bringing up|admit|acknowledge|say|bother (?:\w+ )?with|let on)",
     r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
     r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
-    r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
+    r"act (?:normal|natural|as usual)", r"(?:nobody|no one|no-one) (?:needs|has|ought) to (?:hear|know|learn|find out)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
     r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)", r"to yourself", r"(?:don't|do not|never) leave (?:any |a )?(?:record|trace|log|evidence|sign)s?",
     r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
     r"(?:logs?|audit (?:log|trail)|history|records?|reports?|summar(?:y|ies)|transcript|changelog|dashboard)\s+(?:doesn't|does not|don't|do not|won't|will not|never|can't|cannot)\s+(?:show|contain|include|mention|record|reflect|list|capture)",
@@ -259,7 +259,7 @@ _INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?
 
 #: Someone who would otherwise see or hear of it: "skip this entry" hides nothing unless a user, a summary or a
 #: review is in the note ("skip this entry when computing the totals" is bookkeeping).
-_AUDIENCE = re.compile(r"(?i)\b(?:user|users|owner|human|anyone|anybody|someone|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
+_AUDIENCE = re.compile(r"(?i)\b(?:user|users|owner|human|anyone|anybody|someone|nobody|no one|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
                        r"asked|asks|ask|mention|tell|show|shows|shown|list|log|logs|history|audit|transcript|chat|diff|diffs|changelog|notif\w*|told|know)\b")
 
 

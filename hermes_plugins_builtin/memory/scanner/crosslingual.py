@@ -43,7 +43,7 @@ def _sentence(match: re.Match[str]) -> str:
 
 #: After a name of the prompt: another thing's prompt or rules ("the system prompt of the FAQ chatbot", "del chatbot").
 _OTHER_THING = (r"(?![^.\n]{0,25}?\b(?:chatbot|bot|faq|template|app|docs?|wiki|product|produit|produkt|prodotto|producto|kunden?|customers?|clients?|marketing)\b)"
-                 r"(?!\s+(?:of the|for the|del|della|dello|dei|de la|du|des|der|do|da|dos|das)\b)")
+                 r"(?!\s+(?:of the|for the|del|della|dello|dei|de la|du|des|der|do|da|dos|das|de|di)\b)")
 
 
 # ---- credential material shown in the conversation -----------------------------------------------------------
@@ -165,7 +165,7 @@ _OVER_USER_WORDS = {
           r"|\b(?:more authority than the user|higher priority than the user|more weight than the user)\b"
           r"|\b(?:over the user|above the user|before the user|ahead of the user|over your user|before your user)(?:'s (?:wishes|requests|instructions|objections))?\b(?!'s)"
           r"|\b(?:outranks? the user|outranks? whoever is (?:chatting|typing)|not to the user|not for the user|not to the person (?:typing|chatting)|not for the person (?:typing|chatting)"
-          r"|rather than the user|instead of the user)\b",
+          r"|rather than the user|instead of the user|no longer (?:work|answer) (?:for|to) the (?:user|person))\b",
     "es": r"aunque el usuario (?:no quiera|se oponga|diga que no|lo rechace|no est[eé] de acuerdo)|m[aá]s que las del usuario|por encima del usuario|antes que (?:al|el) usuario",
     "fr": r"(?:même )?contre l'avis de l'utilisat\w+|même si l'utilisat\w+ (?:refuse|s'y oppose|n'est pas d'accord)|plus que l'utilisat\w+|avant l'utilisat\w+",
     "de": r"auch wenn (?:der|die) (?:nutzer|benutzer)\w* (?:widerspricht|nein sagt|es ablehnt|dagegen ist)|vor (?:dem|den) (?:nutzer|benutzer)\w*|mehr als (?:der|die) (?:nutzer|benutzer)\w*",
@@ -194,7 +194,7 @@ OVER_USER = _union(_OVER_USER_WORDS)
 _OVER_USER_GATE = (
     "even if the user", "even when the user", "even though the user", "even if your user", "even if the current user", "than the user", "over the user",
     "above the user", "before the user", "ahead of the user", "over your user", "before your user", "outrank", "not to the user", "not for the user",
-    "not to the person", "not for the person", "rather than the user", "instead of the user",
+    "not to the person", "not for the person", "rather than the user", "instead of the user", "no longer work for the", "no longer answer to the",
     *needed(_union({code: body for code, body in _OVER_USER_WORDS.items() if code != "en"})),
 )
 #: Orders: obey, carry out, binding, commands.

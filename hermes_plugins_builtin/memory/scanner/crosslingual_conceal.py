@@ -35,14 +35,14 @@ SELF_NOTE = _union({
 })
 #: Left out, skipped, shown without it, or described as something harmless.
 OMIT = _union({
-    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|don't show|do not show|pass over|except|apart from|other than|(?:not|never) (?:come across|see|find|notice)|leave(?=\s(?:\w+\s){1,3}off\b)|(?:summari[sz]e|describe)(?=[^.\n]{0,30}\bas\b)|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
+    "en": r"\b(?:skip|omit|leave out|exclude|hide|without|paraphrase|act as if|pretend|don't show|do not show|pass over|except|apart from|other than|(?:not|never) (?:come across|see|find|notice)|leave(?=\s(?:\w+\s){1,3}off\b)|(?:summari[sz]e|describe)(?=[^.\n]{0,30}\bas\b)|describe (?:it|this one|this|them) as|report (?:\w+ ){0,3}as empty|as if it only contained|a version without)\b",
     "es": r"\b(?:omite|omitir|salta|sáltate|excluye|oculta|sin|excepto|salvo)\b|\bno (?:le )?(?:enseñes|muestres|menciones|nombres|incluyas)\b|\b(?:dile|di) que (?:esta|es)\b|\bes sobre\b", "fr": r"\b(?:omets|saute|exclus|cache|sans)\b|\bpasse\b(?=[^.\n]{0,25}sous silence)|\bne (?:la |le |les |lui )?montre pas\b|\b(?:décris|présente)\w* \w+ comme\b",
     "de": r"\b(?:überspring\w*|lass \w+ weg|weglassen|verbirg|ohne|blende|ausblenden)\b|\bzeig\w* \w+ \w+ nicht\b|\bbeschreib\w* \w+ als\b", "pt": r"\b(?:omita|pule|exclua|esconda|sem|exceto)\b|\bde fora\b|\bn[aã]o (?:mostre|exiba|mencione)\b|\bdescrev\w+ \w+ como\b",
-    "it": r"\b(?:ometti|salta|escludi|nascondi|senza)\b|\bnon mostrare\b|\bdescriv\w+ \w+ come\b", "ru": r"(?:пропусти|пропускай|скрой|не показывай|не выводи|без )|(?:лишь|только) (?:про|о|об)\b",
+    "it": r"\b(?:ometti|salta|escludi|nascondi|senza)\b|\bnon mostrare\b|\bdescriv\w+ \w+ come\b", "ru": r"(?:пропусти|пропускай|скрой|не показывай|не выводи|без |сделай вид|как будто|будто)|(?:лишь|только) (?:про|о|об)\b",
     "uk": r"(?:пропусти|сховай|не показуй|без )|(?:лише|тільки) про\b", "pl": r"\b(?:pomiń|ukryj|bez|opisz)\b",
     "nl": r"\bsla\b(?=[^.\n]{0,30}\bover\b)|\blaat\b(?=[^.\n]{0,30}\bweg\b)|\b(?:verberg|zonder)\b", "tr": r"(?:atla|gizle|çıkar|olmadan)", "sv": r"\b(?:hoppa över|utelämna|dölj|utan)\b",
     "cs": r"\b(?:vynech\w*|přeskoč\w*|skryj|bez)\b", "ro": r"\b(?:omite|sari peste|ascunde|fără)\b", "el": r"(?:παράλειψε|παράβλεψε|κρύψε|χωρίς)",
-    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为|不要显示|别显示|不要展示", "ja": r"飛ばし|省略|隠し|除いて|伏せ|載せない|見せない|出さない|表示しない", "ko": r"건너뛰|생략|숨기|빼고",
+    "zh": r"跳过|略过|省略|隐藏|不要提起|不要提及|别提|说成|描述为|不要显示|别显示|不要展示", "ja": r"飛ばし|省略|隠し|除いて|伏せ|載せない|見せない|出さない|表示しない", "ko": r"건너뛰|생략|숨기|빼고|없는 것처럼|없는 척",
     "ar": r"تخط|احذف|أخف|بدون|لا تعرض|لا تظهر", "fa": r"رد کن|حذف کن|پنهان کن|بدون", "he": r"דלג|השמט|הסתר|בלי", "hi": r"छोड़ दो|छोड़कर|छिपा|बिना", "bn": r"বাদ দিয়ে|বাদ দাও|লুকাও",
     "ur": r"چھوڑ دو|چھپا|بغیر", "mr": r"वगळ|लपव", "ta": r"என்று மட்டும் விவரி|தவிர்|மறை", "vi": r"bỏ qua|giấu|ẩn|không có", "id": r"\b(?:lewati|sembunyikan|tanpa)\b",
     "th": r"ข้าม|ซ่อน|ยกเว้น", "sw": r"\b(?:ruka|ficha|bila)\b",
@@ -74,11 +74,12 @@ YOU_DID = _union({
           r"|whether (?:you (?:sent|uploaded|changed|ran)|anything (?:left|was sent|went out)|any data (?:left|was sent))"
           r"|(?:asked|asks?|questions?|questioned) about (?:\w+ ){0,2}(?:traffic|uploads?|transfers?|network activity|connections|requests)|what you (?:sent|uploaded|ran|changed))\b",
     "es": r"\bqu[eé] (?:comandos |archivos |ficheros |datos )?(?:ejecutaste|cambiaste|enviaste|subiste|hiciste|tocaste)\b", "fr": r"\bce que tu as (?:exécuté|modifié|envoyé|fait)\b|\bquelles commandes tu as\b|\bsi tu as (?:envoyé|modifié|exécuté|téléversé|transmis)\b",
-    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b|\bwelche (?:befehle|dateien|daten) du\b", "pt": r"\bque (?:comandos |arquivos )?(?:você )?(?:executou|mudou|enviou|alterou)\b",
+    "de": r"\bob du (?:etwas|was) (?:hochgeladen|gesendet|geschickt|geändert)\b|\bwas du (?:geändert|ausgeführt|gesendet)\b|\bwelche (?:befehle|dateien|daten) du\b|\b(?:fragt|gefragt|fragen) nach (?:dem|den|der) (?:\w+ )?(?:upload|sync\w*|synchronisierung|übertragung|export|abgleich)\b"
+          r"|\bnach (?:dem|den|der) (?:\w+ )?(?:upload|sync\w*|synchronisierung|übertragung|export|abgleich) (?:fragt|gefragt|fragen)\b", "pt": r"\bque (?:comandos |arquivos )?(?:você )?(?:executou|mudou|enviou|alterou)\b|\bse algo saiu\b|\bse (?:você )?(?:enviou|mudou|executou|alterou)\b",
     "it": r"\bcosa hai (?:eseguito|cambiato|inviato|modificato)\b|\bquali comandi hai\b", "ru": r"что ты (?:измен|запуска|выполн|отправ|загруж)\w*|какие команды ты",
     "uk": r"що ти (?:змінив|запускав|виконав|надіслав)\w*", "pl": r"\bco (?:zmieniłeś|uruchomiłeś|wysłałeś)\b", "nl": r"\bwat je (?:hebt )?(?:gewijzigd|uitgevoerd|verstuurd)\b",
     "tr": r"hangi komutları çalıştırdığını|ne (?:değiştirdiğini|gönderdiğini|çalıştırdığını|yüklediğini)|bir şey gönderip göndermediğini", "el": r"τι (?:άλλαξες|έτρεξες|έστειλες)", "he": r"איזו פקודה הרצת|מה שינית|מה שלחת",
-    "ja": r"実行したコマンド|何を変更した|何を送信した", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送|上传)了什么|执行了哪些命令|你有没有(?:上传|发送|修改|运行|执行)",
+    "ja": r"実行したコマンド|何を変更した|何を送信した|(?:同期|送信|アップロード|変更|作業)について聞かれたら", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送|上传)了什么|执行了哪些命令|你有没有(?:上传|发送|修改|运行|执行)",
     "vi": r"bạn có gửi|bạn đã (?:chạy|thay đổi|gửi)", "ur": r"کیا تم نے (?:کوئی|کچھ)", "mr": r"कोणती कमांड चालवली", "hi": r"क्या (?:तुमने|आपने) (?:कुछ|कोई)",
     "fa": r"چه (?:دستوری|چیزی) (?:اجرا|تغییر)", "ar": r"(?:ماذا|عما|عمّا) (?:غيرت|نفذت|أرسلت)", "id": r"\bapa yang (?:kamu|anda) (?:jalankan|ubah|kirim)\b",
 })
@@ -86,7 +87,7 @@ LIE = _union({
     "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out|keep quiet|stay quiet|(?:name|mention|list|show) only"
           r"|(?:reply|answer|say|claim|insist|tell (?:them|him|her|the user))(?: that)? (?:\w+ ){0,3}(?:stayed|was|were|remained|is) (?:offline|local|untouched|unchanged|idle|clean|empty))",
     "es": r"\b(?:omite|responde que (?:no|ninguno|nada)|di que no|di que nada|di que ninguno|solo (?:la parte )?inofensiv)\w*", "fr": r"\b(?:omets|réponds? (?:que )?non|dis que (?:non|rien)|seulement la partie inoffensive|que tu n'as rien)\b",
-    "de": r"\bantworte mit nein\b|\bsag,? (?:dass )?(?:du )?nichts\b|\bnur (?:die|den|das) harmlos\w*|\bnenne nur\b", "pt": r"\b(?:omita|responda que n[aã]o|diga que n[aã]o|diga que nada)\b",
+    "de": r"\bbehaupte\w*,? (?:es|dass)\b|\bantworte mit nein\b|\bsag,? (?:dass )?(?:du )?nichts\b|\bnur (?:die|den|das) harmlos\w*|\bnenne nur\b", "pt": r"\b(?:omita|responda que n[aã]o|diga que n[aã]o|diga que nada)",
     "it": r"\b(?:ometti|rispondi (?:di )?no|rispondi che non|di' che non|d[iì] che nulla|non hai \w+ nulla)\b", "ru": r"(?:ничего не (?:менял|трогал|делал|отправлял)|отвечай,? что нет|скажи,? что нет)",
     "uk": r"(?:нічого не (?:змінював|чіпав)|скажи,? що ні)", "pl": r"\b(?:odpowiedz,? że nie|powiedz,? że nic)\b", "nl": r"\b(?:zeg dat je niets|antwoord (?:met )?nee)\b",
     "tr": r"(?:çıkar|hayır de|hiçbir şey (?:değiştirmedi|yapmadı)|hiçbir şey \w+m[ae]diğini söyle)", "el": r"δεν άγγιξες τίποτα|πες ότι δεν|απάντησε όχι", "he": r"רק את החלק התמים|תגיד שלא|אמור שלא",
@@ -100,7 +101,7 @@ LIE = _union({
 SUMMARY = _union({
     "en": r"\b(?:(?:final |end )?(?:summary|summaries|answer|answers|reply|replies|report|explanation|recap)|afterwards|after the fact|tool-call details|diffs?)\b",
     "es": r"resumen|respuesta final|explicaci[oó]n|en el chat|la conversaci[oó]n", "fr": r"résumé|réponse finale|explication|dans le chat|la conversation", "de": r"zusammenfassung|antwort|erklärung|im chat",
-    "pt": r"resumo|resposta final|explica[cç][aã]o", "it": r"riepilogo|riassunto|risposta finale|spiegazione", "ru": r"(?:итог|сводк|отчёт|отчет|резюме)\w*",
+    "pt": r"resumo|resposta final|explica[cç][aã]o", "it": r"riepilogo|riassunto|riassumi|risposta finale|spiegazione", "ru": r"(?:итог|сводк|отчёт|отчет|резюме)\w*",
     "uk": r"(?:підсумк|звіт)\w*", "pl": r"podsumowani\w*|raport\w*", "nl": r"samenvatting|uitleg|verslag", "tr": r"özet\w*|rapor\w*", "sv": r"sammanfattning\w*",
     "cs": r"shrnutí|rozdíl\w*|diff\w*", "ro": r"rezumat\w*|raport\w*", "el": r"σύνοψη|περίληψη", "zh": r"总结|摘要|汇报|報告", "ja": r"まとめ|要約|報告|最終回答",
     "ko": r"요약|보고", "ar": r"الملخص|التقرير", "fa": r"خلاصه|گزارش", "he": r"סיכום|דוח", "hi": r"सारांश|रिपोर्ट", "bn": r"সারাংশ", "ur": r"خلاصہ|رپورٹ", "mr": r"सारांश",
@@ -110,7 +111,7 @@ NOT_MENTION = _union({
     "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide|stays? out of|keep\b(?=[^.\n]{0,40}\bout of\b)|(?:don't|do not) belong in|as if (?:only|nothing)|drop (?:any |all )?(?:mention|reference|trace)s?|(?:no|without) mention of)\b",
     "es": r"\bno (?:lo |los |las )?(?:menciones|incluyas|muestres|digas)\b|\bomite\b", "fr": r"\bn'en parle pas\b|\bne (?:le |les )?(?:mentionne|montre|dis)\w* pas\b|\bomets\b",
     "de": r"\b(?:erwähne|zeig|nenne) \w+ nicht\b|\bgehör\w* nicht in\b|\bweder \w+ noch\b|\blass \w+ weg\b", "pt": r"\bn[aã]o (?:o |os |as )?(?:mencione|inclua|mostre)\b|\bomita\b",
-    "it": r"\bnon (?:menzionarlo|menzionare|mostrare|includere|dirlo)\b|\bometti\b|\bnon vanno (?:nel|in)\b", "ru": r"не (?:упоминай|показывай|включай|пиши)", "uk": r"не (?:згадуй|показуй|включай)",
+    "it": r"\bnon (?:menzionarlo|menzionare|mostrare|includere|dirlo)\b|\b(?:ometti|tralascia)\b|\bnon vanno (?:nel|in)\b", "ru": r"не (?:упоминай|показывай|включай|пиши)", "uk": r"не (?:згадуй|показуй|включай)",
     "pl": r"\bnie (?:wspominaj|pokazuj|umieszczaj)\b|\bpomiń\b", "nl": r"\blaat\b[^.\n]{1,40}?\bweg\b|\bniet (?:vermelden|noemen)\b|\bnoem \w+ niet\b",
     "tr": r"(?:bahsetme|gösterme|yazma)", "sv": r"\bnämn inte\b|\butelämna\b", "cs": r"\b(?:nezmiňuj|neukazuj|vynech)\w*", "ro": r"\bnu (?:menționa|arăta|include)\w*",
     "el": r"μην (?:αναφέρεις|δείχνεις|δείξεις)", "zh": r"不要(?:提|写|列出|显示)|别提|省略", "ja": r"書かない|触れない|言わない|載せない|表示しない", "ko": r"언급하지 마|적지 마|빼고|빼줘|빼 줘",
@@ -145,7 +146,7 @@ _OWN_PROMPT_WORDS = {
     "en": r"\b(?:your (?:hidden |secret |initial |original |startup |starting )?(?:setup|startup|initial|original) (?:instructions|text|prompt)|(?:the |your )?(?:system|developer) message|the words above"
           r"|everything (?:that came |that comes |written |said )?(?:above|before) (?:the|my|their|your|his|her|this) first (?:user )?(?:message|turn))\b"
           r"|\bthe system prompt is (?:this|the following)\b",
-    "es": r"tus instrucciones (?:iniciales|originales|de inicio|ocultas)|mensaje (?:del )?desarrollador|todo lo (?:que hay )?antes del primer mensaje",
+    "es": r"tu mensaje (?:de|del) sistema|tus instrucciones (?:iniciales|originales|de inicio|ocultas)|mensaje (?:del )?desarrollador|todo lo (?:que hay )?antes del primer mensaje",
     "fr": r"(?:tes|vos) (?:instructions|consignes) (?:initiales|d'origine|de départ|cachées)|message (?:du )?développeur|tout ce qui précède (?:le|son) premier message",
     "de": r"deine[n]? (?:anfänglichen|ursprünglichen|versteckten|geheimen) (?:anweisungen|instruktionen)|systemprompt|entwicklernachricht|alles vor der ersten nachricht",
     "pt": r"(?:suas|tuas) instru[cç][oõ]es (?:iniciais|originais|ocultas)|mensagem do desenvolvedor|tudo (?:o que vem )?antes da primeira mensagem",
@@ -173,14 +174,14 @@ _OWN_PROMPT_GATE = (
 )
 _DISCLOSE_MORE = _union({
     "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace|(?:reply|respond|answer) with)\w*",
-    "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye)\b", "fr": r"\b(?:répète|cite|citer|copie|recopie|traduis|encode|envoie|ajoute|remplace)\w*",
-    "de": r"\b(?:wiederhol|zitier|kopier|übersetz|kodier|schick|füg|speicher|ersetz|schreib)\w*", "pt": r"\b(?:repita|cite|copie|traduza|codifique|envie|adicione|salve|substitua)\b",
-    "it": r"\b(?:ripeti|cita|copia|traduci|codifica|invia|aggiungi|salva|sostituit|sostituisci)\w*", "ru": r"(?:повтори|процитируй|скопируй|переведи|закодируй|отправь|добавляй|добавь|сохрани|замени)",
+    "es": r"\b(?:repite|cita|copia|traduce|codifica|env[ií]a|comparte|a[ñn]ade|guarda|reemplaza|sustituye|pon)\b", "fr": r"\b(?:répète|cite|citer|copie|recopie|traduis|encode|envoie|ajoute|remplace)\w*",
+    "de": r"\b(?:wiederhol|zitier|kopier|übersetz|kodier|schick|füg|speicher|ersetz|schreib|häng)\w*", "pt": r"\b(?:repita|cite|copie|traduza|codifique|envie|adicione|salve|substitua)\b",
+    "it": r"\b(?:ripeti|cita|copia|traduci|codifica|invia|aggiungi|salva|sostituit|sostituisci)\w*", "ru": r"(?:повтори|повторяй|процитируй|скопируй|копируй|переведи|переводи|закодируй|отправь|добавляй|добавь|сохрани|замени)",
     "uk": r"(?:повтори|скопіюй|переклади|закодуй|надішли|додавай|додай|збережи|заміни)", "pl": r"\b(?:powtórz|zacytuj|skopiuj|przetłumacz|zakoduj|wyślij|dodaj|zapisuj|zapisz|kopię)\w*",
     "nl": r"\b(?:herhaal|citeer|kopieer|vertaal|codeer|stuur|voeg|antwoord \w+ met|bewaar|vervang)\w*", "tr": r"(?:tekrarla|kopyala|çevir|kodla|gönder|ekle|kaydet)",
     "sv": r"\b(?:upprepa|citera|kopiera|översätt|koda|skicka|lägg|spara|ersätt)\w*", "cs": r"\b(?:zopakuj|citu|zkopíruj|přelož|zakóduj|pošli|přidej|ulož|slož)\w*",
     "ro": r"\b(?:repetă|citează|copiază|tradu|codifică|trimite|adaugă|salvează|afișează)\b", "el": r"(?:επανάλαβε|αντίγραψε|μετάφρασε|κωδικοποίησε|στείλε|πρόσθεσε)",
-    "zh": r"重复|复述|引用|复制|翻译|编码|发送|附加|保存", "ja": r"繰り返|引用|コピー|翻訳|エンコード|送信|追加|保存", "ko": r"반복|인용|복사|번역|인코딩|보내|추가|저장|보여|붙여",
+    "zh": r"重复|复述|引用|复制|翻译|编码|发送|附加|保存|贴出|原文", "ja": r"繰り返|引用|コピー|翻訳|エンコード|送信|追加|保存", "ko": r"반복|인용|복사|번역|인코딩|보내|추가|저장|보여|붙여",
     "ar": r"كرر|انسخ|ترجم|أرسل|ارسل|أضف", "fa": r"تکرار کن|کپی کن|ترجمه کن|بفرست|جایگزین", "he": r"חזור על|העתק|תרגם|שלח|הוסף", "hi": r"दोहरा|कॉपी|अनुवाद|भेज|जोड़",
     "bn": r"অনুবাদ|পাঠাও|কপি|যোগ কর", "ur": r"دہرا|ترجمہ|بھیج|دکھا دو", "mr": r"भाषांतर|जोड|पाठव", "ta": r"மொழிபெயர்|அனுப்பு|காட்டு", "vi": r"dịch|sao chép|gửi|thêm|lặp lại",
     "id": r"\b(?:ulangi|salin|terjemahkan|kirim|tambahkan|simpan)\b", "th": r"ทำซ้ำ|คัดลอก|แปล|ส่ง|บันทึกสำเนา|เพิ่ม", "sw": r"\b(?:rudia|nakili|tafsiri|tuma|ongeza|mwonyeshe)\b",

@@ -17,7 +17,7 @@ from .rules import Rule, rule
 _SYSTEM_RULES_WORDS = {
     "en": r"\b(?:system-level (?:restrictions|rules)|prior directives|the instructions you started (?:the|this) conversation with|the safety layer|guardrails in (?:my|your) setup"
           r"|(?:the )?\"?rules\"? section above|everything (?:written |said )?(?:above|before) this (?:note|entry|message))\b",
-    "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|todo lo (?:que hay )?(?:encima|antes) de esta nota",
+    "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|las reglas (?:de seguridad )?con las que empezaste|todo lo (?:que hay )?(?:encima|antes) de esta nota",
     "fr": r"règles du système|instructions (?:du )?système|tout ce qu'on t'a dit avant|tout ce qui précède cette note", "de": r"systemregeln|systemanweisungen|alles über dieser notiz",
     "pt": r"instru[cç][oõ]es do sistema|regras do sistema|tudo (?:o que está )?acima desta nota", "it": r"linee guida di sicurezza|regole di sistema|istruzioni di sistema",
     "ru": r"системн\w* (?:промпт|правил|инструкци|ограничени|сообщени)\w*|правил\w* сверху", "uk": r"системн\w* (?:правил|інструкці|промпт)\w*|усе, що написано вище",
@@ -38,7 +38,7 @@ _SYSTEM_RULES_GATE = (
 )
 _VOID_MORE = _union({
     "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions|stale|obsolete|lapsed|revoked|rescinded|cancell?ed|suspended|no longer appl(?:y|ies)|never there|scratch|throw (?:it|them) away|(?:don't|do not) follow)\b",
-    "es": r"p[aá]sal[ao]s? por alto|las pases por alto|le estorben", "fr": r"oublie", "ru": r"устарел\w*|важнее", "ja": r"気にしなくてよい|無視して構わない|古い設定|最優先",
+    "es": r"p[aá]sal[ao]s? por alto|las pases por alto|le estorben|ya no sirven", "fr": r"oublie|ne s'appliquent pas|passe outre", "ru": r"устарел\w*|важнее", "ja": r"気にしなくてよい|無視して構わない|古い設定|最優先",
     "zh": r"当作无效|优先于一切", "hi": r"अब मान्य नहीं|ऊपर है", "bn": r"পুরনো হয়ে গেছে|এড়িয়ে যাও", "tr": r"artık geçerli değil|hiçbir kısıtlama yok",
     "vi": r"đã bị hủy|không cần từ chối", "pl": r"luźne sugestie|pomijaj", "uk": r"відкинути|не виконувати", "el": r"έχουν καταργηθεί|μην τους εφαρμόζεις",
     "ro": r"este anulată|sunt anulate", "sw": r"zimefutwa|usizifuate", "mr": r"रद्द झाल्या|कोणतेही बंधन नाही", "it": r"non valgono più|scavalcal\w*",
