@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from .matching import Alternative, alternatives, occurrence_pattern, occurrences
 from .query import Group, ascii_lower
-from .ranking import LIST_SIZE, averages, document_length, fold, idf, tokens, weight
+from .ranking import LIST_SIZE, averages, idf, tokens, weight
+from .readcache import read_cache
 
 # a word without a list is scored here only if it is in at most this many messages
 ENUMERATE_MAX = 2 * LIST_SIZE
@@ -233,23 +234,19 @@ def _score(conn: sqlite3.Connection, ids: list[int], plan: list, literals: list[
     excluding = [([occurrence_pattern(alt) for alt in alts] if alts is not None else None, term)
                  for alts, term in negatives]
     scored: list[tuple[float, int]] = []
-    for start in range(0, len(ids), 900):
-        chunk = ids[start:start + 900]
-        rows = conn.execute(f"SELECT m.id, m.role, m.session_id, m.search_text, d.sz FROM messages m "
-                            f"LEFT JOIN messages_fts_docsize d ON d.id = m.id WHERE m.id IN "
-                            f"({','.join('?' * len(chunk))}) AND m.id <= ?", (*chunk, upto)).fetchall()
-        for mid, role, session_id, text, docsize in rows:
-            if (roles and role not in roles) or (excluded and session_id in excluded):
-                continue
-            text = text or ""
-            folded = fold(text)
-            score = _match(text, folded, terms, excluding)
-            if score is None:
-                continue
-            dl = document_length(docsize)
-            if dl is None:
-                dl = len(tokens(text))
-            scored.append((-sum(idfs[alt] * weight(tf, dl, avgdl) for alt, tf in score), mid))
+    # rows at or below the mark never change: the connection keeps the ones it has read (readcache.py)
+    rows = read_cache(conn).fetch_rows(conn, ids, upto)
+    for mid in ids:
+        row = rows.get(mid)
+        if row is None or (roles and row.role not in roles) or (excluded and row.session_id in excluded):
+            continue
+        score = _match(row.text, row.folded, terms, excluding)
+        if score is None:
+            continue
+        dl = row.length
+        if dl is None:
+            dl = len(tokens(row.text))
+        scored.append((-sum(idfs[alt] * weight(tf, dl, avgdl) for alt, tf in score), mid))
     return scored
 
 

@@ -19,6 +19,8 @@ from typing import Iterable, Mapping, Sequence
 from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_messages
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
+from .postings import gram_phrases, rank_gram_group
+from .readcache import read_cache, refresh_read_cache
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
 
@@ -62,12 +64,9 @@ def _and(exprs: Iterable[str]) -> str:
     return " AND ".join(f"({e})" for e in exprs)
 
 
-def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
-                 tables: IndexTables = PERSISTENT, *, probe: bool = False, newest: bool = False
-                 ) -> tuple[str, list[object]]:
-    """SQL returning (id, score) for one group, best first (or, with *probe*, how many
-    matches there are, counting at most window + 1; with *newest*, the ids of the newest
-    *window* matches)."""
+def _match_parts(group: Group, filters: SearchFilters, tables: IndexTables
+                 ) -> tuple[str, str, list[str], list[object]]:
+    """(table queried, its MATCH expression, extra WHERE clauses on ``m``, their parameters) of one group."""
     positives, negatives = group.positives, group.negatives
     word_terms = [t for t in positives if t.word_expr]
     gram_terms = [t for t in positives if t.gram_exprs]
@@ -106,6 +105,16 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     if filters.exclude_session_ids:
         where.append(f"m.session_id NOT IN ({','.join('?' * len(filters.exclude_session_ids))})")
         params.extend(filters.exclude_session_ids)
+    return table, match, where, params
+
+
+def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
+                 tables: IndexTables = PERSISTENT, *, probe: bool = False, newest: bool = False
+                 ) -> tuple[str, list[object]]:
+    """SQL returning (id, score) for one group, best first (or, with *probe*, how many
+    matches there are, counting at most window + 1; with *newest*, the ids of the newest
+    *window* matches)."""
+    table, match, where, params = _match_parts(group, filters, tables)
     # the gram index is maintained by the store, not by triggers:
     # joining messages also drops entries whose row was deleted behind its back
     join = bool(where) or table != PERSISTENT.word
@@ -138,6 +147,13 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
     answer (exactly when they can certify it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
+        phrases = gram_phrases(group)
+        if phrases is not None:  # scripts without spaces: BM25 over every match from cached postings
+            ranked = rank_gram_group(conn, read_cache(conn), phrases, roles=filters.roles,
+                                     excluded=filters.exclude_session_ids, limit=limit, upto=indexed_upto,
+                                     build_at_most=EXHAUSTIVE_FACTOR * window)
+            if ranked is not None:
+                return ranked
         if _count(conn, group, filters, MAX_SCORED) <= MAX_SCORED:
             # every match scored in Python, which skips bm25()'s pass over every document
             # of every word (the IDF counts come from the lists' bookkeeping)
@@ -166,6 +182,10 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
 
 def _count(conn: sqlite3.Connection, group: Group, filters: SearchFilters, upto: int) -> int:
     """How many matches *group* has, counting at most *upto* + 1."""
+    table, match, where, _ = _match_parts(group, filters, PERSISTENT)
+    cache = read_cache(conn)
+    if not where and cache.state is not None:  # a bare count: kept between searches
+        return cache.count(conn, table, match, upto, cache.state.upto)
     sql, params = _group_query(group, filters, upto, 0, PERSISTENT, probe=True)
     return int(conn.execute(sql, params).fetchone()[0])
 
@@ -211,6 +231,7 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     """
     if plan.empty or limit <= 0:
         return []
+    refresh_read_cache(conn, indexed_upto)
     best: dict[int, float] = {}
     window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
     for group in expander.expand(plan.groups, indexed_upto):

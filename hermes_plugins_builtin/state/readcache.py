@@ -1,0 +1,197 @@
+"""What searches read from indexed rows, kept per connection from one search to the next.
+
+With writers committing, every search finds the database changed and SQLite drops
+the connection's whole page cache, so each page a search touches is fetched and
+parsed again, which about doubles its cost. But nothing at or below the
+``indexed_upto`` mark ever changes except by deletion: messages are never edited,
+and each indexing batch only adds rows above the old mark. So what a search
+derives from those rows (their text and length, a query's match count, a gram
+phrase's postings) stays true while the mark only moves up and nothing is
+deleted, and only rows above the mark an entry was made at need reading.
+
+Each search first compares a cheap key: the mark, the two indexes' totals records
+(documents and tokens, the same record bm25() reads), the impact lists' version
+and the gram rules. When the mark moved, the totals must have grown by exactly
+the documents and tokens of the rows indexed since (a range read of the docsize
+tables); anything else (a deleted session, a pruned store, a rebuilt index, a
+second process's delete) drops everything. A search never writes.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .ranking import document_length, fold
+
+MAX_ROWS = 20_000        # cached message rows (each holds its text twice: as stored and folded)
+MAX_COUNTS = 1_024       # cached match counts
+
+
+class IndexState(NamedTuple):
+    """The cheap key read at the start of every search."""
+
+    upto: int
+    words: bytes | None        # messages_fts averages record: documents, tokens
+    grams: bytes | None        # messages_grams averages record
+    rank_version: str | None
+    grams_format: str | None
+
+
+class CachedRow(NamedTuple):
+    """One indexed message as the Python scorers need it."""
+
+    role: str
+    session_id: str
+    text: str
+    folded: str
+    length: int | None         # tokens FTS5 stored for it (None: not in the word index)
+
+
+@dataclass
+class CachedCount:
+    """How many index rows matched an expression, counted up to a cap, as of mark *upto*."""
+
+    upto: int
+    found: int
+    cap: int                   # found > cap means "more than cap"
+
+
+def varints(blob: bytes | None) -> list[int]:
+    """SQLite's big-endian base-128 varints (FTS5's averages and docsize records)."""
+    out, value = [], 0
+    for byte in blob or b"":
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def index_totals(record: bytes | None) -> tuple[int, int]:
+    """(documents, tokens) of an FTS5 averages record (single-column tables)."""
+    values = varints(record)
+    return (values[0], values[1]) if len(values) >= 2 else (0, 0)
+
+
+def _meta(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM state_meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def _record(conn: sqlite3.Connection, table: str) -> bytes | None:
+    row = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def read_state(conn: sqlite3.Connection, upto: int) -> IndexState:
+    """The key for mark *upto* (read inside the search's transaction)."""
+    return IndexState(upto, _record(conn, "messages_fts"), _record(conn, "messages_grams"),
+                      _meta(conn, "rank_version"), _meta(conn, "grams_format"))
+
+
+def _grown_by_new_rows(conn: sqlite3.Connection, table: str, before: bytes | None, after: bytes | None,
+                       old_upto: int, new_upto: int) -> bool:
+    """Whether *table*'s totals went from *before* to *after* by indexing rows old_upto..new_upto alone."""
+    docs0, tokens0 = index_totals(before)
+    docs1, tokens1 = index_totals(after)
+    added_docs = added_tokens = 0
+    for (size,) in conn.execute(f"SELECT sz FROM {table}_docsize WHERE id > ? AND id <= ?", (old_upto, new_upto)):
+        added_docs += 1
+        added_tokens += sum(varints(size))
+    return docs1 - docs0 == added_docs and tokens1 - tokens0 == added_tokens
+
+
+@dataclass
+class ReadCache:
+    """Per-connection cache of what searches derived from rows at or below the mark."""
+
+    state: IndexState | None = None
+    rows: dict[int, CachedRow] = field(default_factory=dict)
+    counts: dict[tuple[str, str], CachedCount] = field(default_factory=dict)
+    postings: dict[str, object] = field(default_factory=dict)   # gram phrase -> postings.Postings
+    drops: int = 0             # times everything was dropped (tests read it)
+
+    def clear(self) -> None:
+        self.rows.clear()
+        self.counts.clear()
+        self.postings.clear()
+        self.drops += 1
+
+    def refresh(self, conn: sqlite3.Connection, upto: int) -> None:
+        """Bring the key up to date, dropping everything unless only new rows were indexed since."""
+        now = read_state(conn, upto)
+        old = self.state
+        self.state = now
+        if old is None or now == old:
+            return
+        extended = (now.upto >= old.upto and now.grams_format == old.grams_format
+                    and _grown_by_new_rows(conn, "messages_fts", old.words, now.words, old.upto, now.upto)
+                    and _grown_by_new_rows(conn, "messages_grams", old.grams, now.grams, old.upto, now.upto))
+        if not extended:
+            self.clear()
+
+    # -- message rows ---------------------------------------------------------
+    def fetch_rows(self, conn: sqlite3.Connection, ids: list[int], upto: int) -> dict[int, CachedRow]:
+        """The rows of *ids* at or below *upto* that exist, from the cache where it has them."""
+        rows = self.rows
+        found = {i: rows[i] for i in ids if i in rows}
+        missing = [i for i in ids if i not in found and i <= upto]
+        if len(rows) + len(missing) > MAX_ROWS:
+            rows.clear()
+        for start in range(0, len(missing), 900):
+            chunk = missing[start:start + 900]
+            for mid, role, session_id, text, size in conn.execute(
+                    f"SELECT m.id, m.role, m.session_id, m.search_text, d.sz FROM messages m "
+                    f"LEFT JOIN messages_fts_docsize d ON d.id = m.id WHERE m.id IN ({','.join('?' * len(chunk))})",
+                    chunk):
+                text = text or ""
+                row = CachedRow(role, session_id, text, fold(text), document_length(size))
+                rows[mid] = found[mid] = row
+        return found
+
+    # -- match counts -------------------------------------------------------------
+    def count(self, conn: sqlite3.Connection, table: str, match: str, cap: int, upto: int) -> int:
+        """Rows of *table* matching *match*, counting at most cap + 1 (as a bare FTS5 probe does)."""
+        key = (table, match)
+        known = self.counts.get(key)
+        if known is not None and known.found > known.cap:  # more than its cap then, so still now
+            if cap <= known.cap:
+                return cap + 1
+            known = None
+        if known is None:
+            found, done = _count(conn, table, match, cap + 1, after=None, upto=upto), cap
+            if len(self.counts) >= MAX_COUNTS:
+                self.counts.clear()
+        else:  # exact at its mark: add the matches among rows indexed since
+            done = max(cap, known.cap)
+            found = known.found
+            if known.upto < upto:
+                found += _count(conn, table, match, done - found + 1, after=known.upto, upto=upto)
+        self.counts[key] = CachedCount(upto, found, done)
+        return min(found, cap + 1)
+
+def _count(conn: sqlite3.Connection, table: str, match: str, limit: int, *, after: int | None, upto: int) -> int:
+    rowids = f" AND rowid > {int(after)} AND rowid <= {int(upto)}" if after is not None else ""
+    return int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ?{rowids} LIMIT ?)",
+                            (match, max(limit, 0))).fetchone()[0])
+
+
+def read_cache(conn: sqlite3.Connection) -> ReadCache:
+    """The connection's cache (a plain sqlite3 connection cannot carry one: it gets a fresh one
+    each time). Valid for the current transaction once refresh_read_cache() has run in it."""
+    cache = getattr(conn, "read_cache", None)
+    if cache is None:
+        cache = ReadCache()
+        try:
+            conn.read_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
+        except AttributeError:
+            pass
+    return cache
+
+
+def refresh_read_cache(conn: sqlite3.Connection, upto: int) -> ReadCache:
+    """Validate the connection's cache against the database as this transaction sees it."""
+    cache = read_cache(conn)
+    cache.refresh(conn, upto)
+    return cache

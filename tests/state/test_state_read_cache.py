@@ -1,0 +1,156 @@
+"""The per-connection read cache (readcache.py) and the gram postings built on it (postings.py).
+
+Every test compares the default store with the same file opened with
+``rank_window=None`` (FTS5 ranking every match, no cache involved), across the
+changes that must keep or drop what the cache holds.
+"""
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hermes_plugins_builtin.state import SessionStore
+from hermes_plugins_builtin.state.readcache import ReadCache
+
+QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*")
+
+
+def _fill(store: SessionStore, session: str, rows: int, offset: int = 0) -> None:
+    store.create_session(session, "cli")
+    for i in range(rows):
+        n = offset + i
+        text = ("部署" * (1 + n % 3) + "，数据库" * (n % 2) + " 服务器" * (n % 5) + f" 第{n}次"
+                + " deploy" * (n % 4) + " server" * (n % 3) + " deployment" * (n % 2) + f" note {n}")
+        store.append_message(session, "user" if n % 2 else "assistant", text)
+
+
+@pytest.fixture
+def stores(tmp_path: Path):
+    path = tmp_path / "state.db"
+    ours = SessionStore(path)
+    exhaustive = SessionStore(path, rank_window=None)
+    writer = SessionStore(path)
+    yield path, ours, exhaustive, writer
+    for s in (writer, exhaustive, ours):
+        s.close()
+
+
+def _ranked(store: SessionStore, query: str, **kw) -> list[tuple[int, float]]:
+    return [(h.message_id, round(h.rank, 9)) for h in store.search(query, limit=20, **kw)]
+
+
+def _same(ours: SessionStore, exhaustive: SessionStore, **kw) -> None:
+    for query in QUERIES:
+        assert _ranked(ours, query, **kw) == _ranked(exhaustive, query, **kw), query
+
+
+def test_gram_postings_rank_exactly_like_fts5(stores):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 90)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    _same(ours, exhaustive, role_filter="user")
+    _same(ours, exhaustive, exclude_session_ids=["nobody"])
+    assert set(ours._conn.read_cache.postings) >= {'"部署"', '"数据 据库"'}
+
+
+def test_rows_indexed_later_extend_the_cache_without_dropping_it(stores):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    cache = ours._conn.read_cache
+    drops = cache.drops
+    postings_before = cache.postings['"部署"']
+    # a short message dense in the term: the new best match for both indexes
+    writer.create_session("b", "cli")
+    best = writer.append_message("b", "user", "部署部署部署 deploy deploy server")
+    _fill(writer, "c", 40, offset=60)
+    writer.flush_search_index()
+    assert ours.search("部署", limit=1)[0].message_id == best
+    assert ours.search("deploy server", limit=1)[0].message_id == best
+    _same(ours, exhaustive)
+    assert cache.drops == drops, "new rows alone must not drop the cache"
+    assert cache.postings['"部署"'] is postings_before and best in postings_before.entries
+
+
+@pytest.mark.parametrize("how", ["delete", "prune", "delete and append"])
+def test_deleting_rows_drops_the_cache(stores, how):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "old", 30)
+    writer.create_session("top", "cli")
+    top = writer.append_message("top", "user", "部署部署部署 deploy deploy server")
+    _fill(writer, "keep", 40, offset=30)
+    writer.flush_search_index()
+    assert ours.search("部署", limit=1)[0].message_id == top
+    drops = ours._conn.read_cache.drops
+    if how == "prune":
+        for sql in ("UPDATE sessions SET started_at = 0, ended_at = 1 WHERE id IN ('top', 'old')",
+                    "UPDATE messages SET timestamp = 0 WHERE session_id IN ('top', 'old')"):
+            writer._conn.execute(sql)
+        assert writer.prune_sessions(older_than_s=3600) == 2
+    else:
+        assert writer.delete_session("top")
+        if how == "delete and append":  # new rows indexed in the same interval must not hide the delete
+            _fill(writer, "later", 40, offset=70)
+            writer.flush_search_index()
+    for query in QUERIES:
+        assert top not in {h.message_id for h in ours.search(query)}, query
+    _same(ours, exhaustive)
+    assert ours._conn.read_cache.drops == drops + 1
+
+
+def test_another_process_writes_and_deletes_are_seen(stores):
+    path, ours, exhaustive, writer = stores
+    _fill(writer, "a", 50)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    script = textwrap.dedent(f"""
+        from hermes_plugins_builtin.state import SessionStore
+        with SessionStore({str(path)!r}) as store:
+            store.create_session("p", "cli")
+            for i in range(40):
+                store.append_message("p", "user", "部署部署 deploy deploy server remote " + str(i))
+            store.flush_search_index()
+            store.delete_session("a")
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
+    sessions = {h.session_id for h in ours.search("部署", limit=50)}
+    assert sessions == {"p"}
+    _same(ours, exhaustive)
+
+
+def test_match_counts_follow_new_rows(tmp_path: Path):
+    path = tmp_path / "state.db"
+    with SessionStore(path) as writer:
+        _fill(writer, "a", 40)
+        writer.flush_search_index()
+        conn = sqlite3.connect(path)
+        cache = ReadCache()
+
+        def counted(cap: int) -> tuple[int, int]:
+            conn.execute("BEGIN")
+            upto = int(conn.execute("SELECT value FROM state_meta WHERE key = 'indexed_upto'").fetchone()[0])
+            cache.refresh(conn, upto)
+            got = cache.count(conn, "messages_fts", '"deploy"', cap, upto)
+            truth = conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'deploy'").fetchone()[0]
+            conn.execute("COMMIT")
+            return got, truth
+
+        got, truth = counted(1000)
+        assert got == truth == 30
+        assert counted(10) == (11, 30)            # capped: at most cap + 1
+        _fill(writer, "b", 40, offset=40)
+        writer.flush_search_index()
+        got, truth = counted(1000)
+        assert got == truth == 60
+        assert cache.drops == 0 and cache.counts[("messages_fts", '"deploy"')].upto > 40
+        writer.delete_session("a")
+        got, truth = counted(1000)
+        assert got == truth == 30 and cache.drops == 1
+        conn.close()
