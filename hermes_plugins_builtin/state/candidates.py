@@ -58,8 +58,13 @@ class _Frequencies:
         rarest = min(self.of_word(word)[0] for word in alt.words)
         if len(alt.words) == 1 or rarest <= 1:
             return rarest
-        found = self._conn.execute("SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                                   "LIMIT ?)", (alt.fts, PHRASE_COUNT_CAP + 1)).fetchone()[0]
+        cache = read_cache(self._conn)
+        if cache.state is not None:  # kept between searches (readcache.py)
+            found = cache.count(self._conn, "FROM messages_fts WHERE messages_fts MATCH ?", (alt.fts,),
+                                PHRASE_COUNT_CAP, cache.state.upto, "rowid")
+        else:
+            found = self._conn.execute("SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts "
+                                       "MATCH ? LIMIT ?)", (alt.fts, PHRASE_COUNT_CAP + 1)).fetchone()[0]
         return found if found <= PHRASE_COUNT_CAP else rarest
 
 

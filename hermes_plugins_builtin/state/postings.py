@@ -1,212 +1,295 @@
-"""BM25 over every match of a gram-index query, from postings kept between searches.
+"""BM25 over every match of a query, from per-phrase postings kept between searches.
 
-A query in a script without spaces (数据库, 部署) is one or more phrases of the
-gram index, often with a thousand or more matches, and FTS5 ranks them all: its
-bm25() reads every match's positions and length, plus a pass over every
-document of every phrase for the IDF. That is most of such a search's cost, and
-with writers committing it is paid again in full each time (readcache.py).
+Some queries have thousands of matches and no cheap exact plan: a gram-index query
+(数据库, 部署), two common words (``cache timeout``), a prefix that expands to
+several words (``deploy*``). FTS5 ranks them by reading every match's positions
+and length, plus a pass over every document of every phrase for the IDF; the
+impact lists (candidates.py) can rarely certify an AND or an OR of words. With
+writers committing, FTS5's work is paid again in full on every search
+(readcache.py).
 
 Here each phrase's postings (message id -> its frequency in the message and the
-message's gram count) are built once, by the same FTS5 query read back: bm25() of
-a one-phrase query is ``idf * weight(tf, dl)``, so with the row's length (its
-docsize record) and the phrase's document count the frequency comes back
-exactly. After that only rows indexed since are read (a rowid-range query, their
-grams recomputed by grams.py as the index did). Ranking is then FTS5's formula
-with the gram index's own totals, over every match: for one phrase, per distinct
-(frequency, length) pair rather than per message.
+message's token count) are built once, from FTS5's own ranking of that phrase
+alone: bm25() of a one-phrase query is ``idf * weight(tf, dl)``, so with the
+row's length (its docsize record) and the phrase's document count the frequency
+comes back exactly. After that only rows indexed since are read (a rowid-range
+query; the frequency counted in Python as matching.py and grams.py count it).
+Ranking is then FTS5's formula with the index's own totals over every match:
+for one phrase per distinct (frequency, length) pair, for an OR of phrases
+per phrase plus the few messages holding several, for an AND over the
+intersection of the terms' matches (a set operation).
 
-Postings are built only for phrases FTS5 could rank within the search budget
-anyway; deletions drop them with the rest of the read cache.
+A build reads every match of the phrase once (about what FTS5 ranking it costs,
+a few times that for a common word), so word postings are built only by a
+connection that has searched before (a one-shot command never pays for them)
+and only for phrases with at most MAX_POSTINGS matches; gram postings, whose
+build costs what ranking them would, are built on first use when FTS5 would rank
+every match anyway. Deletions drop them with the rest of the read cache.
 """
 from __future__ import annotations
 
+import bisect
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .grams import document_grams
-from .matching import Alternative, frequency, gram_alternatives
+from .joint import joint, walk_best
+from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
 from .query import Group
-from .ranking import idf, weight
+from .ranking import K1, B, fold, idf, weight
 from .readcache import ReadCache, index_totals, varints
 
-GRAMS = "messages_grams"
-# phrases with more matches than this are left to FTS5 (a build reads every match once)
-MAX_POSTINGS = 20_000
-MAX_CACHED_POSTINGS = 400_000  # entries over every cached phrase
+WORDS, GRAMS = "messages_fts", "messages_grams"
+# phrases with more matches than this are left to FTS5 and the lists (a build reads every match once)
+MAX_POSTINGS = 16_000
+# rows indexed since a phrase's postings were brought forward past which FTS5 scores them
+INVERT_AFTER_ROWS = 256
+BUILD_BUDGET = 8_000  # word postings entries one search reads at most (plus the last phrase it starts)
+MAX_CACHED_POSTINGS = 250_000  # entries over every cached phrase (roughly 100 bytes each)
 _TF_TOLERANCE = 1e-6
+
+
+_DL_BITS = 24  # a match is coded as one int, tf << _DL_BITS | dl: cheap to hash, one dict lookup
+_DL_MASK = (1 << _DL_BITS) - 1
 
 
 @dataclass
 class Postings:
-    """One gram phrase's matches among rows up to *upto*."""
+    """One phrase's matches among rows up to *upto*."""
 
+    table: str
     alternative: Alternative
     upto: int
-    entries: dict[int, tuple[int, int]] = field(default_factory=dict)   # id -> (tf, dl)
-    by_key: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (tf, dl) -> ids
-    unsorted: set[tuple[int, int]] = field(default_factory=set)
+    entries: dict[int, int] = field(default_factory=dict)        # id -> tf << _DL_BITS | dl
+    order: list[int] = field(default_factory=list)               # ids as added (for what is new)
+    by_code: dict[int, list[int]] = field(default_factory=dict)  # code -> ids
+    by_tf: dict[int, list[int]] = field(default_factory=dict)    # tf -> its lengths, ascending
+    unsorted: set[int] = field(default_factory=set)
 
     def add(self, mid: int, tf: int, dl: int) -> None:
-        self.entries[mid] = (tf, dl)
-        ids = self.by_key.setdefault((tf, dl), [])
-        if ids and ids[-1] > mid:
-            self.unsorted.add((tf, dl))
+        code = tf << _DL_BITS | dl
+        self.entries[mid] = code
+        self.order.append(mid)
+        ids = self.by_code.get(code)
+        if ids is None:
+            ids = self.by_code[code] = []
+            bisect.insort(self.by_tf.setdefault(tf, []), dl)
+        elif ids[-1] > mid:
+            self.unsorted.add(code)
         ids.append(mid)
 
-    def ids_of(self, key: tuple[int, int]) -> list[int]:
+    def ids_of(self, code: int) -> list[int]:
         """The ids of one (tf, dl) pair, ascending."""
-        if key in self.unsorted:
-            self.by_key[key].sort()
-            self.unsorted.discard(key)
-        return self.by_key[key]
+        if code in self.unsorted:
+            self.by_code[code].sort()
+            self.unsorted.discard(code)
+        return self.by_code[code]
 
 
-def gram_phrases(group: Group) -> list[str] | None:
-    """The gram phrases ANDed in *group* when postings can rank it (only gram terms, nothing to
-    check literally, no negatives), else None."""
-    if group.negatives or not group.positives:
+class _Weights(dict):  # type: ignore[type-arg]
+    """idf * weight(tf, dl) per match code, computed on first use (the formula bm25() uses)."""
+
+    def __init__(self, phrase_idf: float, avgdl: float) -> None:
+        super().__init__()
+        self.phrase_idf, self.avgdl = phrase_idf, avgdl
+
+    def __missing__(self, code: int) -> float:
+        tf, dl = code >> _DL_BITS, code & _DL_MASK
+        # ranking.weight() inlined (this runs for every distinct pair a search visits)
+        value = self[code] = self.phrase_idf * (tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / self.avgdl)))
+        return value
+
+
+@dataclass(frozen=True)
+class TooMany:
+    """A phrase found with more than MAX_POSTINGS matches: it only grows, so not tried again."""
+
+    upto: int
+
+
+def postings_plan(group: Group) -> tuple[str, list[list[Alternative]]] | None:
+    """(index, the phrases ORed in each ANDed term) when postings can rank *group*: only gram
+    terms or only word terms, nothing to check literally, no negatives, no native prefixes."""
+    if group.negatives or not group.positives or any(t.literal is not None for t in group.positives):
         return None
-    phrases: list[str] = []
-    for term in group.positives:
-        if term.word_expr or not term.gram_exprs or term.literal is not None:
-            return None
-        phrases.extend(term.gram_exprs)
-    return phrases
+    if all(t.gram_exprs and not t.word_expr for t in group.positives):
+        terms = [gram_alternatives(e) for t in group.positives for e in t.gram_exprs]
+        table = GRAMS
+    elif all(t.word_expr and not t.gram_exprs for t in group.positives):
+        terms = [alternatives(t.word_expr or "") for t in group.positives]
+        table = WORDS
+    else:
+        return None
+    if any(alts is None or any(a.prefix and table == WORDS for a in alts) for alts in terms):
+        return None
+    return table, terms  # type: ignore[return-value]
 
 
-def _build(conn: sqlite3.Connection, expr: str, alt: Alternative, upto: int, avgdl: float,
-           documents: int, most: int) -> Postings | None:
-    """Read *expr*'s matches with their bm25() once and recover each one's frequency (None
-    past *most* matches)."""
-    hits = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {GRAMS} WHERE {GRAMS} MATCH ? LIMIT ?)",
-                            (expr, most + 1)).fetchone()[0])
+def _build(conn: sqlite3.Connection, table: str, alt: Alternative, upto: int, documents: int, avgdl: float,
+           most: int) -> Postings | TooMany | None:
+    """Read *alt*'s matches with their bm25() once and recover each one's frequency."""
+    hits = int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ? LIMIT ?)",
+                            (alt.fts, most + 1)).fetchone()[0])
     if hits > most:
-        return None
-    phrase_idf = idf(documents, hits)
-    postings = Postings(alt, upto)
-    k1, b = 1.2, 0.75
-    for mid, score, size in conn.execute(
-            f"SELECT {GRAMS}.rowid, bm25({GRAMS}), d.sz FROM {GRAMS} JOIN {GRAMS}_docsize d ON d.id = {GRAMS}.rowid "
-            f"JOIN messages m ON m.id = {GRAMS}.rowid WHERE {GRAMS} MATCH ? AND {GRAMS}.rowid <= ?", (expr, upto)):
+        return TooMany(upto)
+    postings = Postings(table, alt, upto)
+    return postings if _invert(conn, postings, 0, upto, hits, documents, avgdl) else None
+
+
+def _invert(conn: sqlite3.Connection, postings: Postings, after: int, upto: int, hits: int | None,
+            documents: int, avgdl: float) -> bool:
+    """Add the matches among rows after..upto from FTS5's bm25() of the phrase alone, which is
+    ``idf * weight(tf, dl)``: with the row's docsize record and the phrase's document count
+    *hits* (None: the postings' own count plus the rows read) the frequency comes back exactly.
+    False when a score does not invert to a whole frequency (FTS5 then decides)."""
+    table, alt = postings.table, postings.alternative
+    # the gram index is kept by the store, not by triggers: the join drops rows deleted behind its back
+    live = f" JOIN messages m ON m.id = {table}.rowid" if table == GRAMS else ""
+    rows = conn.execute(
+        f"SELECT {table}.rowid, bm25({table}), d.sz FROM {table} JOIN {table}_docsize d ON d.id = {table}.rowid"
+        f"{live} WHERE {table} MATCH ? AND {table}.rowid > ? AND {table}.rowid <= ?",
+        (alt.fts, after, upto)).fetchall()
+    phrase_idf = idf(documents, len(postings.entries) + len(rows) if hits is None else hits)
+    for mid, score, size in rows:
         sizes = varints(size)
-        if not sizes:
-            return None
-        dl = sizes[0]
         w = -score / phrase_idf
-        norm = k1 * (1 - b + b * dl / avgdl)
-        if w >= k1 + 1:
-            return None
-        raw = w * norm / (k1 + 1 - w)
+        if not sizes or w >= K1 + 1:
+            return False
+        dl = sizes[0]
+        raw = w * K1 * (1 - B + B * dl / avgdl) / (K1 + 1 - w)
         tf = round(raw)
-        if tf < 1 or abs(raw - tf) > _TF_TOLERANCE * max(1, tf):
-            return None  # not a one-phrase score after all: let FTS5 rank it
+        if tf < 1 or abs(raw - tf) > _TF_TOLERANCE * tf:
+            return False  # not a one-phrase score after all
         postings.add(mid, tf, dl)
-    return postings
+    postings.upto = upto
+    return True
 
 
-def _bring_forward(conn: sqlite3.Connection, postings: Postings, expr: str, upto: int) -> bool:
-    """Add the matches among rows indexed since the postings were made (False: could not)."""
+def _frequency(table: str, alt: Alternative) -> Callable[[str], int]:
+    """How often *alt* occurs in a row's text, counted the way its index tokenized it."""
+    if table == GRAMS:
+        def in_grams(text: str) -> int:
+            toks = document_grams(text).split()
+            return frequency(toks, Counter(toks), alt)
+        return in_grams
+    pattern = occurrence_pattern(alt)
+    return lambda text: occurrences(pattern, fold(text))
+
+
+def _bring_forward(conn: sqlite3.Connection, postings: Postings, upto: int, documents: int, avgdl: float) -> bool:
+    """Add the matches among rows indexed since the postings were made (False: could not).
+
+    A few rows are counted in Python; past INVERT_AFTER_ROWS rows (a phrase not
+    searched for a while) FTS5's bm25() over just those rows is inverted instead,
+    whose cost is mostly a fixed pass over the phrase's document list.
+    """
     if postings.upto >= upto:
         return True
-    alt = postings.alternative
+    if upto - postings.upto > INVERT_AFTER_ROWS:
+        return _invert(conn, postings, postings.upto, upto, None, documents, avgdl)
+    table = postings.table
+    count = _frequency(table, postings.alternative)
     for mid, size, text in conn.execute(
-            f"SELECT {GRAMS}.rowid, d.sz, m.search_text FROM {GRAMS} JOIN {GRAMS}_docsize d "
-            f"ON d.id = {GRAMS}.rowid JOIN messages m ON m.id = {GRAMS}.rowid "
-            f"WHERE {GRAMS} MATCH ? AND {GRAMS}.rowid > ? AND {GRAMS}.rowid <= ?",
-            (expr, postings.upto, upto)):
-        toks = document_grams(text).split()
-        tf = frequency(toks, Counter(toks), alt)
+            f"SELECT {table}.rowid, d.sz, m.search_text FROM {table} JOIN {table}_docsize d ON d.id = {table}.rowid "
+            f"JOIN messages m ON m.id = {table}.rowid WHERE {table} MATCH ? AND {table}.rowid > ? "
+            f"AND {table}.rowid <= ?", (postings.alternative.fts, postings.upto, upto)):
+        tf = count(text or "")
         sizes = varints(size)
         if not tf or not sizes:
-            return False  # the index and the rules disagree: FTS5 decides
+            return False  # the index and the Python count disagree: FTS5 decides
         postings.add(mid, tf, sizes[0])
     postings.upto = upto
     return True
 
 
-def _postings(conn: sqlite3.Connection, cache: ReadCache, expr: str, upto: int, avgdl: float,
-              documents: int, most: int) -> Postings | None:
-    found = cache.postings.get(expr)
+def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alternative, upto: int,
+              documents: int, avgdl: float, most: int, may_build: bool) -> Postings | None:
+    key = (table, alt.fts)
+    found = cache.postings.get(key)
     if isinstance(found, Postings):
-        if _bring_forward(conn, found, expr, upto):
+        if _bring_forward(conn, found, upto, documents, avgdl):
             return found
-        del cache.postings[expr]
+        del cache.postings[key]
+        cache.derived.clear()  # what was derived from it counted its entries
         return None
-    alts = gram_alternatives(expr)
-    if alts is None or len(alts) != 1:
+    if isinstance(found, TooMany) or not may_build:
         return None
-    built = _build(conn, expr, alts[0], upto, avgdl, documents, most)
+    built = _build(conn, table, alt, upto, documents, avgdl, most)
     if built is None:
         return None
-    held = sum(len(p.entries) for p in cache.postings.values() if isinstance(p, Postings))
-    if held + len(built.entries) > MAX_CACHED_POSTINGS:
-        cache.postings.clear()
-    cache.postings[expr] = built
-    return built
+    if isinstance(built, Postings):
+        held = sum(len(p.entries) for p in cache.postings.values() if isinstance(p, Postings))
+        if held + len(built.entries) > MAX_CACHED_POSTINGS:
+            cache.postings.clear()
+            cache.derived.clear()
+    cache.postings[key] = built
+    return built if isinstance(built, Postings) else None
 
 
-def rank_gram_group(conn: sqlite3.Connection, cache: ReadCache, phrases: list[str], *, roles: tuple[str, ...],
-                    excluded: tuple[str, ...], limit: int, upto: int, build_at_most: int
-                    ) -> list[tuple[int, float]] | None:
-    """(id, bm25 score) of the best *limit* rows matching every phrase, best first (ties: newest
-    first, as FTS5's ``ORDER BY score, id DESC``); None when postings cannot answer.
+def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group, *, roles: tuple[str, ...],
+                       excluded: tuple[str, ...], limit: int, upto: int, build: bool,
+                       build_at_most: int = MAX_POSTINGS) -> list[tuple[int, float]] | None:
+    """(id, bm25 score) of *group*'s best *limit* matches, best first (ties: newest first, as
+    FTS5's ``ORDER BY score, id DESC``); None when postings cannot answer.
 
-    A phrase not cached yet is read only if it has at most *build_at_most* matches
-    (what FTS5 would rank in full anyway)."""
-    record = conn.execute(f"SELECT block FROM {GRAMS}_data WHERE id = 1").fetchone()
+    With *build*, postings not cached yet are read (each phrase only if it has at
+    most *build_at_most* matches); word postings only serve groups the lists rank
+    poorly (several terms, or a term of several words).
+    """
+    plan = postings_plan(group)
+    if plan is None:
+        return None
+    table, terms = plan
+    if table == WORDS and len(terms) == 1 and len(terms[0]) == 1:
+        return None  # one word or phrase: its impact list ranks it exactly and cheaply
+    record = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()
     documents, tokens = index_totals(bytes(record[0]) if record else None)
     if not documents:
         return None
     avgdl = tokens / documents
-    lists = []
-    for expr in phrases:
-        postings = _postings(conn, cache, expr, upto, avgdl, documents, min(build_at_most, MAX_POSTINGS))
-        if postings is None:
-            return None
-        lists.append(postings)
-    filtered = bool(roles or excluded)
+    most = min(build_at_most, MAX_POSTINGS)
+    lists: list[list[Postings]] = []
+    complete, built = True, 0
+    for alts in terms:
+        term: list[Postings] = []
+        for alt in alts:
+            # a word phrase's build reads all its matches (~2 microseconds each), so one search
+            # builds about BUILD_BUDGET entries; later searches build the rest, ranked meanwhile
+            # as before
+            cached = isinstance(cache.postings.get((table, alt.fts)), Postings)
+            may_build = build and (table == GRAMS or built < BUILD_BUDGET)
+            postings = _postings(conn, cache, table, alt, upto, documents, avgdl, most, may_build)
+            if postings is None:
+                complete = False
+                continue
+            built += 0 if cached else len(postings.entries)
+            term.append(postings)
+        lists.append(term)
+    if not complete:
+        return None
+    flat = [p for term in lists for p in term]
+    weights = [_Weights(idf(documents, len(p.entries)), avgdl) for p in flat]
 
     def allowed(ids: list[int]) -> list[int]:
-        if not filtered:
+        if not (roles or excluded):
             return ids
         rows = cache.fetch_rows(conn, ids, upto)
         return [i for i in ids if i in rows and (not roles or rows[i].role in roles)
                 and not (excluded and rows[i].session_id in excluded)]
 
-    idfs = [idf(documents, len(p.entries)) for p in lists]
-    if len(lists) == 1:
-        only, phrase_idf = lists[0], idfs[0]
-        keyed = sorted((-phrase_idf * weight(tf, dl, avgdl), (tf, dl)) for tf, dl in only.by_key)
-        out: list[tuple[int, float]] = []
-        for score, key in keyed:
-            ids = only.ids_of(key)
-            for start in range(len(ids), 0, -256):  # newest first within equal scores
-                chunk = ids[max(0, start - 256):start][::-1]
-                for mid in allowed(chunk):
-                    out.append((mid, score))
-                    if len(out) >= limit:
-                        return out
-        return out
-    lists_by_size = sorted(range(len(lists)), key=lambda i: len(lists[i].entries))
-    common = set(lists[lists_by_size[0]].entries)
-    for i in lists_by_size[1:]:
-        common &= lists[i].entries.keys()
+    if len(flat) == 1:  # one phrase: its postings' own (tf, dl) classes
+        only, w = flat[0], weights[0]
+        return walk_best(only.by_tf, lambda tf, dl: only.ids_of(tf << _DL_BITS | dl),  # type: ignore[arg-type]
+                         lambda tf, dl: -w[tf << _DL_BITS | dl], allowed, limit)
+    grouped = joint(cache, lists, _DL_BITS)
 
-    def score_of(mid: int) -> float:
-        total = 0.0  # summed in the query's phrase order, as bm25() does
-        for p, phrase_idf in zip(lists, idfs):
-            total += phrase_idf * weight(*p.entries[mid], avgdl)
+    def score(vector: tuple[int, ...], dl: int) -> float:
+        total = 0.0  # in the query's phrase order, as bm25() sums
+        for tf, w in zip(vector, weights):
+            if tf:
+                total += w[tf << _DL_BITS | dl]
         return -total
 
-    ranked = sorted(((score_of(mid), -mid) for mid in common))
-    out = []
-    for start in range(0, len(ranked), 256):
-        chunk = ranked[start:start + 256]
-        keep = set(allowed([-neg for _, neg in chunk]))
-        out += [(-neg, score) for score, neg in chunk if -neg in keep]
-        if len(out) >= limit:
-            break
-    return out[:limit]
-
-
+    return walk_best(grouped.lengths, grouped.ids_of, score, allowed, limit)  # type: ignore[arg-type]

@@ -108,18 +108,22 @@ class ReadCache:
 
     state: IndexState | None = None
     rows: dict[int, CachedRow] = field(default_factory=dict)
-    counts: dict[tuple[str, str], CachedCount] = field(default_factory=dict)
-    postings: dict[str, object] = field(default_factory=dict)   # gram phrase -> postings.Postings
+    counts: dict[tuple[str, tuple[object, ...]], CachedCount] = field(default_factory=dict)
+    postings: dict[tuple[str, str], object] = field(default_factory=dict)  # (index, phrase) -> postings.py's
+    derived: dict[tuple[object, ...], object] = field(default_factory=dict)  # what postings.py derives from them
     drops: int = 0             # times everything was dropped (tests read it)
+    searches: int = 0          # searches this connection has run
 
     def clear(self) -> None:
         self.rows.clear()
         self.counts.clear()
         self.postings.clear()
+        self.derived.clear()
         self.drops += 1
 
     def refresh(self, conn: sqlite3.Connection, upto: int) -> None:
         """Bring the key up to date, dropping everything unless only new rows were indexed since."""
+        self.searches += 1
         now = read_state(conn, upto)
         old = self.state
         self.state = now
@@ -151,30 +155,36 @@ class ReadCache:
         return found
 
     # -- match counts -------------------------------------------------------------
-    def count(self, conn: sqlite3.Connection, table: str, match: str, cap: int, upto: int) -> int:
-        """Rows of *table* matching *match*, counting at most cap + 1 (as a bare FTS5 probe does)."""
-        key = (table, match)
+    def count(self, conn: sqlite3.Connection, source: str, params: tuple[object, ...], cap: int, upto: int,
+              rowid: str) -> int:
+        """Rows of ``SELECT 1 {source}`` (an FTS5 match, maybe joined and filtered on the row,
+        whose ids are *rowid*), counting at most cap + 1. A row's content, role and session
+        never change, so the count at an earlier mark plus the rows indexed since is the count
+        now."""
+        key = (source, params)
         known = self.counts.get(key)
         if known is not None and known.found > known.cap:  # more than its cap then, so still now
             if cap <= known.cap:
                 return cap + 1
             known = None
         if known is None:
-            found, done = _count(conn, table, match, cap + 1, after=None, upto=upto), cap
+            found, done = _count(conn, source, params, cap + 1, rowid, after=None, upto=upto), cap
             if len(self.counts) >= MAX_COUNTS:
                 self.counts.clear()
         else:  # exact at its mark: add the matches among rows indexed since
             done = max(cap, known.cap)
             found = known.found
             if known.upto < upto:
-                found += _count(conn, table, match, done - found + 1, after=known.upto, upto=upto)
+                found += _count(conn, source, params, done - found + 1, rowid, after=known.upto, upto=upto)
         self.counts[key] = CachedCount(upto, found, done)
         return min(found, cap + 1)
 
-def _count(conn: sqlite3.Connection, table: str, match: str, limit: int, *, after: int | None, upto: int) -> int:
-    rowids = f" AND rowid > {int(after)} AND rowid <= {int(upto)}" if after is not None else ""
-    return int(conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH ?{rowids} LIMIT ?)",
-                            (match, max(limit, 0))).fetchone()[0])
+
+def _count(conn: sqlite3.Connection, source: str, params: tuple[object, ...], limit: int, rowid: str, *,
+           after: int | None, upto: int) -> int:
+    bounds = f" AND {rowid} > {int(after)} AND {rowid} <= {int(upto)}" if after is not None else ""
+    return int(conn.execute(f"SELECT count(*) FROM (SELECT 1 {source}{bounds} LIMIT ?)",
+                            (*params, max(limit, 0))).fetchone()[0])
 
 
 def read_cache(conn: sqlite3.Connection) -> ReadCache:

@@ -19,7 +19,7 @@ from typing import Iterable, Mapping, Sequence
 from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_messages
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
-from .postings import gram_phrases, rank_gram_group
+from .postings import GRAMS, MAX_POSTINGS, WORDS, postings_plan, rank_from_postings
 from .readcache import read_cache, refresh_read_cache
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
@@ -147,11 +147,11 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
     answer (exactly when they can certify it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
-        phrases = gram_phrases(group)
-        if phrases is not None:  # scripts without spaces: BM25 over every match from cached postings
-            ranked = rank_gram_group(conn, read_cache(conn), phrases, roles=filters.roles,
-                                     excluded=filters.exclude_session_ids, limit=limit, upto=indexed_upto,
-                                     build_at_most=EXHAUSTIVE_FACTOR * window)
+        cache = read_cache(conn)
+        plan = postings_plan(group)
+        if plan is not None:  # postings cached, or a gram query FTS5 would rank in full anyway
+            ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=plan[0] == GRAMS,
+                                    build_at_most=EXHAUSTIVE_FACTOR * window)
             if ranked is not None:
                 return ranked
         if _count(conn, group, filters, MAX_SCORED) <= MAX_SCORED:
@@ -162,6 +162,12 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 return scored
             window = None  # gram terms: FTS5 ranks them all
         else:
+            if plan is not None and plan[0] == WORDS and cache.searches > 1:
+                # words whose every match FTS5 or the lists would have to read: postings, built
+                # once by a connection that searches repeatedly, rank them exactly from then on
+                ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=True)
+                if ranked is not None:
+                    return ranked
             affordable = _fts5_affordable(conn, group, filters, EXHAUSTIVE_FACTOR * window)
             if not affordable or len(group.positives) == 1:
                 # a single term is answered by its lists with certainty nearly always; two
@@ -180,12 +186,20 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
     return conn.execute(sql, params).fetchall()
 
 
+def _from_postings(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int, upto: int, *,
+                   build: bool, build_at_most: int = MAX_POSTINGS) -> list[tuple[int, float]] | None:
+    return rank_from_postings(conn, read_cache(conn), group, roles=filters.roles, excluded=filters.exclude_session_ids,
+                              limit=limit, upto=upto, build=build, build_at_most=build_at_most)
+
+
 def _count(conn: sqlite3.Connection, group: Group, filters: SearchFilters, upto: int) -> int:
     """How many matches *group* has, counting at most *upto* + 1."""
-    table, match, where, _ = _match_parts(group, filters, PERSISTENT)
     cache = read_cache(conn)
-    if not where and cache.state is not None:  # a bare count: kept between searches
-        return cache.count(conn, table, match, upto, cache.state.upto)
+    if cache.state is not None:  # kept between searches, brought forward with rows indexed since
+        table, match, where, params = _match_parts(group, filters, PERSISTENT)
+        source = f"FROM {table}" + (" JOIN messages m ON m.id = {table}.rowid".format(table=table) if where else "")
+        source += f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where)
+        return cache.count(conn, source, (match, *params), upto, cache.state.upto, f"{table}.rowid")
     sql, params = _group_query(group, filters, upto, 0, PERSISTENT, probe=True)
     return int(conn.execute(sql, params).fetchone()[0])
 

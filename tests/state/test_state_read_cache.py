@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from hermes_plugins_builtin.state import SessionStore
+from hermes_plugins_builtin.state import SessionStore, postings, search
 from hermes_plugins_builtin.state.readcache import ReadCache
 
-QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*")
+QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*", "deploy* server", "note server")
+WORD_POSTINGS = {("messages_fts", '"deploy"'), ("messages_fts", '"server"'), ("messages_fts", '"deployment"')}
+GRAM_POSTINGS = {("messages_grams", '"部署"'), ("messages_grams", '"数据 据库"')}
 
 
 def _fill(store: SessionStore, session: str, rows: int, offset: int = 0) -> None:
@@ -30,7 +32,10 @@ def _fill(store: SessionStore, session: str, rows: int, offset: int = 0) -> None
 
 
 @pytest.fixture
-def stores(tmp_path: Path):
+def stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # groups with more than a handful of matches take the postings path (at 100k messages
+    # they have thousands): the small corpora here then exercise it
+    monkeypatch.setattr(search, "MAX_SCORED", 4)
     path = tmp_path / "state.db"
     ours = SessionStore(path)
     exhaustive = SessionStore(path, rank_window=None)
@@ -56,7 +61,7 @@ def test_gram_postings_rank_exactly_like_fts5(stores):
     _same(ours, exhaustive)
     _same(ours, exhaustive, role_filter="user")
     _same(ours, exhaustive, exclude_session_ids=["nobody"])
-    assert set(ours._conn.read_cache.postings) >= {'"部署"', '"数据 据库"'}
+    assert set(ours._conn.read_cache.postings) >= GRAM_POSTINGS | WORD_POSTINGS
 
 
 def test_rows_indexed_later_extend_the_cache_without_dropping_it(stores):
@@ -66,7 +71,8 @@ def test_rows_indexed_later_extend_the_cache_without_dropping_it(stores):
     _same(ours, exhaustive)
     cache = ours._conn.read_cache
     drops = cache.drops
-    postings_before = cache.postings['"部署"']
+    postings_before = cache.postings[("messages_grams", '"部署"')]
+    words_before = cache.postings[("messages_fts", '"deploy"')]
     # a short message dense in the term: the new best match for both indexes
     writer.create_session("b", "cli")
     best = writer.append_message("b", "user", "部署部署部署 deploy deploy server")
@@ -76,7 +82,8 @@ def test_rows_indexed_later_extend_the_cache_without_dropping_it(stores):
     assert ours.search("deploy server", limit=1)[0].message_id == best
     _same(ours, exhaustive)
     assert cache.drops == drops, "new rows alone must not drop the cache"
-    assert cache.postings['"部署"'] is postings_before and best in postings_before.entries
+    assert cache.postings[("messages_grams", '"部署"')] is postings_before and best in postings_before.entries
+    assert cache.postings[("messages_fts", '"deploy"')] is words_before and best in words_before.entries
 
 
 @pytest.mark.parametrize("how", ["delete", "prune", "delete and append"])
@@ -111,7 +118,7 @@ def test_another_process_writes_and_deletes_are_seen(stores):
     writer.flush_search_index()
     _same(ours, exhaustive)
     script = textwrap.dedent(f"""
-        from hermes_plugins_builtin.state import SessionStore
+        from hermes_plugins_builtin.state import SessionStore, postings, search
         with SessionStore({str(path)!r}) as store:
             store.create_session("p", "cli")
             for i in range(40):
@@ -133,12 +140,18 @@ def test_match_counts_follow_new_rows(tmp_path: Path):
         conn = sqlite3.connect(path)
         cache = ReadCache()
 
+        users = ("FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+                 "WHERE messages_fts MATCH ? AND m.role = ?")
+
         def counted(cap: int) -> tuple[int, int]:
             conn.execute("BEGIN")
             upto = int(conn.execute("SELECT value FROM state_meta WHERE key = 'indexed_upto'").fetchone()[0])
             cache.refresh(conn, upto)
-            got = cache.count(conn, "messages_fts", '"deploy"', cap, upto)
+            got = cache.count(conn, "FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',), cap, upto, "rowid")
             truth = conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'deploy'").fetchone()[0]
+            # a filtered count (the row's role) is brought forward the same way
+            by_users = cache.count(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid")
+            assert by_users == conn.execute(f"SELECT count(*) {users}", ('"deploy"', "user")).fetchone()[0]
             conn.execute("COMMIT")
             return got, truth
 
@@ -149,8 +162,23 @@ def test_match_counts_follow_new_rows(tmp_path: Path):
         writer.flush_search_index()
         got, truth = counted(1000)
         assert got == truth == 60
-        assert cache.drops == 0 and cache.counts[("messages_fts", '"deploy"')].upto > 40
+        assert cache.drops == 0 and cache.counts[("FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',))].upto > 40
         writer.delete_session("a")
         got, truth = counted(1000)
         assert got == truth == 30 and cache.drops == 1
         conn.close()
+
+
+def test_a_first_search_never_builds_word_postings(stores, monkeypatch):
+    path, _, _, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    with SessionStore(path) as once:
+        first = once.search("deploy server")
+        assert not [k for k in once._conn.read_cache.postings if k[0] == "messages_fts"]
+        monkeypatch.setattr(postings, "BUILD_BUDGET", 1)  # one phrase per search
+        assert once.search("deploy server") == first
+        assert len([k for k in once._conn.read_cache.postings if k[0] == "messages_fts"]) == 1
+        assert once.search("deploy server") == first
+        assert {k for k in once._conn.read_cache.postings if k[0] == "messages_fts"} == {
+            ("messages_fts", '"deploy"'), ("messages_fts", '"server"')}
