@@ -38,7 +38,7 @@ from .grams import document_grams
 from .joint import joint, walk_best
 from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
 from .query import Group
-from .ranking import K1, B, fold, idf, weight
+from .ranking import K1, B, fold, idf
 from .readcache import ReadCache, index_totals, varints
 
 WORDS, GRAMS = "messages_fts", "messages_grams"

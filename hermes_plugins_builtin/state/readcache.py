@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 from .ranking import document_length, fold
 
@@ -187,17 +187,25 @@ def _count(conn: sqlite3.Connection, source: str, params: tuple[object, ...], li
                             (*params, max(limit, 0))).fetchone()[0])
 
 
-def read_cache(conn: sqlite3.Connection) -> ReadCache:
-    """The connection's cache (a plain sqlite3 connection cannot carry one: it gets a fresh one
-    each time). Valid for the current transaction once refresh_read_cache() has run in it."""
-    cache = getattr(conn, "read_cache", None)
-    if cache is None:
-        cache = ReadCache()
+T = TypeVar("T")
+
+
+def per_connection(conn: sqlite3.Connection, attribute: str, make: Callable[[], T]) -> T:
+    """The object kept on *conn* under *attribute*, made on first use (the store's connections
+    carry attributes; a plain sqlite3 connection cannot, and gets a fresh one each time)."""
+    kept = getattr(conn, attribute, None)
+    if kept is None:
+        kept = make()
         try:
-            conn.read_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
+            setattr(conn, attribute, kept)
         except AttributeError:
             pass
-    return cache
+    return kept
+
+
+def read_cache(conn: sqlite3.Connection) -> ReadCache:
+    """The connection's cache; valid for the current transaction once refresh_read_cache() has run in it."""
+    return per_connection(conn, "read_cache", ReadCache)
 
 
 def refresh_read_cache(conn: sqlite3.Connection, upto: int) -> ReadCache:

@@ -1,13 +1,15 @@
 """Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
 
 Ranking is BM25 over every match, with FTS5's formula, and the work per group is
-bounded whatever the match count (see _group_hits): at most MAX_SCORED matches are
-scored in Python; more are ranked by FTS5 when its estimated cost (per match, plus
-bm25()'s pass over every document of every word) fits FTS5_BUDGET_US, else from the
-impact lists (ranking.py, candidates.py), exact whenever they can certify the top
-results. Gram-index terms (scripts without spaces) with too many matches for FTS5
-rank the newest ``rank_window`` matches. ``rank_window=None`` ranks every match
-with FTS5.
+bounded whatever the match count (see _group_hits): gram-index terms (scripts
+without spaces), and word groups the impact lists rank poorly once their postings
+are cached, are ranked from per-phrase postings kept between searches
+(postings.py, readcache.py); otherwise at most MAX_SCORED matches are scored in
+Python; more are ranked by FTS5 when its estimated cost (per match, plus bm25()'s
+pass over every document of every word) fits FTS5_BUDGET_US, else from the impact
+lists (ranking.py, candidates.py), exact whenever they can certify the top results.
+Gram terms with too many matches for FTS5 rank the newest ``rank_window`` matches.
+``rank_window=None`` ranks every match with FTS5.
 """
 from __future__ import annotations
 
@@ -30,7 +32,9 @@ DEFAULT_RANK_WINDOW = 500
 # or, for gram terms, the newest window
 EXHAUSTIVE_FACTOR = 8
 # what ranking a group's every match with FTS5 may cost before the impact lists answer instead
-FTS5_BUDGET_US = 3500
+# (a connection that searches repeatedly answers the costly groups from postings instead, so
+# this is mostly what a group's first search may cost)
+FTS5_BUDGET_US = 5000
 SNIPPET_CHARS = 160
 MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
@@ -142,9 +146,11 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
     """(id, score) of one group's best *limit* matches in *tables*.
 
-    Every step is bounded: a few matches are scored in Python; more are ranked by
-    FTS5 when its estimated cost fits FTS5_BUDGET_US; otherwise the impact lists
-    answer (exactly when they can certify it), or the newest matches are scored.
+    Every step is bounded: cached postings answer exactly (gram terms build theirs
+    on first use); a few matches are scored in Python; more are ranked from postings
+    (built by a connection that searches repeatedly), or by FTS5 when its estimated
+    cost fits FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they
+    can certify it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
         cache = read_cache(conn)
