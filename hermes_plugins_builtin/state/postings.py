@@ -152,17 +152,20 @@ def _invert(conn: sqlite3.Connection, postings: Postings, after: int, upto: int,
         f"{live} WHERE {table} MATCH ? AND {table}.rowid > ? AND {table}.rowid <= ?",
         (alt.fts, after, upto)).fetchall()
     phrase_idf = idf(documents, len(postings.entries) + len(rows) if hits is None else hits)
+    add, limit = postings.add, K1 + 1
+    norm0, norm1 = K1 * (1 - B), K1 * B / avgdl  # K1 * (1 - B + B * dl / avgdl), with dl to come
     for mid, score, size in rows:
-        sizes = varints(size)
-        w = -score / phrase_idf
-        if not sizes or w >= K1 + 1:
+        if not size:
             return False
-        dl = sizes[0]
-        raw = w * K1 * (1 - B + B * dl / avgdl) / (K1 + 1 - w)
+        dl = size[0] if size[0] < 0x80 else varints(size)[0]  # one byte below 128 tokens
+        w = -score / phrase_idf
+        if w >= limit:
+            return False
+        raw = w * (norm0 + norm1 * dl) / (limit - w)
         tf = round(raw)
         if tf < 1 or abs(raw - tf) > _TF_TOLERANCE * tf:
             return False  # not a one-phrase score after all
-        postings.add(mid, tf, dl)
+        add(mid, tf, dl)
     postings.upto = upto
     return True
 

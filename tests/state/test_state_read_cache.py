@@ -182,3 +182,33 @@ def test_a_first_search_never_builds_word_postings(stores, monkeypatch):
         assert once.search("deploy server") == first
         assert {k for k in once._conn.read_cache.postings if k[0] == "messages_fts"} == {
             ("messages_fts", '"deploy"'), ("messages_fts", '"server"')}
+
+
+def test_many_rows_indexed_at_once_are_folded_in_from_fts5_scores(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 50)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    monkeypatch.setattr(postings, "INVERT_AFTER_ROWS", 0)  # every catch-up reads bm25() of the new rows
+    _fill(writer, "b", 50, offset=50)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    _same(ours, exhaustive, role_filter="assistant")
+    assert ours._conn.read_cache.postings[("messages_fts", '"deploy"')].upto == writer.message_count()
+
+
+def test_a_phrase_with_too_many_matches_is_not_counted_again(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    monkeypatch.setattr(postings, "MAX_POSTINGS", 10)
+    ours.search("note")  # the connection's first search
+    ours.search("deploy server")
+    cache = ours._conn.read_cache
+    assert isinstance(cache.postings[("messages_fts", '"deploy"')], postings.TooMany)
+    statements: list[str] = []
+    ours._conn.set_trace_callback(statements.append)
+    assert _ranked(ours, "deploy server") == _ranked(exhaustive, "deploy server")
+    ours._conn.set_trace_callback(None)
+    assert not [s for s in statements if "bm25(messages_fts), d.sz" in s]
+    assert not [s for s in statements if "count(*)" in s and "'\"deploy\"'" in s and "rowid >" not in s]
