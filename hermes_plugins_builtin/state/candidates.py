@@ -25,6 +25,9 @@ _SLICE = 16  # list entries read per step of the threshold algorithm
 MAX_SCORED = 128
 # a phrase's document count is counted (bm25() weighs a phrase by it) up to this many
 PHRASE_COUNT_CAP = 1024
+# an untracked word's document count is counted exactly up to this many (past it, the cap:
+# rank_terms tracks words from 1,000 messages on, so only a word promoted meanwhile gets here)
+_DF_COUNT_CAP = 1_000_000
 
 
 class _Frequencies:
@@ -45,6 +48,10 @@ class _Frequencies:
         row = self._conn.execute("SELECT df, tracked FROM rank_terms WHERE term = ?", (word,)).fetchone()
         if row is not None and row[1]:
             return int(row[0]), True
+        cache = read_cache(self._conn)
+        if cache.state is not None:  # a word without a list is rare: its matches, counted and kept
+            return cache.count(self._conn, "FROM messages_fts WHERE messages_fts MATCH ?",
+                               ('"' + word.replace('"', '""') + '"',), _DF_COUNT_CAP, cache.state.upto, "rowid"), False
         if not self._vocab:
             self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms "
                                "USING fts5vocab(main, messages_fts, 'row')")

@@ -32,7 +32,6 @@ import bisect
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .grams import document_grams
 from .joint import joint, walk_best
@@ -170,41 +169,72 @@ def _invert(conn: sqlite3.Connection, postings: Postings, after: int, upto: int,
     return True
 
 
-def _frequency(table: str, alt: Alternative) -> Callable[[str], int]:
-    """How often *alt* occurs in a row's text, counted the way its index tokenized it."""
+def _text_form(table: str, text: str) -> object:
+    """A row's text as its index tokenized it: gram tokens and their counts, or folded words."""
     if table == GRAMS:
-        def in_grams(text: str) -> int:
-            toks = document_grams(text).split()
-            return frequency(toks, Counter(toks), alt)
-        return in_grams
-    pattern = occurrence_pattern(alt)
-    return lambda text: occurrences(pattern, fold(text))
+        toks = document_grams(text).split()
+        return toks, Counter(toks)
+    return fold(text)
 
 
-def _bring_forward(conn: sqlite3.Connection, postings: Postings, upto: int, documents: int, avgdl: float) -> bool:
-    """Add the matches among rows indexed since the postings were made (False: could not).
+def _frequency(table: str, alt: Alternative, form: object) -> int:
+    """How often *alt* occurs in a row (its _text_form)."""
+    if table == GRAMS:
+        toks, counts = form  # type: ignore[misc]
+        return frequency(toks, counts, alt)
+    return occurrences(occurrence_pattern(alt), form)  # type: ignore[arg-type]
 
-    A few rows are counted in Python; past INVERT_AFTER_ROWS rows (a phrase not
+
+def _bring_forward(conn: sqlite3.Connection, behind: list[Postings], upto: int, documents: int,
+                   avgdl: float) -> bool:
+    """Add to postings made at the same mark the matches among rows indexed since (False:
+    could not; the caller drops them).
+
+    One FTS5 query finds the rows matching any of the phrases, and each phrase's
+    frequency in them is counted in Python (a row none of them is found in means
+    the index and Python disagree). Past INVERT_AFTER_ROWS rows (phrases not
     searched for a while) FTS5's bm25() over just those rows is inverted instead,
-    whose cost is mostly a fixed pass over the phrase's document list.
+    per phrase; its cost is mostly a fixed pass over the phrase's documents.
     """
-    if postings.upto >= upto:
-        return True
-    if upto - postings.upto > INVERT_AFTER_ROWS:
-        return _invert(conn, postings, postings.upto, upto, None, documents, avgdl)
-    table = postings.table
-    count = _frequency(table, postings.alternative)
+    after = behind[0].upto
+    if upto - after > INVERT_AFTER_ROWS:
+        return all(_invert(conn, p, after, upto, None, documents, avgdl) for p in behind)
+    table = behind[0].table
+    match = " OR ".join(f"({p.alternative.fts})" for p in behind)
     for mid, size, text in conn.execute(
             f"SELECT {table}.rowid, d.sz, m.search_text FROM {table} JOIN {table}_docsize d ON d.id = {table}.rowid "
             f"JOIN messages m ON m.id = {table}.rowid WHERE {table} MATCH ? AND {table}.rowid > ? "
-            f"AND {table}.rowid <= ?", (postings.alternative.fts, postings.upto, upto)):
-        tf = count(text or "")
+            f"AND {table}.rowid <= ?", (match, after, upto)):
         sizes = varints(size)
-        if not tf or not sizes:
+        if not sizes:
+            return False
+        form = _text_form(table, text or "")
+        found = False
+        for p in behind:
+            tf = _frequency(table, p.alternative, form)
+            if tf:
+                p.add(mid, tf, sizes[0])
+                found = True
+        if not found:
             return False  # the index and the Python count disagree: FTS5 decides
-        postings.add(mid, tf, sizes[0])
-    postings.upto = upto
+    for p in behind:
+        p.upto = upto
     return True
+
+
+def _catch_up(conn: sqlite3.Connection, cache: ReadCache, table: str, alts: list[Alternative], upto: int,
+              documents: int, avgdl: float) -> None:
+    """Bring the cached postings of *alts* up to *upto*, those made at the same mark together."""
+    by_mark: dict[int, list[Postings]] = {}
+    for alt in dict.fromkeys(alts):
+        found = cache.postings.get((table, alt.fts))
+        if isinstance(found, Postings) and found.upto < upto:
+            by_mark.setdefault(found.upto, []).append(found)
+    for behind in by_mark.values():
+        if not _bring_forward(conn, behind, upto, documents, avgdl):
+            for p in behind:
+                cache.postings.pop((table, p.alternative.fts), None)
+            cache.derived.clear()  # what was derived from them counted their entries
 
 
 def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alternative, upto: int,
@@ -212,11 +242,7 @@ def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alter
     key = (table, alt.fts)
     found = cache.postings.get(key)
     if isinstance(found, Postings):
-        if _bring_forward(conn, found, upto, documents, avgdl):
-            return found
-        del cache.postings[key]
-        cache.derived.clear()  # what was derived from it counted its entries
-        return None
+        return found if found.upto >= upto else None  # (_catch_up ran first)
     if isinstance(found, TooMany) or not may_build:
         return None
     built = _build(conn, table, alt, upto, documents, avgdl, most)
@@ -253,6 +279,7 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
         return None
     avgdl = tokens / documents
     most = min(build_at_most, MAX_POSTINGS)
+    _catch_up(conn, cache, table, [alt for alts in terms for alt in alts], upto, documents, avgdl)
     lists: list[list[Postings]] = []
     complete, built = True, 0
     for alts in terms:

@@ -109,6 +109,8 @@ class ReadCache:
     state: IndexState | None = None
     rows: dict[int, CachedRow] = field(default_factory=dict)
     counts: dict[tuple[str, tuple[object, ...]], CachedCount] = field(default_factory=dict)
+    # the same, for the ids themselves: (mark, ids or None when more than the cap, the cap)
+    id_lists: dict[tuple[str, tuple[object, ...]], tuple[int, list[int] | None, int]] = field(default_factory=dict)
     postings: dict[tuple[str, str], object] = field(default_factory=dict)  # (index, phrase) -> postings.py's
     derived: dict[tuple[object, ...], object] = field(default_factory=dict)  # what postings.py derives from them
     drops: int = 0             # times everything was dropped (tests read it)
@@ -117,6 +119,7 @@ class ReadCache:
     def clear(self) -> None:
         self.rows.clear()
         self.counts.clear()
+        self.id_lists.clear()
         self.postings.clear()
         self.derived.clear()
         self.drops += 1
@@ -178,6 +181,37 @@ class ReadCache:
                 found += _count(conn, source, params, done - found + 1, rowid, after=known.upto, upto=upto)
         self.counts[key] = CachedCount(upto, found, done)
         return min(found, cap + 1)
+
+
+    def matching_ids(self, conn: sqlite3.Connection, source: str, params: tuple[object, ...], most: int, upto: int,
+                     rowid: str) -> list[int] | None:
+        """Every row of ``SELECT {rowid} {source}``, ascending, when there are at most *most*
+        (else None), kept and brought forward like the counts."""
+        key = (source, params)
+        known = self.id_lists.get(key)
+        if known is None or (known[1] is None and most > known[2]):
+            found = _ids(conn, source, params, most, rowid, after=None, upto=upto)
+        elif known[1] is None:  # more than its cap then, so still now
+            return None
+        else:
+            found = known[1]
+            if known[0] < upto:
+                fresh = _ids(conn, source, params, most - len(found), rowid, after=known[0], upto=upto)
+                found = None if fresh is None else found + fresh
+            if found is not None and len(found) > most:
+                found = None
+        if known is None and len(self.id_lists) >= MAX_COUNTS:
+            self.id_lists.clear()
+        self.id_lists[key] = (upto, found, most if found is None else max(most, known[2] if known else 0))
+        return found
+
+
+def _ids(conn: sqlite3.Connection, source: str, params: tuple[object, ...], most: int, rowid: str, *,
+         after: int | None, upto: int) -> list[int] | None:
+    bounds = f" AND {rowid} > {int(after)} AND {rowid} <= {int(upto)}" if after is not None else ""
+    found = [r[0] for r in conn.execute(f"SELECT {rowid} {source}{bounds} ORDER BY {rowid} LIMIT ?",
+                                        (*params, max(most, 0) + 1))]
+    return found if len(found) <= most else None
 
 
 def _count(conn: sqlite3.Connection, source: str, params: tuple[object, ...], limit: int, rowid: str, *,

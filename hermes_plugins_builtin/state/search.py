@@ -163,7 +163,7 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
         if _count(conn, group, filters, MAX_SCORED) <= MAX_SCORED:
             # every match scored in Python, which skips bm25()'s pass over every document
             # of every word (the IDF counts come from the lists' bookkeeping)
-            scored = _score_newest(conn, group, filters, limit, indexed_upto)
+            scored = _score_newest(conn, group, filters, limit, indexed_upto, every=True)
             if scored is not None:
                 return scored
             window = None  # gram terms: FTS5 ranks them all
@@ -198,14 +198,20 @@ def _from_postings(conn: sqlite3.Connection, group: Group, filters: SearchFilter
                               limit=limit, upto=upto, build=build, build_at_most=build_at_most)
 
 
+def _source(group: Group, filters: SearchFilters) -> tuple[str, tuple[object, ...], str]:
+    """(``FROM ... WHERE ...`` selecting *group*'s matches, its parameters, their id column)."""
+    table, match, where, params = _match_parts(group, filters, PERSISTENT)
+    source = f"FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if where else "")
+    source += f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where)
+    return source, (match, *params), f"{table}.rowid"
+
+
 def _count(conn: sqlite3.Connection, group: Group, filters: SearchFilters, upto: int) -> int:
     """How many matches *group* has, counting at most *upto* + 1."""
     cache = read_cache(conn)
     if cache.state is not None:  # kept between searches, brought forward with rows indexed since
-        table, match, where, params = _match_parts(group, filters, PERSISTENT)
-        source = f"FROM {table}" + (" JOIN messages m ON m.id = {table}.rowid".format(table=table) if where else "")
-        source += f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where)
-        return cache.count(conn, source, (match, *params), upto, cache.state.upto, f"{table}.rowid")
+        source, params, rowid = _source(group, filters)
+        return cache.count(conn, source, params, upto, cache.state.upto, rowid)
     sql, params = _group_query(group, filters, upto, 0, PERSISTENT, probe=True)
     return int(conn.execute(sql, params).fetchone()[0])
 
@@ -227,10 +233,19 @@ def _fts5_affordable(conn: sqlite3.Connection, group: Group, filters: SearchFilt
 
 
 def _score_newest(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int,
-                  indexed_upto: int) -> list[tuple[int, float]] | None:
-    """The newest MAX_SCORED matches of *group*, scored in Python (None for gram terms)."""
-    sql, params = _group_query(group, filters, MAX_SCORED, limit, PERSISTENT, newest=True)
-    newest = [r[0] for r in conn.execute(sql, params)]
+                  indexed_upto: int, *, every: bool = False) -> list[tuple[int, float]] | None:
+    """The newest MAX_SCORED matches of *group*, scored in Python (None for gram terms).
+
+    With *every* (the group has at most MAX_SCORED matches) the matches are kept
+    between searches and brought forward with the rows indexed since."""
+    cache = read_cache(conn)
+    newest: list[int] | None = None
+    if every and cache.state is not None:
+        source, params, rowid = _source(group, filters)
+        newest = cache.matching_ids(conn, source, params, MAX_SCORED, cache.state.upto, rowid)
+    if newest is None:
+        sql, params = _group_query(group, filters, MAX_SCORED, limit, PERSISTENT, newest=True)
+        newest = [r[0] for r in conn.execute(sql, params)]
     return score_messages(conn, group, newest, roles=filters.roles, excluded=filters.exclude_session_ids,
                           limit=limit, upto=indexed_upto)
 

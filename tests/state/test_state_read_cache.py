@@ -151,7 +151,10 @@ def test_match_counts_follow_new_rows(tmp_path: Path):
             truth = conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'deploy'").fetchone()[0]
             # a filtered count (the row's role) is brought forward the same way
             by_users = cache.count(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid")
-            assert by_users == conn.execute(f"SELECT count(*) {users}", ('"deploy"', "user")).fetchone()[0]
+            ids = [r[0] for r in conn.execute(f"SELECT messages_fts.rowid {users} ORDER BY 1", ('"deploy"', "user"))]
+            assert by_users == len(ids)
+            assert cache.matching_ids(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid") == ids
+            assert cache.matching_ids(conn, users, ('"deploy"', "user"), 3, upto, "messages_fts.rowid") is None
             conn.execute("COMMIT")
             return got, truth
 
