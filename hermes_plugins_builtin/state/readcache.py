@@ -24,7 +24,7 @@ from typing import Callable, NamedTuple, TypeVar
 
 from .ranking import document_length, fold
 
-MAX_ROWS = 20_000        # cached message rows (each holds its text twice: as stored and folded)
+MAX_ROWS = 8_000         # cached message rows (a few kB each at most: the text, and folded if different)
 MAX_COUNTS = 1_024       # cached match counts
 
 
@@ -46,6 +46,7 @@ class CachedRow(NamedTuple):
     text: str
     folded: str
     length: int | None         # tokens FTS5 stored for it (None: not in the word index)
+    timestamp: float
 
 
 @dataclass
@@ -148,12 +149,14 @@ class ReadCache:
             rows.clear()
         for start in range(0, len(missing), 900):
             chunk = missing[start:start + 900]
-            for mid, role, session_id, text, size in conn.execute(
-                    f"SELECT m.id, m.role, m.session_id, m.search_text, d.sz FROM messages m "
+            for mid, role, session_id, text, size, timestamp in conn.execute(
+                    f"SELECT m.id, m.role, m.session_id, m.search_text, d.sz, m.timestamp FROM messages m "
                     f"LEFT JOIN messages_fts_docsize d ON d.id = m.id WHERE m.id IN ({','.join('?' * len(chunk))})",
                     chunk):
                 text = text or ""
-                row = CachedRow(role, session_id, text, fold(text), document_length(size))
+                folded = fold(text)
+                row = CachedRow(role, session_id, text, text if folded == text else folded, document_length(size),
+                                timestamp)
                 rows[mid] = found[mid] = row
         return found
 

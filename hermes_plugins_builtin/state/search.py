@@ -282,19 +282,29 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     if not top:
         return []
     ids = [mid for mid, _ in top]
-    rows = {row[0]: row for row in conn.execute(
-        "SELECT m.id, m.session_id, m.role, m.timestamp, m.search_text, s.source, s.title "
-        f"FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id IN ({','.join('?' * len(ids))})",
-        ids)}
+    # indexed rows from the connection's cache (they never change); the waiting ones, and the
+    # sessions' source and title (a title can change), from the database
+    rows = {mid: (row.session_id, row.role, row.timestamp, row.text)
+            for mid, row in read_cache(conn).fetch_rows(conn, [i for i in ids if i <= indexed_upto],
+                                                        indexed_upto).items()}
+    waiting = [i for i in ids if i > indexed_upto]
+    if waiting:
+        rows.update((row[0], row[1:]) for row in conn.execute(
+            "SELECT id, session_id, role, timestamp, search_text FROM messages "
+            f"WHERE id IN ({','.join('?' * len(waiting))})", waiting))
+    owners = list({row[0] for row in rows.values()})
+    sessions = {row[0]: row[1:] for row in conn.execute(
+        f"SELECT id, source, title FROM sessions WHERE id IN ({','.join('?' * len(owners))})", owners)}
     pattern = highlight_pattern(plan)
     hits = []
     for mid, score in top:
         row = rows.get(mid)
-        if row is None:
+        if row is None or row[0] not in sessions:
             continue
-        hits.append(SearchHit(message_id=mid, session_id=row[1], role=row[2], timestamp=row[3],
-                              snippet=make_snippet(row[4] or "", pattern), rank=score,
-                              source=row[5], session_title=row[6]))
+        source, title = sessions[row[0]]
+        hits.append(SearchHit(message_id=mid, session_id=row[0], role=row[1], timestamp=row[2],
+                              snippet=make_snippet(row[3] or "", pattern), rank=score,
+                              source=source, session_title=title))
     return hits
 
 
