@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
 from .readcache import ReadCache
@@ -27,16 +26,18 @@ Allowed = Callable[[list[int]], list[int]]
 _CHUNK = 256
 
 
-@dataclass
 class Joint:
     """A group's matches by frequency vector (one entry per phrase, in query order) and length."""
 
-    driver: int                 # the term whose phrases' new ids are checked (the rarest at creation)
-    seen: list[int]             # per phrase: how many of its ids were folded in
-    ids: set[int] = field(default_factory=set)
-    lengths: dict[tuple[int, ...], list[int]] = field(default_factory=dict)       # vector -> lengths, ascending
-    classes: dict[tuple[tuple[int, ...], int], list[int]] = field(default_factory=dict)  # -> ids
-    unsorted: set[tuple[tuple[int, ...], int]] = field(default_factory=set)
+    __slots__ = ("driver", "seen", "ids", "lengths", "classes", "unsorted")
+
+    def __init__(self, driver: int, phrases: int) -> None:
+        self.driver = driver                    # the term whose phrases' new ids are checked (the rarest)
+        self.seen = [0] * phrases               # per phrase: how many of its ids were folded in
+        self.ids: set[int] = set()
+        self.lengths: dict[tuple[int, ...], list[int]] = {}                 # vector -> lengths, ascending
+        self.classes: dict[tuple[tuple[int, ...], int], list[int]] = {}     # (vector, length) -> ids
+        self.unsorted: set[tuple[tuple[int, ...], int]] = set()
 
     def ids_of(self, vector: tuple[int, ...], dl: int) -> list[int]:
         key = (vector, dl)
@@ -53,7 +54,7 @@ def joint(cache: ReadCache, lists: list[list], dl_bits: int) -> Joint:
     known = cache.derived.get(key)
     if not isinstance(known, Joint):
         rarest = min(range(len(lists)), key=lambda t: sum(len(p.entries) for p in lists[t]))
-        known = cache.derived[key] = Joint(rarest, [0] * len(flat))
+        known = cache.derived[key] = Joint(rarest, len(flat))
     mask = (1 << dl_bits) - 1
     start = sum(len(term) for term in lists[:known.driver])
     for i, p in enumerate(lists[known.driver]):

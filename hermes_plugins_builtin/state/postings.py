@@ -14,24 +14,22 @@ alone: bm25() of a one-phrase query is ``idf * weight(tf, dl)``, so with the
 row's length (its docsize record) and the phrase's document count the frequency
 comes back exactly. After that only rows indexed since are read (a rowid-range
 query; the frequency counted in Python as matching.py and grams.py count it).
-Ranking is then FTS5's formula with the index's own totals over every match:
-for one phrase per distinct (frequency, length) pair, for an OR of phrases
-per phrase plus the few messages holding several, for an AND over the
-intersection of the terms' matches (a set operation).
+Ranking is then FTS5's formula with the index's own totals over every match,
+visiting (frequency vector, length) classes best first (joint.py) rather than
+scoring every match.
 
 A build reads every match of the phrase once (about what FTS5 ranking it costs,
-a few times that for a common word), so word postings are built only by a
-connection that has searched before (a one-shot command never pays for them)
-and only for phrases with at most MAX_POSTINGS matches; gram postings, whose
-build costs what ranking them would, are built on first use when FTS5 would rank
-every match anyway. Deletions drop them with the rest of the read cache.
+a few times that for a common word), so postings are built only by a connection
+that has searched before (a one-shot command never pays for them): gram postings
+when FTS5 would rank every match anyway, word postings for phrases with at most
+MAX_POSTINGS matches, about BUILD_BUDGET entries per search. Deletions drop them
+with the rest of the read cache.
 """
 from __future__ import annotations
 
 import bisect
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass, field
 
 from .grams import document_grams
 from .joint import joint, walk_best
@@ -54,18 +52,18 @@ _DL_BITS = 24  # a match is coded as one int, tf << _DL_BITS | dl: cheap to hash
 _DL_MASK = (1 << _DL_BITS) - 1
 
 
-@dataclass
 class Postings:
     """One phrase's matches among rows up to *upto*."""
 
-    table: str
-    alternative: Alternative
-    upto: int
-    entries: dict[int, int] = field(default_factory=dict)        # id -> tf << _DL_BITS | dl
-    order: list[int] = field(default_factory=list)               # ids as added (for what is new)
-    by_code: dict[int, list[int]] = field(default_factory=dict)  # code -> ids
-    by_tf: dict[int, list[int]] = field(default_factory=dict)    # tf -> its lengths, ascending
-    unsorted: set[int] = field(default_factory=set)
+    __slots__ = ("table", "alternative", "upto", "entries", "order", "by_code", "by_tf", "unsorted")
+
+    def __init__(self, table: str, alternative: Alternative, upto: int) -> None:
+        self.table, self.alternative, self.upto = table, alternative, upto
+        self.entries: dict[int, int] = {}        # id -> tf << _DL_BITS | dl
+        self.order: list[int] = []               # ids as added (for what is new)
+        self.by_code: dict[int, list[int]] = {}  # code -> ids
+        self.by_tf: dict[int, list[int]] = {}    # tf -> its lengths, ascending
+        self.unsorted: set[int] = set()
 
     def add(self, mid: int, tf: int, dl: int) -> None:
         code = tf << _DL_BITS | dl
@@ -101,11 +99,13 @@ class _Weights(dict):  # type: ignore[type-arg]
         return value
 
 
-@dataclass(frozen=True)
 class TooMany:
     """A phrase found with more than MAX_POSTINGS matches: it only grows, so not tried again."""
 
-    upto: int
+    __slots__ = ("upto",)
+
+    def __init__(self, upto: int) -> None:
+        self.upto = upto
 
 
 def postings_plan(group: Group) -> tuple[str, list[list[Alternative]]] | None:

@@ -19,7 +19,6 @@ second process's delete) drops everything. A search never writes.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, TypeVar
 
 from .ranking import document_length, fold
@@ -49,13 +48,13 @@ class CachedRow(NamedTuple):
     timestamp: float
 
 
-@dataclass
 class CachedCount:
     """How many index rows matched an expression, counted up to a cap, as of mark *upto*."""
 
-    upto: int
-    found: int
-    cap: int                   # found > cap means "more than cap"
+    __slots__ = ("upto", "found", "cap")
+
+    def __init__(self, upto: int, found: int, cap: int) -> None:
+        self.upto, self.found, self.cap = upto, found, cap  # found > cap means "more than cap"
 
 
 def varints(blob: bytes | None) -> list[int]:
@@ -103,19 +102,23 @@ def _grown_by_new_rows(conn: sqlite3.Connection, table: str, before: bytes | Non
     return docs1 - docs0 == added_docs and tokens1 - tokens0 == added_tokens
 
 
-@dataclass
 class ReadCache:
-    """Per-connection cache of what searches derived from rows at or below the mark."""
+    """Per-connection cache of what searches derived from rows at or below the mark.
 
-    state: IndexState | None = None
-    rows: dict[int, CachedRow] = field(default_factory=dict)
-    counts: dict[tuple[str, tuple[object, ...]], CachedCount] = field(default_factory=dict)
-    # the same, for the ids themselves: (mark, ids or None when more than the cap, the cap)
-    id_lists: dict[tuple[str, tuple[object, ...]], tuple[int, list[int] | None, int]] = field(default_factory=dict)
-    postings: dict[tuple[str, str], object] = field(default_factory=dict)  # (index, phrase) -> postings.py's
-    derived: dict[tuple[object, ...], object] = field(default_factory=dict)  # what postings.py derives from them
-    drops: int = 0             # times everything was dropped (tests read it)
-    searches: int = 0          # searches this connection has run
+    (Plain classes here and in postings.py, not dataclasses: the first search of a
+    one-shot command imports these modules, and dataclass creation costs milliseconds.)
+    """
+
+    def __init__(self) -> None:
+        self.state: IndexState | None = None
+        self.rows: dict[int, CachedRow] = {}
+        self.counts: dict[tuple[str, tuple[object, ...]], CachedCount] = {}
+        # the same, for the ids themselves: (mark, ids or None when more than the cap, the cap)
+        self.id_lists: dict[tuple[str, tuple[object, ...]], tuple[int, list[int] | None, int]] = {}
+        self.postings: dict[tuple[str, str], object] = {}  # (index, phrase) -> postings.py's
+        self.derived: dict[tuple[object, ...], object] = {}  # what postings.py derives from them
+        self.drops = 0             # times everything was dropped (tests read it)
+        self.searches = 0          # searches this connection has run
 
     def clear(self) -> None:
         self.rows.clear()

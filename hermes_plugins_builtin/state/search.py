@@ -21,7 +21,6 @@ from typing import Iterable, Mapping, Sequence
 from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_messages
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
-from .postings import GRAMS, MAX_POSTINGS, WORDS, postings_plan, rank_from_postings
 from .readcache import read_cache, refresh_read_cache
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
@@ -146,17 +145,23 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
     """(id, score) of one group's best *limit* matches in *tables*.
 
-    Every step is bounded: cached postings answer exactly (gram terms build theirs
-    on first use); a few matches are scored in Python; more are ranked from postings
-    (built by a connection that searches repeatedly), or by FTS5 when its estimated
-    cost fits FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they
-    can certify it), or the newest matches are scored.
+    Every step is bounded: cached postings answer exactly (a connection builds them
+    from its second search on: gram terms whenever FTS5 would rank every match
+    anyway, word groups once they have more than MAX_SCORED matches); a few matches
+    are scored in Python; more are ranked by FTS5 when its estimated cost fits
+    FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they can certify
+    it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
         cache = read_cache(conn)
-        plan = postings_plan(group)
-        if plan is not None:  # postings cached, or a gram query FTS5 would rank in full anyway
-            ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=plan[0] == GRAMS,
+        plan = None
+        if len(group.positives) > 1 or any(t.gram_exprs or " OR " in (t.word_expr or "") for t in group.positives):
+            from .postings import GRAMS, postings_plan  # only groups postings may serve need it
+
+            plan = postings_plan(group)
+        if plan is not None:  # cached postings; a gram query builds them from a connection's second search on
+            ranked = _from_postings(conn, group, filters, limit, indexed_upto,
+                                    build=plan[0] == GRAMS and cache.searches > 1,
                                     build_at_most=EXHAUSTIVE_FACTOR * window)
             if ranked is not None:
                 return ranked
@@ -168,7 +173,7 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 return scored
             window = None  # gram terms: FTS5 ranks them all
         else:
-            if plan is not None and plan[0] == WORDS and cache.searches > 1:
+            if plan is not None and plan[0] == "messages_fts" and cache.searches > 1:
                 # words whose every match FTS5 or the lists would have to read: postings, built
                 # once by a connection that searches repeatedly, rank them exactly from then on
                 ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=True)
@@ -193,7 +198,10 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
 
 
 def _from_postings(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int, upto: int, *,
-                   build: bool, build_at_most: int = MAX_POSTINGS) -> list[tuple[int, float]] | None:
+                   build: bool, build_at_most: int | None = None) -> list[tuple[int, float]] | None:
+    from .postings import MAX_POSTINGS, rank_from_postings
+
+    build_at_most = MAX_POSTINGS if build_at_most is None else build_at_most
     return rank_from_postings(conn, read_cache(conn), group, roles=filters.roles, excluded=filters.exclude_session_ids,
                               limit=limit, upto=upto, build=build, build_at_most=build_at_most)
 
