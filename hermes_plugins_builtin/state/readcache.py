@@ -25,6 +25,9 @@ from .ranking import document_length, fold
 
 MAX_ROWS = 8_000         # cached message rows (a few kB each at most: the text, and folded if different)
 MAX_COUNTS = 1_024       # cached match counts
+# rows indexed since the last search past which the cache is dropped rather than checked
+# (checking reads each one's docsize record; a connection idle that long rebuilds instead)
+MAX_CHECKED_ROWS = 20_000
 
 
 class IndexState(NamedTuple):
@@ -136,7 +139,7 @@ class ReadCache:
         self.state = now
         if old is None or now == old:
             return
-        extended = (now.upto >= old.upto and now.grams_format == old.grams_format
+        extended = (old.upto <= now.upto <= old.upto + MAX_CHECKED_ROWS and now.grams_format == old.grams_format
                     and _grown_by_new_rows(conn, "messages_fts", old.words, now.words, old.upto, now.upto)
                     and _grown_by_new_rows(conn, "messages_grams", old.grams, now.grams, old.upto, now.upto))
         if not extended:

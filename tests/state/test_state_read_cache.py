@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_plugins_builtin.state import SessionStore, postings, search
+from hermes_plugins_builtin.state import SessionStore, postings, readcache, search
 from hermes_plugins_builtin.state.readcache import ReadCache
 
 QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*", "deploy* server", "note server")
@@ -215,3 +215,16 @@ def test_a_phrase_with_too_many_matches_is_not_counted_again(stores, monkeypatch
     ours._conn.set_trace_callback(None)
     assert not [s for s in statements if "bm25(messages_fts), d.sz" in s]
     assert not [s for s in statements if "count(*)" in s and "'\"deploy\"'" in s and "rowid >" not in s]
+
+
+def test_a_long_absence_drops_the_cache_instead_of_checking_every_row(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 40)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    drops = ours._conn.read_cache.drops
+    monkeypatch.setattr(readcache, "MAX_CHECKED_ROWS", 10)
+    _fill(writer, "b", 40, offset=40)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    assert ours._conn.read_cache.drops == drops + 1
