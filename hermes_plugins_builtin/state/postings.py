@@ -34,11 +34,12 @@ from collections import Counter
 from .grams import document_grams
 from .joint import joint, walk_best
 from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
+from .pending import PERSISTENT
 from .query import Group
 from .ranking import K1, B, fold, idf
 from .readcache import ReadCache, index_totals, varints
 
-WORDS, GRAMS = "messages_fts", "messages_grams"
+WORDS, GRAMS = PERSISTENT
 # phrases with more matches than this are left to FTS5 and the lists (a build reads every match once)
 MAX_POSTINGS = 16_000
 # rows indexed since a phrase's postings were brought forward past which FTS5 scores them

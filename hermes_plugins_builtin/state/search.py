@@ -156,12 +156,12 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
         cache = read_cache(conn)
         plan = None
         if len(group.positives) > 1 or any(t.gram_exprs or " OR " in (t.word_expr or "") for t in group.positives):
-            from .postings import GRAMS, postings_plan  # only groups postings may serve need it
+            from .postings import postings_plan  # only groups postings may serve need it
 
             plan = postings_plan(group)
         if plan is not None:  # cached postings; a gram query builds them from a connection's second search on
             ranked = _from_postings(conn, group, filters, limit, indexed_upto,
-                                    build=plan[0] == GRAMS and cache.searches > 1,
+                                    build=plan[0] == PERSISTENT.grams and cache.searches > 1,
                                     build_at_most=EXHAUSTIVE_FACTOR * window)
             if ranked is not None:
                 return ranked
@@ -173,7 +173,7 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 return scored
             window = None  # gram terms: FTS5 ranks them all
         else:
-            if plan is not None and plan[0] == "messages_fts" and cache.searches > 1:
+            if plan is not None and plan[0] == PERSISTENT.word and cache.searches > 1:
                 # words whose every match FTS5 or the lists would have to read: postings, built
                 # once by a connection that searches repeatedly, rank them exactly from then on
                 ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=True)
@@ -248,7 +248,7 @@ def _score_newest(conn: sqlite3.Connection, group: Group, filters: SearchFilters
     between searches and brought forward with the rows indexed since."""
     cache = read_cache(conn)
     newest: list[int] | None = None
-    if every and cache.state is not None:
+    if every and cache.state is not None and not any(t.gram_exprs for t in group.positives):
         source, params, rowid = _source(group, filters)
         newest = cache.matching_ids(conn, source, params, MAX_SCORED, cache.state.upto, rowid)
     if newest is None:
