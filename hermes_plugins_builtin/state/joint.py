@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from itertools import islice
 from typing import Callable, Hashable
 
 from .readcache import ReadCache
@@ -58,8 +59,8 @@ def joint(cache: ReadCache, lists: list[list], dl_bits: int) -> Joint:
     mask = (1 << dl_bits) - 1
     start = sum(len(term) for term in lists[:known.driver])
     for i, p in enumerate(lists[known.driver]):
-        fresh = p.order[known.seen[start + i]:]
-        known.seen[start + i] = len(p.order)
+        fresh = list(islice(p.entries, known.seen[start + i], None))  # ids in the order added
+        known.seen[start + i] = len(p.entries)
         for mid in fresh:
             if mid in known.ids or not all(any(mid in q.entries for q in term) for term in lists):
                 continue

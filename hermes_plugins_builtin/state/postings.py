@@ -45,7 +45,8 @@ MAX_POSTINGS = 16_000
 # rows indexed since a phrase's postings were brought forward past which FTS5 scores them
 INVERT_AFTER_ROWS = 256
 BUILD_BUDGET = 8_000  # word postings entries one search reads at most (plus the last phrase it starts)
-MAX_CACHED_POSTINGS = 250_000  # entries over every cached phrase (roughly 100 bytes each)
+MAX_CACHED_POSTINGS = 300_000  # entries over every cached phrase (about 100 bytes each); the least
+# recently used go first
 _TF_TOLERANCE = 1e-6
 
 
@@ -54,32 +55,49 @@ _DL_MASK = (1 << _DL_BITS) - 1
 
 
 class Postings:
-    """One phrase's matches among rows up to *upto*."""
+    """One phrase's matches among rows up to *upto* (about 100 bytes each).
 
-    __slots__ = ("table", "alternative", "upto", "entries", "order", "by_code", "by_tf", "unsorted")
+    ``entries`` keeps the order ids were added in (for what is new since). The
+    (tf, dl) classes a one-phrase ranking walks are made on its first use: a word's
+    postings serve groups of several phrases, which keep their own (joint.py).
+    """
+
+    __slots__ = ("table", "alternative", "upto", "entries", "by_code", "by_tf", "unsorted", "used")
 
     def __init__(self, table: str, alternative: Alternative, upto: int) -> None:
         self.table, self.alternative, self.upto = table, alternative, upto
-        self.entries: dict[int, int] = {}        # id -> tf << _DL_BITS | dl
-        self.order: list[int] = []               # ids as added (for what is new)
-        self.by_code: dict[int, list[int]] = {}  # code -> ids
-        self.by_tf: dict[int, list[int]] = {}    # tf -> its lengths, ascending
+        self.entries: dict[int, int] = {}               # id -> tf << _DL_BITS | dl, in the order added
+        self.by_code: dict[int, list[int]] | None = None  # code -> ids
+        self.by_tf: dict[int, list[int]] = {}           # tf -> its lengths, ascending
         self.unsorted: set[int] = set()
+        self.used = 0                                   # the read cache's clock at its last use
 
     def add(self, mid: int, tf: int, dl: int) -> None:
         code = tf << _DL_BITS | dl
         self.entries[mid] = code
-        self.order.append(mid)
-        ids = self.by_code.get(code)
+        if self.by_code is not None:
+            self._classify(mid, code)
+
+    def _classify(self, mid: int, code: int) -> None:
+        ids = self.by_code.get(code)  # type: ignore[union-attr]
         if ids is None:
-            ids = self.by_code[code] = []
-            bisect.insort(self.by_tf.setdefault(tf, []), dl)
+            ids = self.by_code[code] = []  # type: ignore[index]
+            bisect.insort(self.by_tf.setdefault(code >> _DL_BITS, []), code & _DL_MASK)
         elif ids[-1] > mid:
             self.unsorted.add(code)
         ids.append(mid)
 
+    def classes(self) -> dict[int, list[int]]:
+        """tf -> its lengths ascending (the classes made on first use)."""
+        if self.by_code is None:
+            self.by_code = {}
+            for mid, code in self.entries.items():
+                self._classify(mid, code)
+        return self.by_tf
+
     def ids_of(self, code: int) -> list[int]:
         """The ids of one (tf, dl) pair, ascending."""
+        assert self.by_code is not None
         if code in self.unsorted:
             self.by_code[code].sort()
             self.unsorted.discard(code)
@@ -243,6 +261,7 @@ def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alter
     key = (table, alt.fts)
     found = cache.postings.get(key)
     if isinstance(found, Postings):
+        found.used = cache.searches
         return found if found.upto >= upto else None  # (_catch_up ran first)
     if isinstance(found, TooMany) or not may_build:
         return None
@@ -250,12 +269,29 @@ def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alter
     if built is None:
         return None
     if isinstance(built, Postings):
-        held = sum(len(p.entries) for p in cache.postings.values() if isinstance(p, Postings))
-        if held + len(built.entries) > MAX_CACHED_POSTINGS:
-            cache.postings.clear()
-            cache.derived.clear()
+        built.used = cache.searches
+        _make_room(cache, len(built.entries))
     cache.postings[key] = built
     return built if isinstance(built, Postings) else None
+
+
+def _make_room(cache: ReadCache, entries: int) -> None:
+    """Drop the least recently used postings until *entries* more fit in MAX_CACHED_POSTINGS."""
+    held = [(p.used, key, len(p.entries)) for key, p in cache.postings.items() if isinstance(p, Postings)]
+    total = sum(n for _, _, n in held)
+    if total + entries <= MAX_CACHED_POSTINGS:
+        return
+    dropped = set()
+    for _, key, n in sorted(held):
+        del cache.postings[key]
+        dropped.add(key)
+        total -= n
+        if total + entries <= MAX_CACHED_POSTINGS:
+            break
+    # what was derived from a dropped phrase counted its entries
+    for key in [k for k in cache.derived
+                if any((k[1], fts) in dropped for term in k[2] for fts in term)]:  # type: ignore[union-attr]
+        del cache.derived[key]
 
 
 def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group, *, roles: tuple[str, ...],
@@ -312,7 +348,7 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
 
     if len(flat) == 1:  # one phrase: its postings' own (tf, dl) classes
         only, w = flat[0], weights[0]
-        return walk_best(only.by_tf, lambda tf, dl: only.ids_of(tf << _DL_BITS | dl),  # type: ignore[arg-type]
+        return walk_best(only.classes(), lambda tf, dl: only.ids_of(tf << _DL_BITS | dl),  # type: ignore[arg-type]
                          lambda tf, dl: -w[tf << _DL_BITS | dl], allowed, limit)
     grouped = joint(cache, lists, _DL_BITS)
 

@@ -228,3 +228,23 @@ def test_a_long_absence_drops_the_cache_instead_of_checking_every_row(stores, mo
     writer.flush_search_index()
     _same(ours, exhaustive)
     assert ours._conn.read_cache.drops == drops + 1
+
+
+def test_the_least_recently_used_postings_make_room(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 80)
+    writer.flush_search_index()
+    ours.search("note")  # the connection's first search builds nothing
+    _same(ours, exhaustive)
+    cache = ours._conn.read_cache
+    deploy, server = cache.postings[("messages_fts", '"deploy"')], cache.postings[("messages_fts", '"server"')]
+    # room for the gram phrase about to be built and little else: the postings used longest ago go
+    monkeypatch.setattr(postings, "MAX_CACHED_POSTINGS", len(deploy.entries) + len(server.entries) + 80)
+    ours.search("deploy server")
+    ours.search("服务器")
+    held = {k for k, v in cache.postings.items() if isinstance(v, postings.Postings)}
+    assert {("messages_fts", '"deploy"'), ("messages_fts", '"server"')} <= held
+    assert ("messages_fts", '"deployment"') not in held
+    assert not [k for k in cache.derived if '"deployment"' in k[2][0]]
+    assert sum(len(cache.postings[k].entries) for k in held) <= postings.MAX_CACHED_POSTINGS
+    _same(ours, exhaustive)
