@@ -19,11 +19,12 @@ visiting (frequency vector, length) classes best first (joint.py) rather than
 scoring every match.
 
 A build reads every match of the phrase once (about what FTS5 ranking it costs,
-a few times that for a common word), so postings are built only by a connection
-that has searched before (a one-shot command never pays for them): gram postings
-when FTS5 would rank every match anyway, word postings for phrases with at most
-MAX_POSTINGS matches, about BUILD_BUDGET entries per search. Deletions drop them
-with the rest of the read cache.
+a few times that for a common word), so postings are built only where they will
+be used again: gram postings from a connection's second search on, when FTS5
+would rank every match anyway; word postings once the same group is asked for
+again (search.py decides), for phrases with at most MAX_POSTINGS matches, about
+BUILD_BUDGET entries per search. The least recently used make room past
+MAX_CACHED_POSTINGS; deletions drop them with the rest of the read cache.
 """
 from __future__ import annotations
 

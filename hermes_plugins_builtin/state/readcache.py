@@ -120,8 +120,16 @@ class ReadCache:
         self.id_lists: dict[tuple[str, tuple[object, ...]], tuple[int, list[int] | None, int]] = {}
         self.postings: dict[tuple[str, str], object] = {}  # (index, phrase) -> postings.py's
         self.derived: dict[tuple[object, ...], object] = {}  # what postings.py derives from them
+        self.asked: dict[object, int] = {}  # groups postings could serve -> times asked for
         self.drops = 0             # times everything was dropped (tests read it)
         self.searches = 0          # searches this connection has run
+
+    def asked_before(self, group_key: object) -> bool:
+        """Count a request for *group_key* (hashable); whether it was asked for before."""
+        if len(self.asked) >= MAX_COUNTS * 4:
+            self.asked.clear()
+        times = self.asked[group_key] = self.asked.get(group_key, 0) + 1
+        return times > 1
 
     def clear(self) -> None:
         self.rows.clear()

@@ -145,11 +145,11 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
     """(id, score) of one group's best *limit* matches in *tables*.
 
-    Every step is bounded: cached postings answer exactly (a connection builds them
-    from its second search on: gram terms whenever FTS5 would rank every match
-    anyway, word groups once they have more than MAX_SCORED matches); a few matches
-    are scored in Python; more are ranked by FTS5 when its estimated cost fits
-    FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they can certify
+    Every step is bounded: cached postings answer exactly (gram terms build theirs
+    from a connection's second search on, whenever FTS5 would rank every match
+    anyway; word groups with more than MAX_SCORED matches once asked for again); a
+    few matches are scored in Python; more are ranked by FTS5 when its estimated cost
+    fits FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they can certify
     it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
@@ -173,9 +173,11 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 return scored
             window = None  # gram terms: FTS5 ranks them all
         else:
-            if plan is not None and plan[0] == PERSISTENT.word and cache.searches > 1:
+            if plan is not None and plan[0] == PERSISTENT.word and cache.asked_before(
+                    (plan[0], tuple(tuple(alt.fts for alt in alts) for alts in plan[1]))):
                 # words whose every match FTS5 or the lists would have to read: postings, built
-                # once by a connection that searches repeatedly, rank them exactly from then on
+                # once the same group is asked for again, rank them exactly from then on (a
+                # query asked once never pays for them)
                 ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=True)
                 if ranked is not None:
                     return ranked
