@@ -37,7 +37,7 @@ from .joint import joint, walk_best
 from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
 from .pending import PERSISTENT
 from .query import Group
-from .ranking import K1, B, fold, idf
+from .ranking import K1, B, idf
 from .readcache import ReadCache, index_totals, varints
 
 WORDS, GRAMS = PERSISTENT
@@ -189,54 +189,42 @@ def _invert(conn: sqlite3.Connection, postings: Postings, after: int, upto: int,
     return True
 
 
-def _text_form(table: str, text: str) -> object:
-    """A row's text as its index tokenized it: gram tokens and their counts, or folded words."""
-    if table == GRAMS:
-        toks = document_grams(text).split()
-        return toks, Counter(toks)
-    return fold(text)
-
-
-def _frequency(table: str, alt: Alternative, form: object) -> int:
-    """How often *alt* occurs in a row (its _text_form)."""
-    if table == GRAMS:
-        toks, counts = form  # type: ignore[misc]
-        return frequency(toks, counts, alt)
-    return occurrences(occurrence_pattern(alt), form)  # type: ignore[arg-type]
-
-
-def _bring_forward(conn: sqlite3.Connection, behind: list[Postings], upto: int, documents: int,
-                   avgdl: float) -> bool:
+def _bring_forward(conn: sqlite3.Connection, cache: ReadCache, behind: list[Postings], upto: int,
+                   documents: int, avgdl: float) -> bool:
     """Add to postings made at the same mark the matches among rows indexed since (False:
     could not; the caller drops them).
 
-    One FTS5 query finds the rows matching any of the phrases, and each phrase's
-    frequency in them is counted in Python (a row none of them is found in means
-    the index and Python disagree). Past INVERT_AFTER_ROWS rows (phrases not
-    searched for a while) FTS5's bm25() over just those rows is inverted instead,
-    per phrase; its cost is mostly a fixed pass over the phrase's documents.
+    The new rows are read once per connection (ReadCache.indexed_between) and each
+    phrase is counted in them in Python, the way matching.py and grams.py count
+    (as the search over rows not yet indexed does), without an FTS5 query per
+    phrase. Past INVERT_AFTER_ROWS rows (phrases not searched for a while) FTS5's
+    bm25() over just those rows is inverted instead, per phrase.
     """
     after = behind[0].upto
     if upto - after > INVERT_AFTER_ROWS:
         return all(_invert(conn, p, after, upto, None, documents, avgdl) for p in behind)
-    table = behind[0].table
-    match = " OR ".join(f"({p.alternative.fts})" for p in behind)
-    for mid, size, text in conn.execute(
-            f"SELECT {table}.rowid, d.sz, m.search_text FROM {table} JOIN {table}_docsize d ON d.id = {table}.rowid "
-            f"JOIN messages m ON m.id = {table}.rowid WHERE {table} MATCH ? AND {table}.rowid > ? "
-            f"AND {table}.rowid <= ?", (match, after, upto)):
-        sizes = varints(size)
-        if not sizes:
-            return False
-        form = _text_form(table, text or "")
-        found = False
-        for p in behind:
-            tf = _frequency(table, p.alternative, form)
-            if tf:
-                p.add(mid, tf, sizes[0])
-                found = True
-        if not found:
-            return False  # the index and the Python count disagree: FTS5 decides
+    rows = cache.indexed_between(conn, after, upto)
+    if behind[0].table == GRAMS:
+        sizes = dict(conn.execute(f"SELECT id, sz FROM {GRAMS}_docsize WHERE id > ? AND id <= ?", (after, upto)))
+        for mid, text, _, _ in rows:
+            if mid not in sizes:
+                continue  # no grams in it
+            toks = document_grams(text).split()
+            counts = Counter(toks)
+            for p in behind:
+                tf = frequency(toks, counts, p.alternative)
+                if tf:
+                    p.add(mid, tf, varints(sizes[mid])[0])
+    else:
+        patterns = [(p, p.alternative.words[0], occurrence_pattern(p.alternative)) for p in behind]
+        for mid, _, folded, dl in rows:
+            if dl is None:
+                continue  # not in the word index (deleted meanwhile)
+            for p, first, pattern in patterns:
+                if first in folded:
+                    tf = occurrences(pattern, folded)
+                    if tf:
+                        p.add(mid, tf, dl)
     for p in behind:
         p.upto = upto
     return True
@@ -251,7 +239,7 @@ def _catch_up(conn: sqlite3.Connection, cache: ReadCache, table: str, alts: list
         if isinstance(found, Postings) and found.upto < upto:
             by_mark.setdefault(found.upto, []).append(found)
     for behind in by_mark.values():
-        if not _bring_forward(conn, behind, upto, documents, avgdl):
+        if not _bring_forward(conn, cache, behind, upto, documents, avgdl):
             for p in behind:
                 cache.postings.pop((table, p.alternative.fts), None)
             cache.derived.clear()  # what was derived from them counted their entries

@@ -25,6 +25,7 @@ from .ranking import document_length, fold
 
 MAX_ROWS = 8_000         # cached message rows (a few kB each at most: the text, and folded if different)
 MAX_COUNTS = 1_024       # cached match counts
+MAX_RECENT_ROWS = 4_096  # newly indexed rows kept for bringing cached phrases forward
 # rows indexed since the last search past which the cache is dropped rather than checked
 # (checking reads each one's docsize record; a connection idle that long rebuilds instead)
 MAX_CHECKED_ROWS = 20_000
@@ -123,6 +124,8 @@ class ReadCache:
         self.asked: dict[object, int] = {}  # groups postings could serve -> times asked for
         self.drops = 0             # times everything was dropped (tests read it)
         self.searches = 0          # searches this connection has run
+        self.recent: dict[int, tuple[str, str, int | None]] = {}  # newly indexed rows: text, folded, length
+        self.recent_span = (0, 0)  # every row with low < id <= high is in recent
 
     def asked_before(self, group_key: object) -> bool:
         """Count a request for *group_key* (hashable); whether it was asked for before."""
@@ -133,6 +136,8 @@ class ReadCache:
 
     def clear(self) -> None:
         self.rows.clear()
+        self.recent.clear()
+        self.recent_span = (0, 0)
         self.counts.clear()
         self.id_lists.clear()
         self.postings.clear()
@@ -154,6 +159,29 @@ class ReadCache:
             self.clear()
 
     # -- message rows ---------------------------------------------------------
+    def indexed_between(self, conn: sqlite3.Connection, after: int, upto: int) -> list[tuple[int, str, str, int | None]]:
+        """(id, text, folded text, word count FTS5 stored) of the rows after..upto, read once per
+        connection: every cached phrase brought forward over those rows, and every prefix
+        checked for a new word, reads them from here."""
+        low, high = self.recent_span
+        if not low <= after <= high:  # not adjoining what is held: start over from *after*
+            self.recent.clear()
+            low = high = after
+        if upto > high:
+            for mid, text, size in conn.execute(
+                    "SELECT m.id, m.search_text, d.sz FROM messages m LEFT JOIN messages_fts_docsize d ON d.id = m.id "
+                    "WHERE m.id > ? AND m.id <= ?", (high, upto)):
+                text = text or ""
+                folded = fold(text)
+                self.recent[mid] = (text, text if folded == text else folded, document_length(size))
+            high = upto
+        if len(self.recent) > MAX_RECENT_ROWS:  # keep the newest half
+            keep = sorted(self.recent)[-(MAX_RECENT_ROWS // 2):]
+            low = max(low, keep[0] - 1)
+            self.recent = {mid: self.recent[mid] for mid in keep}
+        self.recent_span = (low, high)
+        return [(mid, *row) for mid, row in self.recent.items() if after < mid <= upto]
+
     def fetch_rows(self, conn: sqlite3.Connection, ids: list[int], upto: int) -> dict[int, CachedRow]:
         """The rows of *ids* at or below *upto* that exist, from the cache where it has them."""
         rows = self.rows
