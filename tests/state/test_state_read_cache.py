@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hermes_plugins_builtin.state import SessionStore, postings, readcache, search
+from hermes_plugins_builtin.state.ranking import document_length
 from hermes_plugins_builtin.state.readcache import ReadCache
 
 QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*", "deploy* server", "note server")
@@ -253,3 +254,29 @@ def test_the_least_recently_used_postings_make_room(stores, monkeypatch):
     assert not [k for k in cache.derived if '"deployment"' in k[2][0]]
     assert sum(len(cache.postings[k].entries) for k in held) <= postings.MAX_CACHED_POSTINGS
     _same(ours, exhaustive)
+
+
+def test_newly_indexed_rows_are_read_once_and_in_full(tmp_path: Path):
+    path = tmp_path / "state.db"
+    with SessionStore(path) as writer:
+        _fill(writer, "a", 30)
+        writer.flush_search_index()
+        writer.delete_session("a")  # ids start after a gap
+        _fill(writer, "b", 30, offset=30)
+        writer.flush_search_index()
+        conn = sqlite3.connect(path)
+        cache = ReadCache()
+        everything = [r[0] for r in conn.execute("SELECT id FROM messages ORDER BY id")]
+        low = everything[0] - 5
+        first = cache.indexed_between(conn, low, everything[10])
+        assert [r[0] for r in first] == everything[:11]
+        statements: list[str] = []
+        conn.set_trace_callback(statements.append)
+        assert [r[0] for r in cache.indexed_between(conn, everything[3], everything[10])] == everything[4:11]
+        assert not statements  # already read
+        later = cache.indexed_between(conn, everything[10], everything[-1])
+        assert [r[0] for r in later] == everything[11:] and len(statements) == 1
+        text, folded, length = cache.recent[everything[-1]]
+        size = conn.execute("SELECT sz FROM messages_fts_docsize WHERE id = ?", (everything[-1],)).fetchone()[0]
+        assert folded == text.lower() and length == document_length(size) and length > 0
+        conn.close()
