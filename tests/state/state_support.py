@@ -109,3 +109,24 @@ def pg_endless_batches_worker(url: str, batch: int, conn_pipe: Any) -> None:
         store.append_messages(sid, [{"role": "user", "content": f"batch {n} row {i} 数据库"} for i in range(batch)])
         n += 1
         conn_pipe.send(n)
+
+
+def killed_while_indexing_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
+    """Append single messages until one of them indexes the batch, and block inside that work.
+
+    The parent SIGKILLs this process once the batch's rows are going into the word
+    index, so the kill lands after the append's own INSERT, inside the same
+    transaction.
+    """
+    store = SessionStore(db_path)
+    sid = store.create_session("victim", "cli")
+
+    def on_statement(sql: str) -> None:
+        if sql.startswith("INSERT INTO messages_fts(rowid"):
+            conn_pipe.send("indexing")
+            conn_pipe.recv()  # never answered: the parent kills us here
+
+    for i in range(batch - 1):
+        store.append_message(sid, "user", f"acknowledged row {i} 数据库")
+    store._conn.set_trace_callback(on_statement)
+    store.append_message(sid, "user", "the row whose append indexes the batch")

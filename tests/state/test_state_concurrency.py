@@ -120,12 +120,12 @@ def test_a_hermes_writer_waits_for_another_on_the_file_lock_not_on_sqlite_retrie
 
 
 def test_wal_pages_are_copied_back_by_the_background_checkpointer(db_path):
-    from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_COMMITS
+    from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_MESSAGES
 
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
         size_before = os.path.getsize(db_path)
-        appends = CHECKPOINT_EVERY_COMMITS * 2
+        appends = CHECKPOINT_EVERY_MESSAGES * 2
         for i in range(appends):
             store.append_message("s", "user", f"message {i} " + "padding " * 50)
         assert store._checkpointer.wait_for(1, timeout=60)
@@ -143,7 +143,7 @@ def test_a_long_wal_is_started_over_from_the_background_thread(db_path, monkeypa
     monkeypatch.setattr(checkpoint, "RESTART_FRAMES", 5)
     with SessionStore(db_path) as store, SessionStore(db_path) as reader:
         store.create_session("s", "cli")
-        for i in range(checkpoint.CHECKPOINT_EVERY_COMMITS):
+        for i in range(checkpoint.CHECKPOINT_EVERY_MESSAGES):
             store.append_message("s", "user", f"message {i} " + "padding " * 50)
             assert reader.search(f"message {i}")  # a reader between the commits
         assert store._checkpointer.wait_for(1, timeout=60)
@@ -155,4 +155,4 @@ def test_a_long_wal_is_started_over_from_the_background_thread(db_path, monkeypa
         finally:
             probe.close()
         assert 0 < frames < 5  # the commit after the restart wrote from the start of the WAL
-        assert reader.message_count("s") == checkpoint.CHECKPOINT_EVERY_COMMITS + 1
+        assert reader.message_count("s") == checkpoint.CHECKPOINT_EVERY_MESSAGES + 1
