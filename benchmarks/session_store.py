@@ -79,16 +79,20 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
     """Both stores append the same batches, alternating; fsync is probed every few batches."""
     stores = open_pair(directory, synchronous, wl)
     lat: dict[str, list[float]] = {"ours": [], "ref": []}
+    cpu: dict[str, list[float]] = {"ours": [], "ref": []}  # the appending thread's CPU time, per append
     spent = {"ours": 0.0, "ref": 0.0}
+    process_cpu = {"ours": 0.0, "ref": 0.0}  # every thread of the process (ours checkpoints on one)
     ratios, fsyncs = [], []
 
     def run(side: str, chunk: list) -> Callable[[], float]:
         def go() -> float:
-            adapter, started = stores[side], time.perf_counter()
+            adapter, started, cpu_started = stores[side], time.perf_counter(), time.process_time()
             for si, m in chunk:
-                a = time.perf_counter()
+                a, c = time.perf_counter(), time.thread_time()
                 adapter.append_message(wl.sessions[si]["id"], m)
+                cpu[side].append(time.thread_time() - c)
                 lat[side].append(time.perf_counter() - a)
+            process_cpu[side] += time.process_time() - cpu_started
             return time.perf_counter() - started
         return go
 
@@ -115,10 +119,21 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
            "ratio_ref_time_over_ours": ratio_stats(ratios).as_dict(), "bytes_after_close": sizes, "load": machine()["load"]}
     for side in stores:
         rate = n / spent[side]
+        slowest = sorted(range(n), key=lat[side].__getitem__)[-5:][::-1]
         out[side] = {"msgs_per_s": round(rate, 1), "append_p50_ms": round(percentile(lat[side], 0.5) * 1e3, 3),
                      "append_p99_ms": round(percentile(lat[side], 0.99) * 1e3, 3),
                      "append_max_ms": round(max(lat[side]) * 1e3, 2),
-                     "share_of_fsync_bound": round(rate / bound, 3) if bound and synchronous == "full" else None}
+                     "share_of_fsync_bound": round(rate / bound, 3) if bound and synchronous == "full" else None,
+                     # CPU is what load cannot inflate much: the work per message, whatever waited
+                     "cpu_per_msg_us": round(process_cpu[side] / n * 1e6, 1),
+                     "append_cpu_p50_ms": round(percentile(cpu[side], 0.5) * 1e3, 3),
+                     "append_cpu_p99_ms": round(percentile(cpu[side], 0.99) * 1e3, 3),
+                     "append_cpu_max_ms": round(max(cpu[side]) * 1e3, 2),
+                     # the slowest appends, wall against the CPU they used: the rest was waiting
+                     # (for a core, for the disk, for a lock)
+                     "slowest_wall_vs_cpu_ms": [(round(lat[side][i] * 1e3, 2), round(cpu[side][i] * 1e3, 2))
+                                                for i in slowest]}
+    out["cpu_ratio_ref_over_ours"] = round(out["ref"]["cpu_per_msg_us"] / out["ours"]["cpu_per_msg_us"], 2)
     return out
 
 

@@ -91,6 +91,8 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
             update_lists(conn, rows)
         if progress:
             progress(done, total)
+        if len(rows) < _CHUNK:
+            break  # that was the last of them
     if done:
         _set_indexed_upto(conn, upto)
         merge_step(conn, grams=grams_added)

@@ -254,8 +254,12 @@ def _promote(conn: sqlite3.Connection, cache: _Tracked, seen: Counter[str], docu
     """Give the words that reached TRACK_DF their lists.
 
     A word is worth a look when it shows up twice in one batch; and it can only
-    have reached TRACK_DF if enough rows were indexed since it was last counted.
+    have reached TRACK_DF if enough rows were indexed since it was last counted
+    (none can before the index holds TRACK_DF rows: a young store would otherwise
+    count every word it meets, 400 of them in its first 500 messages).
     """
+    if documents < TRACK_DF:
+        return
     checks, tracked = cache.next_check, cache.words
     for term, n in seen.items():
         if n < 2 or term in tracked or documents < checks.get(term, 0):
