@@ -9,7 +9,7 @@ import sqlite3
 
 from hypothesis import given, settings, strategies as st
 
-from hermes_plugins_builtin.state import SessionStore, indexing
+from hermes_plugins_builtin.state import SessionStore, indexing, ranking
 from hermes_plugins_builtin.state.records import MESSAGE_COLUMNS, encode_message
 from hermes_plugins_builtin.state.ranking import _TOKEN, fold, tokens
 
@@ -102,3 +102,39 @@ def test_encoded_values_follow_the_column_order():
         "reasoning_content": "rc", "reasoning_details": '{"d":1}', "codex_reasoning_items": "[1]",
         "codex_message_items": "[2]"}
     assert encoded.tool_call_count == 1
+
+
+def _tracked_words(store: SessionStore) -> set[str]:
+    return {r[0] for r in store._conn.execute("SELECT term FROM rank_terms WHERE tracked = 1")}
+
+
+def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later(db_path, monkeypatch):
+    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    batch = indexing.BATCH_ROWS
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        grown = []
+        for i in range(5 * batch):
+            store.append_message("s", "user", f"alpha beta gamma unique{i}")
+            if (i + 1) % batch == 0:
+                grown.append(len(_tracked_words(store) & {"alpha", "beta", "gamma"}))
+        # a batch sees the document count of the index before it (FTS5 writes the count
+        # when the batch's rows leave its memory), so the third batch is the first to
+        # see 40 rows: all three words qualify there, and one list is built per batch
+        assert grown == [0, 0, 1, 2, 3]
+        hits = store.search("beta", limit=5)
+        assert len(hits) == 5 and store.check_integrity() == []
+
+
+def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeypatch):
+    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        for turn in range(2):  # each turn indexes its own rows; the second sees the first's count
+            store.append_messages("s", [{"role": "user", "content": f"alpha beta gamma unique{turn}-{i}"}
+                                        for i in range(4 * indexing.BATCH_ROWS)])
+        assert {"alpha", "beta", "gamma"} <= _tracked_words(store)
+
+
+def test_the_promotion_budget_counts_rows_in_batches_of_the_index():
+    assert ranking.ROWS_PER_BUDGET == indexing.BATCH_ROWS
