@@ -8,7 +8,8 @@ least TRACK_DF messages the store keeps the LIST_SIZE messages with the highest
 BM25 weight ``tf*(k1+1) / (tf + k1*(1 - b + b*dl/avgdl))`` (table ``rank_lists``,
 with the word's tf and the message's length dl). The writer that indexes a
 batch updates the lists in the same transaction; a word that crosses TRACK_DF
-gets its list built from its matches then. Searches only read.
+gets its list built from its matches then (one word per batch, see _promote).
+Searches only read.
 
 A query whose matches fit in the rank window is ranked by FTS5 in full. One with
 more matches takes its candidates from the lists of its words (a phrase: of each
