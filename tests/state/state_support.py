@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
+import os
+import signal
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -130,3 +133,15 @@ def killed_while_indexing_worker(db_path: str, batch: int, conn_pipe: Any) -> No
         store.append_message(sid, "user", f"acknowledged row {i} 数据库")
     store._conn.set_trace_callback(on_statement)
     store.append_message(sid, "user", "the row whose append indexes the batch")
+
+
+def sigkill_when_it_says(worker: Callable[..., None], args: tuple, signal_word: str) -> None:
+    """Run *worker*(*args*, pipe) in a spawned process and SIGKILL it once it sends *signal_word*."""
+    parent_end, child_end = mp.get_context("spawn").Pipe()
+    proc = mp.get_context("spawn").Process(target=worker, args=(*args, child_end))
+    proc.start()
+    assert parent_end.poll(120), f"the worker never got to {signal_word!r}"
+    assert parent_end.recv() == signal_word
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join(timeout=60)
+    assert proc.exitcode == -signal.SIGKILL

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 import sqlite3
 
 import pytest
@@ -43,14 +42,7 @@ def test_eight_writer_processes_lose_nothing(db_path):
 
 def test_sigkill_inside_a_write_transaction_leaves_a_sound_file(db_path):
     batch = 400
-    parent_end, child_end = SPAWN.Pipe()
-    proc = SPAWN.Process(target=state_support.killed_mid_batch_worker, args=(str(db_path), batch, child_end))
-    proc.start()
-    assert parent_end.poll(120), "worker never reached its second batch"
-    assert parent_end.recv() == "inside"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.join(timeout=60)
-    assert proc.exitcode == -signal.SIGKILL
+    state_support.sigkill_when_it_says(state_support.killed_mid_batch_worker, (str(db_path), batch), "inside")
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     with SessionStore(db_path) as store:

@@ -2,9 +2,6 @@
 the word tokens of the impact lists, the row encoding."""
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
-import signal
 import sqlite3
 
 from hypothesis import given, settings, strategies as st
@@ -14,8 +11,6 @@ from hermes_plugins_builtin.state.records import MESSAGE_COLUMNS, encode_message
 from hermes_plugins_builtin.state.ranking import _TOKEN, fold, tokens
 
 import state_support
-
-SPAWN = mp.get_context("spawn")
 
 
 def _waiting(store: SessionStore) -> int:
@@ -64,14 +59,7 @@ def test_a_batch_that_rolled_back_is_indexed_by_the_next_append(db_path, monkeyp
 
 def test_sigkill_while_a_batch_is_indexed_loses_only_the_unacknowledged_append(db_path):
     batch = indexing.BATCH_ROWS
-    parent_end, child_end = SPAWN.Pipe()
-    proc = SPAWN.Process(target=state_support.killed_while_indexing_worker, args=(str(db_path), batch, child_end))
-    proc.start()
-    assert parent_end.poll(120), "the worker never reached its batch"
-    assert parent_end.recv() == "indexing"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.join(timeout=60)
-    assert proc.exitcode == -signal.SIGKILL
+    state_support.sigkill_when_it_says(state_support.killed_while_indexing_worker, (str(db_path), batch), "indexing")
     with SessionStore(db_path) as store:
         assert store.message_count("victim") == batch - 1
         assert store.get_session("victim")["message_count"] == batch - 1
