@@ -1,12 +1,13 @@
 """The append path: batches indexed by whichever writer fills them, a crash inside a batch,
-the word tokens of the impact lists, the row encoding."""
+the impact lists' word tokens and promotions, the row encoding, the durability setting."""
 from __future__ import annotations
 
 import sqlite3
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from hermes_plugins_builtin.state import SessionStore, indexing, ranking
+from hermes_plugins_builtin.state import SessionStore, StateStoreError, indexing, open_configured_store, ranking
 from hermes_plugins_builtin.state.records import MESSAGE_COLUMNS, encode_message
 from hermes_plugins_builtin.state.ranking import _TOKEN, fold, tokens
 
@@ -126,3 +127,22 @@ def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeyp
 
 def test_the_promotion_budget_counts_rows_in_batches_of_the_index():
     assert ranking.ROWS_PER_BUDGET == indexing.BATCH_ROWS
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [(None, 1), ("normal", 1), ("FULL", 2), (" full ", 2)])
+def test_the_synchronous_setting_chooses_the_durability_of_every_commit(tmp_path, setting, pragma):
+    config = {"state": {"synchronous": setting}} if setting is not None else {}
+    store = open_configured_store(tmp_path, config, {})
+    try:
+        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == pragma  # 1 NORMAL, 2 FULL
+        store.create_session("s", "cli")
+        store.append_message("s", "user", "kept")
+        assert store.search("kept")
+    finally:
+        store.close()
+
+
+def test_an_unknown_synchronous_setting_names_the_setting_and_the_fix(tmp_path):
+    with pytest.raises(StateStoreError, match=r"state\.synchronous is 'off'.*'normal'.*'full'.*hermes config set"):
+        open_configured_store(tmp_path, {"state": {"synchronous": "off"}}, {})
+    assert not (tmp_path / "state.db").exists()  # refused before anything was created
