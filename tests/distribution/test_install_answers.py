@@ -1,6 +1,12 @@
-"""An install asks to turn the plugin on only on a terminal, reads the answer as a person types it,
-checks config.yaml before anything is installed when it may edit it, and refuses a second install
-of what plugins.lock already records. Directory plugins, in-process; the terminal is a real pty."""
+"""What an install asks, refuses, records and says, in-process.
+
+It asks to turn the plugin on only on a terminal (a real pty here) and reads the answer as a person
+types it, checks config.yaml before anything is installed when it may edit it, and refuses a second
+install of what plugins.lock already records. What it records and prints for a package is checked
+from the step after pip (``Installer.finish``) with a real wheel unpacked into a site directory in
+tmp_path, as pip unpacks a pure-Python wheel: pip itself, and the snapshot of this interpreter's
+site-packages around it, take seconds and are covered by the venv tests of test_install_packages.py.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +18,17 @@ import pytest
 import yaml
 
 from distribution_support import tree_state, write_files
+from distribution_support import commit_files, git, git_repo
+from hermes_core.distribution.checks import describe_package
 from hermes_core.distribution.console import Console
+from hermes_core.distribution.distributions import find_installed
 from hermes_core.distribution.errors import InstallError
 from hermes_core.distribution.installer import InstallOptions, Installer
 from hermes_core.distribution.lockfile import LockEntry, lock_path, read_lock, write_lock
+from hermes_core.distribution.package_install import StagedPackage
 from hermes_core.distribution.pip_runner import PipOptions
+from hermes_core.distribution.sources import Fetched
+from hermes_core.distribution.specs import PluginSpec
 
 #: No package index: a requirement that reached pip would fail at once instead of going to the network.
 NO_INDEX = PipOptions(no_index=True)
@@ -164,3 +176,86 @@ def test_the_summary_and_the_lock_entry_of_a_directory_install(hermes_home, memo
     assert outcome.changed is True and [p.key for p in outcome.plugins] == ["memo"]
     expected = LockEntry("memo", str(memo), "path", "directory", "1.0", "", str(memo), plugins=["memo"])
     assert outcome.entry == expected and read_lock(lock_path(hermes_home)) == {"memo": expected}
+
+
+def test_a_directory_plugins_manifest_warnings_are_shown(hermes_home, tmp_path):
+    source = write_files(tmp_path / "memo-src", {"plugin.yaml": "name: memo\nversion: '1.0'\nfrobnicate: 1\n", "__init__.py": ""})
+    install, out = installer(hermes_home, interactive=False)
+    install.install(str(source))
+    assert "warning: plugin 'memo' (user, " in out.getvalue() and "unknown key(s) 'frobnicate' in plugin.yaml are ignored" in out.getvalue()
+
+
+def test_a_git_directory_plugin_keeps_its_work_tree_and_a_subdirectory_does_not(run_hermes, hermes_home, tmp_path):
+    whole = git_repo(tmp_path / "memo-repo", {"plugin.yaml": "name: memo\nversion: '1.0'\n", "__init__.py": ""})
+    mono = git_repo(tmp_path / "mono", {"notes/plugin.yaml": "name: notes\nversion: '1.0'\n", "notes/__init__.py": ""})
+    assert run_hermes("plugins", "install", f"file://{whole}", "--no-input").exit_code == 0
+    assert run_hermes("plugins", "install", f"file://{mono}#notes", "--no-input").exit_code == 0
+    assert (hermes_home / "plugins" / "memo" / ".git").is_dir()  # 'update' pulls into it
+    assert not (hermes_home / "plugins" / "notes" / ".git").exists()
+
+
+def test_ref_picks_the_revision_a_git_plugin_is_installed_at(hermes_home, tmp_path):
+    repo = git_repo(tmp_path / "memo-repo", {"plugin.yaml": "name: memo\nversion: '1.0'\n", "__init__.py": ""})
+    git(repo, "tag", "v1")
+    commit_files(repo, {"plugin.yaml": "name: memo\nversion: '2.0'\n"}, "2.0")
+    outcome = installer(hermes_home, interactive=False)[0].install(f"file://{repo}", ref="v1")
+    assert (outcome.entry.version, outcome.entry.ref) == ("1.0", "v1")
+    assert "version: '1.0'" in (hermes_home / "plugins" / "memo" / "plugin.yaml").read_text()
+
+
+# -- after pip: the lock entry and the summary of a package ---------------------------------------
+
+
+def unpacked_wheel(site, *, version="0.3.1"):
+    """hermes-weather: two plugins in one distribution; 'weather' has a plugin.yaml, 'forecast' none."""
+    files = {
+        "hermes_weather/__init__.py": "def register(ctx):\n    pass\n",
+        "hermes_weather/plugin.yaml": f"name: weather\nversion: '{version}'\n",
+        "hermes_forecast/__init__.py": "def register(ctx):\n    pass\n",
+        f"hermes_weather-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: hermes-weather\nVersion: {version}\n",
+        f"hermes_weather-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        f"hermes_weather-{version}.dist-info/entry_points.txt": "[hermes_agent.plugins]\nweather = hermes_weather\nforecast = hermes_forecast\n",
+        f"hermes_weather-{version}.dist-info/RECORD": "",
+    }
+    wheel = site.parent / f"hermes_weather-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    dist = find_installed("Hermes_Weather", [site])
+    assert dist is not None
+    return StagedPackage(dist=dist, plugins=describe_package(dist, [site], "cannot install 'x'"), changed=[dist])
+
+
+def test_a_package_from_the_index_is_recorded_pinned_with_every_plugin_and_summed_up(hermes_home, tmp_path):
+    staged = unpacked_wheel(tmp_path / "site")
+    spec = PluginSpec("Hermes_Weather>=0.3", "requirement", "Hermes_Weather>=0.3", distribution="hermes-weather")
+    install, out = installer(hermes_home, interactive=False)
+    outcome = install.finish(staged, Fetched(spec, "package", spec.location, "hermes-weather"), {}, record_spec=spec.text)
+    expected = LockEntry("weather", "Hermes_Weather>=0.3", "index", "package", "0.3.1", "hermes-weather", plugins=["weather", "forecast"])
+    assert outcome.entry == expected and read_lock(lock_path(hermes_home)) == {"weather": expected}
+    assert outcome.changed is True
+    printed = out.getvalue().splitlines()
+    assert f"installed 'weather' 0.3.1 (standalone), 'forecast' 0.3.1 (standalone): package hermes-weather via pip; recorded in {lock_path(hermes_home)}" in printed
+    assert any(line.startswith("warning: plugin 'forecast': no plugin.yaml in hermes_forecast") for line in printed)
+
+
+def test_a_package_pip_left_as_it_was_is_reported_unchanged(hermes_home, tmp_path):
+    staged = unpacked_wheel(tmp_path / "site")
+    staged.changed = []  # pip: "Requirement already satisfied"
+    spec = PluginSpec("hermes-weather", "requirement", "hermes-weather", distribution="hermes-weather")
+    outcome = installer(hermes_home, interactive=False)[0].finish(staged, Fetched(spec, "package", "hermes-weather"), {}, record_spec="hermes-weather")
+    assert outcome.changed is False
+
+
+def test_a_package_from_git_is_recorded_with_its_url_subdirectory_ref_and_commit(hermes_home, tmp_path):
+    staged = unpacked_wheel(tmp_path / "site", version="0.4.0")
+    url, commit = "https://example.invalid/mono.git", "0123456789abcdef0123456789abcdef01234567"
+    spec = PluginSpec(f"git+{url}@v4#weather", "git", url, "weather", "v4")
+    install, out = installer(hermes_home, interactive=False)
+    outcome = install.finish(staged, Fetched(spec, "package", str(tmp_path / "checkout" / "weather"), commit=commit), {}, record_spec=spec.text)
+    assert outcome.entry == LockEntry(
+        "weather", spec.text, "git", "package", "0.4.0", "hermes-weather", location=url, subdir="weather", ref="v4", commit=commit, plugins=["weather", "forecast"]
+    )
+    assert f"package hermes-weather from {url} at 0123456789ab; recorded in" in out.getvalue()

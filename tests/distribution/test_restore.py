@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from importlib.metadata import version as installed_version
 
 import pytest
+import yaml
 
 from distribution_support import commit_files, git_repo, tree_state, write_files
 from hermes_core.distribution.console import Console
@@ -171,7 +173,7 @@ def test_restoring_with_enable_turns_the_restored_plugins_on(run_hermes, hermes_
     new_home.mkdir()
     lock_path(new_home).write_text(lock_path(hermes_home).read_text())
     Captured(new_home, enable=True).installer.install_from_file(lock_path(new_home))
-    assert "localdir" in (new_home / "config.yaml").read_text()
+    assert yaml.safe_load((new_home / "config.yaml").read_text())["plugins"]["enabled"] == ["localdir"]
 
 
 def test_a_lock_entry_that_cannot_be_restored_is_reported_and_the_others_are_installed(hermes_home, tmp_path):
@@ -273,3 +275,33 @@ def test_the_cli_reports_a_partly_failed_restore_on_one_line_and_exits_1(run_her
     assert f"1 of 2 plugin(s) from {tmp_path / 'plugins.lock'} could not be installed: 'gone'" in result.stderr
     assert f"it was installed from {gone}, which no longer exists" in result.stderr and "Traceback" not in result.stderr
     assert (hermes_home / "plugins" / "hello" / "plugin.yaml").is_file()
+
+
+def test_a_list_over_one_mebibyte_is_refused_by_its_size_and_one_at_the_limit_is_read(hermes_home, tmp_path):
+    listing = tmp_path / "plugins.txt"
+    listing.write_text("# " + "x" * ((1 << 20) - 3) + "\n")  # exactly 1 MiB, only a comment
+    assert Captured(hermes_home).installer.install_from_file(listing) == []
+    with listing.open("ab") as file:
+        file.write(b"\n")
+    with pytest.raises(HermesError) as raised:
+        Captured(hermes_home).installer.install_from_file(listing)
+    assert str(raised.value) == f"{listing}: the list given to -r is 1,048,577 bytes, over the limit of 1,048,576 -> use a smaller file"
+
+
+def test_a_damaged_lock_given_to_r_is_named_by_its_path(hermes_home, tmp_path):
+    path = tmp_path / "saved.lock"
+    path.write_text('{"lock_version": 1, "plugins": ["memo"]}')
+    with pytest.raises(HermesError) as raised:
+        Captured(hermes_home).installer.install_from_file(path)
+    assert str(raised.value) == f"{path}: not a plugins.lock (no 'plugins' mapping) -> restore it from a backup or delete it"
+
+
+def test_a_stray_file_where_the_plugin_directory_belongs_is_replaced_by_the_restore(run_hermes, hermes_home, tmp_path):
+    local = write_files(tmp_path / "local-src", plugin_files("localdir", "3"))
+    assert run_hermes("plugins", "install", str(local), "--no-input").exit_code == 0
+    target = hermes_home / "plugins" / "localdir"
+    shutil.rmtree(target)
+    target.write_text("left behind by a failed copy")
+    outcomes = Captured(hermes_home).installer.install_from_file(lock_path(hermes_home))
+    assert [o.entry.key for o in outcomes] == ["localdir"]
+    assert (target / "plugin.yaml").read_text() == plugin_files("localdir", "3")["plugin.yaml"]
