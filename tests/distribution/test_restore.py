@@ -176,17 +176,19 @@ def test_restoring_with_enable_turns_the_restored_plugins_on(run_hermes, hermes_
     assert yaml.safe_load((new_home / "config.yaml").read_text())["plugins"]["enabled"] == ["localdir"]
 
 
-def test_a_lock_entry_that_cannot_be_restored_is_reported_and_the_others_are_installed(hermes_home, tmp_path):
+def lock_with_a_lost_source(tmp_path, **more):
+    """A lock of 'hello' (its source is there) and 'gone' (its source directory was deleted), and ``more``."""
     hello = write_files(tmp_path / "hello", plugin_files("hello", "1.0"))
     gone = tmp_path / "gone"
-    lock = {
-        "lock_version": 1,
-        "plugins": {
-            "gone": {"spec": str(gone), "source": "path", "layout": "directory", "location": str(gone), "plugins": ["gone"]},
-            "hello": {"spec": "./hello", "source": "path", "layout": "directory", "location": str(hello), "plugins": ["hello"]},
-            "nodist": {"spec": "nodist", "source": "index", "layout": "package"},
-        },
+    plugins = {
+        "gone": {"spec": str(gone), "source": "path", "layout": "directory", "location": str(gone), "plugins": ["gone"]},
+        "hello": {"spec": "./hello", "source": "path", "layout": "directory", "location": str(hello), "plugins": ["hello"]},
     }
+    return {"lock_version": 1, "plugins": {**plugins, **more}}, gone
+
+
+def test_a_lock_entry_that_cannot_be_restored_is_reported_and_the_others_are_installed(hermes_home, tmp_path):
+    lock, gone = lock_with_a_lost_source(tmp_path, nodist={"spec": "nodist", "source": "index", "layout": "package"})
     path = tmp_path / "plugins.lock"
     path.write_text(json.dumps(lock))
     captured = Captured(hermes_home)
@@ -260,15 +262,7 @@ def test_a_bad_env_value_stops_a_list_before_anything_is_installed(hermes_home, 
 
 
 def test_the_cli_reports_a_partly_failed_restore_on_one_line_and_exits_1(run_hermes, hermes_home, tmp_path):
-    hello = write_files(tmp_path / "hello", plugin_files("hello", "1.0"))
-    gone = tmp_path / "gone"
-    lock = {
-        "lock_version": 1,
-        "plugins": {
-            "gone": {"spec": str(gone), "source": "path", "layout": "directory", "location": str(gone), "plugins": ["gone"]},
-            "hello": {"spec": "x", "source": "path", "layout": "directory", "location": str(hello), "plugins": ["hello"]},
-        },
-    }
+    lock, gone = lock_with_a_lost_source(tmp_path)
     (tmp_path / "plugins.lock").write_text("\n  " + json.dumps(lock))  # leading blank space: still a lock
     result = run_hermes("plugins", "install", "-r", str(tmp_path / "plugins.lock"))
     assert result.exit_code == 1
