@@ -134,44 +134,50 @@ def test_another_process_writes_and_deletes_are_seen(stores):
     _same(ours, exhaustive)
 
 
-def test_match_counts_follow_new_rows(tmp_path: Path):
+@pytest.fixture
+def bare(tmp_path: Path):
+    """A writing store, a plain connection to the same file and a read cache of its own."""
     path = tmp_path / "state.db"
     with SessionStore(path) as writer:
-        _fill(writer, "a", 40)
-        writer.flush_search_index()
         conn = sqlite3.connect(path)
-        cache = ReadCache()
-
-        users = ("FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-                 "WHERE messages_fts MATCH ? AND m.role = ?")
-
-        def counted(cap: int) -> tuple[int, int]:
-            conn.execute("BEGIN")
-            upto = int(conn.execute("SELECT value FROM state_meta WHERE key = 'indexed_upto'").fetchone()[0])
-            cache.refresh(conn, upto)
-            got = cache.count(conn, "FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',), cap, upto, "rowid")
-            truth = conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'deploy'").fetchone()[0]
-            # a filtered count (the row's role) is brought forward the same way
-            by_users = cache.count(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid")
-            ids = [r[0] for r in conn.execute(f"SELECT messages_fts.rowid {users} ORDER BY 1", ('"deploy"', "user"))]
-            assert by_users == len(ids)
-            assert cache.matching_ids(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid") == ids
-            assert cache.matching_ids(conn, users, ('"deploy"', "user"), 3, upto, "messages_fts.rowid") is None
-            conn.execute("COMMIT")
-            return got, truth
-
-        got, truth = counted(1000)
-        assert got == truth == 30
-        assert counted(10) == (11, 30)            # capped: at most cap + 1
-        _fill(writer, "b", 40, offset=40)
-        writer.flush_search_index()
-        got, truth = counted(1000)
-        assert got == truth == 60
-        assert cache.drops == 0 and cache.counts[("FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',))].upto > 40
-        writer.delete_session("a")
-        got, truth = counted(1000)
-        assert got == truth == 30 and cache.drops == 1
+        yield writer, conn, ReadCache()
         conn.close()
+
+
+def test_match_counts_follow_new_rows(bare):
+    writer, conn, cache = bare
+    _fill(writer, "a", 40)
+    writer.flush_search_index()
+
+    users = ("FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+             "WHERE messages_fts MATCH ? AND m.role = ?")
+
+    def counted(cap: int) -> tuple[int, int]:
+        conn.execute("BEGIN")
+        upto = int(conn.execute("SELECT value FROM state_meta WHERE key = 'indexed_upto'").fetchone()[0])
+        cache.refresh(conn, upto)
+        got = cache.count(conn, "FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',), cap, upto, "rowid")
+        truth = conn.execute("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'deploy'").fetchone()[0]
+        # a filtered count (the row's role) is brought forward the same way
+        by_users = cache.count(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid")
+        ids = [r[0] for r in conn.execute(f"SELECT messages_fts.rowid {users} ORDER BY 1", ('"deploy"', "user"))]
+        assert by_users == len(ids)
+        assert cache.matching_ids(conn, users, ('"deploy"', "user"), 1000, upto, "messages_fts.rowid") == ids
+        assert cache.matching_ids(conn, users, ('"deploy"', "user"), 3, upto, "messages_fts.rowid") is None
+        conn.execute("COMMIT")
+        return got, truth
+
+    got, truth = counted(1000)
+    assert got == truth == 30
+    assert counted(10) == (11, 30)            # capped: at most cap + 1
+    _fill(writer, "b", 40, offset=40)
+    writer.flush_search_index()
+    got, truth = counted(1000)
+    assert got == truth == 60
+    assert cache.drops == 0 and cache.counts[("FROM messages_fts WHERE messages_fts MATCH ?", ('"deploy"',))].upto > 40
+    writer.delete_session("a")
+    got, truth = counted(1000)
+    assert got == truth == 30 and cache.drops == 1
 
 
 def test_word_postings_are_built_only_for_a_group_asked_for_again(stores, monkeypatch):
@@ -256,27 +262,23 @@ def test_the_least_recently_used_postings_make_room(stores, monkeypatch):
     _same(ours, exhaustive)
 
 
-def test_newly_indexed_rows_are_read_once_and_in_full(tmp_path: Path):
-    path = tmp_path / "state.db"
-    with SessionStore(path) as writer:
-        _fill(writer, "a", 30)
-        writer.flush_search_index()
-        writer.delete_session("a")  # ids start after a gap
-        _fill(writer, "b", 30, offset=30)
-        writer.flush_search_index()
-        conn = sqlite3.connect(path)
-        cache = ReadCache()
-        everything = [r[0] for r in conn.execute("SELECT id FROM messages ORDER BY id")]
-        low = everything[0] - 5
-        first = cache.indexed_between(conn, low, everything[10])
-        assert [r[0] for r in first] == everything[:11]
-        statements: list[str] = []
-        conn.set_trace_callback(statements.append)
-        assert [r[0] for r in cache.indexed_between(conn, everything[3], everything[10])] == everything[4:11]
-        assert not statements  # already read
-        later = cache.indexed_between(conn, everything[10], everything[-1])
-        assert [r[0] for r in later] == everything[11:] and len(statements) == 1
-        text, folded, length = cache.recent[everything[-1]]
-        size = conn.execute("SELECT sz FROM messages_fts_docsize WHERE id = ?", (everything[-1],)).fetchone()[0]
-        assert folded == text.lower() and length == document_length(size) and length > 0
-        conn.close()
+def test_newly_indexed_rows_are_read_once_and_in_full(bare):
+    writer, conn, cache = bare
+    _fill(writer, "a", 30)
+    writer.flush_search_index()
+    writer.delete_session("a")  # ids start after a gap
+    _fill(writer, "b", 30, offset=30)
+    writer.flush_search_index()
+    everything = [r[0] for r in conn.execute("SELECT id FROM messages ORDER BY id")]
+    low = everything[0] - 5
+    first = cache.indexed_between(conn, low, everything[10])
+    assert [r[0] for r in first] == everything[:11]
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    assert [r[0] for r in cache.indexed_between(conn, everything[3], everything[10])] == everything[4:11]
+    assert not statements  # already read
+    later = cache.indexed_between(conn, everything[10], everything[-1])
+    assert [r[0] for r in later] == everything[11:] and len(statements) == 1
+    text, folded, length = cache.recent[everything[-1]]
+    size = conn.execute("SELECT sz FROM messages_fts_docsize WHERE id = ?", (everything[-1],)).fetchone()[0]
+    assert folded == text.lower() and length == document_length(size) and length > 0
