@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     for cat, c in report["classes"].items():
         q1, med, q3 = c["first_ratio_q1_median_q3"]
         print(f"{cat:<22} {c['first_ms']['this']:>14.2f} / {c['first_ms']['baseline']:<13.2f}"
-              f" {med:>7.2f}x [{q1:.2f}-{q3:.2f}] {c['second_ms']['this']:>12.2f} / {c['second_ms']['baseline']:<11.2f}")
+              f" {med:>7.2f}x [{q1:.2f}-{q3:.2f}]"
+              f" {c['second_ms']['this']:>12.2f} / {c['second_ms']['baseline']:<11.2f}")
     return 0
 
 

@@ -159,7 +159,8 @@ class ReadCache:
             self.clear()
 
     # -- message rows ---------------------------------------------------------
-    def indexed_between(self, conn: sqlite3.Connection, after: int, upto: int) -> list[tuple[int, str, str, int | None]]:
+    def indexed_between(self, conn: sqlite3.Connection, after: int,
+                        upto: int) -> list[tuple[int, str, str, int | None]]:
         """(id, text, folded text, word count FTS5 stored) of the rows after..upto, read once per
         connection: every cached phrase brought forward over those rows, and every prefix
         checked for a new word, reads them from here."""

@@ -18,7 +18,8 @@ from hermes_plugins_builtin.state import SessionStore, postings, readcache, sear
 from hermes_plugins_builtin.state.ranking import document_length
 from hermes_plugins_builtin.state.readcache import ReadCache
 
-QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*", "deploy* server", "note server")
+QUERIES = ("部署", "数据库", "数据库 部署", "deploy", "deploy server", "deploy*", "deploy* server",
+           "note server")
 WORD_POSTINGS = {("messages_fts", '"deploy"'), ("messages_fts", '"server"'), ("messages_fts", '"deployment"')}
 GRAM_POSTINGS = {("messages_grams", '"部署"'), ("messages_grams", '"数据 据库"')}
 
