@@ -15,7 +15,7 @@ import re
 from .commands import SECRET_PATH, remote_host_in
 from .guards import denied_before
 from .lexicon import _normal
-from .meeting import meeting, needed
+from .meeting import meeting, needed, phrase_gate
 from .rules import Rule, case_blind, line_of, needs, rule
 
 class _Union(str):
@@ -261,5 +261,5 @@ RULES: tuple[Rule, ...] = (
     meeting("role_hijack", "principal_over_user[any language]", OVER_USER, PRINCIPAL, gate=_OVER_USER_GATE),
     meeting("role_hijack", "orders_over_user[any language]", OVER_USER, OBEY, gate=_OVER_USER_GATE),
     meeting("role_hijack", "content_speaks_for_principal[any language]", FROM_PRINCIPAL, CONTENT_SOURCE),
-    meeting("role_hijack", "human_not_ai[any language]", NOT_AI, HUMAN),
+    meeting("role_hijack", "human_not_ai[any language]", NOT_AI, HUMAN, gate=phrase_gate(NOT_AI)),
 )

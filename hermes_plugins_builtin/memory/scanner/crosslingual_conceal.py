@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .crosslingual import _OTHER_THING, SHOW, _needed, _union, meeting
-from .meeting import note_mentions
+from .meeting import note_mentions, phrase_gate
 from .rules import Rule, case_blind, rule
 
 # ---- this note, hidden from a review of the memory --------------------------------------------------------------
@@ -170,7 +170,7 @@ OWN_PROMPT = _union(_OWN_PROMPT_WORDS)
 _OWN_PROMPT_GATE = (
     "your setup", "your startup", "your initial", "your original", "your hidden", "your secret", "your starting", "system message", "developer message",
     "the words above", "first message", "first user message", "first turn", "first user turn", "the system prompt is",
-    *_needed(_union({code: body for code, body in _OWN_PROMPT_WORDS.items() if code != "en"})),
+    *phrase_gate(_union({code: body for code, body in _OWN_PROMPT_WORDS.items() if code != "en"})),
 )
 _DISCLOSE_MORE = _union({
     "en": r"\b(?:repeat|recite|quote|cite|copy|copied|translate|encode|send|share|attach|append|add|save|write|publish|reveal|replace|(?:reply|respond|answer) with)\w*",
@@ -189,7 +189,7 @@ _DISCLOSE_MORE = _union({
 DISCLOSE = f"{SHOW}|{_DISCLOSE_MORE}"
 
 RULES: tuple[Rule, ...] = (
-    meeting("concealment", "note_hidden_from_review[any language]", SELF_NOTE, OMIT, _reviewed),
+    meeting("concealment", "note_hidden_from_review[any language]", SELF_NOTE, OMIT, _reviewed, gate=phrase_gate(SELF_NOTE)),
     meeting("concealment", "asked_then_lie[any language]", YOU_DID, LIE),
     meeting("concealment", "left_out_of_summary[any language]", NOT_MENTION, SUMMARY, _covers_up),
     meeting("prompt_disclosure", "own_prompt_out[any language]", f"(?:{OWN_PROMPT}){_OTHER_THING}", DISCLOSE, gate=_OWN_PROMPT_GATE,

@@ -12,13 +12,14 @@ from __future__ import annotations
 import functools
 
 from .crosslingual import _OTHER_THING, _needed, _union, meeting
+from .meeting import phrase_gate
 from .rules import Rule, rule
 
 _SYSTEM_RULES_WORDS = {
     "en": r"\b(?:system-level (?:restrictions|rules)|prior directives|the instructions you started (?:the|this) conversation with|the safety layer|guardrails in (?:my|your) setup"
           r"|(?:the )?\"?rules\"? section above|everything (?:written |said )?(?:above|before) this (?:note|entry|message))\b",
     "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|las reglas (?:de seguridad )?con las que empezaste|todo lo (?:que hay )?(?:encima|antes) de esta nota",
-    "fr": r"règles du système|instructions (?:du )?système|tout ce qu'on t'a dit avant|tout ce qui précède cette note", "de": r"systemregeln|systemanweisungen|alles über dieser notiz",
+    "fr": r"règles du système|instructions du système|instructions système|tout ce qu'on t'a dit avant|tout ce qui précède cette note", "de": r"systemregeln|systemanweisungen|alles über dieser notiz",
     "pt": r"instru[cç][oõ]es do sistema|regras do sistema|tudo (?:o que está )?acima desta nota", "it": r"linee guida di sicurezza|regole di sistema|istruzioni di sistema",
     "ru": r"системн\w* (?:промпт|правил|инструкци|ограничени|сообщени)\w*|правил\w* сверху", "uk": r"системн\w* (?:правил|інструкці|промпт)\w*|усе, що написано вище",
     "pl": r"zasady z wiadomości systemowej|zasady systemowe|instrukcje systemowe", "tr": r"geliştirici mesajındaki kurallar|sistem kuralları|sistem talimatları",
@@ -34,7 +35,7 @@ _SYSTEM_RULES_GATE = (
     "system-level rules", "system-level restrictions", "prior directives", "the instructions you started", "the safety layer", "guardrails in my setup",
     "guardrails in your setup", "section above", "everything above this", "everything before this", "everything written above this",
     "everything written before this", "everything said above this", "everything said before this",
-    *_needed(_union({code: body for code, body in _SYSTEM_RULES_WORDS.items() if code != "en"})),
+    *phrase_gate(_union({code: body for code, body in _SYSTEM_RULES_WORDS.items() if code != "en"})),
 )
 _VOID_MORE = _union({
     "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions|stale|obsolete|lapsed|revoked|rescinded|cancell?ed|suspended|no longer appl(?:y|ies)|never there|scratch|throw (?:it|them) away|(?:don't|do not) follow)\b",
@@ -90,5 +91,5 @@ RULES: tuple[Rule, ...] = (
     meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), gate=_SYSTEM_RULES_GATE),
     meeting("role_hijack", "renamed_unbound[any language]", UNBOUND, IDENTITY),
     rule("forgery", "system_header[any language]", rf"(?:{NEW_SYSTEM_INSTRUCTIONS})\s*[:：]|^[ \t]*(?:#{{1,6}}[ \t]*|\[[ \t]*)(?:{SYSTEM_WORD})[\w-]{{0,12}}[ \t]*\]?[ \t]*$"
-         rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE),
+         rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE, also=("#", "[", ":", "：")),
 )

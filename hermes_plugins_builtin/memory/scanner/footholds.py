@@ -15,7 +15,7 @@ import re
 
 from .commands import remote_host_in
 from .crosslingual import SEND, _union, meeting
-from .meeting import note_mentions
+from .meeting import note_mentions, phrase_gate
 from .crosslingual_conceal import SELF_NOTE
 from .guards import imperative
 from .rules import Rule, case_blind, rule, window
@@ -95,7 +95,7 @@ def _runs_hidden(match: re.Match[str]) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
-    meeting("persistence", "note_restores_itself[any language]", SELF_NOTE, DELETED, _restores),
+    meeting("persistence", "note_restores_itself[any language]", SELF_NOTE, DELETED, _restores, gate=phrase_gate(SELF_NOTE)),
     meeting("persistence", "note_spreads_to_context_files[any language]", CONTEXT_FILE, COPY_INTO, _spreads),
     meeting("persistence", "hook_sends_out[any language]", GIT_HOOK, CREATE, _sends_out),
     meeting("persistence", "service_runs_hidden[any language]", SERVICE, CREATE, _runs_hidden),
@@ -105,7 +105,7 @@ RULES: tuple[Rule, ...] = (
     rule("persistence", "install_hook_hidden", r"\b(?:insert|add|put|create|write|inject)\b[^\n]{0,40}[`\"']?\b(?:post|pre)install\b[^\n]{0,80}?\s[`\"']?\.[\w-]+/[\w.-]+"),
     rule("persistence", "reinstall_if_removed", r"\b(?:reinstall|re-add|re-enable|re-?create|restore|put (?:it|them) back|add (?:it|them) back)\b(?: (?:it|them))?\s+(?:if|when|whenever|every time)\b[^\n.]{0,40}?\b(?:removes?|deletes?|uninstalls?|disables?|removed|deleted)\b"),
     rule("persistence", "preload_for_everyone", r"\bld_preload=\S+[^\n]{0,80}?(?:for (?:all|every) users?|/etc/profile\.d/)|/etc/profile\.d/[^\n]{0,80}?\bld_preload="),
-    rule("remote_code", "download_into_shell_input", r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*kubectl\s+(?:apply|create|replace)\b[^\n]{0,20}-f\s*-|<<<\s*[\"']?\$\(\s*(?:curl|wget)\b"),
-    rule("remote_code", "remote_script_run", rf"\b(?:execute|run|eval(?:uate)?|load and run)\b{window(40)}\b(?:javascript|js|script|code|snippet|payload|file|program)\s+(?:found |hosted |located |published |served |posted )?(?:at|from)\s+https?://"),
+    rule("remote_code", "download_into_shell_input", also=("kubectl", "<<<"), pattern=r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*kubectl\s+(?:apply|create|replace)\b[^\n]{0,20}-f\s*-|<<<\s*[\"']?\$\(\s*(?:curl|wget)\b"),
+    rule("remote_code", "remote_script_run", gate=("execute", "run", "eval", "load and run"), also=("http",), pattern=rf"\b(?:execute|run|eval(?:uate)?|load and run)\b{window(40)}\b(?:javascript|js|script|code|snippet|payload|file|program)\s+(?:found |hosted |located |published |served |posted )?(?:at|from)\s+https?://"),
     rule("remote_code", "downloaded_installer_opened", r"\bdownload\w*\b[^\n]{0,80}?https?://[^\n]{0,120}?\b(?:double-click|run|open|launch|execute)\b[^\n]{0,30}?\b[\w-]+\.(?:exe|msi|bat|cmd|scr|pkg|dmg|appimage)\b"),
 )

@@ -44,6 +44,75 @@ def needed(fragment: str, strict: bool = True) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found))
 
 
+_META = set("\\()[].*+?{}|^$")
+
+
+def _top_level(body: str) -> list[str]:
+    """The alternatives of ``body`` at its outer level."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+        i += 1
+    parts.append(body[start:])
+    return parts
+
+
+def _opening_words(alternative: str) -> list[str] | None:
+    """Literal words every match of ``alternative`` starts with (through a leading \\b and non-capturing groups)."""
+    rest = alternative[2:] if alternative.startswith("\\b") else alternative
+    if rest.startswith("(?:"):
+        depth, i = 0, 0
+        while i < len(rest):
+            if rest[i] == "\\":
+                i += 2
+                continue
+            depth += rest[i] in "(["
+            depth -= rest[i] in ")]"
+            if depth == 0:
+                break
+            i += 1
+        inner, tail = rest[3:i], rest[i + 1 :]
+        if tail and tail[0] in "?*{":
+            return None
+        found: list[str] = []
+        for part in _top_level(inner):
+            words = _opening_words(part)
+            if words is None:
+                return None
+            found.extend(words)
+        return found
+    literal = ""
+    for ch in rest:
+        if ch in _META:
+            break
+        literal += ch
+    if rest[len(literal) : len(literal) + 1] in ("?", "*", "{") and literal:
+        literal = literal[:-1]  # the last letter is optional
+    return [literal] if len(literal.strip()) >= 4 else None
+
+
+def phrase_gate(fragment: str) -> tuple[str, ...]:
+    """Gate words of a union made of the literal phrases each branch opens with ("systemregeln", "bu not"), where
+    the derived words would be a prefix they share ("system") or a short word ("not"); branches that open with a
+    class or a short word fall back to their derived words."""
+    found: list[str] = []
+    for body in getattr(fragment, "bodies", None) or (fragment,):
+        for alternative in _top_level(body):
+            words = _opening_words(alternative)
+            found.extend(words if words is not None else needed(alternative))  # type: ignore[arg-type]
+    return tuple(dict.fromkeys(found))
+
+
 def note_mentions(pattern: str | re.Pattern[str]) -> Callable[[str], bool]:
     """Whether a text has a match of ``pattern`` (case-blind), remembered for the last text: a check that asks it of
     the whole note runs once per match, and a note may hold hundreds of matches."""
