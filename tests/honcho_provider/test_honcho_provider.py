@@ -416,3 +416,10 @@ def test_what_one_session_holds_does_not_stop_a_turn_going_to_another(connect: A
     link.send([PendingMessage("b", "eri", "imported turn", dict(imported), may_be_stored=True)])  # the same history, another session
     assert stored(sdk, "a") == stored(sdk, "b") == [("eri", "imported turn")]
     assert link.held.lookups == 2  # each session is listed on its own
+
+
+def test_a_local_server_without_a_key_gets_a_placeholder_never_another_tools_key(connect: Any, fake: Any, workspace: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HONCHO_API_KEY", "key-of-another-tool")  # read by the SDK itself when it is given no key
+    connect().connected("s1")  # honcho.json names a local server and no key
+    sent = {r.headers.get("authorization") for r in fake.requests if f"/{workspace}" in r.path}
+    assert sent == {"Bearer local"}
