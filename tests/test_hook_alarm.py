@@ -302,3 +302,14 @@ def test_the_signal_handler_interrupts_at_the_deadline_exactly_and_not_before():
     with pytest.raises(_Overran):
         alarm._on_alarm(signal.SIGALRM, None)
     assert not alarm.calling
+
+
+def test_a_signal_before_the_first_callback_starts_interrupts_nothing():
+    # run() marks the alarm busy, then run_callbacks notes the first callback's start: a signal in
+    # between (the watchdog's view of an earlier call) finds no callback running and must not raise
+    # outside every callback's isolation
+    time_ = _Time(10_000.0, [])
+    alarm = _Alarm(clock=time_.clock, sleep=time_.sleep)
+    alarm._timeout, alarm._busy = 1.0, True
+    alarm._on_alarm(signal.SIGALRM, None)
+    assert not alarm.calling
