@@ -167,3 +167,23 @@ def test_a_client_without_a_raw_reply_gives_post_api_request_a_redacted_summary_
     assert result.text == "the key is sk-proj-ABCDEFGHIJKLMNOPQRSTUV"  # the user still gets the answer as written
     row = store.get_session(result.session_id)
     assert (row["billing_provider"], row["billing_base_url"], row["billing_mode"]) == (None, None, "api")
+
+
+def test_api_request_error_takes_the_status_from_an_error_of_another_library(make_plugin, plugin_manager, hermes_home):
+    # the provider SDKs and httpx-based clients raise errors that carry the HTTP status as status_code
+    class RateLimited(Exception):
+        status_code = 429
+        status = "too many requests"  # a word, not a status: not taken
+
+    class SdkClient:
+        def complete(self, messages, **kwargs):
+            raise RateLimited("slow down")
+
+    make_plugin("errors", "SEEN = []\ndef register(ctx):\n    ctx.register_hook('api_request_error', lambda **kw: SEEN.append(kw))\n")
+    plugins = plugin_manager(enabled=["errors"])
+    store = SessionStore(hermes_home / "state.db")
+    with pytest.raises(RateLimited):
+        AgentSession(plugins=plugins, client=SdkClient(), store=store).run_turn("hi")
+    store.close()
+    (error,) = plugins.get("errors").module.SEEN
+    assert error["status_code"] == 429 and error["error"] == {"type": "RateLimited", "message": "slow down"}
