@@ -187,3 +187,14 @@ def test_api_request_error_takes_the_status_from_an_error_of_another_library(mak
     store.close()
     (error,) = plugins.get("errors").module.SEEN
     assert error["status_code"] == 429 and error["error"] == {"type": "RateLimited", "message": "slow down"}
+
+
+def test_a_transformed_answer_replaces_the_last_assistant_message_only(session_parts):
+    plugins, store, seen = session_parts  # the observer upper-cases the final answer
+    script = [tool_call_reply("weather", {"city": "Oslo"}, text="let me look"), text_reply("sunny")]
+    with OpenAIServer(script) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, model="m1")
+        result = session.run_turn("weather?")
+    stored = store.get_messages(result.session_id)
+    assert [(m["role"], m["content"]) for m in stored if m["role"] == "assistant"] == [("assistant", "let me look"), ("assistant", "SUNNY")]
+    assert result.text == "SUNNY" and session.history[-1]["content"] == "SUNNY"
