@@ -66,6 +66,7 @@ def test_a_failed_model_call_fires_api_request_error(session_parts):
     (error,) = [kw for name, kw in seen if name == "api_request_error"]
     assert "unknown parameter" in error["error"]["message"] and error["model"] == "m1" and error["api_call_count"] == 1
     assert error["status_code"] == 400  # the provider's HTTP status, for a plugin that counts rejections
+    assert 0 <= error["api_duration"] < 600  # a duration, not a clock reading
 
 
 # -- the payloads a plugin gets, exactly ----------------------------------------------------------------
