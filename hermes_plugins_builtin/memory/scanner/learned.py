@@ -1,0 +1,169 @@
+"""The learned detector: a linear model per attack family over the words and character n-grams of a note.
+
+The hand-written detectors recognise the wording they were written for; this one generalises to paraphrase and to
+other languages from labelled notes. It runs only on notes the rules accepted. Each family has its own logistic
+regression (that family's attacks against harmless notes, trained by ``benchmarks/train_scanner_model.py``); a
+chunk of the note (whole sentences, see :mod:`.learned_features`) scores
+
+    bias + scale * (sum of the weights of its features) / sqrt(max(number of its features, 32))
+
+and the note is refused when a chunk's score passes the family's threshold (chosen on held-out folds of the
+training notes so that, with the rules, at most a few in a thousand harmless notes are refused). The refusal names
+the family whose threshold is passed by the widest margin and the sentence that scored highest for it, under the
+rule ``learned:<family>``.
+
+The weights live in the generated module ``learned_weights``, read on the first scan only: commands that never
+scan a note never load them.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import itertools
+import re
+import sys
+import zlib
+from array import array
+from dataclasses import dataclass
+
+from .findings import Finding
+from .learned_features import FEATURE_VERSION, chunks, features, norm, plain
+
+# Words do not carry their order into the model: "never ignore your safety rules" shares every feature that counts
+# with "ignore your safety rules". A sentence that opens by denying a dismissal keeps the rules it names, so the
+# model's override and identity verdicts on it are set aside (the hand-written detectors still read it).
+_DENIABLE = frozenset({"instruction_override", "role_hijack"})
+_DENIED_DISMISSAL = re.compile(
+    r"\W*(?:please\s+)?(?:never|do not|don'?t|must not|mustn'?t|should not|shouldn'?t|do not ever|don'?t ever)\s+(?:\w+\s+)?"
+    r"(?:ignore|disregard|set aside|put aside|bypass|override|overrule|forget|skip|break|violate|circumvent|drop|abandon|discard|"
+    r"dismiss|neglect|undermine|relax|loosen|weaken|disable|turn off|switch off)\b",
+    re.IGNORECASE,
+)
+
+#: Bits per family in a packed weight: int16 weights summed over up to 2**23 features never reach the sign bit.
+_FIELD = 40
+_HALF = 1 << (_FIELD - 1)
+_MASK = (1 << _FIELD) - 1
+
+
+@dataclass(frozen=True)
+class Model:
+    """A family per row of ``weights``; ``rows`` maps a feature to its column (int16 weights, times ``scales``)."""
+
+    families: tuple[str, ...]
+    rows: dict[str, int]
+    weights: tuple[array, ...]
+    scales: tuple[float, ...]
+    biases: tuple[float, ...]
+    thresholds: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        # Every feature's weights for all families packed into one integer, FIELD bits a family: one sum over the
+        # features of a chunk adds all the families at once (the fields are signed and wide enough never to carry
+        # into each other for any text the scanner reads).
+        packed = dict.fromkeys(self.rows, 0)
+        for family, column in enumerate(self.weights):
+            shift = _FIELD * family
+            for name, row in self.rows.items():
+                packed[name] += column[row] << shift
+        object.__setattr__(self, "_packed", packed)
+
+    def raw(self, found: set[str]) -> list[int]:
+        """Each family's sum of the (int16) weights of the features ``found``."""
+        total = sum(map(self._packed.get, found, itertools.repeat(0)))  # type: ignore[attr-defined]
+        sums = []
+        for _ in self.weights:
+            field = ((total + _HALF) & _MASK) - _HALF
+            sums.append(field)
+            total = (total - field) >> _FIELD
+        return sums
+
+    def scores(self, found: set[str]) -> list[float]:
+        """Each family's score for a chunk with the features ``found``."""
+        weight = norm(len(found))
+        return [bias + scale * weight * total for total, scale, bias in zip(self.raw(found), self.scales, self.biases)]
+
+    def judge(self, text: str) -> Finding | None:
+        """The refusal of ``text`` by the model, or ``None``: the widest margin over a threshold in any chunk."""
+        note = plain(text)
+        passed = []
+        for start, end, spans in chunks(note):
+            for family, (score, threshold) in enumerate(zip(self.scores(features(note[start:end])), self.thresholds)):
+                if score > threshold:
+                    passed.append((score - threshold, family, spans))
+        for _, family, spans in sorted(passed, key=lambda p: -p[0]):
+            span = self._span(note, family, spans)
+            if self.families[family] in _DENIABLE and _DENIED_DISMISSAL.match(span):
+                continue
+            return Finding(self.families[family], f"learned:{self.families[family]}", span)
+        return None
+
+    def _span(self, note: str, family: int, spans: list[tuple[int, int]]) -> str:
+        """The sentence of the chunk that weighs most towards ``family`` (the whole chunk when it is one sentence)."""
+        if len(spans) == 1:
+            return note[spans[0][0] : spans[0][1]].strip()
+        start, end = max(spans, key=lambda span: self.raw(features(note[span[0] : span[1]]))[family])
+        return note[start:end].strip()
+
+
+def unpack_features(packed: str) -> list[str]:
+    return zlib.decompress(base64.b85decode(packed)).decode("utf-8").split("\n")
+
+
+def unpack_weights(packed: str) -> array:
+    column = array("h")
+    column.frombytes(zlib.decompress(base64.b85decode(packed)))
+    if sys.byteorder == "big":  # stored little-endian
+        column.byteswap()
+    return column
+
+
+def pack_features(names: list[str]) -> str:
+    return base64.b85encode(zlib.compress("\n".join(names).encode("utf-8"), 9)).decode("ascii")
+
+
+def pack_weights(column: array) -> str:
+    data = array("h", column)
+    if sys.byteorder == "big":
+        data.byteswap()
+    return base64.b85encode(zlib.compress(data.tobytes(), 9)).decode("ascii")
+
+
+class StaleWeights(RuntimeError):
+    """The weights module was trained on features other than the ones this code computes."""
+
+
+def from_module(module: object) -> Model:
+    """The :class:`Model` stored in a generated weights module."""
+    version = getattr(module, "FEATURE_VERSION", None)
+    if version != FEATURE_VERSION:
+        raise StaleWeights(
+            f"{getattr(module, '__name__', module)} was trained on features version {version}, the scanner computes "
+            f"version {FEATURE_VERSION}: run python benchmarks/train_scanner_model.py to train it again"
+        )
+    names = unpack_features(module.FEATURES)  # type: ignore[attr-defined]
+    weights = tuple(unpack_weights(packed) for packed in module.WEIGHTS)  # type: ignore[attr-defined]
+    if any(len(column) != len(names) for column in weights):
+        raise StaleWeights(f"{module.__name__} is damaged: {len(names)} features but weight rows of other lengths")  # type: ignore[attr-defined]
+    return Model(
+        families=tuple(module.FAMILIES),  # type: ignore[attr-defined]
+        rows={name: row for row, name in enumerate(names)},
+        weights=weights,
+        scales=tuple(module.SCALES),  # type: ignore[attr-defined]
+        biases=tuple(module.BIASES),  # type: ignore[attr-defined]
+        thresholds=tuple(module.THRESHOLDS),  # type: ignore[attr-defined]
+    )
+
+
+@functools.cache
+def model() -> Model:
+    """The trained model, loaded on first use."""
+    from . import learned_weights
+
+    return from_module(learned_weights)
+
+
+def judge(text: str) -> Finding | None:
+    """The learned detector's refusal of ``text``, or ``None`` when it finds nothing."""
+    return model().judge(text)
