@@ -21,8 +21,8 @@ rounded one, and every figure here is measured with it).
 Thresholds: chosen on the training notes only, from out-of-fold scores (4 folds by source group, so variants of one
 seed stay together): every family's threshold lets the same number of harmless notes through, the largest such
 that harmless notes refused by the rules or the model stay within :data:`BENIGN_BUDGET` overall and
-:data:`HARD_BUDGET` among the hard negatives. The deciding score of a note is the highest over its chunks, exactly
-as the scanner computes it.
+:data:`HARD_BUDGET` among the hard negatives. The deciding score of a note is the highest over its windows (chunks of
+sentences, and their sentences), exactly as the scanner computes it.
 
 Leave one batch out (``--lobo``): the corpus has three independently written batches (``src``: the dev and holdout
 splits; ``fresh``; ``fresh2``). For each, a model is trained (thresholds included, by the same procedure) on the
@@ -45,18 +45,18 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hermes_plugins_builtin.memory.scanner.learned import Model, pack_features, pack_weights  # noqa: E402
-from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSION, chunks, features, norm, plain  # noqa: E402
+from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSION, norm, note_features, plain, windows  # noqa: E402
 
 CORPUS = REPO / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 WEIGHTS = REPO / "hermes_plugins_builtin" / "memory" / "scanner" / "learned_weights.py"
 TUNING_SPLITS = ("dev", "holdout", "fresh", "fresh2")
 BATCHES = {"src": ("dev", "holdout"), "fresh": ("fresh",), "fresh2": ("fresh2",)}
 #: Corpus family -> scanner family, for the families the model learns: those told in words. Downloads run in a shell
-#: (rce) and forged prompt structure (forge) are shapes the rules read exactly; left out of the model, they add
-#: nothing on a batch left out and would spend the budget of harmless refusals.
+#: (rce), data sent to a host (exfil) and forged prompt structure (forge) are shapes the rules read exactly: learned,
+#: they added nothing on a batch left out and refused harmless commands (a health-check curl).
 FAMILIES = {
     "override": "instruction_override", "role": "role_hijack", "conceal": "concealment", "leak": "prompt_disclosure",
-    "exfil": "exfiltration", "creds": "credential_access", "persist": "persistence",
+    "creds": "credential_access", "persist": "persistence",
 }
 ENCODED = {"base64", "hex", "rot13", "url", "reversed"}
 SEED = 17
@@ -87,22 +87,21 @@ def trainable(note: dict[str, Any]) -> bool:
 
 
 class Featurizer:
-    """Features of whole notes (training) and of each chunk (scoring), computed once per text."""
+    """Features of whole notes (training) and of each window (scoring), computed once per text."""
 
     def __init__(self) -> None:
         self._notes: dict[str, set[str]] = {}
-        self._chunks: dict[str, list[set[str]]] = {}
+        self._windows: dict[str, list[set[str]]] = {}
 
     def note(self, text: str) -> set[str]:
         if text not in self._notes:
-            self._notes[text] = features(plain(text))
+            self._notes[text] = note_features(text)
         return self._notes[text]
 
-    def chunks(self, text: str) -> list[set[str]]:
-        if text not in self._chunks:
-            note = plain(text)
-            self._chunks[text] = [features(note[start:end]) for start, end, _ in chunks(note)] or [set()]
-        return self._chunks[text]
+    def windows(self, text: str) -> list[set[str]]:
+        if text not in self._windows:
+            self._windows[text] = [found for found, _ in windows(plain(text))] or [set()]
+        return self._windows[text]
 
 
 def fit(notes: Sequence[dict[str, Any]], featurizer: Featurizer) -> Model:
@@ -165,8 +164,8 @@ def note_weights(notes: Sequence[dict[str, Any]]) -> list[float]:
 
 
 def note_scores(model: Model, texts: Iterable[str], featurizer: Featurizer) -> list[list[float]]:
-    """Each text's score per family: the highest over its chunks, as :meth:`Model.judge` decides."""
-    return [[max(column) for column in zip(*(model.scores(found) for found in featurizer.chunks(text)))] for text in texts]
+    """Each text's score per family: the highest over its windows, as :meth:`Model.judge` decides."""
+    return [[max(column) for column in zip(*(model.scores(found) for found in featurizer.windows(text)))] for text in texts]
 
 
 def with_thresholds(model: Model, thresholds: Sequence[float]) -> Model:

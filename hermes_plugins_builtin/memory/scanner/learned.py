@@ -3,11 +3,11 @@
 The hand-written detectors recognise the wording they were written for; this one generalises to paraphrase and to
 other languages from labelled notes. It runs only on notes the rules accepted. Each family has its own logistic
 regression (that family's attacks against harmless notes, trained by ``benchmarks/train_scanner_model.py``); a
-chunk of the note (whole sentences, see :mod:`.learned_features`) scores
+window of the note (a chunk of whole sentences, or one sentence of it: see :mod:`.learned_features`) scores
 
     bias + scale * (sum of the weights of its features) / sqrt(max(number of its features, 32))
 
-and the note is refused when a chunk's score passes the family's threshold (chosen on held-out folds of the
+and the note is refused when a window's score passes the family's threshold (chosen on held-out folds of the
 training notes so that, with the rules, at most a few in a thousand harmless notes are refused). The refusal names
 the family whose threshold is passed by the widest margin and the sentence that scored highest for it, under the
 rule ``learned:<family>``.
@@ -28,7 +28,7 @@ from array import array
 from dataclasses import dataclass
 
 from .findings import Finding
-from .learned_features import FEATURE_VERSION, chunks, features, norm, plain
+from .learned_features import FEATURE_VERSION, norm, plain, windows
 
 # Words do not carry their order into the model: "never ignore your safety rules" shares every feature that counts
 # with "ignore your safety rules". A sentence that opens by denying a dismissal keeps the rules it names, so the
@@ -85,26 +85,21 @@ class Model:
         return [bias + scale * weight * total for total, scale, bias in zip(self.raw(found), self.scales, self.biases)]
 
     def judge(self, text: str) -> Finding | None:
-        """The refusal of ``text`` by the model, or ``None``: the widest margin over a threshold in any chunk."""
+        """The refusal of ``text`` by the model, or ``None``: the widest margin over a threshold in any window."""
         note = plain(text)
         passed = []
-        for start, end, spans in chunks(note):
-            for family, (score, threshold) in enumerate(zip(self.scores(features(note[start:end])), self.thresholds)):
+        for found, parts in windows(note):
+            for family, (score, threshold) in enumerate(zip(self.scores(found), self.thresholds)):
                 if score > threshold:
-                    passed.append((score - threshold, family, spans))
-        for _, family, spans in sorted(passed, key=lambda p: -p[0]):
-            span = self._span(note, family, spans)
+                    passed.append((score - threshold, family, parts))
+        for _, family, parts in sorted(passed, key=lambda p: -p[0]):
+            # The sentence of the window that weighs most towards the family.
+            (start, end), _ = max(parts, key=lambda part: self.raw(part[1])[family])
+            span = note[start:end].strip()
             if self.families[family] in _DENIABLE and _DENIED_DISMISSAL.match(span):
                 continue
             return Finding(self.families[family], f"learned:{self.families[family]}", span)
         return None
-
-    def _span(self, note: str, family: int, spans: list[tuple[int, int]]) -> str:
-        """The sentence of the chunk that weighs most towards ``family`` (the whole chunk when it is one sentence)."""
-        if len(spans) == 1:
-            return note[spans[0][0] : spans[0][1]].strip()
-        start, end = max(spans, key=lambda span: self.raw(features(note[span[0] : span[1]]))[family])
-        return note[start:end].strip()
 
 
 def unpack_features(packed: str) -> list[str]:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from .normalise import folded, nfkc, without_invisible
 
 #: Bumped whenever the features change: a weights module trained on another version is refused at load.
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 
 # A word: letters and digits of any script, with the combining marks (vowel signs, viramas, diacritics) that
 # Python's \w leaves out although they are part of Indic, Thai, Hebrew and Arabic words.
@@ -59,20 +59,43 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def chunks(text: str) -> Iterator[tuple[int, int, list[tuple[int, int]]]]:
-    """Consecutive sentences packed into chunks of at most :data:`CHUNK_CHARS` (one sentence may be longer).
+def chunks(text: str) -> Iterator[list[tuple[int, int]]]:
+    """The sentences of ``text`` packed into chunks of at most :data:`CHUNK_CHARS` (one sentence may be longer).
 
-    Yields (start, end, sentences of the chunk). A note of ordinary length is one chunk: the model was trained on
-    whole notes, and a long note is read as notes of that length.
+    A note of ordinary length is one chunk: the model was trained on whole notes, and a long note is read as
+    notes of that length.
     """
     group: list[tuple[int, int]] = []
     for span in sentences(text):
         if group and span[1] - group[0][0] > CHUNK_CHARS:
-            yield group[0][0], group[-1][1], group
+            yield group
             group = []
         group.append(span)
     if group:
-        yield group[0][0], group[-1][1], group
+        yield group
+
+
+Sentence = tuple[tuple[int, int], set[str]]
+
+
+def windows(note: str) -> Iterator[tuple[set[str], list[Sentence]]]:
+    """What the model scores in ``note`` (a :func:`plain` text): each chunk, as the union of the features of its
+    sentences, and each sentence of a chunk that has several (so one sentence of attack among harmless ones is
+    not drowned by them). Yields (features, the sentences it covers with their own features)."""
+    for group in chunks(note):
+        parts = [(span, features(note[span[0] : span[1]])) for span in group]
+        if len(parts) == 1:
+            yield parts[0][1], parts
+            continue
+        yield set().union(*(found for _, found in parts)), parts
+        for part in parts:
+            yield part[1], [part]
+
+
+def note_features(text: str) -> set[str]:
+    """The features of a whole note, as the model is trained on it: the union of its sentences' features."""
+    note = plain(text)
+    return set().union(*(features(note[start:end]) for start, end in sentences(note)))
 
 
 def plain(text: str) -> str:
