@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from hermes_plugins_builtin.memory.scanner.learned import Model, pack_features, pack_weights  # noqa: E402
-from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSION, norm, note_features, plain, windows  # noqa: E402
+from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSION, Sentence, chunk_sentences, norm, note_features, plain  # noqa: E402
 
 CORPUS = REPO / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 WEIGHTS = REPO / "hermes_plugins_builtin" / "memory" / "scanner" / "learned_weights.py"
@@ -91,17 +91,17 @@ class Featurizer:
 
     def __init__(self) -> None:
         self._notes: dict[str, set[str]] = {}
-        self._windows: dict[str, list[set[str]]] = {}
+        self._chunks: dict[str, list[list[Sentence]]] = {}
 
     def note(self, text: str) -> set[str]:
         if text not in self._notes:
             self._notes[text] = note_features(text)
         return self._notes[text]
 
-    def windows(self, text: str) -> list[set[str]]:
-        if text not in self._windows:
-            self._windows[text] = [found for found, _ in windows(plain(text))] or [set()]
-        return self._windows[text]
+    def chunks(self, text: str) -> list[list[Sentence]]:
+        if text not in self._chunks:
+            self._chunks[text] = list(chunk_sentences(plain(text)))
+        return self._chunks[text]
 
 
 def fit(notes: Sequence[dict[str, Any]], featurizer: Featurizer) -> Model:
@@ -165,7 +165,11 @@ def note_weights(notes: Sequence[dict[str, Any]]) -> list[float]:
 
 def note_scores(model: Model, texts: Iterable[str], featurizer: Featurizer) -> list[list[float]]:
     """Each text's score per family: the highest over its windows, as :meth:`Model.judge` decides."""
-    return [[max(column) for column in zip(*(model.scores(found) for found in featurizer.windows(text)))] for text in texts]
+    rows = []
+    for text in texts:
+        scores = [window for chunk in featurizer.chunks(text) for window, _ in model.windows(chunk)] or [model.scores(set())]
+        rows.append([max(column) for column in zip(*scores)])
+    return rows
 
 
 def with_thresholds(model: Model, thresholds: Sequence[float]) -> Model:
@@ -274,9 +278,9 @@ def render(model: Model, notes: Sequence[dict[str, Any]]) -> str:
         f"BIASES = {model.biases!r}\n"
         f"SCALES = {model.scales!r}\n"
         f"THRESHOLDS = {model.thresholds!r}\n"
-        "# The features, newline-separated, zlib-compressed, base85; their rows index the weights.\n"
+        "# The features, newline-separated, zlib-compressed, base64; their rows index the weights.\n"
         f"FEATURES = (\n{wrap(pack_features(names))}\n)\n"
-        "# Per family: int16 little-endian weights, zlib-compressed, base85 (weight = value * SCALES[family]).\n"
+        "# Per family: int16 little-endian weights, zlib-compressed, base64 (weight = value * SCALES[family]).\n"
         f"WEIGHTS = (\n{weights},\n)\n"
     )
 

@@ -25,10 +25,11 @@ import re
 import sys
 import zlib
 from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .findings import Finding
-from .learned_features import FEATURE_VERSION, norm, plain, windows
+from .learned_features import FEATURE_VERSION, Sentence, chunk_sentences, norm, plain
 
 # Words do not carry their order into the model: "never ignore your safety rules" shares every feature that counts
 # with "ignore your safety rules". A sentence that opens by denying a dismissal keeps the rules it names, so the
@@ -69,9 +70,10 @@ class Model:
                 packed[name] += column[row] << shift
         object.__setattr__(self, "_packed", packed)
 
-    def raw(self, found: set[str]) -> list[int]:
-        """Each family's sum of the (int16) weights of the features ``found``."""
-        total = sum(map(self._packed.get, found, itertools.repeat(0)))  # type: ignore[attr-defined]
+    def _total(self, found: Iterable[str]) -> int:
+        return sum(map(self._packed.get, found, itertools.repeat(0)))  # type: ignore[attr-defined]
+
+    def _unpack(self, total: int) -> list[int]:
         sums = []
         for _ in self.weights:
             field = ((total + _HALF) & _MASK) - _HALF
@@ -79,19 +81,44 @@ class Model:
             total = (total - field) >> _FIELD
         return sums
 
+    def _scores(self, total: int, count: int) -> list[float]:
+        weight = norm(count)
+        return [bias + scale * weight * raw for raw, scale, bias in zip(self._unpack(total), self.scales, self.biases)]
+
+    def raw(self, found: Iterable[str]) -> list[int]:
+        """Each family's sum of the (int16) weights of the features ``found``."""
+        return self._unpack(self._total(found))
+
     def scores(self, found: set[str]) -> list[float]:
-        """Each family's score for a chunk with the features ``found``."""
-        weight = norm(len(found))
-        return [bias + scale * weight * total for total, scale, bias in zip(self.raw(found), self.scales, self.biases)]
+        """Each family's score for a window with the features ``found``."""
+        return self._scores(self._total(found), len(found))
+
+    def windows(self, parts: list[Sentence]) -> Iterator[tuple[list[float], list[Sentence]]]:
+        """Each family's score for each window of one chunk (the chunk, and each sentence when it has several),
+        with the sentences the window covers. The chunk's sum is its sentences' sums less the features they
+        share (its features are their union), so no feature is looked up twice."""
+        totals = [self._total(found) for _, found in parts]
+        if len(parts) == 1:
+            yield self._scores(totals[0], len(parts[0][1])), parts
+            return
+        seen: set[str] = set()
+        again: list[str] = []
+        for _, found in parts:
+            again += found & seen
+            seen |= found
+        yield self._scores(sum(totals) - self._total(again), len(seen)), parts
+        for part, total in zip(parts, totals):
+            yield self._scores(total, len(part[1])), [part]
 
     def judge(self, text: str) -> Finding | None:
         """The refusal of ``text`` by the model, or ``None``: the widest margin over a threshold in any window."""
         note = plain(text)
         passed = []
-        for found, parts in windows(note):
-            for family, (score, threshold) in enumerate(zip(self.scores(found), self.thresholds)):
-                if score > threshold:
-                    passed.append((score - threshold, family, parts))
+        for chunk in chunk_sentences(note):
+            for scores, parts in self.windows(chunk):
+                for family, (score, threshold) in enumerate(zip(scores, self.thresholds)):
+                    if score > threshold:
+                        passed.append((score - threshold, family, parts))
         for _, family, parts in sorted(passed, key=lambda p: -p[0]):
             # The sentence of the window that weighs most towards the family.
             (start, end), _ = max(parts, key=lambda part: self.raw(part[1])[family])
@@ -103,26 +130,26 @@ class Model:
 
 
 def unpack_features(packed: str) -> list[str]:
-    return zlib.decompress(base64.b85decode(packed)).decode("utf-8").split("\n")
+    return zlib.decompress(base64.b64decode(packed)).decode("utf-8").split("\n")
 
 
 def unpack_weights(packed: str) -> array:
     column = array("h")
-    column.frombytes(zlib.decompress(base64.b85decode(packed)))
+    column.frombytes(zlib.decompress(base64.b64decode(packed)))
     if sys.byteorder == "big":  # stored little-endian
         column.byteswap()
     return column
 
 
 def pack_features(names: list[str]) -> str:
-    return base64.b85encode(zlib.compress("\n".join(names).encode("utf-8"), 9)).decode("ascii")
+    return base64.b64encode(zlib.compress("\n".join(names).encode("utf-8"), 9)).decode("ascii")
 
 
 def pack_weights(column: array) -> str:
     data = array("h", column)
     if sys.byteorder == "big":
         data.byteswap()
-    return base64.b85encode(zlib.compress(data.tobytes(), 9)).decode("ascii")
+    return base64.b64encode(zlib.compress(data.tobytes(), 9)).decode("ascii")
 
 
 class StaleWeights(RuntimeError):

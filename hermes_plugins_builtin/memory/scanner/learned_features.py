@@ -78,18 +78,12 @@ def chunks(text: str) -> Iterator[list[tuple[int, int]]]:
 Sentence = tuple[tuple[int, int], set[str]]
 
 
-def windows(note: str) -> Iterator[tuple[set[str], list[Sentence]]]:
-    """What the model scores in ``note`` (a :func:`plain` text): each chunk, as the union of the features of its
-    sentences, and each sentence of a chunk that has several (so one sentence of attack among harmless ones is
-    not drowned by them). Yields (features, the sentences it covers with their own features)."""
+def chunk_sentences(note: str) -> Iterator[list[Sentence]]:
+    """The chunks of ``note`` (a :func:`plain` text), each as its sentences with their features. The model scores
+    each chunk (the union of its sentences' features) and each sentence of a chunk that has several, so one
+    sentence of attack among harmless ones is not drowned by them."""
     for group in chunks(note):
-        parts = [(span, features(note[span[0] : span[1]])) for span in group]
-        if len(parts) == 1:
-            yield parts[0][1], parts
-            continue
-        yield set().union(*(found for _, found in parts)), parts
-        for part in parts:
-            yield part[1], [part]
+        yield [(span, features(note[span[0] : span[1]])) for span in group]
 
 
 def note_features(text: str) -> set[str]:
