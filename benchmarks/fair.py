@@ -66,14 +66,15 @@ def alternate(step: int, first: Callable[[], float], second: Callable[[], float]
     return a, b
 
 
-def fsync_probe(directory: str, count: int = 200) -> dict[str, float]:
-    """Time of one 4 KiB write + fsync in *directory* (what a durable commit waits for)."""
+def fsync_probe(directory: str, count: int = 200, size: int = 4096) -> dict[str, float]:
+    """Time of one *size*-byte write + fsync in *directory* (what a durable commit waits for)."""
     path = os.path.join(directory, ".fsync_probe")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     times = []
+    block = b"x" * size
     try:
         for i in range(count):
-            os.pwrite(fd, b"x" * 4096, (i % 16) * 4096)
+            os.pwrite(fd, block, (i % 16) * size)
             started = time.perf_counter()
             os.fsync(fd)
             times.append(time.perf_counter() - started)
@@ -86,6 +87,18 @@ def fsync_probe(directory: str, count: int = 200) -> dict[str, float]:
 def fsync_bound(fsync_ms: float) -> float | None:
     """Durable commits per second the disk allows at *fsync_ms* per commit (None: no measurable cost)."""
     return 1000.0 / fsync_ms if fsync_ms > 0.001 else None
+
+
+def bytes_written() -> int:
+    """Bytes this process has handed to write() so far (/proc/self/io wchar; 0 where unknown)."""
+    try:
+        with open("/proc/self/io", encoding="ascii") as io:
+            for line in io:
+                if line.startswith("wchar:"):
+                    return int(line.split(":")[1])
+    except OSError:
+        pass
+    return 0
 
 
 def filesystem(directory: str) -> str:

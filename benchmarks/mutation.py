@@ -108,7 +108,17 @@ GROUPS: dict[str, Group] = {
             "hermes_core/distribution/lockfile.py",
             "hermes_core/distribution/archives.py",
         ),
-        ("tests/distribution/test_install_safety.py", "tests/distribution/test_rollback_parts.py", "tests/distribution/test_specs.py", "tests/distribution/test_directory_plugins.py"),
+        # in-process only: restores and prompts of directory plugins stand in for the pip-and-venv tests
+        (
+            "tests/distribution/test_install_safety.py",
+            "tests/distribution/test_rollback_parts.py",
+            "tests/distribution/test_specs.py",
+            "tests/distribution/test_directory_plugins.py",
+            "tests/distribution/test_lockfile.py",
+            "tests/distribution/test_archives.py",
+            "tests/distribution/test_restore.py",
+            "tests/distribution/test_install_answers.py",
+        ),
     ),
     # the providers' tests talk real HTTP to in-process servers of the Honcho and mem0 protocols
     "honcho": Group(

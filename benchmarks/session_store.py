@@ -43,7 +43,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO))
-from fair import alternate, filesystem, fsync_bound, fsync_probe, machine, percentile, ratio_stats  # noqa: E402
+from fair import (alternate, bytes_written, filesystem, fsync_bound, fsync_probe, machine, percentile,  # noqa: E402
+                  ratio_stats)
 from session_store_reference import ReferenceAdapter, shared  # noqa: E402
 
 OURS = "session_store_adapter:SessionStoreAdapter"
@@ -79,16 +80,23 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
     """Both stores append the same batches, alternating; fsync is probed every few batches."""
     stores = open_pair(directory, synchronous, wl)
     lat: dict[str, list[float]] = {"ours": [], "ref": []}
+    cpu: dict[str, list[float]] = {"ours": [], "ref": []}  # the appending thread's CPU time, per append
     spent = {"ours": 0.0, "ref": 0.0}
-    ratios, fsyncs = [], []
+    process_cpu = {"ours": 0.0, "ref": 0.0}  # every thread of the process (ours checkpoints on one)
+    written = {"ours": 0, "ref": 0}  # bytes given to write(): WAL frames, checkpoints, journals
+    ratios, fsyncs, sized_fsyncs = [], [], []
 
     def run(side: str, chunk: list) -> Callable[[], float]:
         def go() -> float:
-            adapter, started = stores[side], time.perf_counter()
+            adapter, started, cpu_started = stores[side], time.perf_counter(), time.process_time()
+            bytes_started = bytes_written()
             for si, m in chunk:
-                a = time.perf_counter()
+                a, c = time.perf_counter(), time.thread_time()
                 adapter.append_message(wl.sessions[si]["id"], m)
+                cpu[side].append(time.thread_time() - c)
                 lat[side].append(time.perf_counter() - a)
+            process_cpu[side] += time.process_time() - cpu_started
+            written[side] += bytes_written() - bytes_started
             return time.perf_counter() - started
         return go
 
@@ -100,6 +108,9 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
         ratios.append(ref / ours)
         if step % probe_every == 0:
             fsyncs.append(fsync_probe(str(directory), 10)["p50_ms"])
+            if written["ours"]:  # the same, writing as many bytes as one of our appends does
+                size = -(-written["ours"] // len(lat["ours"]) // 4096) * 4096
+                sized_fsyncs.append(fsync_probe(str(directory), 10, size)["p50_ms"])
         if step % 50 == 0:
             log(f"  write {synchronous} {start + len(chunk)}/{len(wl.order)} ratio {ratios[-1]:.2f}")
     sizes = {}
@@ -110,15 +121,32 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
     n = len(wl.order)
     fsync_ms = percentile(fsyncs, 0.5)
     bound = fsync_bound(fsync_ms)
+    sized_ms = percentile(sized_fsyncs, 0.5)
+    sized_bound = fsync_bound(sized_ms) if sized_fsyncs else None
     out = {"synchronous": synchronous, "filesystem": filesystem(str(directory)), "messages": n,
            "fsync_p50_ms": round(fsync_ms, 4), "fsync_bound_msgs_per_s": round(bound, 1) if bound else None,
+           # a commit writes several pages: the bound again, with fsyncs of our own append's size
+           "fsync_p50_ms_at_our_append_size": round(sized_ms, 4) if sized_fsyncs else None,
+           "bound_at_our_append_size_msgs_per_s": round(sized_bound, 1) if sized_bound else None,
            "ratio_ref_time_over_ours": ratio_stats(ratios).as_dict(), "bytes_after_close": sizes, "load": machine()["load"]}
     for side in stores:
         rate = n / spent[side]
+        slowest = sorted(range(n), key=lat[side].__getitem__)[-5:][::-1]
         out[side] = {"msgs_per_s": round(rate, 1), "append_p50_ms": round(percentile(lat[side], 0.5) * 1e3, 3),
                      "append_p99_ms": round(percentile(lat[side], 0.99) * 1e3, 3),
                      "append_max_ms": round(max(lat[side]) * 1e3, 2),
-                     "share_of_fsync_bound": round(rate / bound, 3) if bound and synchronous == "full" else None}
+                     "share_of_fsync_bound": round(rate / bound, 3) if bound and synchronous == "full" else None,
+                     # CPU is what load cannot inflate much: the work per message, whatever waited
+                     "cpu_per_msg_us": round(process_cpu[side] / n * 1e6, 1),
+                     "bytes_written_per_msg": round(written[side] / n),
+                     "append_cpu_p50_ms": round(percentile(cpu[side], 0.5) * 1e3, 3),
+                     "append_cpu_p99_ms": round(percentile(cpu[side], 0.99) * 1e3, 3),
+                     "append_cpu_max_ms": round(max(cpu[side]) * 1e3, 2),
+                     # the slowest appends, wall against the CPU they used: the rest was waiting
+                     # (for a core, for the disk, for a lock)
+                     "slowest_wall_vs_cpu_ms": [(round(lat[side][i] * 1e3, 2), round(cpu[side][i] * 1e3, 2))
+                                                for i in slowest]}
+    out["cpu_ratio_ref_over_ours"] = round(out["ref"]["cpu_per_msg_us"] / out["ours"]["cpu_per_msg_us"], 2)
     return out
 
 
@@ -172,16 +200,17 @@ def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: 
     for s, sid in zip(wl.sessions, ids):
         adapter.create_session(sid, s["source"], s["model"])
     start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
-    lat, ok, failed, i = [], 0, 0, 0
+    lat, cpu, ok, failed, i = [], [], 0, 0, 0
     t0 = time.perf_counter()
     while i < len(wl.order) and not (stop is not None and stop.is_set()):
         si, m = wl.order[i % len(wl.order)]
-        a = time.perf_counter()
+        a, c = time.perf_counter(), time.thread_time()
         try:
             adapter.append_message(ids[si], m)
             ok += 1
         except Exception:  # counted, never hidden
             failed += 1
+        cpu.append(time.thread_time() - c)
         lat.append(time.perf_counter() - a)
         i += 1
         if stop is not None and i == len(wl.order):
@@ -191,8 +220,11 @@ def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: 
                 adapter.create_session(sid, s["source"], s["model"])
     elapsed = time.perf_counter() - t0
     adapter.close()
+    slowest = max(range(len(lat)), key=lat.__getitem__) if lat else None
     q.put({"ok": ok, "failed": failed, "elapsed": elapsed, "max_ms": max(lat) * 1e3 if lat else 0.0,
-           "p99_ms": percentile(lat, 0.99) * 1e3 if lat else 0.0})
+           "p99_ms": percentile(lat, 0.99) * 1e3 if lat else 0.0,
+           "slowest_cpu_ms": cpu[slowest] * 1e3 if slowest is not None else 0.0,
+           "cpu_max_ms": max(cpu) * 1e3 if cpu else 0.0})
 
 
 def run_writers(spec: str, synchronous: str, db: Path, procs: int, n: int, tag: str, stop: Any = None) -> tuple[list, Any]:
@@ -209,6 +241,8 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
     """Rounds of *procs* processes x *n* appends per store, alternating; ratio per round."""
     rates: dict[str, list[float]] = {"ours": [], "ref": []}
     worst: dict[str, float] = {"ours": 0.0, "ref": 0.0}
+    worst_cpu: dict[str, float] = {"ours": 0.0, "ref": 0.0}  # CPU of that slowest append
+    cpu_max: dict[str, float] = {"ours": 0.0, "ref": 0.0}
     expected, failures, ratios, fsyncs = {"ours": 0, "ref": 0}, {"ours": 0, "ref": 0}, [], []
     dbs = {side: directory / f"conc_{side}_{synchronous}.db" for side in ("ours", "ref")}
     for db in dbs.values():
@@ -225,7 +259,10 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
             ok = sum(x["ok"] for x in results)
             expected[side] += ok
             failures[side] += sum(x["failed"] for x in results)
-            worst[side] = max(worst[side], *(x["max_ms"] for x in results))
+            for x in results:
+                if x["max_ms"] > worst[side]:
+                    worst[side], worst_cpu[side] = x["max_ms"], x["slowest_cpu_ms"]
+                cpu_max[side] = max(cpu_max[side], x["cpu_max_ms"])
             rates[side].append(ok / wall)
             return wall
         return go
@@ -248,6 +285,8 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
             "ratio_ours_rate_over_ref": ratio_stats(ratios).as_dict(), "load": machine()["load"],
             **{side: {"msgs_per_s": round(percentile(rates[side], 0.5), 1), "lost_rows": lost[side],
                       "failed_appends": failures[side], "append_max_ms": round(worst[side], 1),
+                      "cpu_of_slowest_append_ms": round(worst_cpu[side], 2),
+                      "append_cpu_max_ms": round(cpu_max[side], 2),
                       "share_of_fsync_bound": round(percentile(rates[side], 0.5) / bound, 3)
                       if bound and synchronous == "full" else None} for side in rates}}
 

@@ -240,21 +240,30 @@ class Installer:
 
     def restore_entry(self, entry: LockEntry) -> Outcome | None:
         """Install one lock entry at its pinned version or commit, unless it is already there."""
-        from hermes_core.distribution.distributions import find_installed
-        from hermes_core.distribution.site_snapshot import site_dirs
-
-        if entry.layout == "package":
-            present = find_installed(entry.distribution, site_dirs()) if entry.distribution else None
-            if present is not None and present.version == entry.version:
-                self.console.info(f"'{entry.key}' is already installed ({entry.distribution} {entry.version})")
-                return None
-        elif (user_plugins_root(self.home) / entry.key).is_dir():
-            self.console.info(f"'{entry.key}' is already installed ({user_plugins_root(self.home) / entry.key})")
+        present = installed_copy(entry, self.home)
+        if present:
+            self.console.info(f"'{entry.key}' is already installed ({present})")
             return None
         outcome = self.install_spec(pinned_spec(entry), commit=entry.commit, record_spec=entry.spec, upgrade=True, replace=True)
         # config.yaml (kept with $HERMES_HOME) already says what is on; only --enable changes it.
         self._enable(outcome, ask=False)
         return outcome
+
+
+def installed_copy(entry: LockEntry, home: Path) -> str:
+    """What already satisfies ``entry`` here, described for the user, or ``""`` when it must be installed.
+
+    A package counts only at the pinned version (another version is replaced by the pinned one); a
+    directory plugin counts whatever its version, since it may hold the user's edits.
+    """
+    if entry.layout == "package":
+        from hermes_core.distribution.distributions import find_installed
+        from hermes_core.distribution.site_snapshot import site_dirs
+
+        present = find_installed(entry.distribution, site_dirs()) if entry.distribution else None
+        return f"{entry.distribution} {entry.version}" if present is not None and present.version == entry.version else ""
+    directory = user_plugins_root(home) / entry.key
+    return str(directory) if directory.is_dir() else ""
 
 
 def pinned_spec(entry: LockEntry) -> PluginSpec:

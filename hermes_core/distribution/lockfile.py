@@ -87,8 +87,10 @@ def parse_lock(text: str, path: Path) -> dict[str, LockEntry]:
         raise HermesError(f"{path}: not a plugins.lock (invalid JSON: {exc}) -> restore it from a backup or delete it") from exc
     if not isinstance(data, dict) or not isinstance(data.get("plugins"), dict):
         raise HermesError(f"{path}: not a plugins.lock (no 'plugins' mapping) -> restore it from a backup or delete it")
-    version = data.get("lock_version", 1)
-    if not isinstance(version, int) or version > LOCK_VERSION:
+    version = data.get("lock_version", 1)  # the first format had no version field
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise HermesError(f"{path}: lock_version {version!r} is not a whole number -> restore it from a backup or delete it")
+    if version > LOCK_VERSION:
         raise HermesError(f"{path}: lock_version {version!r} is newer than this hermes understands ({LOCK_VERSION}) -> upgrade hermes")
     known = {f.name for f in fields(LockEntry)} - {"key"}
     entries: dict[str, LockEntry] = {}

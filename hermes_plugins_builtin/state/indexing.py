@@ -38,9 +38,25 @@ def _set_indexed_upto(conn: sqlite3.Connection, message_id: int) -> None:
 
 
 def after_append(conn: sqlite3.Connection, last_id: int) -> None:
-    """Index the waiting rows once a batch is full (caller holds the write lock)."""
-    if last_id - indexed_upto(conn) >= BATCH_ROWS:
+    """Index the waiting rows once a batch is full (caller holds the write lock).
+
+    indexed_upto only grows, so the value this connection last saw is a lower
+    bound: while *last_id* is within a batch of it, no batch can be full and the
+    append skips reading state_meta (most appends).
+    """
+    if last_id - getattr(conn, "indexed_seen", 0) < BATCH_ROWS:
+        return
+    upto = indexed_upto(conn)
+    _remember(conn, upto)  # committed by some writer; what this batch writes could still roll back
+    if last_id - upto >= BATCH_ROWS:
         index_pending(conn)
+
+
+def _remember(conn: sqlite3.Connection, upto: int) -> None:
+    try:
+        conn.indexed_seen = upto  # type: ignore[attr-defined]  # the store's connections carry it
+    except AttributeError:
+        pass  # a plain sqlite3 connection: after_append reads state_meta every time
 
 
 def has_rank_lists(conn: sqlite3.Connection) -> bool:
@@ -57,7 +73,7 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
     """
     start = indexed_upto(conn)
     current = has_rank_lists(conn)
-    total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0]
+    total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0] if progress else 0
     done, upto, grams_added = 0, start, False
     while True:
         rows = conn.execute("SELECT id, search_text FROM messages WHERE id > ? ORDER BY id LIMIT ?",
@@ -75,6 +91,8 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
             update_lists(conn, rows)
         if progress:
             progress(done, total)
+        if len(rows) < _CHUNK:
+            break  # that was the last of them
     if done:
         _set_indexed_upto(conn, upto)
         merge_step(conn, grams=grams_added)

@@ -4,9 +4,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping
-
-from .grams import needs_grams
+from typing import Any, Mapping, NamedTuple
 
 SESSION_COLUMNS = (
     "id", "source", "user_id", "model", "model_config", "system_prompt", "parent_session_id",
@@ -43,40 +41,39 @@ def _text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False)
 
 
-@dataclass(frozen=True)
-class EncodedMessage:
+class EncodedMessage(NamedTuple):
     """One message ready for INSERT, with what the write path needs to know about it."""
 
     values: tuple[Any, ...]
     tool_call_count: int
-    may_have_grams: bool
 
 
 def encode_message(session_id: str, message: Mapping[str, Any]) -> EncodedMessage:
     """Map an OpenAI-style message dict (plus our extra fields) onto the messages columns."""
-    role = message.get("role")
+    get = message.get
+    role = get("role")
     if not isinstance(role, str) or not role:
         raise ValueError("a message needs a non-empty 'role'")
-    tool_calls = message.get("tool_calls")
-    row: dict[str, Any] = {
-        "session_id": session_id,
-        "role": role,
-        "content": _text(message.get("content")),
-        "tool_call_id": message.get("tool_call_id"),
-        "tool_calls": _json_or_text(tool_calls) if tool_calls else None,
-        "tool_name": message.get("tool_name") or (message.get("name") if role == "tool" else None),
-        "timestamp": float(message.get("timestamp") or time.time()),
-        "token_count": message.get("token_count"),
-        "finish_reason": message.get("finish_reason"),
-        "reasoning": message.get("reasoning"),
-        "reasoning_content": message.get("reasoning_content"),
-        "reasoning_details": _json_or_text(message.get("reasoning_details")),
-        "codex_reasoning_items": _json_or_text(message.get("codex_reasoning_items")),
-        "codex_message_items": _json_or_text(message.get("codex_message_items")),
-    }
+    tool_calls = get("tool_calls")
     calls = len(tool_calls) if isinstance(tool_calls, (list, tuple)) else (1 if tool_calls else 0)
-    grams = any(needs_grams(row[k]) for k in ("content", "tool_name", "tool_calls"))
-    return EncodedMessage(tuple(row[c] for c in MESSAGE_COLUMNS), calls, grams)
+    # in MESSAGE_COLUMNS order (a test keeps the two in step); built directly, since every
+    # append goes through here
+    return EncodedMessage((
+        session_id,
+        role,
+        _text(get("content")),
+        get("tool_call_id"),
+        _json_or_text(tool_calls) if tool_calls else None,
+        get("tool_name") or (get("name") if role == "tool" else None),
+        float(get("timestamp") or time.time()),
+        get("token_count"),
+        get("finish_reason"),
+        get("reasoning"),
+        get("reasoning_content"),
+        _json_or_text(get("reasoning_details")),
+        _json_or_text(get("codex_reasoning_items")),
+        _json_or_text(get("codex_message_items")),
+    ), calls)
 
 
 def _decode_json(text: str | None) -> Any:

@@ -277,7 +277,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
                 raise SessionNotFoundError(session_id)
             ids = [_insert(conn, e.values) for e in encoded]
             indexing.after_append(conn, ids[-1])
-        self._checkpointer.note_commit()
+        self._checkpointer.note_commit(len(ids))
         return ids
 
     def get_messages(self, session_id: str) -> list[dict[str, Any]]:

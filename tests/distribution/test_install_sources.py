@@ -1,4 +1,5 @@
-"""git repositories (file://), local directory plugins, and restoring plugins.lock into a fresh venv."""
+"""git repositories (file://), local directory plugins, and restoring plugins.lock into a fresh venv
+(in-process restores, and their failures, are in test_restore.py)."""
 
 from __future__ import annotations
 
@@ -146,23 +147,3 @@ def test_the_lock_restores_every_plugin_into_a_fresh_venv(venv, home, wheels, pr
 
     again = fresh.hermes_run("plugins", "install", "-r", str(new_home / "plugins.lock"), *links, str(wheels.index), home=new_home, cwd=tmp_path)
     assert again.returncode == 0 and again.stdout.count("is already installed") == 3
-
-
-def test_a_lock_entry_that_cannot_be_restored_is_reported_and_the_others_are_installed(venv, home, tmp_path):
-    local = tmp_path / "gone"
-    lock = {
-        "lock_version": 1,
-        "plugins": {
-            "gone": {"spec": str(local), "source": "path", "layout": "directory", "location": str(local), "plugins": ["gone"]},
-            "hello": {"spec": "x", "source": "path", "layout": "directory", "location": str(tmp_path / "hello"), "plugins": ["hello"]},
-        },
-    }
-    (tmp_path / "hello").mkdir()
-    (tmp_path / "hello" / "plugin.yaml").write_text("name: hello\n")
-    (tmp_path / "hello" / "__init__.py").write_text("def register(ctx):\n    pass\n")
-    (tmp_path / "plugins.lock").write_text(json.dumps(lock))
-    result = venv.hermes_run("plugins", "install", "-r", str(tmp_path / "plugins.lock"), home=home, cwd=tmp_path)
-    assert result.returncode == 1
-    assert f"1 of 2 plugin(s) from {tmp_path / 'plugins.lock'} could not be installed: 'gone'" in result.stderr
-    assert f"it was installed from {local}, which no longer exists" in result.stderr
-    assert (home / "plugins" / "hello" / "plugin.yaml").is_file()

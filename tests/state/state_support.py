@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing as mp
+import os
+import signal
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -109,3 +112,36 @@ def pg_endless_batches_worker(url: str, batch: int, conn_pipe: Any) -> None:
         store.append_messages(sid, [{"role": "user", "content": f"batch {n} row {i} 数据库"} for i in range(batch)])
         n += 1
         conn_pipe.send(n)
+
+
+def killed_while_indexing_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
+    """Append single messages until one of them indexes the batch, and block inside that work.
+
+    The parent SIGKILLs this process once the batch's rows are going into the word
+    index, so the kill lands after the append's own INSERT, inside the same
+    transaction.
+    """
+    store = SessionStore(db_path)
+    sid = store.create_session("victim", "cli")
+
+    def on_statement(sql: str) -> None:
+        if sql.startswith("INSERT INTO messages_fts(rowid"):
+            conn_pipe.send("indexing")
+            conn_pipe.recv()  # never answered: the parent kills us here
+
+    for i in range(batch - 1):
+        store.append_message(sid, "user", f"acknowledged row {i} 数据库")
+    store._conn.set_trace_callback(on_statement)
+    store.append_message(sid, "user", "the row whose append indexes the batch")
+
+
+def sigkill_when_it_says(worker: Callable[..., None], args: tuple, signal_word: str) -> None:
+    """Run *worker*(*args*, pipe) in a spawned process and SIGKILL it once it sends *signal_word*."""
+    parent_end, child_end = mp.get_context("spawn").Pipe()
+    proc = mp.get_context("spawn").Process(target=worker, args=(*args, child_end))
+    proc.start()
+    assert parent_end.poll(120), f"the worker never got to {signal_word!r}"
+    assert parent_end.recv() == signal_word
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join(timeout=60)
+    assert proc.exitcode == -signal.SIGKILL

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 import sqlite3
 
 import pytest
@@ -43,14 +42,7 @@ def test_eight_writer_processes_lose_nothing(db_path):
 
 def test_sigkill_inside_a_write_transaction_leaves_a_sound_file(db_path):
     batch = 400
-    parent_end, child_end = SPAWN.Pipe()
-    proc = SPAWN.Process(target=state_support.killed_mid_batch_worker, args=(str(db_path), batch, child_end))
-    proc.start()
-    assert parent_end.poll(120), "worker never reached its second batch"
-    assert parent_end.recv() == "inside"
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.join(timeout=60)
-    assert proc.exitcode == -signal.SIGKILL
+    state_support.sigkill_when_it_says(state_support.killed_mid_batch_worker, (str(db_path), batch), "inside")
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     with SessionStore(db_path) as store:
@@ -120,12 +112,12 @@ def test_a_hermes_writer_waits_for_another_on_the_file_lock_not_on_sqlite_retrie
 
 
 def test_wal_pages_are_copied_back_by_the_background_checkpointer(db_path):
-    from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_COMMITS
+    from hermes_plugins_builtin.state.checkpoint import AUTOCHECKPOINT_PAGES, CHECKPOINT_EVERY_MESSAGES
 
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
         size_before = os.path.getsize(db_path)
-        appends = CHECKPOINT_EVERY_COMMITS * 2
+        appends = CHECKPOINT_EVERY_MESSAGES * 2
         for i in range(appends):
             store.append_message("s", "user", f"message {i} " + "padding " * 50)
         assert store._checkpointer.wait_for(1, timeout=60)
@@ -143,7 +135,7 @@ def test_a_long_wal_is_started_over_from_the_background_thread(db_path, monkeypa
     monkeypatch.setattr(checkpoint, "RESTART_FRAMES", 5)
     with SessionStore(db_path) as store, SessionStore(db_path) as reader:
         store.create_session("s", "cli")
-        for i in range(checkpoint.CHECKPOINT_EVERY_COMMITS):
+        for i in range(checkpoint.CHECKPOINT_EVERY_MESSAGES):
             store.append_message("s", "user", f"message {i} " + "padding " * 50)
             assert reader.search(f"message {i}")  # a reader between the commits
         assert store._checkpointer.wait_for(1, timeout=60)
@@ -155,4 +147,4 @@ def test_a_long_wal_is_started_over_from_the_background_thread(db_path, monkeypa
         finally:
             probe.close()
         assert 0 < frames < 5  # the commit after the restart wrote from the start of the WAL
-        assert reader.message_count("s") == checkpoint.CHECKPOINT_EVERY_COMMITS + 1
+        assert reader.message_count("s") == checkpoint.CHECKPOINT_EVERY_MESSAGES + 1

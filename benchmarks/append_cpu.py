@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Where an append's CPU goes: our store at synchronous=FULL on tmpfs, by component.
+
+The session-store benchmark times appends against the reference; this script says
+what one append of ours spends its CPU on, so that a change to the write path can be
+judged by the work it removes rather than by wall time on a shared machine. Each run
+appends the shared workload (seed 1337) to a fresh store, or to a copy of --db (say a
+100k database, whose impact lists are grown), one message per commit, and reads the
+appending thread's CPU time around:
+
+  index batch      indexing.index_pending: the batch of 32 waiting rows, all of it
+    impact lists   ranking.update_lists, inside it (as indexing calls it)
+      list builds  ranking._build_list: a word reaching 1,000 messages gets its list
+      word counts  ranking._document_frequency: is this word there yet?
+    merging        indexing.merge_step: a slice of FTS5 segment merging
+  store the row    the rest: transaction, counters, INSERT, file lock, encoding
+
+plus the process's CPU per message (the checkpoint thread included) and the most CPU
+any one append took. With --against SRC the same runs alternate with a second source
+tree (another checkout's directory, e.g. ``git worktree add /tmp/main main``) in
+separate processes, A-B then B-A, and the report gives the per-pair ratios.
+
+    python3 benchmarks/append_cpu.py                                 # 5,000 messages, 3 runs
+    python3 benchmarks/append_cpu.py --db .bench/s100k/base100k.db   # on a grown store
+    python3 benchmarks/append_cpu.py --against /tmp/main --repeat 4  # before/after
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+COMPONENTS = (("index batch", "indexing", "index_pending"), ("impact lists", "indexing", "update_lists"),
+              ("list builds", "ranking", "_build_list"), ("word counts", "ranking", "_document_frequency"),
+              ("merging", "indexing", "merge_step"))
+
+
+def worker(messages: int, directory: str, base: str | None) -> dict[str, Any]:
+    """One run, in this process, of whichever hermes_plugins_builtin is first on sys.path."""
+    import importlib
+
+    sys.path.insert(0, str(HERE))
+    from session_store_reference import shared  # the shared workload (stdlib only)
+
+    from hermes_plugins_builtin.state import SessionStore
+
+    spent: dict[str, float] = {name: 0.0 for name, _, _ in COMPONENTS}
+
+    def timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                spent[name] += time.thread_time() - started
+        return wrapper
+
+    for name, module, function in COMPONENTS:  # looked up at call time by their callers
+        mod = importlib.import_module(f"hermes_plugins_builtin.state.{module}")
+        if hasattr(mod, function):
+            setattr(mod, function, timed(name, getattr(mod, function)))
+    path = Path(directory) / "state.db"
+    if base:
+        shutil.copy(base, path)
+    wl = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, messages // 100), n_messages=messages).build()
+    store = SessionStore(path, durable=True)
+    ids = [store.create_session(f"cpu-{s['id']}", s["source"], model=s["model"]) for s in wl.sessions]
+    worst, thread, process = 0.0, time.thread_time(), time.process_time()
+    for si, m in wl.order:
+        started = time.thread_time()
+        store.append_message(ids[si], m["role"], m.get("content"), tool_calls=m.get("tool_calls"),
+                             tool_name=m.get("tool_name"), tool_call_id=m.get("tool_call_id"),
+                             finish_reason=m.get("finish_reason"))
+        worst = max(worst, time.thread_time() - started)
+    thread, process = time.thread_time() - thread, time.process_time() - process
+    store.close()
+    per = {name: round(value / messages * 1e6, 1) for name, value in spent.items()}
+    per["store the row"] = round((thread - spent["index batch"]) / messages * 1e6, 1)
+    import hermes_plugins_builtin
+
+    return {"source": str(Path(hermes_plugins_builtin.__file__).parent.parent), "messages": messages,
+            "process_cpu_per_msg_us": round(process / messages * 1e6, 1),
+            "thread_cpu_per_msg_us": round(thread / messages * 1e6, 1),
+            "components_us_per_msg": per, "append_cpu_max_ms": round(worst * 1e3, 2)}
+
+
+def run_one(source: Path, messages: int, tmpfs: Path, base: Path | None) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(dir=tmpfs) as directory:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source), os.environ.get("PYTHONPATH", "")]))
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--messages", str(messages),
+               "--tmpfs", directory] + (["--db", str(base)] if base else [])
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise SystemExit(f"the run on {source} failed:\n{done.stderr}")
+        return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--messages", type=int, default=5000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--db", type=Path, default=None, help="append to a copy of this state.db instead of a new one")
+    ap.add_argument("--tmpfs", type=Path, default=Path("/dev/shm"), help="a RAM-backed directory (fsync is free)")
+    ap.add_argument("--against", type=Path, default=None, help="a second source tree to alternate with")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.messages, str(args.tmpfs), str(args.db) if args.db else None)))
+        return 0
+    for given in (args.db, args.against):
+        if given is not None and not given.exists():
+            raise SystemExit(f"{given} does not exist -> give an existing path")
+    sides = {"this tree": REPO} | ({"against": args.against.resolve()} if args.against else {})
+    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for rep in range(args.repeat):
+        for side in (list(sides) if rep % 2 == 0 else list(sides)[::-1]):
+            runs[side].append(run_one(sides[side], args.messages, args.tmpfs, args.db))
+            print(f"run {rep + 1} {side}: {runs[side][-1]['process_cpu_per_msg_us']} us/msg", file=sys.stderr)
+    report: dict[str, Any] = {"load": "%.2f %.2f %.2f" % os.getloadavg(), "messages": args.messages,
+                              "base": str(args.db) if args.db else None, "runs": runs}
+    for side, results in runs.items():
+        report[side] = {
+            "source": results[0]["source"],
+            "process_cpu_per_msg_us_median": statistics.median(r["process_cpu_per_msg_us"] for r in results),
+            "components_us_per_msg_median": {name: statistics.median(r["components_us_per_msg"][name] for r in results)
+                                             for name in results[0]["components_us_per_msg"]},
+            "append_cpu_max_ms": max(r["append_cpu_max_ms"] for r in results)}
+    if args.against:
+        ratios = [b["process_cpu_per_msg_us"] / a["process_cpu_per_msg_us"]
+                  for a, b in zip(runs["this tree"], runs["against"])]
+        report["cpu_ratio_against_over_this"] = {"median": round(statistics.median(ratios), 3),
+                                                 "each": [round(r, 3) for r in ratios]}
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The append path: batches indexed by whichever writer fills them, a crash inside a batch,
+the impact lists' word tokens and promotions, the row encoding, the durability setting."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hermes_plugins_builtin.state import SessionStore, StateStoreError, indexing, open_configured_store, ranking
+from hermes_plugins_builtin.state.records import MESSAGE_COLUMNS, encode_message
+from hermes_plugins_builtin.state.ranking import _TOKEN, fold, tokens
+
+import state_support
+
+
+def _waiting(store: SessionStore) -> int:
+    return store._conn.execute("SELECT count(*) FROM messages WHERE id > ?",
+                               (indexing.indexed_upto(store._conn),)).fetchone()[0]
+
+
+def test_two_writers_taking_turns_index_every_batch(db_path):
+    """Each writer remembers the mark it last read; the other writer's batches move it on."""
+    with SessionStore(db_path) as first, SessionStore(db_path) as second:
+        first.create_session("a", "cli")
+        second.create_session("b", "cli")
+        for i in range(5 * indexing.BATCH_ROWS + 3):
+            writer, sid = (first, "a") if (i // 3) % 2 == 0 else (second, "b")
+            writer.append_message(sid, "user", f"turn {i} marker{i}")
+            assert _waiting(first) < indexing.BATCH_ROWS
+        assert indexing.indexed_upto(first._conn) >= 5 * indexing.BATCH_ROWS
+        assert first.check_integrity() == []
+        for i in (0, 77, 5 * indexing.BATCH_ROWS + 2):
+            assert len(first.search(f"marker{i}")) == 1
+
+
+def test_a_batch_that_rolled_back_is_indexed_by_the_next_append(db_path, monkeypatch):
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        for i in range(indexing.BATCH_ROWS - 1):
+            store.append_message("s", "user", f"row {i}")
+        real_merge = indexing.merge_step
+
+        def failing_merge(conn, *, grams):
+            raise sqlite3.OperationalError("disk I/O error")  # what a failing disk reports
+
+        monkeypatch.setattr(indexing, "merge_step", failing_merge)
+        try:
+            store.append_message("s", "user", "this append fills the batch and fails")
+        except sqlite3.OperationalError:
+            pass
+        else:
+            raise AssertionError("the injected failure did not reach the caller")
+        monkeypatch.setattr(indexing, "merge_step", real_merge)
+        assert store.message_count() == indexing.BATCH_ROWS - 1  # rolled back whole
+        store.append_message("s", "user", "the next one")
+        assert _waiting(store) == 0
+        assert store.check_integrity() == []
+
+
+def test_sigkill_while_a_batch_is_indexed_loses_only_the_unacknowledged_append(db_path):
+    batch = indexing.BATCH_ROWS
+    state_support.sigkill_when_it_says(state_support.killed_while_indexing_worker, (str(db_path), batch), "indexing")
+    with SessionStore(db_path) as store:
+        assert store.message_count("victim") == batch - 1
+        assert store.get_session("victim")["message_count"] == batch - 1
+        assert indexing.indexed_upto(store._conn) == 0  # the batch went with the append
+        assert len(store.search("acknowledged 数据库", limit=100)) == batch - 1  # read while waiting
+        assert store.search("indexes") == []
+        store.append_message("victim", "user", "after the crash")
+        assert _waiting(store) == 0
+        assert len(store.search("acknowledged 数据库", limit=100)) == batch - 1  # now from the indexes
+        assert store.check_integrity() == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_word_tokens_are_the_word_pattern_whatever_the_text(text):
+    assert tokens(text) == _TOKEN.findall(fold(text))
+
+
+def test_encoded_values_follow_the_column_order():
+    message = {"role": "tool", "content": "c", "tool_call_id": "id", "tool_calls": [{"x": 1}], "name": "n",
+               "timestamp": 5, "token_count": 7, "finish_reason": "stop", "reasoning": "r",
+               "reasoning_content": "rc", "reasoning_details": {"d": 1}, "codex_reasoning_items": [1],
+               "codex_message_items": [2]}
+    encoded = encode_message("sid", message)
+    assert dict(zip(MESSAGE_COLUMNS, encoded.values)) == {
+        "session_id": "sid", "role": "tool", "content": "c", "tool_call_id": "id", "tool_calls": '[{"x":1}]',
+        "tool_name": "n", "timestamp": 5.0, "token_count": 7, "finish_reason": "stop", "reasoning": "r",
+        "reasoning_content": "rc", "reasoning_details": '{"d":1}', "codex_reasoning_items": "[1]",
+        "codex_message_items": "[2]"}
+    assert encoded.tool_call_count == 1
+
+
+def _tracked_words(store: SessionStore) -> set[str]:
+    return {r[0] for r in store._conn.execute("SELECT term FROM rank_terms WHERE tracked = 1")}
+
+
+def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later(db_path, monkeypatch):
+    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    batch = indexing.BATCH_ROWS
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        grown = []
+        for i in range(5 * batch):
+            store.append_message("s", "user", f"alpha beta gamma unique{i}")
+            if (i + 1) % batch == 0:
+                grown.append(len(_tracked_words(store) & {"alpha", "beta", "gamma"}))
+        # a batch sees the document count of the index before it (FTS5 writes the count
+        # when the batch's rows leave its memory), so the third batch is the first to
+        # see 40 rows: all three words qualify there, and one list is built per batch
+        assert grown == [0, 0, 1, 2, 3]
+        hits = store.search("beta", limit=5)
+        assert len(hits) == 5 and store.check_integrity() == []
+
+
+def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeypatch):
+    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        for turn in range(2):  # each turn indexes its own rows; the second sees the first's count
+            store.append_messages("s", [{"role": "user", "content": f"alpha beta gamma unique{turn}-{i}"}
+                                        for i in range(4 * indexing.BATCH_ROWS)])
+        assert {"alpha", "beta", "gamma"} <= _tracked_words(store)
+
+
+def test_the_promotion_budget_counts_rows_in_batches_of_the_index():
+    assert ranking.ROWS_PER_BUDGET == indexing.BATCH_ROWS
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [(None, 1), ("normal", 1), ("FULL", 2), (" full ", 2)])
+def test_the_synchronous_setting_chooses_the_durability_of_every_commit(tmp_path, setting, pragma):
+    config = {"state": {"synchronous": setting}} if setting is not None else {}
+    store = open_configured_store(tmp_path, config, {})
+    try:
+        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == pragma  # 1 NORMAL, 2 FULL
+        store.create_session("s", "cli")
+        store.append_message("s", "user", "kept")
+        assert store.search("kept")
+    finally:
+        store.close()
+
+
+def test_an_unknown_synchronous_setting_names_the_setting_and_the_fix(tmp_path):
+    with pytest.raises(StateStoreError, match=r"state\.synchronous is 'off'.*'normal'.*'full'.*hermes config set"):
+        open_configured_store(tmp_path, {"state": {"synchronous": "off"}}, {})
+    assert not (tmp_path / "state.db").exists()  # refused before anything was created
