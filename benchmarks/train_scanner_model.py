@@ -5,7 +5,8 @@ Run:
     python benchmarks/train_scanner_model.py --lobo     # leave-one-batch-out figures (rules, model, rules or model)
     python benchmarks/train_scanner_model.py --check    # train again and fail if the committed module differs
 
-Needs the ``train`` extra (``pip install -e '.[train]'``: numpy, scikit-learn); hermes itself never imports them.
+Needs the ``train`` extra (``pip install -e '.[train]'``: scikit-learn, with numpy and scipy); hermes itself never
+imports them. Deterministic: the same corpus gives the same module byte for byte (``--check``).
 
 Data: the notes of tests/builtin/memory/corpus/corpus.jsonl in the tuning splits (dev, holdout, fresh, fresh2).
 Attacks disguised by an encoding (base64, hex, ROT13, percent-encoding, reversal) and the hidden-character family
@@ -13,16 +14,18 @@ are left out: the rules decode and read those, and their text carries no wording
 
 Model: for each language-carrying attack family, an L2-regularised logistic regression (liblinear, fixed seed) of
 that family's attacks against the harmless notes, over the binary features of
-``hermes_plugins_builtin.memory.scanner.learned_features`` scaled by 1/sqrt(number of features, at least 32). Features seen in
-fewer than two training notes are dropped; the weights are stored as int16 with a scale per family, and features
-whose weights all round to less than :data:`KEEP` of the family's largest are dropped (the run-time model is the
-rounded one, and every figure here is measured with it).
+``hermes_plugins_builtin.memory.scanner.learned_features`` scaled by 1/sqrt(number of features, at least 32), each
+source group weighing sqrt(its size). Features seen in fewer than two training notes are dropped; the weights
+are stored as int16 with a scale per family, and features whose weights all round to less than :data:`KEEP` of the
+family's largest are dropped (the run-time model is the rounded one, and every figure here is measured with it).
 
 Thresholds: chosen on the training notes only, from out-of-fold scores (4 folds by source group, so variants of one
-seed stay together): every family's threshold lets the same number of harmless notes through, the largest such
-that harmless notes refused by the rules or the model stay within :data:`BENIGN_BUDGET` overall and
-:data:`HARD_BUDGET` among the hard negatives. The deciding score of a note is the highest over its windows (chunks of
-sentences, and their sentences), exactly as the scanner computes it.
+seed stay together) of the notes the rules accept. Each family's threshold starts just above every harmless note
+and is lowered greedily where it passes the most missed attacks per harmless note let through, while the harmless
+notes the model refuses stay within :data:`BENIGN_BUDGET` of all harmless notes (:data:`HARD_BUDGET` of the hard
+ones); then :data:`MARGIN` is added, since a new writer's harmless notes score higher than held-out notes of
+writers the model has seen. The deciding score of a note is the highest over its windows (chunks of sentences,
+and their sentences), exactly as the scanner computes it.
 
 Leave one batch out (``--lobo``): the corpus has three independently written batches (``src``: the dev and holdout
 splits; ``fresh``; ``fresh2``). For each, a model is trained (thresholds included, by the same procedure) on the

@@ -125,7 +125,7 @@ def _word_grams(word: str) -> tuple[str, ...]:
 
 #: word -> its n-grams: most words of a note were seen in earlier notes. Emptied when it reaches the cap.
 _GRAMS: dict[str, tuple[str, ...]] = {}
-_GRAMS_CAP = 50_000
+_GRAMS_CAP = 8192  # about 1 kB a word: a few MB at most
 
 
 def features(plain_text: str) -> set[str]:
