@@ -24,6 +24,8 @@ from . import commands, compact, concepts, decode, forgery, instructions, invisi
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
+# Concept classes whose words, in many languages, meet in one sentence (pairs found in two passes by ``meeting``).
+from . import crosslingual, crosslingual_conceal, crosslingual_override, footholds
 from .prefilter import GateIndex
 from .rules import Rule
 
@@ -33,6 +35,7 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
 RULES: tuple[Rule, ...] = (
     *forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
+    *crosslingual.RULES, *crosslingual_conceal.RULES, *crosslingual_override.RULES, *footholds.RULES,
 )
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
 _DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
