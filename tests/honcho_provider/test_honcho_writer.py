@@ -266,3 +266,14 @@ def test_close_after_everything_was_sent_journals_nothing(tmp_path: Path) -> Non
     writer.add_turn(turn(1))
     assert writer.close(timeout=0) is True and writer.drain(0) is True
     assert not journal.path.exists()
+
+
+def test_an_entry_recorded_after_a_line_cut_by_a_crash_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "failed.jsonl"
+    journal = FailureJournal(path)
+    journal.record(turn(1), "server down")
+    whole = path.read_bytes()
+    path.write_bytes(whole + whole[: len(whole) // 2])  # the process died half-way through a second entry
+    journal.record(turn(2), "server down again")
+    assert [[m["content"] for m in e["messages"]] for e in journal.entries()] == [["user 1", "assistant 1"], ["user 2", "assistant 2"]]
+    assert path.read_bytes().endswith(b"\n")
