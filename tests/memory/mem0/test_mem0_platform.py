@@ -119,3 +119,16 @@ def test_status_reports_a_reachable_platform_available(run_hermes, platform):
     result = run_hermes("memory", "status", "--json")
     assert result.exit_code == 0, result.stdout
     assert result.json()["available"] is True and result.json()["connection"] == "ok"
+
+
+def test_a_count_that_fails_shows_no_number_and_is_recorded_as_the_last_error(open_provider, platform):
+    provider = open_provider()
+    assert provider.flush(30)  # the session's first replay is over: the next request is the status count
+    platform.failures.append((500, {"detail": "listing exploded"}))
+    details = provider.status_details()
+    assert details["memories"] is None and "open_error" not in details
+    assert platform.requests[-1][0] in ("GET", "POST") and "memories" in platform.requests[-1][1]
+    at, rest = details["last_error"].split(" ", 1)
+    assert at.endswith("Z") and rest.startswith("count: ") and "listing exploded" in rest
+    error_type = rest.removeprefix("count: ").split(":", 1)[0]
+    assert error_type and " " not in error_type  # the exception's class name comes first, then its message

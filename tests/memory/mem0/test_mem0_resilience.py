@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mem0_testkit import plugin_module
+from mem0_testkit import DIMS, plugin_module
 
 
 @pytest.fixture
@@ -230,3 +230,11 @@ def test_sizes_are_shown_in_the_largest_unit_below_1024():
     from hermes_bundled_plugins.memory.mem0.status import _human_size as human
 
     assert [human(n) for n in (0, 1023, 1024, 1536 * 1024, 3 * 1024**3, 5 * 1024**4)] == ["0 B", "1023 B", "1.0 KB", "1.5 MB", "3.0 GB", "5120.0 GB"]
+
+
+def test_status_says_auto_for_an_embedder_whose_size_is_asked_of_the_endpoint(open_provider, server, mem0_home):
+    config = mem0_home / "config.yaml"
+    config.write_text(config.read_text().replace(f"      dims: {DIMS}\n", ""))
+    provider = open_provider()
+    assert provider.settings.embedder.dims == 0
+    assert provider.status_details()["embedder"] == f"hashed-bow (auto dims) @ {server.base_url}"
