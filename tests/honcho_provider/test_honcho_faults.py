@@ -286,3 +286,27 @@ def test_without_a_base_url_the_sdk_is_pointed_at_the_environment(hermes_home: P
 
     assert HonchoBackend(_config(hermes_home, environment="local")).client.base_url == "http://localhost:8000"
     assert HonchoBackend(_config(hermes_home, apiKey=SECRET)).client.base_url == "https://api.honcho.dev"
+
+
+def test_the_sdk_is_found_installed_without_being_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hermes_bundled_plugins.memory.honcho.client import sdk_installed
+
+    assert sdk_installed() is True  # imported already by the tests before
+    for name in [name for name in sys.modules if name == "honcho" or name.startswith("honcho.")]:
+        monkeypatch.delitem(sys.modules, name)  # restored after the test
+    assert sdk_installed() is True
+    assert "honcho" not in sys.modules  # `hermes --help` must not pay for the SDK's import
+    monkeypatch.setitem(sys.modules, "honcho", None)
+    assert sdk_installed() is False
+
+
+def test_only_a_local_server_gets_the_placeholder_key(hermes_home: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoBackend
+
+    # What the SDK will send as the key is kept only in its HTTP settings; a server that is not
+    # local cannot be run here (every loopback name counts as local), so the settings are read.
+    assert HonchoBackend(_config(hermes_home, baseUrl="http://localhost:8000")).client._http_config["api_key"] == "local"
+    assert HonchoBackend(_config(hermes_home, baseUrl="https://honcho.example.com")).client._http_config["api_key"] is None
+    assert HonchoBackend(_config(hermes_home, baseUrl="https://honcho.example.com", apiKey=SECRET)).client._http_config["api_key"] == SECRET

@@ -81,7 +81,6 @@ class HonchoBackend:
             kwargs["environment"] = config.environment
         # Local servers run without auth; a placeholder keeps the SDK from reading HONCHO_API_KEY itself.
         kwargs["api_key"] = api_key or ("local" if config.is_local else None)
-        self._sdk = honcho
         self.client = honcho.Honcho(**kwargs)
 
     def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
