@@ -267,3 +267,53 @@ def test_a_password_written_in_config_yaml_is_refused_with_the_fix(tmp_path: Pat
                               ("postgresql://u:pw@[::1/h", "postgresql://u@db/h")):
         (home / "config.yaml").write_text(f"state:\n  backend: postgres\n  url: '{written}'\n")
         assert resolve_url(home, {"state": {"url": expanded}}, {}) == expanded
+
+
+class _ScriptedTime:
+    """The retry loop's clock and sleep: the clock reads the scripted instants, each sleep is recorded."""
+
+    def __init__(self, *instants: float) -> None:
+        self.instants = list(instants)
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.instants.pop(0)
+
+
+def test_retries_back_off_doubling_from_50_ms_with_jitter_up_to_1_s_until_the_deadline(pg_url: str) -> None:
+    scripted = _ScriptedTime(100.0, *[100.0] * 7, 105.0)  # the start, seven failures in time, one at the deadline
+    opened = Pool(pg_url, max_size=1, clock=scripted.clock, sleep=scripted.sleeps.append, jitter=lambda: 0.5)
+    calls: list[int] = []
+
+    def work(conn) -> None:
+        calls.append(1)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    try:
+        with pytest.raises(StateStoreError):
+            opened.run(work, budget_s=5.0)
+    finally:
+        opened.close()
+    # each wait is the delay times (1 + jitter); the delay doubles from 0.05 s and stops at 1 s
+    assert scripted.sleeps == pytest.approx([0.075, 0.15, 0.3, 0.6, 1.2, 1.5, 1.5])
+    assert len(calls) == 8 and scripted.instants == []  # a failure exactly at the deadline is the last
+
+
+def test_the_jitter_spreads_each_wait_between_one_and_two_delays(pg_url: str) -> None:
+    for jitter, first_wait in ((0.0, 0.05), (0.999, 0.09995)):
+        scripted = _ScriptedTime(0.0, 0.0, 1.0)
+        opened = Pool(pg_url, max_size=1, clock=scripted.clock, sleep=scripted.sleeps.append, jitter=lambda: jitter)
+        try:
+            with pytest.raises(StateStoreError):
+                opened.run(lambda conn: conn.execute("SELECT pg_terminate_backend(pg_backend_pid())"), budget_s=1.0)
+        finally:
+            opened.close()
+        assert scripted.sleeps == pytest.approx([first_wait])
+
+
+def test_the_pool_waits_for_a_connection_at_most_twice_the_connect_timeout_and_names_itself(pool: Pool) -> None:
+    # psycopg_pool's own settings: how long a checkout waits when every connection is busy or the
+    # server does not answer (a server that never answers cannot be made on loopback), and the name
+    # its log lines carry
+    assert pool._pool.timeout == 10.0 and pool._pool.kwargs == {"connect_timeout": 5}
+    assert pool._pool.name == "hermes-state" and (pool._pool.min_size, pool._pool.max_size) == (1, 2)

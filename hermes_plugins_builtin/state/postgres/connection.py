@@ -94,11 +94,16 @@ def is_transient(exc: BaseException) -> bool:
 class Pool:
     """One connection pool per store; ``transaction()`` hands out a connection inside BEGIN/COMMIT."""
 
-    def __init__(self, url: str, *, max_size: int = 8) -> None:
+    def __init__(
+        self, url: str, *, max_size: int = 8, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep, jitter: Callable[[], float] = random.random,
+    ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool
 
         self.url = url
+        # the retry loop's time, as parameters so a test can play a failure sequence on a clock it sets
+        self._clock, self._sleep, self._jitter = clock, sleep, jitter
         try:  # the first connection tells a wrong password or a missing server at once
             psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
         except psycopg.Error as exc:
@@ -126,7 +131,7 @@ class Pool:
         import psycopg
         from psycopg_pool import PoolTimeout
 
-        deadline = time.monotonic() + budget_s
+        deadline = self._clock() + budget_s
         delay = 0.05
         while True:
             try:
@@ -135,9 +140,9 @@ class Pool:
             except (psycopg.Error, PoolTimeout) as exc:
                 if isinstance(exc, psycopg.Error) and not is_transient(exc):
                     raise
-                if time.monotonic() >= deadline:
+                if self._clock() >= deadline:
                     raise connection_error(self.url, exc) from None
                 # a broken connection must not go back into circulation
                 self._pool.check()
-                time.sleep(delay * (1 + random.random()))
+                self._sleep(delay * (1 + self._jitter()))
                 delay = min(delay * 2, 1.0)
