@@ -123,6 +123,12 @@ GROUPS: dict[str, Group] = {
         ),
     ),
     # the providers' tests talk real HTTP to in-process servers of the Honcho and mem0 protocols
+    # config.py alone, with the tests of honcho.json only: every test of the "honcho" group reads the
+    # config, so there each of its ~500 mutants ran the whole group; here a mutant costs a second or two
+    "honcho-config": Group(
+        ("plugins/memory/honcho/config.py",),
+        ("tests/honcho_provider/test_honcho_config.py", "tests/honcho_provider/test_honcho_fuzz.py"),
+    ),
     "honcho": Group(
         (
             "plugins/memory/honcho/config.py",
