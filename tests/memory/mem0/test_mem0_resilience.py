@@ -114,7 +114,32 @@ def test_a_write_failing_max_attempts_times_moves_to_failed_and_the_next_one_is_
     assert made == [2] and outbox.pending() == []
     failed = outbox.failed()
     assert [(f["n"], f["attempts"], f["error"]) for f in failed] == [(1, 2, "ValueError: rejected")]
-    assert "giving up on a write after 2 attempts" in caplog.text and str(outbox.failed_path) in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.memory.mem0"] == [
+        f"mem0: giving up on a write after 2 attempts (ValueError: rejected); kept in {outbox.failed_path}"]
+
+
+def test_a_queued_write_without_a_count_of_attempts_counts_its_first_failure_as_one(resilience, tmp_path: Path):
+    outbox = resilience.Outbox(tmp_path / "mem0", max_attempts=3)
+    _jsonl(outbox.pending_path, [{"op": "add", "n": 1}])  # written by hand, or by an older version
+
+    def make(record: dict) -> None:
+        raise ValueError("rejected")
+
+    assert outbox.replay(make, lambda: True) == (0, "ValueError: rejected")
+    assert [(p["attempts"], p["error"]) for p in outbox.pending()] == [(1, "ValueError: rejected")]
+
+
+def test_queued_and_failed_writes_keep_their_text_readable_for_whoever_moves_the_lines(resilience, tmp_path: Path):
+    outbox = resilience.Outbox(tmp_path / "mem0", max_attempts=2)
+    outbox.put({"op": "add", "text": "café ☕ 東京"}, "down")
+
+    def make(record: dict) -> None:
+        raise ValueError("rejected")
+
+    outbox.replay(make, lambda: True)  # the outbox is rewritten with the count of attempts
+    assert "café ☕ 東京" in outbox.pending_path.read_text(encoding="utf-8")
+    outbox.replay(make, lambda: True)  # given up: moved to failed.jsonl, which the fix asks people to edit
+    assert "café ☕ 東京" in outbox.failed_path.read_text(encoding="utf-8")
 
 
 def test_damaged_lines_in_the_outbox_are_skipped_and_the_good_ones_kept(resilience, tmp_path: Path, caplog):
