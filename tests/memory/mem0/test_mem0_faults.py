@@ -104,6 +104,8 @@ def test_a_store_directory_that_cannot_be_created_is_reported(open_provider, ser
     assert [q["messages"][0]["content"] for q in _pending(mem0_home)] == ["keep me"]
     details = provider.status_details()
     assert details["memories"] is None and "not writable" in details["open_error"] and details["pending_writes"] == 1
+    # the failed open is the last error, under its own operation, with the same words
+    assert details["last_error"].split(" ", 1)[1] == f"open: {details['open_error']}"
 
 
 def test_the_breaker_opens_after_consecutive_failures_and_stops_calling(open_provider, server, mem0_home):
