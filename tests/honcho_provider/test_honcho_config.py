@@ -347,3 +347,26 @@ def test_edits_keep_the_file_readable_and_accept_numbers_as_numbers(hermes_home:
     # only writeFrequency takes a number written as text ("3" turns); other numbers must be numbers, as when loading
     with pytest.raises(HonchoConfigError, match=r'hosts\.hermes\.timeout = "5" is not valid: it must be a whole number'):
         edit_host_block(hermes_home, {"timeout": "5"}, env={})
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("apiKey", 5, "a string"),
+        ("baseUrl", "ftp://honcho", "an http:// or https:// URL, e.g. http://localhost:8000"),
+        ("enabled", "yes", "true or false"),
+        ("dialecticDepth", "2", "a whole number"),
+        ("observation", [], "an object"),
+        ("sessions", [], "an object of directory -> session name"),
+        ("dialecticDepthLevels", "low", "a list of minimal, low, medium, high, max"),
+        ("environment", "staging", 'one of "production", "local"'),
+        ("writeFrequency", "often", 'one of "async", "turn", "session" or a whole number of turns >= 1'),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_named_with_what_the_key_takes(hermes_home: Path, key: str, value: object, expected: str) -> None:
+    path = hermes_home / "honcho.json"
+    path.write_text(json.dumps({key: value}))
+    with pytest.raises(HonchoConfigError) as error:
+        load_config(hermes_home, {})
+    assert str(error.value) == (
+        f"{path}: {key} = {json.dumps(value)} is not valid: it must be {expected} -> edit the file or run 'hermes honcho status' to see the resolved settings")
