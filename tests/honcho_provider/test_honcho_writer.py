@@ -277,3 +277,22 @@ def test_an_entry_recorded_after_a_line_cut_by_a_crash_is_kept(tmp_path: Path) -
     journal.record(turn(2), "server down again")
     assert [[m["content"] for m in e["messages"]] for e in journal.entries()] == [["user 1", "assistant 1"], ["user 2", "assistant 2"]]
     assert path.read_bytes().endswith(b"\n")
+
+
+def test_entries_after_whole_lines_follow_them_without_a_blank_line(tmp_path: Path) -> None:
+    path = tmp_path / "failed.jsonl"
+    journal = FailureJournal(path)
+    journal.record(turn(1), "server down")
+    first = path.read_bytes()
+    journal.record(turn(2), "server down again")
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert lines[0] == first and len(lines) == 2 and b'"user 2"' in lines[1]  # no empty line between
+
+
+def test_an_entry_after_a_line_cut_to_one_byte_starts_a_line_of_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "failed.jsonl"
+    path.write_bytes(b"{")  # the process died after the first byte of the first entry
+    journal = FailureJournal(path)
+    journal.record(turn(1), "server down")
+    assert path.read_bytes().startswith(b"{\n{")
+    assert [[m["content"] for m in e["messages"]] for e in journal.entries()] == [["user 1", "assistant 1"]]
