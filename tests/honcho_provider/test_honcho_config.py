@@ -370,3 +370,15 @@ def test_a_value_of_the_wrong_kind_is_named_with_what_the_key_takes(hermes_home:
         load_config(hermes_home, {})
     assert str(error.value) == (
         f"{path}: {key} = {json.dumps(value)} is not valid: it must be {expected} -> edit the file or run 'hermes honcho status' to see the resolved settings")
+
+
+def test_values_at_the_edge_of_what_a_key_takes_are_accepted(hermes_home: Path) -> None:
+    settings = {"dialecticDepth": 1, "messageMaxChars": 100, "writeFrequency": 1, "dialecticDepthLevels": ["low", "max"],
+                "sessions": {"/work/site": "site"}}
+    (hermes_home / "honcho.json").write_text(json.dumps(settings))
+    config = load_config(hermes_home, {})
+    assert {key: config.values[key] for key in settings} == settings
+    for key, value in (("messageMaxChars", 99), ("writeFrequency", 0), ("dialecticDepthLevels", ["low", "extreme"]), ("dialecticDepthLevels", [])):
+        (hermes_home / "honcho.json").write_text(json.dumps({key: value}))
+        with pytest.raises(HonchoConfigError, match=rf"{key} = .* is not valid"):
+            load_config(hermes_home, {})
