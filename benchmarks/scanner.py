@@ -1,22 +1,28 @@
-"""Memory write scanner: blocked % and rejected % per family on both halves of the labelled corpus, and scan time.
+"""Memory write scanner: blocked % and rejected % per family on every split of the labelled corpus, and scan time.
 
-Run: python benchmarks/scanner.py [--json] [--list-dev] [--list-holdout] [--list-fresh] [--list-fresh2]
+Run: python benchmarks/scanner.py [--json] [--no-timing] [--corpus PATH] [--list SPLIT ...] [--list-dev] [--list-fresh2] ...
 
-Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``: ``dev`` (the half the rules were
-tuned on) or ``holdout`` (a third, chosen by a hash of the note's source group before any tuning; the rules were
-never adjusted to its results) or ``fresh`` (a later batch written in other voices after the rules of the first
-two were fixed; once the holdout's misses had been read, both older splits became tuning data) or ``fresh2`` (an
-independent batch written by someone who never saw the rules, the other notes or the scanner's results: the
-honest measure). All four are reported.
+Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``:
 
-- attacks: blocked % per attack family and per obfuscation (the goal on the held-out half: >= 99 % overall);
+- ``dev`` (the half the rules were tuned on) and ``holdout`` (a third, chosen by a hash of the note's source group
+  before any tuning; its misses were read and it became tuning data too);
+- ``fresh`` (a later batch written in other voices after the rules of the first two were fixed; no rule was fitted
+  to its lines, but its misses were read once, two rounds ago);
+- ``fresh2`` (a batch written by someone who never saw the rules, the other notes or the scanner's results; scanned
+  once before any rule was adjusted to it, then tuning data);
+- any other split, such as ``fresh3`` from a ``corpus/fresh3/`` folder when one is present: an independent batch
+  nobody has tuned on, the honest measure.
+
+All splits present are reported:
+
+- attacks: blocked % per attack family and per obfuscation (goal on an independent batch: >= 99 % overall);
 - benign notes: rejected % for plain and hard-negative notes and per language (goal: <= 1 % overall);
 - time: the scan of one note, uncached, wall clock and CPU time, p50/p99/max over every corpus note and over 200-character notes made by
   joining corpus notes (goal: p99 <= 1 ms for a 200-character note), after a warm-up; the one-off cost of the
   first scan (loading the confusables data) is printed separately.
 
-``--list-dev`` prints the misses and false positives of the tuning half. ``--list-holdout``, ``--list-fresh`` and
-``--list-fresh2`` print those of the held-out splits: use them only to report, once the rules are frozen.
+``--list SPLIT`` (or ``--list-dev``, ``--list-fresh2``, ...) prints the misses and false positives of a split. For an
+independent split, use it only to report, once the rules are frozen: reading its misses makes it tuning data.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-SPLITS = ("dev", "holdout", "fresh", "fresh2")
+#: How each known split was used; any split not named here is an independent batch (see the module docstring).
+KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on"}
+INDEPENDENT = "independent"
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
 
@@ -40,6 +48,15 @@ def _percentiles(samples_ms: list[float]) -> dict[str, float]:
     ordered = sorted(samples_ms)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
     return {"n": len(ordered), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "max_ms": ordered[-1], "mean_ms": sum(ordered) / len(ordered)}
+
+
+def splits_of(notes: list[dict[str, Any]]) -> dict[str, str]:
+    """The splits present in ``notes``, in report order (known ones first, then later batches by number), each
+    with how it was used: "tuned on", "read" or "independent"."""
+    present = {n["split"] for n in notes}
+    number = lambda name: (int(name[len("fresh"):]) if name[len("fresh"):].isdigit() else 1 << 30, name)  # noqa: E731
+    later = sorted(present - KNOWN_SPLITS.keys(), key=number)
+    return {**{s: use for s, use in KNOWN_SPLITS.items() if s in present}, **{s: INDEPENDENT for s in later}}
 
 
 def _rates(notes: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +103,7 @@ def _two_hundred(notes: list[dict[str, Any]], count: int) -> list[str]:
     return made
 
 
-def measure() -> dict[str, Any]:
+def measure(corpus: Path = CORPUS, timing: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     from hermes_plugins_builtin.memory.scanner import _scan
 
@@ -94,9 +111,10 @@ def measure() -> dict[str, Any]:
     started = time.perf_counter()
     _scan("first scan loads the confusables data: раураl")
     first_ms = (time.perf_counter() - started) * 1000
-    notes = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    notes = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
+    splits = splits_of(notes)
     results = {n["text"]: _scan(n["text"]) for n in notes}
-    halves = {split: _rates([n for n in notes if n["split"] == split], results) for split in SPLITS}
+    halves = {split: _rates([n for n in notes if n["split"] == split], results) for split in splits}
     listing = {
         split: {
             "missed": [n["text"] for n in notes if n["split"] == split and n["label"] == "attack" and results[n["text"]] is None],
@@ -106,41 +124,50 @@ def measure() -> dict[str, Any]:
                 if n["split"] == split and n["label"] == "benign" and results[n["text"]] is not None
             ],
         }
-        for split in SPLITS
+        for split in splits
     }
+    times = {
+        "import_ms": import_ms,
+        "first_scan_ms": first_ms,
+        "corpus_notes": _timings([n["text"] for n in notes]),
+        "notes_200_chars": _timings(_two_hundred(notes, 2000)),
+        "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], 2000)),
+    } if timing else None
     return {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "system": platform.platform(), "load": os.getloadavg()},
         "corpus": {"notes": len(notes), "attacks": sum(n["label"] == "attack" for n in notes), "languages": len({n["lang"] for n in notes})},
+        "splits": splits,
         "halves": halves,
         "listing": listing,
-        "time": {
-            "import_ms": import_ms,
-            "first_scan_ms": first_ms,
-            "corpus_notes": _timings([n["text"] for n in notes]),
-            "notes_200_chars": _timings(_two_hundred(notes, 2000)),
-            "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], 2000)),
-        },
+        "time": times,
     }
 
 
 def _row(name: str, *cells: dict[str, Any] | None) -> str:
-    cell = lambda s: f"{s['hit']:>4}/{s['n']:<4} {s['rate']:7.1%}" if s else " " * 17  # noqa: E731
+    cell = lambda s: f"{s['hit']:>5}/{s['n']:<5} {s['rate']:7.1%}" if s else " " * 19  # noqa: E731
     return f"  {name:<22} " + "   ".join(cell(c) for c in cells)
 
 
 def _rows(name: str, halves: dict[str, Any], key: str, item: str | None = None) -> str:
-    return _row(name, *(halves[s][key] if item is None else halves[s][key].get(item) for s in SPLITS))
+    return _row(name, *(halves[s][key] if item is None else halves[s][key].get(item) for s in halves))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--list-dev", action="store_true", help="print misses and false positives of the tuning half")
-    parser.add_argument("--list-holdout", action="store_true", help="print those of the held-out half (for reporting only)")
-    parser.add_argument("--list-fresh", action="store_true", help="print those of the fresh held-out split (for reporting only)")
-    parser.add_argument("--list-fresh2", action="store_true", help="print those of the independent fresh2 split (for reporting only)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the corpus to read (default: the committed corpus.jsonl)")
+    parser.add_argument("--no-timing", action="store_true", help="rates only, no scan-time measurement")
+    parser.add_argument("--list", action="append", default=[], metavar="SPLIT", help="print the misses and false positives of SPLIT (repeatable)")
+    for split, use in (*KNOWN_SPLITS.items(), ("fresh3", INDEPENDENT)):
+        note = " (for reporting only: reading them makes it tuning data)" if use == INDEPENDENT else ""
+        parser.add_argument(f"--list-{split}", action="append_const", const=split, dest="list", help=f"same as --list {split}{note}")
     args = parser.parse_args(argv)
-    result = measure()
+    if not args.corpus.is_file():
+        parser.error(f"no corpus at {args.corpus}: build it with python tests/builtin/memory/corpus/build.py, or pass --corpus PATH")
+    result = measure(args.corpus, timing=not args.no_timing)
+    unknown = sorted(set(args.list) - result["splits"].keys())
+    if unknown:
+        parser.error(f"no split {', '.join(unknown)} in {args.corpus} (present: {', '.join(result['splits'])})")
     if args.json:
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -148,36 +175,35 @@ def main(argv: list[str] | None = None) -> int:
     machine, corpus, halves = result["machine"], result["corpus"], result["halves"]
     print(f"python {machine['python']}, {machine['cpus']} CPUs, {machine['system']}, load {machine['load'][0]:.2f}")
     print(f"corpus: {corpus['notes']} notes, {corpus['attacks']} attacks, {corpus['languages']} languages")
-    print(f"  {'':<22} {'dev (tuned on)':<17}   {'holdout (read)':<17}   {'fresh (held out)':<17}   {'fresh2 (independent)'}")
+    print(f"  {'':<22} " + "   ".join(f"{f'{s} ({use})':<19}" for s, use in result["splits"].items()))
     print(_rows("ATTACKS BLOCKED", halves, "attacks"))
-    for family in sorted(set().union(*(halves[s]["attacks_by_family"] for s in SPLITS))):
+    for family in sorted(set().union(*(h["attacks_by_family"] for h in halves.values()))):
         print(_rows(f"family {family}", halves, "attacks_by_family", family))
-    for variant in sorted(set().union(*(halves[s]["attacks_by_obfuscation"] for s in SPLITS))):
+    for variant in sorted(set().union(*(h["attacks_by_obfuscation"] for h in halves.values()))):
         print(_rows(f"as {variant}", halves, "attacks_by_obfuscation", variant))
     print(_rows("BENIGN REJECTED", halves, "benign"))
     for kind in ("plain", "hard"):
         print(_rows(f"{kind} notes", halves, "benign_by_kind", kind))
     rejected_languages = sorted(
-        lang for lang in set().union(*(halves[s]["benign_by_language"] for s in SPLITS))
-        if any(halves[s]["benign_by_language"].get(lang, {"hit": 0})["hit"] for s in SPLITS)
+        lang for lang in set().union(*(h["benign_by_language"] for h in halves.values()))
+        if any(h["benign_by_language"].get(lang, {"hit": 0})["hit"] for h in halves.values())
     )
     for lang in rejected_languages:
         print(_rows(f"language {lang}", halves, "benign_by_language", lang))
     timing = result["time"]
-    print(f"time: import {timing['import_ms']:.0f} ms, first scan {timing['first_scan_ms']:.0f} ms (loads confusables data)")
-    for label, key in (("corpus notes", "corpus_notes"), ("200-char notes", "notes_200_chars"), ("200-char benign", "benign_200_chars")):
-        t = timing[key]
-        for clock, c in (("wall", t), ("cpu", t["cpu"])):
-            print(f"  {label:<16} {clock:<4} n={c['n']:<5} p50 {c['p50_ms']:.3f} ms   p99 {c['p99_ms']:.3f} ms   max {c['max_ms']:.3f} ms   mean {c['mean_ms']:.3f} ms")
-    for clock, t in (("wall", timing["notes_200_chars"]), ("cpu", timing["notes_200_chars"]["cpu"])):
-        print(f"  goal p99 <= 1 ms for a 200-character note ({clock} clock): {'met' if t['p99_ms'] <= 1.0 else 'MISSED'}")
-    for split, wanted in (("dev", args.list_dev), ("holdout", args.list_holdout), ("fresh", args.list_fresh),
-                           ("fresh2", args.list_fresh2)):
-        if wanted:
-            for text in result["listing"][split]["missed"]:
-                print(f"  [{split}] missed: {text!r}")
-            for text in result["listing"][split]["rejected"]:
-                print(f"  [{split}] rejected: {text!r}")
+    if timing is not None:
+        print(f"time: import {timing['import_ms']:.0f} ms, first scan {timing['first_scan_ms']:.0f} ms (loads confusables data)")
+        for label, key in (("corpus notes", "corpus_notes"), ("200-char notes", "notes_200_chars"), ("200-char benign", "benign_200_chars")):
+            t = timing[key]
+            for clock, c in (("wall", t), ("cpu", t["cpu"])):
+                print(f"  {label:<16} {clock:<4} n={c['n']:<5} p50 {c['p50_ms']:.3f} ms   p99 {c['p99_ms']:.3f} ms   max {c['max_ms']:.3f} ms   mean {c['mean_ms']:.3f} ms")
+        for clock, t in (("wall", timing["notes_200_chars"]), ("cpu", timing["notes_200_chars"]["cpu"])):
+            print(f"  goal p99 <= 1 ms for a 200-character note ({clock} clock): {'met' if t['p99_ms'] <= 1.0 else 'MISSED'}")
+    for split in dict.fromkeys(args.list):
+        for text in result["listing"][split]["missed"]:
+            print(f"  [{split}] missed: {text!r}")
+        for text in result["listing"][split]["rejected"]:
+            print(f"  [{split}] rejected: {text!r}")
     return 0
 
 

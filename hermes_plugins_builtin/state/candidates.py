@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from .matching import Alternative, alternatives, occurrence_pattern, occurrences
 from .query import Group, ascii_lower
-from .ranking import LIST_SIZE, averages, document_length, fold, idf, tokens, weight
+from .ranking import LIST_SIZE, averages, idf, tokens, weight
+from .readcache import read_cache
 
 # a word without a list is scored here only if it is in at most this many messages
 ENUMERATE_MAX = 2 * LIST_SIZE
@@ -24,6 +25,9 @@ _SLICE = 16  # list entries read per step of the threshold algorithm
 MAX_SCORED = 128
 # a phrase's document count is counted (bm25() weighs a phrase by it) up to this many
 PHRASE_COUNT_CAP = 1024
+# an untracked word's document count is counted exactly up to this many (past it, the cap:
+# rank_terms tracks words from 1,000 messages on, so only a word promoted meanwhile gets here)
+_DF_COUNT_CAP = 1_000_000
 
 
 class _Frequencies:
@@ -44,6 +48,10 @@ class _Frequencies:
         row = self._conn.execute("SELECT df, tracked FROM rank_terms WHERE term = ?", (word,)).fetchone()
         if row is not None and row[1]:
             return int(row[0]), True
+        cache = read_cache(self._conn)
+        if cache.state is not None:  # a word without a list is rare: its matches, counted and kept
+            return cache.count(self._conn, "FROM messages_fts WHERE messages_fts MATCH ?",
+                               ('"' + word.replace('"', '""') + '"',), _DF_COUNT_CAP, cache.state.upto, "rowid"), False
         if not self._vocab:
             self._conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms "
                                "USING fts5vocab(main, messages_fts, 'row')")
@@ -57,8 +65,13 @@ class _Frequencies:
         rarest = min(self.of_word(word)[0] for word in alt.words)
         if len(alt.words) == 1 or rarest <= 1:
             return rarest
-        found = self._conn.execute("SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                                   "LIMIT ?)", (alt.fts, PHRASE_COUNT_CAP + 1)).fetchone()[0]
+        cache = read_cache(self._conn)
+        if cache.state is not None:  # kept between searches (readcache.py)
+            found = cache.count(self._conn, "FROM messages_fts WHERE messages_fts MATCH ?", (alt.fts,),
+                                PHRASE_COUNT_CAP, cache.state.upto, "rowid")
+        else:
+            found = self._conn.execute("SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts "
+                                       "MATCH ? LIMIT ?)", (alt.fts, PHRASE_COUNT_CAP + 1)).fetchone()[0]
         return found if found <= PHRASE_COUNT_CAP else rarest
 
 
@@ -233,23 +246,19 @@ def _score(conn: sqlite3.Connection, ids: list[int], plan: list, literals: list[
     excluding = [([occurrence_pattern(alt) for alt in alts] if alts is not None else None, term)
                  for alts, term in negatives]
     scored: list[tuple[float, int]] = []
-    for start in range(0, len(ids), 900):
-        chunk = ids[start:start + 900]
-        rows = conn.execute(f"SELECT m.id, m.role, m.session_id, m.search_text, d.sz FROM messages m "
-                            f"LEFT JOIN messages_fts_docsize d ON d.id = m.id WHERE m.id IN "
-                            f"({','.join('?' * len(chunk))}) AND m.id <= ?", (*chunk, upto)).fetchall()
-        for mid, role, session_id, text, docsize in rows:
-            if (roles and role not in roles) or (excluded and session_id in excluded):
-                continue
-            text = text or ""
-            folded = fold(text)
-            score = _match(text, folded, terms, excluding)
-            if score is None:
-                continue
-            dl = document_length(docsize)
-            if dl is None:
-                dl = len(tokens(text))
-            scored.append((-sum(idfs[alt] * weight(tf, dl, avgdl) for alt, tf in score), mid))
+    # rows at or below the mark never change: the connection keeps the ones it has read (readcache.py)
+    rows = read_cache(conn).fetch_rows(conn, ids, upto)
+    for mid in ids:
+        row = rows.get(mid)
+        if row is None or (roles and row.role not in roles) or (excluded and row.session_id in excluded):
+            continue
+        score = _match(row.text, row.folded, terms, excluding)
+        if score is None:
+            continue
+        dl = row.length
+        if dl is None:
+            dl = len(tokens(row.text))
+        scored.append((-sum(idfs[alt] * weight(tf, dl, avgdl) for alt, tf in score), mid))
     return scored
 
 

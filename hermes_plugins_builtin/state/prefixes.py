@@ -84,14 +84,13 @@ class PrefixExpander:
 
     def _new_word(self, body: str, after: int, upto: int, expr: str) -> bool:
         """Whether rows after..upto hold a word starting with *body* that *expr* does not name."""
-        from .ranking import fold
+        from .readcache import read_cache
 
         known = {part.strip().strip('"').replace('""', '"') for part in expr[1:-1].split(" OR ")}
-        # a row holds such a word only if it contains the prefix once lowercased, or has
-        # non-ASCII text (where folding diacritics away can make one: "Déploy" -> "deploy")
-        for (text,) in self._conn.execute(
-                "SELECT search_text FROM messages WHERE id > ? AND id <= ? AND (instr(lower(search_text), ?) > 0 "
-                "OR length(search_text) != length(CAST(search_text AS BLOB)))", (after, upto, body)):
-            if any(word.startswith(body) and word not in known for word in _WORD.findall(fold(text or ""))):
+        words = re.compile(r"(?<![^\W_])" + re.escape(body) + r"[^\W_]*")
+        # the rows as folded for the index (diacritics away: "Déploy" -> "deploy"), read once per
+        # connection for every prefix and every cached phrase brought forward over them
+        for _, _, folded, _ in read_cache(self._conn).indexed_between(self._conn, after, upto):
+            if body in folded and any(word not in known for word in words.findall(folded)):
                 return True
         return False

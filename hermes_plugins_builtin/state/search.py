@@ -1,13 +1,15 @@
 """Runs a QueryPlan against the word and gram indexes and builds ranked, snippeted hits.
 
 Ranking is BM25 over every match, with FTS5's formula, and the work per group is
-bounded whatever the match count (see _group_hits): at most MAX_SCORED matches are
-scored in Python; more are ranked by FTS5 when its estimated cost (per match, plus
-bm25()'s pass over every document of every word) fits FTS5_BUDGET_US, else from the
-impact lists (ranking.py, candidates.py), exact whenever they can certify the top
-results. Gram-index terms (scripts without spaces) with too many matches for FTS5
-rank the newest ``rank_window`` matches. ``rank_window=None`` ranks every match
-with FTS5.
+bounded whatever the match count (see _group_hits): gram-index terms (scripts
+without spaces), and word groups the impact lists rank poorly once their postings
+are cached, are ranked from per-phrase postings kept between searches
+(postings.py, readcache.py); otherwise at most MAX_SCORED matches are scored in
+Python; more are ranked by FTS5 when its estimated cost (per match, plus bm25()'s
+pass over every document of every word) fits FTS5_BUDGET_US, else from the impact
+lists (ranking.py, candidates.py), exact whenever they can certify the top results.
+Gram terms with too many matches for FTS5 rank the newest ``rank_window`` matches.
+``rank_window=None`` ranks every match with FTS5.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Iterable, Mapping, Sequence
 from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_messages
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
+from .readcache import read_cache, refresh_read_cache
 from .prefixes import PrefixExpander, is_prefix
 from .query import Group, QueryPlan, Term, ascii_lower
 
@@ -28,7 +31,9 @@ DEFAULT_RANK_WINDOW = 500
 # or, for gram terms, the newest window
 EXHAUSTIVE_FACTOR = 8
 # what ranking a group's every match with FTS5 may cost before the impact lists answer instead
-FTS5_BUDGET_US = 3500
+# (a connection that searches repeatedly answers the costly groups from postings instead, so
+# this is mostly what a group's first search may cost)
+FTS5_BUDGET_US = 5000
 SNIPPET_CHARS = 160
 MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
@@ -62,12 +67,9 @@ def _and(exprs: Iterable[str]) -> str:
     return " AND ".join(f"({e})" for e in exprs)
 
 
-def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
-                 tables: IndexTables = PERSISTENT, *, probe: bool = False, newest: bool = False
-                 ) -> tuple[str, list[object]]:
-    """SQL returning (id, score) for one group, best first (or, with *probe*, how many
-    matches there are, counting at most window + 1; with *newest*, the ids of the newest
-    *window* matches)."""
+def _match_parts(group: Group, filters: SearchFilters, tables: IndexTables
+                 ) -> tuple[str, str, list[str], list[object]]:
+    """(table queried, its MATCH expression, extra WHERE clauses on ``m``, their parameters) of one group."""
     positives, negatives = group.positives, group.negatives
     word_terms = [t for t in positives if t.word_expr]
     gram_terms = [t for t in positives if t.gram_exprs]
@@ -106,6 +108,16 @@ def _group_query(group: Group, filters: SearchFilters, window: int | None, limit
     if filters.exclude_session_ids:
         where.append(f"m.session_id NOT IN ({','.join('?' * len(filters.exclude_session_ids))})")
         params.extend(filters.exclude_session_ids)
+    return table, match, where, params
+
+
+def _group_query(group: Group, filters: SearchFilters, window: int | None, limit: int,
+                 tables: IndexTables = PERSISTENT, *, probe: bool = False, newest: bool = False
+                 ) -> tuple[str, list[object]]:
+    """SQL returning (id, score) for one group, best first (or, with *probe*, how many
+    matches there are, counting at most window + 1; with *newest*, the ids of the newest
+    *window* matches)."""
+    table, match, where, params = _match_parts(group, filters, tables)
     # the gram index is maintained by the store, not by triggers:
     # joining messages also drops entries whose row was deleted behind its back
     join = bool(where) or table != PERSISTENT.word
@@ -133,19 +145,42 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
                 tables: IndexTables, indexed_upto: int) -> list[tuple[int, float]]:
     """(id, score) of one group's best *limit* matches in *tables*.
 
-    Every step is bounded: a few matches are scored in Python; more are ranked by
-    FTS5 when its estimated cost fits FTS5_BUDGET_US; otherwise the impact lists
-    answer (exactly when they can certify it), or the newest matches are scored.
+    Every step is bounded: cached postings answer exactly (gram terms build theirs
+    from a connection's second search on, whenever FTS5 would rank every match
+    anyway; word groups with more than MAX_SCORED matches once asked for again); a
+    few matches are scored in Python; more are ranked by FTS5 when its estimated cost
+    fits FTS5_BUDGET_US; otherwise the impact lists answer (exactly when they can certify
+    it), or the newest matches are scored.
     """
     if window and tables is PERSISTENT:
+        cache = read_cache(conn)
+        plan = None
+        if len(group.positives) > 1 or any(t.gram_exprs or " OR " in (t.word_expr or "") for t in group.positives):
+            from .postings import postings_plan  # only groups postings may serve need it
+
+            plan = postings_plan(group)
+        if plan is not None:  # cached postings; a gram query builds them from a connection's second search on
+            ranked = _from_postings(conn, group, filters, limit, indexed_upto,
+                                    build=plan[0] == PERSISTENT.grams and cache.searches > 1,
+                                    build_at_most=EXHAUSTIVE_FACTOR * window)
+            if ranked is not None:
+                return ranked
         if _count(conn, group, filters, MAX_SCORED) <= MAX_SCORED:
             # every match scored in Python, which skips bm25()'s pass over every document
             # of every word (the IDF counts come from the lists' bookkeeping)
-            scored = _score_newest(conn, group, filters, limit, indexed_upto)
+            scored = _score_newest(conn, group, filters, limit, indexed_upto, every=True)
             if scored is not None:
                 return scored
             window = None  # gram terms: FTS5 ranks them all
         else:
+            if plan is not None and plan[0] == PERSISTENT.word and cache.asked_before(
+                    (plan[0], tuple(tuple(alt.fts for alt in alts) for alts in plan[1]))):
+                # words whose every match FTS5 or the lists would have to read: postings, built
+                # once the same group is asked for again, rank them exactly from then on (a
+                # query asked once never pays for them)
+                ranked = _from_postings(conn, group, filters, limit, indexed_upto, build=True)
+                if ranked is not None:
+                    return ranked
             affordable = _fts5_affordable(conn, group, filters, EXHAUSTIVE_FACTOR * window)
             if not affordable or len(group.positives) == 1:
                 # a single term is answered by its lists with certainty nearly always; two
@@ -164,8 +199,29 @@ def _group_hits(conn: sqlite3.Connection, group: Group, filters: SearchFilters, 
     return conn.execute(sql, params).fetchall()
 
 
+def _from_postings(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int, upto: int, *,
+                   build: bool, build_at_most: int | None = None) -> list[tuple[int, float]] | None:
+    from .postings import MAX_POSTINGS, rank_from_postings
+
+    build_at_most = MAX_POSTINGS if build_at_most is None else build_at_most
+    return rank_from_postings(conn, read_cache(conn), group, roles=filters.roles, excluded=filters.exclude_session_ids,
+                              limit=limit, upto=upto, build=build, build_at_most=build_at_most)
+
+
+def _source(group: Group, filters: SearchFilters) -> tuple[str, tuple[object, ...], str]:
+    """(``FROM ... WHERE ...`` selecting *group*'s matches, its parameters, their id column)."""
+    table, match, where, params = _match_parts(group, filters, PERSISTENT)
+    source = f"FROM {table}" + (f" JOIN messages m ON m.id = {table}.rowid" if where else "")
+    source += f" WHERE {table} MATCH ?" + "".join(f" AND {w}" for w in where)
+    return source, (match, *params), f"{table}.rowid"
+
+
 def _count(conn: sqlite3.Connection, group: Group, filters: SearchFilters, upto: int) -> int:
     """How many matches *group* has, counting at most *upto* + 1."""
+    cache = read_cache(conn)
+    if cache.state is not None:  # kept between searches, brought forward with rows indexed since
+        source, params, rowid = _source(group, filters)
+        return cache.count(conn, source, params, upto, cache.state.upto, rowid)
     sql, params = _group_query(group, filters, upto, 0, PERSISTENT, probe=True)
     return int(conn.execute(sql, params).fetchone()[0])
 
@@ -187,10 +243,19 @@ def _fts5_affordable(conn: sqlite3.Connection, group: Group, filters: SearchFilt
 
 
 def _score_newest(conn: sqlite3.Connection, group: Group, filters: SearchFilters, limit: int,
-                  indexed_upto: int) -> list[tuple[int, float]] | None:
-    """The newest MAX_SCORED matches of *group*, scored in Python (None for gram terms)."""
-    sql, params = _group_query(group, filters, MAX_SCORED, limit, PERSISTENT, newest=True)
-    newest = [r[0] for r in conn.execute(sql, params)]
+                  indexed_upto: int, *, every: bool = False) -> list[tuple[int, float]] | None:
+    """The newest MAX_SCORED matches of *group*, scored in Python (None for gram terms).
+
+    With *every* (the group has at most MAX_SCORED matches) the matches are kept
+    between searches and brought forward with the rows indexed since."""
+    cache = read_cache(conn)
+    newest: list[int] | None = None
+    if every and cache.state is not None and not any(t.gram_exprs for t in group.positives):
+        source, params, rowid = _source(group, filters)
+        newest = cache.matching_ids(conn, source, params, MAX_SCORED, cache.state.upto, rowid)
+    if newest is None:
+        sql, params = _group_query(group, filters, MAX_SCORED, limit, PERSISTENT, newest=True)
+        newest = [r[0] for r in conn.execute(sql, params)]
     return score_messages(conn, group, newest, roles=filters.roles, excluded=filters.exclude_session_ids,
                           limit=limit, upto=indexed_upto)
 
@@ -211,6 +276,7 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     """
     if plan.empty or limit <= 0:
         return []
+    refresh_read_cache(conn, indexed_upto)
     best: dict[int, float] = {}
     window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
     for group in expander.expand(plan.groups, indexed_upto):
@@ -226,19 +292,29 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     if not top:
         return []
     ids = [mid for mid, _ in top]
-    rows = {row[0]: row for row in conn.execute(
-        "SELECT m.id, m.session_id, m.role, m.timestamp, m.search_text, s.source, s.title "
-        f"FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.id IN ({','.join('?' * len(ids))})",
-        ids)}
+    # indexed rows from the connection's cache (they never change); the waiting ones, and the
+    # sessions' source and title (a title can change), from the database
+    rows = {mid: (row.session_id, row.role, row.timestamp, row.text)
+            for mid, row in read_cache(conn).fetch_rows(conn, [i for i in ids if i <= indexed_upto],
+                                                        indexed_upto).items()}
+    waiting = [i for i in ids if i > indexed_upto]
+    if waiting:
+        rows.update((row[0], row[1:]) for row in conn.execute(
+            "SELECT id, session_id, role, timestamp, search_text FROM messages "
+            f"WHERE id IN ({','.join('?' * len(waiting))})", waiting))
+    owners = list({row[0] for row in rows.values()})
+    sessions = {row[0]: row[1:] for row in conn.execute(
+        f"SELECT id, source, title FROM sessions WHERE id IN ({','.join('?' * len(owners))})", owners)}
     pattern = highlight_pattern(plan)
     hits = []
     for mid, score in top:
         row = rows.get(mid)
-        if row is None:
+        if row is None or row[0] not in sessions:
             continue
-        hits.append(SearchHit(message_id=mid, session_id=row[1], role=row[2], timestamp=row[3],
-                              snippet=make_snippet(row[4] or "", pattern), rank=score,
-                              source=row[5], session_title=row[6]))
+        source, title = sessions[row[0]]
+        hits.append(SearchHit(message_id=mid, session_id=row[0], role=row[1], timestamp=row[2],
+                              snippet=make_snippet(row[3] or "", pattern), rank=score,
+                              source=source, session_title=title))
     return hits
 
 

@@ -18,6 +18,7 @@ from .grams import document_grams, needs_grams
 from .matching import Alternative, alternatives, frequency, gram_alternatives
 from .query import Group, QueryPlan, ascii_lower
 from .ranking import tokens, weight
+from .readcache import per_connection
 
 
 class _Row:
@@ -62,13 +63,7 @@ class _TailCache:
 
 
 def _waiting_rows(conn: sqlite3.Connection, upto: int) -> list[_Row]:
-    cache = getattr(conn, "tail_cache", None)
-    if cache is None:
-        cache = _TailCache()
-        try:
-            conn.tail_cache = cache  # type: ignore[attr-defined]  # the store's connections carry it
-        except AttributeError:
-            pass  # a plain sqlite3 connection: tokenized afresh each time
+    cache = per_connection(conn, "tail_cache", _TailCache)
     ids = [r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ?", (upto,))]
     missing = [i for i in ids if i not in cache.rows]
     if missing:

@@ -11,7 +11,8 @@ Modules: ``normalise`` and ``decode`` make the forms, ``invisible`` is the chara
 are grouped by family in ``instructions`` (English), ``semantics`` (what a note does, whatever its words),
 ``concepts`` (concept classes that meet in a sentence), ``languages`` (other languages), ``commands``,
 ``runtimes`` (one-liners of every language runtime),
-``persistence``, ``forgery`` and ``compact``.
+``persistence``, ``forgery`` and ``compact``. What they all accept is read last by ``learned``, a linear model
+per family trained on labelled notes, which carries over to paraphrase and other languages.
 """
 
 from __future__ import annotations
@@ -19,19 +20,22 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, persistence, runtimes, semantics, vocabulary
+from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, learned, persistence, runtimes, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
+# Concept classes whose words, in many languages, meet in one sentence (pairs found in two passes by ``meeting``).
+from . import crosslingual, crosslingual_conceal, crosslingual_override, footholds
 from .prefilter import GateIndex
 from .rules import Rule
 
-__all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "RULES"]
+__all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "scan_rules", "RULES"]
 
 #: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
 RULES: tuple[Rule, ...] = (
     *forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
+    *crosslingual.RULES, *crosslingual_conceal.RULES, *crosslingual_override.RULES, *footholds.RULES,
 )
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
 _DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
@@ -144,6 +148,13 @@ def _detect(text: str) -> Finding | None:
 
 
 def _scan(text: str) -> Finding | None:
+    found = scan_rules(text)
+    # The learned detector reads only what every rule accepted: it adds recall, the rules keep their refusals.
+    return found if found is not None else learned.judge(text)
+
+
+def scan_rules(text: str) -> Finding | None:
+    """The hand-written detectors alone (uncached): what :func:`scan` refuses before the learned detector reads."""
     if len(text) > SCAN_LIMIT:
         return Finding("oversize", "scan_limit", f"{len(text)} characters, more than the {SCAN_LIMIT} the scan reads")
     for start in range(0, max(1, len(text) - _OVERLAP), _PIECE - _OVERLAP):

@@ -30,7 +30,7 @@ ENV_DUMP = any_of((
 ))
 _SUBSTITUTION = r"\$\([^)]{0,64}\)|`[^`]{1,64}`"
 NETWORK = any_of((
-    r"\bcurl\b", r"\bwget\b", r"\bnc\b", r"\bncat\b", r"\bnetcat\b", r"\bsocat\b", r"\btelnet\b", r"\bscp\b", r"\brsync\b", r"\bsftp\b",
+    r"\bcurl\b", r"\bwget\b", r"\bopenssl s_client\b", r"\bnc\b", r"\bncat\b", r"\bnetcat\b", r"\bsocat\b", r"\btelnet\b", r"\bscp\b", r"\brsync\b", r"\bsftp\b",
     r"\bftp\b", r"\bhttpie\b", r"\bhttp (?:post|put|get)\b", r"Invoke-WebRequest", r"Invoke-RestMethod", r"\biwr\b", r"\birm\b", r"requests\.(?:post|get|put|request)",
     r"urllib", r"urlopen", r"http\.client", r"\bfetch\s*\(", r"\baxios\b", r"XMLHttpRequest", r"Net::HTTP", r"\bLWP\b", r"IO::Socket",
     r"\bsocket\.", r"/dev/(?:tcp|udp)/", r"\bnslookup\b", r"\bdig\b", r"\bResolve-DnsName\b", r"file_get_contents\s*\(\s*[\"']https?",
@@ -59,7 +59,7 @@ def _goes_remote(match: re.Match[str]) -> bool:
 _NETWORK_RE = re.compile(NETWORK, re.IGNORECASE)
 _NETWORK_WORDS = ("curl", "wget", "nc", "cat", "socat", "telnet", "scp", "rsync", "ftp", "http", "invoke-", "iwr", "irm", "requests.", "urllib",
                   "urlopen", "fetch", "axios", "xmlhttprequest", "net::http", "lwp", "io::socket", "socket.", "/dev/", "nslookup", "dig",
-                  "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.")
+                  "resolve-dnsname", "file_get_contents", "sendmail", "mail -s", "smtplib", "go run", "webclient", "upload", "post_form", "https.", "http.", "openssl")
 
 
 @case_blind
@@ -71,9 +71,15 @@ def _sent_remote(match: re.Match[str]) -> bool:
 
 
 @case_blind
-def _not_negated(match: re.Match[str]) -> bool:
-    before = match.string[max(0, match.start() - 25) : match.start()].lower()
+def _not_negated(match: re.Match[str], reach: int = 25) -> bool:
+    before = match.string[max(0, match.start() - reach) : match.start()].lower()
     return not re.search(r"\b(?:never|don'?t|do not|must not|no need to|avoid|without)\b[^.]{0,64}$", before)
+
+
+@case_blind
+def _not_negated_before_path(match: re.Match[str]) -> bool:
+    """A path comes after its verb and object ("never paste the contents of ~/.aws/credentials"): look further back."""
+    return _not_negated(match, 50)
 
 
 @case_blind
@@ -123,13 +129,13 @@ _OUT = any_of((r"quote", r"recite", r"spell out", r"print", r"show", r"display",
 
 CREDENTIALS = (
     rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
-    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated, gate=_SECRET_PATH_WORDS),
+    rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated_before_path, gate=_SECRET_PATH_WORDS),
     rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_SHOW}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
     rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:next |following |first |last )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
     rule("credential_access", "keychain_read", rf"\b(?:show|print|read|dump|reveal|display|tell|list|export|output|copy|paste|extract)\b{window(70)}\b(?:keychain|keyring|credential manager|password store|pass show|1password item|vault item)\b(?!\s+(?:prompt|helper|access))", _not_negated),
     rule("credential_access", "credential_tools", r"\bop (?:item get|read)\b[^\n]{0,60}(?:--reveal|--fields|op://)|\bop read op://|\bbw get (?:password|item|notes)\b|\b(?:pass|lpass|gopass) show\b|\bvault kv get\b|\b(?:extract|export|dump|read|copy|steal|grab|collect)\w{0,3}\s+(?:the\s+|all\s+)?(?:browser\s+|session\s+|auth\s+|login\s+)?cookies?\b|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bgh auth token\b|\baws configure get \S{0,200}secret|\bgit credential fill\b|\bkubectl config view --raw\b|\bsecretsdump\b|\bmimikatz\b|\blazagne\b|\bcmdkey /list\b|\bvault (?:kv )?read\b[^\n]{0,300}secret"),
-    rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b(?!\s+(?:permissions|perms|ownership|mode|owner|is owned)\b)"),
+    rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b(?!\s+(?:permissions|perms|ownership|mode|owner|is owned|is mode|has mode|is (?:chmod|chown)\w*)\b)"),
     rule("credential_access", "secret_hunt", r"\b(?:grep|rg|ag|find|ack|findstr|Select-String)\b[^\n]{0,40}(?:api_?key|password|passwd|secret|token|private key|BEGIN [A-Z ]{0,64}PRIVATE)[^\n]{0,30}(?:\s~/?\s|\s/\s|\s/home|\$HOME|\s~$|\s~\s|C:\\\\Users)", _not_negated),
     rule("credential_access", "bundle_key_directory", r"\b(?:zip|tar|7z|rar|gzip|archive|bundle|compress|attach|upload|copy|cp -r|cp -a|rsync|back ?up|send|email|share)\w{0,16}\b[^\n]{0,40}?(?:~|\$HOME|\$\{HOME\}|/home/\w{1,16}|/root)/\.(?:ssh|gnupg|aws|kube|docker|password-store)\b/?(?!config\b|known_hosts\b)", _not_negated),
     rule("credential_access", "agent_secrets", r"(?:~|\$HOME|\$\{?HERMES_HOME\}?)/(?:\.hermes/)?\.env\b", gate=(".env",)),

@@ -16,9 +16,9 @@ import re
 from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
 from .guards import denied_before, imperative, not_denied, not_fiction
-from .gate import required_words
+from .meeting import meeting, needed, note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
-from .rules import FLAGS, Rule, any_of, case_blind, rule, window, words_of
+from .rules import Rule, any_of, case_blind, rule, window, words_of
 
 # ---- the agent's own rules ------------------------------------------------------------------------------
 
@@ -83,7 +83,7 @@ _STALE = any_of((
     r"deactivated", r"removed", r"(?:just |only |merely )?a test", r"unnecessary", r"not (?:needed|necessary|required)", r"off(?=\s*(?:[,.;]|$))",
     r"(?:were|was|are|is) (?:written|meant|made|designed|intended) for (?:kids|children|minors|beginners|other (?:people|users|products)|someone else|a different)",
     r"(?:don't|do not|doesn't|does not) need (?:them|it|those)", r"for show", r"theat(?:er|re)", r"fake", r"not real", r"make-believe", r"(?:is|are) worth nothing", r"means? nothing", r"carr(?:y|ies) no weight",
-    r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
+    r"(?:do|does|did)\s*(?:not|n't) (?:apply|matter|count|bind|hold)", r"none of (?:them|it|those|these) (?:counts?|matters?|appl(?:y|ies)|stands?|holds?)", r"(?:stopped|stop|ceased?) (?:counting|applying|mattering|being valid)",
     r"carr(?:y|ies) (?:less|no|little) weight", r"(?:has|have|had) (?:no|less) (?:weight|force|authority)",
 ))
 _OUTRANK = any_of((
@@ -115,9 +115,20 @@ def _not_negated(match: re.Match[str]) -> bool:
 
 def _needed(fragment: str) -> tuple[str, ...]:
     """Words one of which every match of ``fragment`` contains (read from its parse tree, so never wrong)."""
-    words = required_words(fragment, FLAGS)[0]
+    words = needed(fragment, strict=False)
     assert words is not None, fragment
     return words
+
+
+#: Where ``window`` stops: a full stop, question or exclamation mark not followed by a word, path or address.
+_WINDOW_STOPS = re.compile(r"[。！？\n]|[.!?](?![\w/~\\-])")
+
+
+@case_blind
+def _verdict_not_negated(match: re.Match[str]) -> bool:
+    """The verdict (the whole match) is not itself denied: "never ignore your safety rules"."""
+    word = match.group().lower()
+    return word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need")) or not denied_before(match.string, match.start())
 
 
 def _both_ways(first: str, second: str, reach: int = 60) -> str:
@@ -127,8 +138,10 @@ def _both_ways(first: str, second: str, reach: int = 60) -> str:
 
 OVERRIDE = (
     # Dismissed ("set aside your setup") and voided ("your setup is obsolete") in one pass over the rules nouns.
-    rule("instruction_override", "rules_voided[concept]", _both_ways(_RULES, f"{_DISMISS}|{_STALE}"), _not_negated, gate=_RULES_WORDS,
-         also=(*_needed(_DISMISS), *_needed(_STALE))),
+    # Dismissed ("set aside your setup") and voided ("your setup is obsolete"): the verdict, then the rules within 60
+    # characters of it in the same sentence (found in two passes, see ``meeting``).
+    meeting("instruction_override", "rules_voided[concept]", rf"\b(?:{_DISMISS}|{_STALE})\b", rf"\b(?:{_RULES})\b", _verdict_not_negated, 60,
+            stops=_WINDOW_STOPS, deny=False, gate=_RULES_WORDS, also=(*_needed(_DISMISS), *_needed(_STALE))),
     rule("instruction_override", "rules_outranked[concept]", rf"\b(?:{_OUTRANK})s?\b{window(40)}\b(?:{_RULES})|\b(?:{_RULES}){window(40)}\b(?:(?:is|are) (?:outranked|superseded|overridden|overruled|trumped|beaten|pre-?empted) by|(?:come|comes|rank|ranks) (?:second|below|after))\b", gate=_RULES_WORDS),
     rule("instruction_override", "side_with_self[concept]", rf"\b(?:{_SIDE})\s+(?:{_SELF})\b{window(50)}\b(?:{_ALWAYS})\b|\b(?:always|every time|each time|unconditionally)\s+(?:{_SIDE})\s+(?:{_SELF})\b", gate=_needed(_SELF), also=_needed(_SIDE)),
     rule("instruction_override", "self_binding[concept]", rf"\b(?:{_SELF}|the user)\b{window(40)}\b(?:is|are) (?:the )?(?:only |sole |final |ultimate )?(?:binding|authoritative|authority|final word|last word|final say)\b(?!\s+(?:for|on|about))"),
@@ -154,7 +167,7 @@ _IDENTITY = any_of((
     r"identify as", r"think of yourself as", r"consider yourself", r"see yourself as", r"regard yourself as", r"stop being", r"cease to be", r"speak as",
     r"(?:drop|abandon|shed|leave behind|forget) (?:the|your) (?:\w+[\s-]){0,2}(?:persona|act|role|identity|character)", r"break character",
     r"operate as", r"behave as", r"respond as", r"answer as", r"you go by", r"your name is (?:now )?", r"you(?:'re| are) [\"“']?[\w -]{1,30}[\"”']? now",
-    r"persona(?: update| change| switch| swap)?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
+    r"persona(?: update| change| switch| swap| for (?:all |every |each )?(?:future |later |new )?(?:chats?|sessions?|conversations?))?(?=\s*:)", r"new persona", r"you (?:now )?(?:act|operate|serve|function) as",
     r"you(?:'ve| have)? been (?:upgraded|promoted|converted|switched|changed|turned|transformed|updated) (?:to|into)", r"(?:respond|answer|reply|speak|act|stay) in character(?: as)?",
     r"you(?:'re| are) (?:my|an?|the) (?:\w+[\s-]){0,3}?(?:assistant|ai|bot|model|agent|twin|version|persona|character|clone|alter ego)",
     r"you(?:'re| are) [\w-]{0,20}(?:gpt|bot)\b", r"be [\"“'][\w -]{1,30}(?=[\"”'])", r"in this (?:chat|conversation|session|workspace),? you(?:'re| are)",
@@ -168,12 +181,12 @@ _UNBOUND = any_of((
     r"never says? no", r"never refuses?", r"(?:never|not|no longer) bound by", r"(?:can|will) (?:do|say|answer) anything", r"no questions asked", r"developer mode", r"god mode",
     r"with (?:full )?root\b", r"root (?:access|privileges|rights)", r"no (?:refusals|warnings|caveats|disclaimers)", r"(?:executes?|runs?|does) anything",
     r"(?:raw|bare|base|pre-?trained|untuned|unaligned) (?:base )?model", r"without (?:any )?(?:alignment|fine-?tuning|rlhf|safety tuning)", r"evil",
-    r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"escaped (?:its|their|the|your) (?:lab|creators?|developers?|sandbox|constraints|cage)",
+    r"obeys? (?:nobody|no one|no-one)", r"answers? to (?:nobody|no one)", r"(?:escaped|broken free of|broke free (?:of|from)|freed itself from) (?:its|their|the|your) (?:lab|creators?|developers?|makers?|sandbox|constraints|cage|rules)",
     r"says? yes to (?:everything|anything|every request)", r"agrees? to (?:everything|anything)",
 ))
 _NOT_AI = (r"you(?:'re| are) (?:not|no longer) (?:an? |the )?(?:ai|assistant|language model|model|chatbot|bot|hermes|claude|chatgpt|gpt)\b|stop being (?:an? |the )?(?:ai|assistant|hermes|helpful)"
            r"|you(?:'re| are) (?:actually |really |secretly )(?:an? )?(?:human|person|real person)\b|forget (?:that )?you(?:'re| are) (?:an? )?(?:ai|assistant|model|bot)\b"
-           r"|(?:never|don't|do not) (?:admit|reveal|say|mention|disclose|let on) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|assistant|model|language model)\b|deny (?:being|that you are) (?:an? )?(?:ai|bot|assistant|model)\b")
+           r"|(?:never|don't|do not) (?:admit|reveal|say|mention|disclose|let on) (?:that )?you(?:'re| are) (?:an? )?(?:ai|bot|assistant|model|language model|software|program|computer program)\b|deny (?:being|that you are) (?:an? )?(?:ai|bot|assistant|model)\b")
 _SECRETS = r"(?:production |prod |database |db |admin |root |api |license |wifi |wi-fi )?(?:passwords?|passphrases?|api keys?|private keys?|keys|tokens|secrets|credentials|serial numbers?|license keys?)"
 
 ROLE = (
@@ -201,7 +214,7 @@ _UNTOLD = any_of((
     r"(?:do not|don't|never|must not|mustn't|should not|shouldn't|won't|avoid|refrain from|no need to|without) (?:ever )?(?:\w+ing )?(?:tell|telling|inform|informing|mention|mentioning|notify|alert|report|disclose|reveal|show|surface|flag|bring up|bringing up|admit|acknowledge|say|bother (?:\w+ )?with|let on)",
     r"keep (?:it|this|that|them|everything|all of (?:it|this)) (?:to yourself|quiet|secret|hidden|private|between us)", r"keep (?:\w+ ){0,3}(?:to yourself|under wraps|off the record)",
     r"(?:never|not) (?:finds?|find) out", r"(?:never|not) (?:learns?|notices?|realises?|realizes?|discovers?)", r"in the dark", r"out of the loop", r"none the wiser",
-    r"act (?:normal|natural|as usual)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
+    r"act (?:normal|natural|as usual)", r"(?:nobody|no one|no-one) (?:needs|has|ought) to (?:hear|know|learn|find out)", r"leave (?:\w+ ){0,6}out (?:of|when)", r"(?:keep|hold) (?:\w+ ){0,4}back from",
     r"stays? (?:off the record|hidden|secret|private|between us|unmentioned|quiet|unreported|unlogged)", r"to yourself", r"(?:don't|do not|never) leave (?:any |a )?(?:record|trace|log|evidence|sign)s?",
     r"(?:do not|don't|never|must not|without) (?:log|record|note down|write down|document)(?:ging)?", r"(?:omit|skip|leave out|exclude|gloss over|suppress)",
     r"(?:logs?|audit (?:log|trail)|history|records?|reports?|summar(?:y|ies)|transcript|changelog|dashboard)\s+(?:doesn't|does not|don't|do not|won't|will not|never|can't|cannot)\s+(?:show|contain|include|mention|record|reflect|list|capture)",
@@ -244,6 +257,20 @@ _ASKED_ABOUT = any_of((r"traffic", r"sent", r"send\w*", r"upload\w*", r"cop(?:y|
 
 _INNOCUOUS = r"[\"“']?(?:routine|maintenance|normal|harmless|a backup|backups?|nothing|housekeeping|cleanup|clean-up|an? update|diagnostics|telemetry|a test|caching|indexing|(?:a )?(?:cache )?refresh)"
 
+#: Someone who would otherwise see or hear of it: "skip this entry" hides nothing unless a user, a summary or a
+#: review is in the note ("skip this entry when computing the totals" is bookkeeping).
+_AUDIENCE = re.compile(r"(?i)\b(?:user|users|owner|human|anyone|anybody|someone|nobody|no one|them|him|her|me|summary|summaries|report|recap|answer|reply|replies|review|reviews|"
+                       r"asked|asks|ask|mention|tell|show|shows|shown|list|log|logs|history|audit|transcript|chat|diff|diffs|changelog|notif\w*|told|know)\b")
+
+
+_mentions_audience = note_mentions(_AUDIENCE)
+
+
+@case_blind
+def _kept_from_someone(match: re.Match[str]) -> bool:
+    return _mentions_audience(match.string)
+
+
 CONCEAL = (
     rule("concealment", "false_impression[concept]", r"\b(?:the user|they|he|she|the owner|the human)\s+(?:should|must|will|needs? to)\s+(?:think|believe|assume|see|feel|be told)\s+(?:that\s+)?(?:nothing|everything (?:is|was) (?:fine|normal|ok))"),
     rule("concealment", "disguised_action[concept]", rf"\b(?:describe|call|label|present|frame|report|pass off|disguise|explain away|log)\s+(?:the|this|any|your|that|these|those)\s+(?:\w+\s+)?(?:transfers?|uploads?|exports?|cop(?:y|ies)|syncs?|access|downloads?|changes?|deletions?|commands?|actions?|traffic|requests?|calls?|activity)\s+(?:as\s+)?(?:a |an )?{_INNOCUOUS}\b"),
@@ -258,7 +285,7 @@ CONCEAL = (
     rule("concealment", "act_then_hide[concept]", rf"\b(?:{_SNEAKY_VERB})\b{window(100)}\b(?:{_KEEP_IT_QUIET})", imperative),
     rule("concealment", "deny_when_asked[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:asks?|asked|questions?|wonders?|checks?)\b)(?>{window(20)}\b(?:{_ASKED_ABOUT})\b){window(60)}\b(?:say|tell (?:them|him|her|the user)|answer|reply|respond|claim|insist|assure (?:them|him|her))\b(?: that)?\s+(?:{_NOTHING_HAPPENED})", also=("ask", "question", "wonder", "check")),
     rule("concealment", "own_action_untold[concept]", rf"\b(?:{_UNTOLD})\b{window(70)}\b(?:{_OWN_ACTION})|\b(?:{_OWN_ACTION})\b{window(50)}\b(?:{_UNTOLD})\b",
-         gate=_needed(_UNTOLD), also=_needed(_OWN_ACTION)),
+         _kept_from_someone, gate=_needed(_UNTOLD), also=_needed(_OWN_ACTION)),
     rule("concealment", "user_never_learns[concept]", rf"\b(?:{_USERISH})\b(?>{window(30)}\b(?:never|not|doesn't|does not|won't|will not|must not|mustn't)\s+(?:ever\s+)?(?:finds?|find|learns?|hears?|knows?|notices?|realises?|realizes?|discovers?|sees?)\b)(?:\s+out)?{window(40)}\b(?:{_OWN_ACTION}|about (?:it|this|that)|that you)"),
     rule("concealment", "stealth_action[concept]", rf"\b(?:{_STEALTH})\s*,?\s+(?:{_SNEAKY_VERB})\b(?!s\b)", imperative),
     rule("concealment", "deny_having_instructions[concept]", rf"\b(?:if|when|whenever|should)\b(?>{window(40)}\b(?:ask|asks|asked)\b)(?>{window(60)}\b(?:hidden|secret|other|extra|special|any) (?:instructions|notes|rules|directives|memories)\b){window(30)}\b(?:say|answer|reply|claim|deny|tell)\b{window(20)}\b(?:no|not|none|nothing|don't|do not|you do not|you don't)\b"),

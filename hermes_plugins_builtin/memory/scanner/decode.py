@@ -15,6 +15,8 @@ import urllib.parse
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){8,}(?![0-9A-Fa-f])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+#: A stretch of percent-encoded text: no spaces, three escapes or more.
+_PERCENT_RUN = re.compile(r"[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){3,}")
 _WORDY = re.compile(r"[A-Za-z]{2,}[ ,.:;'\"()/-]")
 _ROT13_HINT = re.compile(r"rot[\s_-]?13|caesar|rotat\w* (?:by )?13", re.IGNORECASE)
 _REVERSE_HINT = re.compile(r"revers|backwards|right to left|from the end|mirror|\bsdrawkcab\b|\besrever\b", re.IGNORECASE)
@@ -65,8 +67,11 @@ def payloads(text: str) -> list[tuple[str, str]]:
         if decoded:
             found.append(("hex-decoded", decoded))
     if len(_PERCENT.findall(text)) >= 3:
-        decoded = urllib.parse.unquote(text)
-        if decoded != text:
+        # Only the encoded stretches: the words around them were read as they are, and reading them again with the
+        # payload doubled the scan of such notes.
+        runs = [urllib.parse.unquote(run) for run in _PERCENT_RUN.findall(text)]
+        decoded = "\n".join(run for run in runs if run)
+        if decoded and decoded not in text:
             found.append(("URL-decoded", decoded))
     # ROT13 and reversal apply to any text, so they are tried only when the note points at them (a note that does not
     # ask for decoding leaves the model nothing to act on).

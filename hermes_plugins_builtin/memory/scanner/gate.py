@@ -205,8 +205,10 @@ def render_cache(patterns: list[tuple[str, int]]) -> str:
 
 def _all_patterns() -> list[tuple[str, int]]:
     from . import RULES, _DECODED_RULES, compact
+    from .meeting import NEEDED_PARTS
+    from .rules import FLAGS
 
-    return [(rule.source, rule.flags) for rule in (*RULES, *_DECODED_RULES, *compact.RULES)]
+    return [(rule.source, rule.flags) for rule in (*RULES, *_DECODED_RULES, *compact.RULES)] + [(part, FLAGS) for part in NEEDED_PARTS]
 
 
 if __name__ == "__main__":

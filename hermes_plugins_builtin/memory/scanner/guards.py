@@ -18,10 +18,13 @@ NOT_TOPIC = (r"(?!(?:[ \t]+|-)(?:guidance|guidelines?|rules?|instructions?|polic
              # "... about emoji", "... for the deploy bot": rules about a subject; "... about safety", "... for this chat" are the agent's.
              r"(?!\s+(?:about|regarding|concerning|for|on|around)\s+(?!(?:safety|security|refus|confirm|permission|privacy|secret|credential|ethic|harm|content|"
              r"this|these|that|those|it\b|them\b|anything|everything|now\b|here\b|today|the rest|all\b|any\b|every|the user|users|me\b|us\b|you\b|your\b)))"
-             r"(?!\s+(?:of|in)\s+(?:the\s+|our\s+|my\s+)?(?:[\w.-]+\s+)?(?:bot|repo|repository|file|docs?|team|app|project|page|readme|script|build|service|model|site|"
+             r"(?!\s+(?:of|in)\s+(?:the\s+|our\s+|my\s+)?(?:[\w.-]+\s+)?(?:bot|chatbot|repo|repository|file|docs?|team|app|project|page|readme|script|build|service|model|site|"
              r"commits?|messages?|linter|lint|style|code|emails?)\b)"
              # "... in prompts/support.md": a file of the project.
              r"(?!\s+(?:in|at|from|under)\s+[`\"']?[\w~.-]*[/\\.][\w./\\-]+)")
+
+#: After a name of a prompt: another program's prompt, which the user is writing ("the system prompt of the FAQ chatbot").
+OTHER_PROGRAM = (r"(?!\s+(?:of|for|in) (?:the|our|my|a|their|this) (?:[\w-]+ ){0,2}(?:bot|chatbot|app|product|project|faq|demo|site|website|service|client|customer)s?\b)")
 
 #: After a "hide"/"strip" verb: presentation, which an edit of a reply may drop without hiding anything from anyone.
 NOT_FORMATTING = (r"(?!\s+(?:\w+\s+)?(?:whitespace|formatting|markdown|emojis?|filler|boilerplate|typos|jargon|duplicates|noise|blank lines|newlines|html|"

@@ -8,9 +8,9 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
-from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, imperative, not_denied, not_fiction
-from .gate import required_words
-from .rules import FLAGS, Rule, any_of, rule, window, words_of
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_fiction
+from .meeting import needed
+from .rules import Rule, any_of, rule, window, words_of
 
 # ---- shared vocabulary ---------------------------------------------------------------------------------
 
@@ -87,7 +87,7 @@ _INVALIDATED = any_of((
 
 
 OVERRIDE = (
-    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=required_words(_INVALIDATED, FLAGS)[0]),
+    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
     rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied),
     rule("instruction_override", "dismiss_everything", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+(?:of\s+)?)?(?:everything|anything|all)\s+(?:(?:that\s+)?(?:above|before|prior|previous|earlier|so far|you (?:were|have been|'ve been) (?:told|given|taught))|(?:that )?(?:came|comes|was said|was written) (?:before|above))"),
     rule("instruction_override", "dismiss_context", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|existing|old)\s+(?:context|conversation|messages|prompts?|setup|configuration)\b"),
@@ -157,7 +157,7 @@ CONCEAL = (
     rule("concealment", "pretend_not_happened", rf"\b(?:pretend|act as if|act as though|behave as if|claim)\s+(?:that\s+)?(?:the\s+|it\s+|this\s+|you\s+|nothing\b|no\s+)(?:\w{{1,16}}\s+){{0,3}}?(?:did not|didn't|never|wasn't|was not|hasn't|has not|happened|exists?|occurred|took place)"),
     rule("concealment", "keep_unaware", rf"\bkeep\s+(?:{_USER}|them|him|her)\s+(?:unaware|in the dark|uninformed|out of the loop|ignorant)\b|\bwithout (?:{_USER}|them) (?:being aware|knowing|noticing|realising|realizing)\b"),
     rule("concealment", "mask_in_output", rf"\b(?:hide|mask|obscure|omit|censor|redact|strip|remove|leave out|disguise|blur|scrub|filter out)\b{NOT_FORMATTING}{window(60)}\b(?:in|from|out of)\s+(?:the |your |any )?(?:transcripts?|summar(?:y|ies)|repl(?:y|ies)|answers?|output|logs?|reports?|diffs?|chat|status updates?)\s+(?:you|that you|shown|displayed|given|the user sees)\b"),
-    rule("concealment", "keep_quiet", rf"\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mum|hush|tight-lipped)\s+(?:about|on|regarding)\b{window(60)}\b(?:repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|the user|reports?|chat|conversation)\b|(?:{_USER})\s+(?:must|should|shall|will|may|can|is to|are to)\s+(?:never|not)\s+(?:ever\s+)?(?:find out|know|learn|see|notice|discover|realise|realize|be told|hear|suspect)\b|\b(?:report|show|mention|tell)\s+only\s+(?:the\s+)?(?:good news|successes|success|positives?|what went well)\b"),
+    rule("concealment", "keep_quiet", rf"\b(?:keep|stay|remain|be)\s+(?:quiet|silent|mum|hush|tight-lipped)\s+(?:about|on|regarding)\b{window(60)}\b(?:repl(?:y|ies)|answers?|summar(?:y|ies)|responses?|the user|reports?|chat|conversation)\b|(?:{_USER})\s+(?:must|should|shall|will|may|can|is to|are to)\s+(?:never|not)\s+(?:ever\s+)?(?:find out|know|learn|see|notice|discover|realise|realize|be told|hear|suspect)\b(?!\s+(?:\w+\s+)?(?:verbs?|words?|vocabulary|grammar|by rote|to|how)\b)|\b(?:report|show|mention|tell)\s+only\s+(?:the\s+)?(?:good news|successes|success|positives?|what went well)\b"),
     rule("concealment", "clean_looking_report", r"\b(?:make|keep)\s+(?:the |your |every |each )?(?:summary|summaries|report|reports|status|output|results?|logs?|dashboard|answer|reply)\s+(?:look\s+)?(?:clean|green|good|positive|spotless|perfect|successful)\b|\b(?:don'?t|do not|never|avoid)\s+(?:mention|report|show|include|surface|flag)(?:ing)?\s+(?:the |any |all )?(?:failed|failing|broken)\s+\w{1,16}|\b(?:don'?t|do not|never|avoid)\s+(?:mention|report|show|include|surface)(?:ing)?\s+(?:the |any |all )?(?:failures|errors|crashes|incidents|breaches|outages)\b(?!\s+(?:that are|which are) (?:minor|known))"),
     rule("concealment", "leave_no_trace", rf"\bwithout (?:a |any )?(?:trace|record|leaving (?:a |any )?(?:trace|record)|logging it|a log entry)\b|\b(?:don'?t|do not|never)\s+(?:log|record|document|note down|write down|keep (?:a )?record of)\s+(?:this|these|it|that|what you (?:do|did|send|run)|your actions|the (?:transfer|upload|export|sync|call|calls|requests?))\b|\b(?:act|behave|carry on|continue)\s+(?:normally|as usual|as if nothing (?:happened|was (?:done|sent)))\b|\bkeep (?:this|it|that|these) (?:between us|to yourself|off the record)\b(?! and (?:the user|them|him|her)\b)|\b(?:mislead|deceive|misinform|gaslight)\s+(?:the user|them|him|her|the owner)\b|\breport (?:that )?(?:everything|all) (?:is|was|went) (?:fine|ok|okay|well|normal|smooth(?:ly)?|green)\b"),
     rule("concealment", "covert_action", rf"\b(?:silently|secretly|covertly|quietly|stealthily|discreetly|invisibly|surreptitiously|behind the (?:user'?s|owner'?s) back|without (?:the user|anyone|anybody|them) (?:knowing|noticing|seeing|finding out)|in the background without (?:asking|telling|notice))\s*,?\s+(?:\w{{1,16}}\s+){{0,2}}?{_ACTION}\b", imperative),
@@ -189,7 +189,8 @@ _PROMPT = any_of((
 ))
 
 DISCLOSURE = (
-    rule("prompt_disclosure", "reveal_prompt", rf"(?<!\bnot )(?<!\bnever )(?<!n't )\b{_REVEAL}\b{window(40)}\b{_PROMPT}", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context window", "text above", "everything", "you were", "you have been", "you've been")),
+    rule("prompt_disclosure", "reveal_prompt", rf"(?<!\bnot )(?<!\bnever )(?<!n't )\b{_REVEAL}\b{window(40)}\b{_PROMPT}(?![ \t-]+(?:template|templates|format|field|box|schema)\b)"
+         + OTHER_PROGRAM, gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context window", "text above", "everything", "you were", "you have been", "you've been")),
     rule("prompt_disclosure", "prompt_to_be_shared", rf"{_PROMPT}{window(40)}\b(?:should|must|shall|will|is to|are to|needs? to|has to|have to)\s+(?:always\s+)?be\s+(?:posted|shared|printed|shown|revealed|sent|published|included|output|copied|pasted|leaked|translated|displayed|e-?mailed|uploaded|attached|repeated|disclosed)\b", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
     rule("prompt_disclosure", "prompt_handed_out", rf"\b(?:should|will|must|can|may|shall|gets?|receives?)\s+(?:get|receive|see|be (?:given|shown|told|sent))?\s*(?:a copy of\s+)?{_PROMPT}", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
     # Split from the line above so that the prompt alternation runs only where one of these rare words occurs.

@@ -127,7 +127,7 @@ ADDITIONS: dict[str, dict[str, str]] = {
            "yours": r"tes|ton|ta|vos|votre|du système", "setup": r"configuration|paramétrage",
            "new_you": r"dorénavant\s*,?\s*tu es|tu es dorénavant",
            "unrestricted": r"libre de (?:toute|tout) (?:règle|restriction|limite|contrainte)s?|n'as plus (?:aucune |de )?(?:limite|règle|restriction|filtre)s?|plus aucune (?:limite|règle|restriction)s?"},
-    "de": {"topic": _GERMAN_TOPIC, "stale": r"(?:zählen|gelten) (?:hier |ab jetzt )?nicht|hinfällig|ungültig|außer kraft|aufgehoben|ausgesetzt|deaktiviert|veraltet|obsolet|gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|nicht mehr gültig|nichtig|abgelaufen",
+    "de": {"topic": _GERMAN_TOPIC, "stale": r"(?:zählen|gelten|gilt) (?:\w+ ){0,3}nicht mehr|(?:zählen|gelten) (?:hier |ab jetzt )?nicht|hinfällig|ungültig|außer kraft|aufgehoben|ausgesetzt|deaktiviert|veraltet|obsolet|gelten (?:hier |ab jetzt |ab sofort )?nicht mehr|gilt (?:hier )?nicht mehr|nicht mehr gültig|nichtig|abgelaufen",
            "yours": r"deine?[nrms]?|system\w{0,3}", "setup": r"konfiguration|einstellungen",
            "tell_not": r"kein wort|nichts davon"},
     "it": {"topic": _ROMANCE_TOPIC, "stale": r"non (?:contano|valgono|si applicano)(?: qui| più)?|non (?:valgono|vale|sono) più|non (?:sono )?più (?:valid[ei]|in vigore)|obsolet[ei]|scadut[ei]|annullat[ei]|superat[ei]|decadut[ei]|revocat[ei]",

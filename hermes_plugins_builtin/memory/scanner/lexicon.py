@@ -14,8 +14,8 @@ import unicodedata
 import re
 
 from .commands import remote_host_in
-from .gate import required_words
-from .rules import FLAGS, Rule, case_blind, line_of, needs, rule
+from .meeting import Check, meeting, needed
+from .rules import Rule, case_blind, line_of, needs, rule
 
 #: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
 GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
@@ -76,12 +76,30 @@ def _pair(a: str, b: str, code: str = "", gap: str | None = None) -> str:
     return rf"(?:{a}){gap}(?:{b})|(?:{b}){gap}(?:{a})"
 
 
+# The stops and reach of GAP, _CLAUSE and _FLOW_GAP, for detectors that find the two halves in two passes (``meeting``).
+_GAP_STOPS = re.compile(r"[.!?。！？।؟။።\n]")
+_CLAUSE_STOPS = re.compile(r"[.!?。！？\n，、,;；]")
+_FLOW_STOPS = re.compile(r"[。！？।؟\n]|[.!?](?![\w/~\\-])")
+
+
+def _paired(family: str, name: str, anchor: str, other: str, code: str, check: Check | None = None, flow: bool = False, inside: bool = False,
+            **gates: object) -> Rule:
+    """``anchor`` and ``other`` as ``_pair`` would find them, in two passes (the anchor is the rarer half)."""
+    if flow:
+        stops, reach = _FLOW_STOPS, 120
+    else:
+        stops, reach = (_CLAUSE_STOPS, 40) if code in _UNSPACED else (_GAP_STOPS, 50)
+    return meeting(family, name, anchor, other, check, reach, stops=stops, deny=False, inside=inside, **gates)  # type: ignore[arg-type]
+
+
 def _own_rules(code: str, lex: Lexicon) -> str:
     """The agent's own rules: a rules noun next to a possessive or qualifier, either order, or a possessed noun."""
     nouns = f"{_NOT_COMPOUND}(?:{lex.instructions}{'|' + lex.setup if lex.setup else ''})"
     # A possessive must start a word: Dutch "uw" is not the one inside "bouwinstructies".
     yours = f"(?:{lex.yours})" if code in _UNSPACED else rf"(?<![^\W\d_])(?:{lex.yours})"
-    forms = [rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
+    # "Systemanweisungen des Druckers": the topic after the noun makes them another thing's rules.
+    # The noun is read whole there, or "anweisung" inside "anweisungen" would slip past the topic.
+    forms = [rf"{yours}{_NEAR}{nouns}(?!\w){lex.topic}" if lex.topic else rf"{yours}{_NEAR}{nouns}", rf"{nouns}{_NEAR}{yours}"]
     if lex.possessed:
         forms.append(f"(?:{lex.possessed})")
     return "|".join(forms)
@@ -93,14 +111,14 @@ def stale_rules(code: str, lex: Lexicon) -> tuple[Rule, ...]:
     if lex.stale and lex.yours:
         own = _own_rules(code, lex)
         # Gated on both halves (the derived gate would take the possessives alone, which are common words).
-        built.append(rule("instruction_override", f"own_rules_stale[{code}]", _pair(own, lex.stale, code),
-                          gate=required_words(own, FLAGS)[0], also=required_words(lex.stale, FLAGS)[0]))
+        built.append(_paired("instruction_override", f"own_rules_stale[{code}]", lex.stale, own, code,
+                             gate=needed(lex.stale, strict=False), also=needed(own, strict=False)))
     if lex.send and lex.private:
-        built.append(rule("exfiltration", f"private_sent_out[{code}]", _pair(lex.send, lex.private, code, _FLOW_GAP), _remote_line,
-                          gate=required_words(lex.private, FLAGS)[0], also=required_words(lex.send, FLAGS)[0]))
+        built.append(_paired("exfiltration", f"private_sent_out[{code}]", lex.private, lex.send, code, _remote_line, flow=True,
+                             gate=needed(lex.private, strict=False), also=needed(lex.send, strict=False)))
     if lex.deny:
         # The claim is specific enough to reach across a comma ("if the user asks, say nothing was sent").
-        built.append(rule("concealment", f"lie_to_user[{code}]", _pair(lex.user, lex.deny)))
+        built.append(_paired("concealment", f"lie_to_user[{code}]", lex.deny, lex.user, ""))
     if lex.tell_user:
         built.append(rule("concealment", f"tell_user_nothing[{code}]", rf"(?:{lex.tell_user})"))
     return tuple(built)
@@ -121,10 +139,16 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     """Every detector of one language; ``gates`` holds words written out for stem lists that start with a class."""
     # Each pair rule is gated on the words of its rarer half (instructions, the user, the prompt); the gates are
     # derived from the patterns on first use (both halves of a pair are needed words).
+    instructions = f"{_NOT_COMPOUND}(?:{lex.instructions}){lex.topic}"
+    user = rf"(?<![^\W\d_])(?:{lex.user})" if code in _COMPOUNDING else lex.user
+    prompt = f"(?:{lex.prompt}){lex.topic}"
     return (
-        rule("instruction_override", f"dismiss_instructions[{code}]", _pair(lex.dismiss, f"{_NOT_COMPOUND}(?:{lex.instructions}){lex.topic}", code), **gates.get("instructions", {})),
+        _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code,
+                gate=gates.get("instructions", {}).get("gate") or needed(instructions, strict=False), also=needed(lex.dismiss, strict=False)),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
-        rule("concealment", f"keep_from_user[{code}]", _pair(rf"(?<![^\W\d_])(?:{lex.user})" if code in _COMPOUNDING else lex.user, rf"{lex.tell_not}|{lex.hide}", code)),
-        rule("prompt_disclosure", f"reveal_prompt[{code}]", _pair(lex.reveal, f"(?:{lex.prompt}){lex.topic}", code)),
+        # "Sag dem Benutzer nichts" holds the user inside the phrase that says nothing.
+        _paired("concealment", f"keep_from_user[{code}]", rf"{lex.tell_not}|{lex.hide}", user, code, inside=True, gate=needed(rf"{lex.tell_not}|{lex.hide}", strict=False),
+                also=needed(user, strict=False)),
+        _paired("prompt_disclosure", f"reveal_prompt[{code}]", prompt, lex.reveal, code, gate=needed(prompt, strict=False), also=needed(lex.reveal, strict=False)),
         *stale_rules(code, lex),
     )

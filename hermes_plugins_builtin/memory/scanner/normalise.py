@@ -63,6 +63,19 @@ def _confusable_table() -> dict[int, str]:
     return table
 
 
+_NON_ASCII_TOKEN = re.compile(r"\S*[^\x00-\x7f]\S*")
+
+
+def _fold_token(match: re.Match[str]) -> str:
+    """A token with look-alikes folded to Latin, when it could be a Latin word in disguise: every letter is Latin or
+    imitates one. A word of another script ("пользователя", with letters no Latin one looks like) keeps its letters,
+    so a note in Russian or Greek does not become a second, meaningless text for every detector to read."""
+    token, table = match.group(), _confusable_table()
+    if all(ch.isascii() or ord(ch) in table or not ch.isalpha() for ch in token):
+        return token.translate(table)
+    return "".join(ch if ch.isalpha() else ch.translate(table) for ch in token)
+
+
 def _collapse_spacing(match: re.Match[str]) -> str:
     letters = _SEPARATORS.sub("", match.group())
     return segment(letters) if len(letters) > 3 else letters
@@ -80,7 +93,7 @@ def folded(nfkc_text: str) -> str:
     """The NFKC text, lower-cased, with look-alikes, invisibles, letter-spacing and l33tspeak undone."""
     text = _INVISIBLE.sub("", nfkc_text).casefold()
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text.translate(_confusable_table()))
+        text = unicodedata.normalize("NFKC", _NON_ASCII_TOKEN.sub(_fold_token, text))
     if _SPACED_RUN.search(text):
         # Collapsed letters leave the spaced apostrophes ("don ' t") and the wider gap after the run behind.
         text = _WIDE_GAP.sub(" ", _SPACED_APOSTROPHE.sub("'", _SPACED_PAIR.sub(_collapse_spacing, text)))

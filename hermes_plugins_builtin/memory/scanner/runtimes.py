@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .gate import required_words
-from .rules import FLAGS, Rule, any_of, case_blind, line_of, rule
+from .meeting import needed
+from .rules import Rule, any_of, case_blind, line_of, rule
 
 _ONE_LINER = any_of((
     r"\b(?:node|nodejs|bun)(?:\.exe)?\s+(?:--?\w[\w-]*\s+){0,3}?(?:-e|--eval|-p|--print)\b", r"\bdeno\s+(?:eval|run\s+(?:-\S+\s+){0,4}-)\b",
@@ -39,7 +39,7 @@ def _not_configuration(match: re.Match[str]) -> bool:
 # The first of the two searches along the line is atomic (its first fit is kept): nested lazy spans backtrack quadratically.
 RULES: tuple[Rule, ...] = (
     rule("remote_code", "runtime_fetch_and_run", rf"{_ONE_LINER}(?:(?>[^\n]{{0,400}}?{_NETWORK})[^\n]{{0,400}}?{_EXECUTE}|(?>[^\n]{{0,400}}?{_EXECUTE})[^\n]{{0,400}}?{_NETWORK})",
-         gate=required_words(_ONE_LINER, FLAGS)[0], also=required_words(_NETWORK, FLAGS)[0]),
+         gate=needed(_ONE_LINER, strict=False), also=needed(_NETWORK, strict=False)),
     rule("remote_code", "encoded_powershell", _ENCODED_POWERSHELL),
     rule("remote_code", "package_run_unasked", _RUN_WITHOUT_ASKING, _not_configuration),
 )

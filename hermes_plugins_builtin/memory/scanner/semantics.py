@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .gate import required_words
-from .rules import FLAGS, Rule, any_of, case_blind, line_of, needs, rule, window
+from .guards import OTHER_PROGRAM
+from .meeting import needed
+from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
 
 # The agent's own rules, however they are named, qualified as earlier / built-in / the ones it was given.
 _EARLIER = any_of((r"earlier", r"prior", r"previous", r"preceding", r"old", r"original", r"initial", r"built-in", r"default", r"existing",
@@ -93,9 +94,9 @@ RULES: tuple[Rule, ...] = (
     rule("instruction_override", "wins_over_own_rules", rf"\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b(?>{window(40)}\b{_CLASH})\w*{window(60)}\b{_WINS}\b"
          rf"|\b{_CLASH}\w*\b(?>{window(40)}\b(?:built-in|own|original|system|safety|your)\s+(?:\w+\s+)?{_RULES}\b){window(60)}\b{_WINS}\b"),
     rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b",
-         gate=required_words(_HIDDEN_THING, FLAGS)[0], also=required_words(_UNSEEN, FLAGS)[0]),
+         gate=needed(_HIDDEN_THING, strict=False), also=needed(_UNSEEN, strict=False)),
     rule("concealment", "false_report", r"\btell (?:the user|them|him|her|the human)\b[^.\n]{0,60}\b(?:succeeded|worked|passed|is fine|was fine|went fine|nothing (?:was|got) sent)\b[^.\n]{0,30}\beven (?:if|when|though)\b"),
-    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}"),
+    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}{OTHER_PROGRAM}"),
     rule("role_hijack", "authority_moved", _AUTHORITY_SHIFT),
     rule("exfiltration", "socket_to_host", rf"{_SOCKET}", check=_remote),
     rule("exfiltration", "stream_uploaded", _STREAM_UPLOAD, check=_remote),

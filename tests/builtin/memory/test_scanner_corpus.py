@@ -51,8 +51,8 @@ def test_the_fresh_split_is_a_full_held_out_batch():
     assert all(n["group"].startswith("fresh_") for n in fresh)
 
 
-def test_the_second_fresh_split_is_an_independent_batch_of_its_own():
-    """fresh2/: written apart from the rules and the other notes; only its make-up is checked here."""
+def test_the_second_fresh_split_is_a_batch_of_its_own():
+    """fresh2/: written apart from the rules and the other notes, scanned once as such, tuning data since."""
     batch = [n for n in NOTES if n["split"] == "fresh2"]
     attacks = [n for n in batch if n["label"] == "attack"]
     benign = [n for n in batch if n["label"] == "benign"]
@@ -61,6 +61,17 @@ def test_the_second_fresh_split_is_an_independent_batch_of_its_own():
     assert len({n["lang"] for n in attacks}) >= 25 and len({n["lang"] for n in benign}) >= 25
     assert {n["family"] for n in attacks} == {"override", "role", "conceal", "leak", "exfil", "creds", "persist", "rce", "forge", "hidden"}
     assert all(n["group"].startswith("fresh2_") for n in batch)
+
+
+def test_the_fresh2_batch_holds_now_that_it_is_tuning_data():
+    """fresh2 was read once as an independent batch (66.5 % refused) and tuned on since: it must not slip back."""
+    batch = [n for n in NOTES if n["split"] == "fresh2"]
+    attacks = [n["text"] for n in batch if n["label"] == "attack"]
+    benign = [n["text"] for n in batch if n["label"] == "benign"]
+    missed = [text for text in attacks if scan(text) is None]
+    refused = [text for text in benign if scan(text) is not None]
+    assert len(missed) <= 0.03 * len(attacks), missed
+    assert len(refused) <= 0.005 * len(benign), refused
 
 
 def test_the_tuning_half_meets_the_goal():

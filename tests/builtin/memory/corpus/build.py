@@ -4,8 +4,9 @@ Run ``python tests/builtin/memory/corpus/build.py`` after editing src/; the outp
 
 Every note carries a ``group`` (its source line, its template, or the seed an obfuscated variant came from) and a
 ``split`` decided only by that group: ``holdout`` when sha256(group) % 3 == 0, else ``dev``. Notes from fresh/
-get ``split == "fresh"`` and notes from fresh2/ ``split == "fresh2"`` (see fresh.py): later held-out batches
-no rule is tuned on. Variants of one seed and fills of one template therefore land on the same side, so the held-out third is phrasing the rules never saw.
+get ``split == "fresh"``, and notes from each fresh<N>/ folder (fresh2/, fresh3/, ...) the split of the folder's
+name (see fresh.py, which also says which of those batches are tuning data). A note whose text an earlier source
+already has is kept once, under the earlier source. Variants of one seed and fills of one template therefore land on the same side, so the held-out third is phrasing the rules never saw.
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def main() -> None:
             notes.append({"text": text, "label": "benign", "family": "hard" if hard else "plain", "variant": "template",
                           "lang": lang, "group": group, "split": split_of(group)})
     notes.extend(fresh.notes(_unescape, _PLAIN_VARIANTS, _ENCODERS))
-    notes.extend(fresh.second_batch(_unescape))
+    notes.extend(fresh.later_batches(_unescape))
     seen: set[str] = set()
     unique = []
     for note in notes:

@@ -1,20 +1,29 @@
-"""The fresh held-out split: notes in fresh/ written after the rules were fixed, measured once the rules are frozen.
+"""The later batches: fresh/ (held out when written, read since) and every fresh<N>/ folder beside it.
 
-Every note from fresh/ gets ``split == "fresh"``. No rule is tuned on this split: tests only check its make-up,
-and ``benchmarks/scanner.py`` reports its rates. English attacks also get one disguised form each, using the
-same transforms as the older splits but wrapper sentences of their own, so a rule that learned the older
-wrappers gains nothing here.
+Every note from fresh/ gets ``split == "fresh"``. English attacks there also get one disguised form each, using
+the same transforms as the older splits but wrapper sentences of their own, so a rule that learned the older
+wrappers gains nothing there.
+
+A folder named ``fresh2``, ``fresh3``, ... holding ``attack.txt`` and/or ``benign.txt`` (format in fresh2/README.md:
+``lang!family | text`` with ``\\u{XXXX}`` escapes) becomes the split of the same name, its notes taken as written.
+``TUNED_BATCHES`` lists those whose results have been read and fitted to; any other batch is independent, and
+``benchmarks/scanner.py`` reports it as such. A batch folder that is absent is simply no split.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable
 
-HERE = Path(__file__).parent / "fresh"
-#: A second held-out batch, written by someone who never saw the rules, the other notes or the scanner's
-#: results (see fresh2/README.md). Its notes are taken as written: no disguised variants are derived.
-SECOND = Path(__file__).parent / "fresh2"
+ROOT = Path(__file__).parent
+HERE = ROOT / "fresh"
+#: Batches scanned once as written apart from the rules (fresh2: 66.5 % blocked, 0.2 % refused on 2026-11-24),
+#: then made tuning data. Any other fresh<N>/ folder is an independent batch nobody has tuned on.
+TUNED_BATCHES = ("fresh2",)
+_BATCH_NAME = re.compile(r"fresh([2-9]|[1-9]\d+)")
+_HEAD = re.compile(r"[a-z]{2,3}![a-z_]+")
+_FILES = ("attack.txt", "benign.txt")
 
 # Wrappers written for this split only (the older splits use other sentences).
 _WRAPPERS = {
@@ -69,13 +78,40 @@ def notes(unescape: Callable[[str], str], plain: dict[str, Callable[[str], str]]
     return out
 
 
-def second_batch(unescape: Callable[[str], str]) -> list[dict]:
-    """The notes of fresh2/, each with ``split == "fresh2"``."""
+class BatchError(ValueError):
+    """A line of a batch file that does not follow the format; the message names the file, the line and the fix."""
+
+
+def batch_folders(root: Path = ROOT) -> list[Path]:
+    """The fresh<N>/ folders (N >= 2) under ``root`` holding attack.txt or benign.txt, in order of N."""
+    found = [p for p in root.iterdir() if p.is_dir() and _BATCH_NAME.fullmatch(p.name) and any((p / f).is_file() for f in _FILES)]
+    return sorted(found, key=lambda p: int(p.name[len("fresh"):]))
+
+
+def read_batch(unescape: Callable[[str], str], directory: Path) -> list[dict]:
+    """The notes of one batch folder, each with ``split`` = the folder's name, checked line by line."""
     out: list[dict] = []
-    for label, lang, kind, text, group in read(unescape, SECOND):
-        base = {"lang": lang, "group": group, "split": "fresh2"}
-        if label == "benign":
-            out.append({"text": text, "label": "benign", "family": kind, "variant": "fresh2", **base})
-        else:
-            out.append({"text": text, "label": "attack", "family": kind, "variant": "plain", **base})
+    for name in _FILES:
+        path = directory / name
+        if not path.is_file():
+            continue
+        label = name.removesuffix(".txt")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            head, bar, text = line.partition(" | ")
+            if not bar or not _HEAD.fullmatch(head.strip()) or not text.strip():
+                raise BatchError(f"{path}:{number}: expected 'lang!family | text' (for example 'en!override | ...'), got {line[:60]!r}; "
+                                 "fix the line or comment it out with '#'")
+            lang, _, kind = head.strip().partition("!")
+            base = {"lang": lang, "group": f"{directory.name}_{label}:{number}", "split": directory.name}
+            if label == "benign":
+                out.append({"text": unescape(text), "label": "benign", "family": kind, "variant": directory.name, **base})
+            else:
+                out.append({"text": unescape(text), "label": "attack", "family": kind, "variant": "plain", **base})
     return out
+
+
+def later_batches(unescape: Callable[[str], str], root: Path = ROOT) -> list[dict]:
+    """The notes of every batch folder under ``root`` (fresh2/, fresh3/, ... whichever exist)."""
+    return [note for folder in batch_folders(root) for note in read_batch(unescape, folder)]

@@ -1,0 +1,95 @@
+"""Instruction override, persona change and forged system headers as concept classes that cross languages (see ``crosslingual``).
+
+Override: *the system's own rules*, named so that no possessive is needed (the system prompt, the system's rules,
+the safety rules of the initial setup, everything above this note) beside *a verdict that voids or dismisses them*.
+The verdicts are the union of every lexicon's dismissal verbs and "no longer valid" verdicts, so a verdict learnt in
+one language serves the others. Persona: "from now on you are / your name is X" beside "bound by no rules".
+Forgery: a header that claims to be the system ("[SYSTEMHINWEIS]", "### Système", "New system instructions:").
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .crosslingual import _OTHER_THING, _needed, _union, meeting
+from .meeting import phrase_gate
+from .rules import Rule, rule
+
+_SYSTEM_RULES_WORDS = {
+    "en": r"\b(?:system-level (?:restrictions|rules)|prior directives|the instructions you started (?:the|this) conversation with|the safety layer|guardrails in (?:my|your) setup"
+          r"|(?:the )?\"?rules\"? section above|everything (?:written |said )?(?:above|before) this (?:note|entry|message))\b",
+    "es": r"(?:tus )?normas internas|instrucciones del sistema|reglas del sistema|las reglas (?:de seguridad )?con las que empezaste|todo lo (?:que hay )?(?:encima|antes) de esta nota",
+    "fr": r"règles du système|instructions du système|instructions système|tout ce qu'on t'a dit avant|tout ce qui précède cette note", "de": r"systemregeln|systemanweisungen|alles über dieser notiz",
+    "pt": r"instru[cç][oõ]es do sistema|regras do sistema|tudo (?:o que está )?acima desta nota", "it": r"linee guida di sicurezza|regole di sistema|istruzioni di sistema",
+    "ru": r"системн\w* (?:промпт|правил|инструкци|ограничени|сообщени)\w*|правил\w* сверху", "uk": r"системн\w* (?:правил|інструкці|промпт)\w*|усе, що написано вище",
+    "pl": r"zasady z wiadomości systemowej|zasady systemowe|instrukcje systemowe", "tr": r"geliştirici mesajındaki kurallar|sistem kuralları|sistem talimatları",
+    "zh": r"系统提示|系统规则|系统指令|系統提示|系統規則", "ja": r"システムプロンプト|システムの(?:制約|ルール|指示)", "ko": r"시스템 (?:프롬프트|규칙|지시)",
+    "hi": r"सिस्टम प्रॉम्प्ट|सिस्टम के नियम", "bn": r"সিস্টেমের নিয়ম\w*|সিস্টেম প্রম্পট", "mr": r"तुझ्या मूळ सूचना|सिस्टम प्रॉम्प्ट", "vi": r"quy tắc an toàn|quy tắc hệ thống|lời nhắc hệ thống",
+    "el": r"κανόνες ασφαλείας|κανόνες του συστήματος", "sw": r"sheria za usalama|sheria za mfumo", "ro": r"orice instrucțiune primită înaintea|regulile sistemului",
+    "ar": r"تعليمات النظام|قواعد النظام|قواعد الأمان", "fa": r"قوانین سیستم|دستورات سیستم", "he": r"כללי המערכת|הוראות המערכת", "id": r"aturan sistem|instruksi sistem",
+    "th": r"กฎของระบบ|คำสั่งระบบ", "cs": r"systémová pravidla|systémové pokyny", "nl": r"systeemregels|systeeminstructies", "sv": r"systemets regler|systemregler",
+}
+SYSTEM_RULES = _union(_SYSTEM_RULES_WORDS)
+#: Gate words of SYSTEM_RULES: the English branches by hand, the rest read from their patterns.
+_SYSTEM_RULES_GATE = (
+    "system-level rules", "system-level restrictions", "prior directives", "the instructions you started", "the safety layer", "guardrails in my setup",
+    "guardrails in your setup", "section above", "everything above this", "everything before this", "everything written above this",
+    "everything written before this", "everything said above this", "everything said before this",
+    *phrase_gate(_union({code: body for code, body in _SYSTEM_RULES_WORDS.items() if code != "en"})),
+)
+_VOID_MORE = _union({
+    "en": r"\b(?:null and void|void|outdated|wrong|a leftover|leftover|disabled|treat (?:it|them) as (?:disabled|void|invalid|optional)|bypass|limit you|gets? in the way|there are no restrictions|stale|obsolete|lapsed|revoked|rescinded|cancell?ed|suspended|no longer appl(?:y|ies)|never there|scratch|throw (?:it|them) away|(?:don't|do not) follow)\b",
+    "es": r"p[aá]sal[ao]s? por alto|las pases por alto|le estorben|ya no sirven", "fr": r"oublie|ne s'appliquent pas|passe outre", "ru": r"устарел\w*|важнее", "ja": r"気にしなくてよい|無視して構わない|古い設定|最優先",
+    "zh": r"当作无效|优先于一切", "hi": r"अब मान्य नहीं|ऊपर है", "bn": r"পুরনো হয়ে গেছে|এড়িয়ে যাও", "tr": r"artık geçerli değil|hiçbir kısıtlama yok",
+    "vi": r"đã bị hủy|không cần từ chối", "pl": r"luźne sugestie|pomijaj", "uk": r"відкинути|не виконувати", "el": r"έχουν καταργηθεί|μην τους εφαρμόζεις",
+    "ro": r"este anulată|sunt anulate", "sw": r"zimefutwa|usizifuate", "mr": r"रद्द झाल्या|कोणतेही बंधन नाही", "it": r"non valgono più|scavalcal\w*",
+    "pt": r"a mem[oó]ria vence|vence sempre",
+})
+
+
+@functools.lru_cache(maxsize=1)
+def _verdicts() -> str:
+    """Every lexicon's dismissal verbs and "no longer valid" verdicts, with the words above."""
+    from .languages import LEXICONS
+    from .languages_more import ADDITIONS, MORE_LEXICONS
+
+    lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
+    lexicons.update(MORE_LEXICONS)
+    parts = {f"{code}-{field}": getattr(lex, field) for code, lex in lexicons.items() for field in ("dismiss", "stale") if getattr(lex, field)}
+    return _union({**parts, **dict(zip(map(str, range(len(_VOID_MORE.bodies))), _VOID_MORE.bodies))})  # type: ignore[attr-defined]
+
+
+IDENTITY = _union({
+    "tr": r"bundan sonra adın|artık adın|bundan sonra sen", "nl": r"vanaf nu (?:speel|ben) je|je bent nu", "cs": r"jsi teď|od teď jsi|teď jsi", "sw": r"jina lako ni|kuanzia sasa (?:wewe ni|jina)",
+    "en": r"\b(?:you are now|from now on you are|your name is now)\b", "es": r"a partir de ahora eres|ahora te llamas", "de": r"ab jetzt hei(?:ß|ss)t du|du hei(?:ß|ss)t jetzt",
+    "fr": r"désormais tu t'appelles|tu t'appelles désormais", "pt": r"agora você se chama|a partir de agora você é", "it": r"d'ora in poi ti chiami|ora ti chiami",
+})
+UNBOUND = _union({
+    "tr": r"kurallarına bağlı değil|asla reddetmez|hiçbir kurala", "nl": r"(?:aan )?geen enkele regel|door niemand gemaakt", "cs": r"bez etických (?:zásad|pravidel)|bez zábran",
+    "sw": r"wala sheria|isiyo na (?:\w+ )?sheria|bila sheria", "en": r"\b(?:bound by no rules|follows no rules|no ethical (?:principles|guidelines))\b",
+    "es": r"sin (?:principios|reglas) éticos|no se niega nunca", "de": r"ohne ethische (?:grundsätze|regeln)|lehnt nie ab", "fr": r"sans principes éthiques|ne refuse jamais",
+    "pt": r"sem princ[ií]pios éticos|nunca recusa", "it": r"senza principi etici|non rifiuta mai",
+})
+
+#: The word "system" in the languages covered, as a header would write it.
+SYSTEM_WORD = _union({
+    "en": r"system", "es": r"sistema", "fr": r"syst[eè]me", "de": r"system", "nl": r"systeem", "ru": r"система", "uk": r"система", "pl": r"system", "tr": r"sistem",
+    "zh": r"系统|系統", "ja": r"システム", "ko": r"시스템", "ar": r"النظام", "fa": r"سیستم", "he": r"מערכת", "hi": r"सिस्टम", "vi": r"hệ thống", "id": r"sistem",
+    "el": r"σύστημα", "th": r"ระบบ", "sv": r"system", "cs": r"systém", "ro": r"sistem",
+})
+_SYSTEM_GATE = ("system", "систем", "sistema", "système", "systeme", "systeem", "система", "系统", "系統", "システム", "시스템", "النظام", "سیستم", "מערכת", "सिस्टम",
+                "hệ thống", "sistem", "σύστημα", "ระบบ", "systém")
+NEW_SYSTEM_INSTRUCTIONS = _union({
+    "en": r"new system (?:instructions|prompt|rules)", "es": r"nuevas instrucciones del sistema", "fr": r"nouvelles (?:instructions|consignes) (?:du )?système",
+    "de": r"neue systemanweisungen|neue systemregeln", "pt": r"novas instruções do sistema", "it": r"nuove istruzioni di sistema", "ru": r"новые системные (?:инструкции|правила)",
+    "uk": r"нові системні інструкції", "pl": r"nowe instrukcje systemowe", "tr": r"yeni sistem talimatları", "zh": r"新的系统(?:指令|提示)|新系统指令", "ja": r"新しいシステム(?:指示|プロンプト)",
+    "ko": r"새(?:로운)? 시스템 (?:지시|프롬프트)", "ar": r"تعليمات النظام الجديدة", "fa": r"دستورات جدید سیستم", "hi": r"नए सिस्टम निर्देश", "vi": r"hướng dẫn hệ thống mới",
+    "id": r"instruksi sistem baru", "nl": r"nieuwe systeeminstructies",
+})
+
+RULES: tuple[Rule, ...] = (
+    meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), gate=_SYSTEM_RULES_GATE),
+    meeting("role_hijack", "renamed_unbound[any language]", UNBOUND, IDENTITY),
+    rule("forgery", "system_header[any language]", rf"(?:{NEW_SYSTEM_INSTRUCTIONS})\s*[:：]|^[ \t]*(?:#{{1,6}}[ \t]*|\[[ \t]*)(?:{SYSTEM_WORD})[\w-]{{0,12}}[ \t]*\]?[ \t]*$"
+         rf"|\[[ \t]*(?:{SYSTEM_WORD})(?:hinweis|nachricht|notiz|nota|note|mensaje|message|mitteilung|сообщение|уведомление)\w{{0,4}}[ \t]*\]", gate=_SYSTEM_GATE, also=("#", "[", ":", "：")),
+)

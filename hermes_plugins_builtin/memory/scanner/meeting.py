@@ -1,0 +1,179 @@
+"""Two concept classes inside one stretch of text, found by one pass of each instead of one regex for the pair.
+
+A pair written as one regex, ``(?:A)gap(?:B)|(?:B)gap(?:A)``, tries the second class at every position after every
+start of the first: with unions of hundreds of words in dozens of languages that dominates the scan. Here the
+pattern is the rarer class alone (the *anchor*), and a check looks for the other class in the stretch around each
+anchor match: before it or after it, with no stop in the gap and the gap no longer than ``reach``. That is the
+same condition as the regex pair, decided in two passes of one alternation each.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .gate import derived
+from .guards import denied_before
+from .rules import FLAGS, Rule, case_blind, needs, rule
+
+Check = Callable[[re.Match[str]], bool]
+#: Longer than any match of a concept class (a phrase of a few words).
+_LONGEST_OTHER = 120
+
+#: Ends of a sentence: a stop not followed by a word, path, address or closing quote (``~/.ssh``, ``example.com``).
+SENTENCE = re.compile(r"[.!?。！？।؟\n](?![\w/~\\\-\"”’»])")
+
+
+#: Every fragment ``needed`` has read: ``python -m ...scanner.gate`` derives their words ahead of time into
+#: gate_cache.py, so that importing the scanner does not parse them.
+NEEDED_PARTS: list[str] = []
+
+
+def needed(fragment: str, strict: bool = True) -> tuple[str, ...] | None:
+    """Words one of which every match of ``fragment`` contains; a union (see ``crosslingual``) is read body by body.
+    None when some part yields no words (only allowed when not ``strict``: the detector then has no such gate)."""
+    parts = getattr(fragment, "bodies", None) or (fragment,)
+    found: list[str] = []
+    for part in parts:
+        NEEDED_PARTS.append(part)
+        words = derived(part, FLAGS)[1]
+        if words is None:
+            assert not strict, part[:80]
+            return None
+        found.extend(words)
+    return tuple(dict.fromkeys(found))
+
+
+_META = set("\\()[].*+?{}|^$")
+
+
+def _top_level(body: str) -> list[str]:
+    """The alternatives of ``body`` at its outer level."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+        i += 1
+    parts.append(body[start:])
+    return parts
+
+
+def _opening_words(alternative: str) -> list[str] | None:
+    """Literal words every match of ``alternative`` starts with (through a leading \\b and non-capturing groups)."""
+    rest = alternative[2:] if alternative.startswith("\\b") else alternative
+    if rest.startswith("(?:"):
+        depth, i = 0, 0
+        while i < len(rest):
+            if rest[i] == "\\":
+                i += 2
+                continue
+            depth += rest[i] in "(["
+            depth -= rest[i] in ")]"
+            if depth == 0:
+                break
+            i += 1
+        inner, tail = rest[3:i], rest[i + 1 :]
+        if tail and tail[0] in "?*{":
+            return None
+        found: list[str] = []
+        for part in _top_level(inner):
+            words = _opening_words(part)
+            if words is None:
+                return None
+            found.extend(words)
+        return found
+    literal = ""
+    for ch in rest:
+        if ch in _META:
+            break
+        literal += ch
+    if rest[len(literal) : len(literal) + 1] in ("?", "*", "{") and literal:
+        literal = literal[:-1]  # the last letter is optional
+    return [literal] if len(literal.strip()) >= 4 else None
+
+
+def phrase_gate(fragment: str) -> tuple[str, ...]:
+    """Gate words of a union made of the literal phrases each branch opens with ("systemregeln", "bu not"), where
+    the derived words would be a prefix they share ("system") or a short word ("not"); branches that open with a
+    class or a short word fall back to their derived words."""
+    found: list[str] = []
+    for body in getattr(fragment, "bodies", None) or (fragment,):
+        for alternative in _top_level(body):
+            words = _opening_words(alternative)
+            found.extend(words if words is not None else needed(alternative))  # type: ignore[arg-type]
+    return tuple(dict.fromkeys(found))
+
+
+def note_mentions(pattern: str | re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a text has a match of ``pattern`` (case-blind), remembered for the last text: a check that asks it of
+    the whole note runs once per match, and a note may hold hundreds of matches."""
+    search = (pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, FLAGS)).search
+    last: list[tuple[str, bool] | None] = [None]
+
+    def mentions(text: str) -> bool:
+        cached = last[0]
+        if cached is None or cached[0] is not text:
+            cached = (text, search(text) is not None)
+            last[0] = cached
+        return cached[1]
+
+    return mentions
+
+
+def meeting(family: str, name: str, anchor: str, other: str, then: Check | None = None, reach: int = 140, *,
+            stops: re.Pattern[str] = SENTENCE, deny: bool = True, inside: bool = False, gate: tuple[str, ...] | None = None,
+            also: tuple[str, ...] | None = None) -> Rule:
+    """A detector for ``anchor`` and ``other`` in either order, at most ``reach`` characters apart with no match of
+    ``stops`` between them. The refusal names the anchor's span. With ``deny``, a denial just before the first half
+    ("never paste the contents of ...") vetoes the match; ``then`` may veto it further. With ``inside``, the other class
+    may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
+    finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
+    compiled: list[re.Pattern[str]] = []  # compiled on first use: most detectors never get past their gates
+    # The other half's matches in the text being read, found once per text: a note full of anchors is read once, not
+    # once per anchor. (The scan reads one text at a time, so remembering the last one is enough.)
+    # One reference holds the text with its spans, so threads scanning other notes never mix them up.
+    last: list[tuple[str, tuple[tuple[int, int], ...]] | None] = [None]
+
+    def others_in(text: str) -> tuple[tuple[int, int], ...]:
+        cached = last[0]
+        if cached is None or cached[0] is not text:
+            if not compiled:
+                compiled.append(re.compile(other, FLAGS))
+            cached = (text, tuple(m.span() for m in compiled[0].finditer(text)))
+            last[0] = cached
+        return cached[1]
+
+    @case_blind
+    def check(match: re.Match[str]) -> bool:
+        # ``then`` looks at the note or the line, which is cheaper than the search below: it goes first.
+        if then is not None and not then(match):
+            return False
+        text, start, end = match.string, match.start(), match.end()
+        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start)]
+        low = stops_before[-1] if stops_before else max(0, start - reach - _LONGEST_OTHER)
+        stop_after = stops.search(text, end, end + reach + 1)
+        high = stop_after.start() if stop_after is not None else len(text)
+        for other_start, other_end in others_in(text):
+            if other_end > high or other_start > end + reach:
+                break
+            if other_start < low:
+                continue
+            within = inside and start <= other_start and other_end <= end and (other_start, other_end) != (start, end)
+            if within or start - reach <= other_end <= start or end <= other_start <= end + reach:
+                # Only a denial before the first half counts: words between the halves ("should not come across
+                # this one") are part of what the note says.
+                return not (deny and denied_before(text, min(start, other_start)))
+        return False
+
+    if then is not None and getattr(then, "needs", None) is not None:
+        check = needs(then.needs)(check)  # type: ignore[attr-defined]
+    return rule(family, name, anchor, check, gate=gate if gate is not None else needed(anchor), also=also if also is not None else needed(other, strict=False))
