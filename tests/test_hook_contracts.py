@@ -193,3 +193,20 @@ def test_every_hook_has_a_test():
     tests = {n for n in globals() if n.startswith("test_hook_")}
     missing = [n for n in hookspecs.HOOK_NAMES if f"test_hook_{n}" not in tests]
     assert not missing
+
+
+def test_a_host_checking_a_callback_up_front_is_told_what_the_hook_never_passes_and_the_fix():
+    from hermes_core.errors import RegistrationError
+    from hermes_core.hooks import check_callback_signature
+
+    def needs_a_user(tool_name, user, **kwargs):
+        return None
+
+    with pytest.raises(RegistrationError) as caught:
+        check_callback_signature("post_tool_call", needs_a_user)
+    message = str(caught.value)
+    assert message.startswith("hook 'post_tool_call': the callback ") and "needs_a_user" in message and "requires 'user'" in message
+    assert message.endswith(" -> give those parameters defaults or accept **kwargs")
+    # what the hook passes is accepted, and so is a hook this host does not know (nothing to check it against)
+    assert check_callback_signature("post_tool_call", lambda tool_name, result, **kwargs: None) is None
+    assert check_callback_signature("some_future_hook", needs_a_user) is None

@@ -66,14 +66,16 @@ def test_durations_are_measured_on_both_paths(make_plugin, plugin_manager, path)
 
 
 def test_workers_are_named_daemon_threads_reused_between_calls(make_plugin, plugin_manager):
-    code = "import threading\nSEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append((threading.current_thread().name, threading.current_thread().daemon, threading.get_ident())))\n"
+    code = "import threading\nSEEN = []\ndef register(ctx):\n    ctx.register_hook('post_tool_call', lambda **kw: SEEN.append((threading.current_thread().name, threading.current_thread().daemon, threading.current_thread())))\n"
     manager = _manager(make_plugin, plugin_manager, "threads", seen=code)
     for _ in range(3):
         manager.hooks.notify("post_tool_call", tool_name="x", args={}, result="", task_id="t", duration_ms=0)
     seen = manager.get("seen").module.SEEN
     # the documented thread name; daemon, so a hung callback never keeps the process alive at exit
     assert [(name, daemon) for name, daemon, _ in seen] == [("hermes-hook-worker", True)] * 3
-    assert len({ident for _, _, ident in seen}) == 1 and seen[0][2] != threading.get_ident()  # one worker, reused
+    # one worker, reused: compared as thread objects (kept alive by the list), since a new thread may get
+    # the identifier of one that has ended
+    assert all(thread is seen[0][2] for _, _, thread in seen) and seen[0][2] is not threading.current_thread()
 
 
 @pytest.fixture
@@ -188,3 +190,109 @@ def test_an_abandoned_worker_ends_when_its_hung_callback_returns_and_runs_nothin
     abandoned.join(timeout=30)  # the hung callback has returned: its thread must end, not go back to work
     assert not abandoned.is_alive()
     assert manager.get("b_count").module.CALLS == [1]  # the later callback ran once, on the caller's new worker
+
+
+# -- the caller's deadlines, on a clock the test sets -------------------------------------------------
+# The runner takes its clock and its wait for a job from its constructor, so these tests check every
+# wait the caller computes, and when it abandons a callback, exactly: a bound that fires late, early or
+# never is a bug the suite sees without timing anything.
+
+
+class _Waits:
+    """A clock the test sets, and a wait for a job's ``done`` lock that records how long the caller
+    asked to wait, then runs the next step of the scenario (what the worker did meanwhile), whose
+    answer says whether the job ended within the wait."""
+
+    def __init__(self, now: float, steps=()) -> None:
+        self.now = now
+        self.waits: list[float] = []
+        self.steps = list(steps)
+
+    def clock(self) -> float:
+        return self.now
+
+    def wait(self, done: threading.Lock, seconds: float) -> bool:
+        self.waits.append(seconds)
+        assert self.steps, f"the caller waited again ({self.waits}) where it should have returned"
+        return self.steps.pop(0)(done)
+
+
+def _job(time_: _Waits, index: int, started: float = 0.0):
+    from hermes_core.hooks.outcomes import HookCallback
+    from hermes_core.hooks.workers import _Job
+
+    callbacks = [HookCallback(f"p{i}", "post_tool_call", lambda **kw: None, None) for i in range(3)]
+    job = _Job(callbacks, {}, None, False, None, time_.clock)
+    job.index, job.started = index, started
+    return job
+
+
+def _at(time_: _Waits, now: float, ended: bool = False):
+    def step(done) -> bool:
+        time_.now = now
+        return ended
+    return step
+
+
+def _runner(time_: _Waits):
+    from hermes_core.hooks import _GuardedRunner
+
+    return _GuardedRunner(clock=time_.clock, wait=time_.wait)
+
+
+def test_a_worker_not_yet_started_gets_whole_bounds_and_is_never_abandoned():
+    time_ = _Waits(100.0)
+    job = _job(time_, index=-1)  # the worker thread has not begun the first callback (a busy machine)
+    time_.steps = [_at(time_, 105.0), _at(time_, 107.0, ended=True)]
+    assert _runner(time_)._wait(job, 5.0) is None
+    assert time_.waits == [5.0, 5.0] and not job.abandoned  # nothing overran: nothing ran
+
+
+def test_a_running_callback_is_abandoned_at_its_deadline_exactly():
+    time_ = _Waits(101.0, [])
+    job = _job(time_, index=0, started=100.0)
+    time_.steps = [_at(time_, 105.0)]
+    assert _runner(time_)._wait(job, 5.0) == 0
+    assert time_.waits == [4.0] and job.abandoned  # what was left of the bound, not a whole one
+
+
+def test_a_wake_up_before_the_deadline_waits_for_the_rest():
+    time_ = _Waits(104.75, [])
+    job = _job(time_, index=1, started=100.0)
+    time_.steps = [_at(time_, 104.875), _at(time_, 105.0)]
+    assert _runner(time_)._wait(job, 5.0) == 1
+    assert time_.waits == [0.25, 0.125] and job.abandoned
+
+
+def test_a_callback_that_finished_in_time_is_not_blamed_for_the_next_ones_bound():
+    time_ = _Waits(100.0, [])
+    job = _job(time_, index=0, started=100.0)
+
+    def next_callback_started(done) -> bool:  # the first returned at 104.5 and the second began
+        job.index, job.started, time_.now = 1, 104.5, 105.0
+        return False
+
+    time_.steps = [next_callback_started, _at(time_, 106.0, ended=True)]
+    assert _runner(time_)._wait(job, 5.0) is None
+    assert time_.waits == [5.0, 4.5] and not job.abandoned  # the second callback's own deadline
+
+
+def test_a_callback_ending_as_its_deadline_passes_keeps_its_value_and_is_not_reported_timed_out():
+    go = threading.Event()
+    time_ = _Waits(100.0, [])
+
+    def ends_at_the_deadline(done: threading.Lock) -> bool:
+        # the worker's callback returns, and the wait runs out in the same instant: the caller's
+        # wait reports "not done", but the worker has finished
+        go.set()
+        assert done.acquire(timeout=60)
+        time_.now = 105.0
+        return False
+
+    time_.steps = [ends_at_the_deadline]
+    from hermes_core.hooks import HookCallback
+
+    callback = HookCallback("slow", "post_tool_call", lambda **kw: go.wait(60) and "done", None)
+    values, failures = _runner(time_).run([callback], {}, 5.0, None, False, None)
+    assert (values, failures) == (["done"], None)
+    assert time_.waits == [5.0]

@@ -27,9 +27,14 @@ class _Alarm:
     runs signal handlers there only), SIGALRM not claimed by the application (its
     handler is still the default or ours), and no guarded call already in progress.
     Everywhere else the worker threads of :class:`_GuardedRunner` serve.
+
+    ``clock`` and ``sleep`` are the watchdog's time: the clock ``run_callbacks`` stamps
+    ``started`` with (``time.monotonic``) and how the watchdog sleeps (its wake-up event's
+    ``wait`` unless given). A test passes its own to check each computed deadline and sleep
+    exactly, without waiting for real time to pass.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], object] | None = None) -> None:
         #: When the running callback started, and whether one is running (set by run_callbacks).
         self.started = 0.0
         self.calling = False
@@ -44,6 +49,8 @@ class _Alarm:
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._after_fork)
         self._wake = threading.Event()
+        self._clock = clock
+        self._sleep = sleep if sleep is not None else self._wake.wait
         #: The timeout the watchdog's current sleep is based on; a call with a shorter one wakes it.
         self._sleep_basis = float("inf")
 
@@ -73,7 +80,7 @@ class _Alarm:
 
     def _on_alarm(self, signum: int, frame: Any) -> None:
         # re-checked here, on the main thread: the watchdog's view may be a moment old
-        if self._busy and self.calling and time.monotonic() - self.started >= self._timeout:
+        if self._busy and self.calling and self._clock() - self.started >= self._timeout:
             self.calling = False  # once per callback; a plugin that catches BaseException defeats the bound
             raise _Overran()
 
@@ -85,7 +92,7 @@ class _Alarm:
                 continue  # a call with a shorter timeout began while this one was read
             wait = timeout
             if self._busy and self.calling:
-                wait = self.started + timeout - time.monotonic()
+                wait = self.started + timeout - self._clock()
                 if wait <= 0:
                     try:
                         signal.pthread_kill(self._main_thread, self._signum)
@@ -94,7 +101,7 @@ class _Alarm:
                     wait = min(timeout, 0.05)  # look again soon, in case the main thread had moved on
             # any callback that starts during this sleep has its deadline after the wake-up
             # (sleeps are at most one timeout long; run() wakes us for a shorter one)
-            self._wake.wait(max(wait, 0.001))
+            self._sleep(max(wait, 0.001))
             self._wake.clear()
 
     def run(

@@ -17,7 +17,7 @@ class _Job:
 
     __slots__ = (
         "callbacks", "kwargs", "stop_on", "stop_on_failure", "durations",
-        "index", "started", "values", "failures", "done", "lock", "abandoned", "finished",
+        "index", "started", "values", "failures", "done", "lock", "abandoned", "finished", "clock",
     )
 
     def __init__(
@@ -27,6 +27,7 @@ class _Job:
         stop_on: Callable[[Any], bool] | None,
         stop_on_failure: bool,
         durations: list[float] | None,
+        clock: Callable[[], float],
     ) -> None:
         self.callbacks = callbacks
         self.kwargs = kwargs
@@ -42,6 +43,8 @@ class _Job:
         self.lock = threading.Lock()
         self.abandoned = False
         self.finished = False
+        #: What the worker stamps ``started`` with and the caller measures the timeout on.
+        self.clock = clock
 
 
 class _Worker:
@@ -81,7 +84,7 @@ class _Worker:
                     if job.abandoned:
                         return
                     job.index = index
-                    job.started = time.monotonic()
+                    job.started = job.clock()
                 durations: list[float] | None = [] if job.durations is not None else None
                 values, failures = run_callbacks((callback,), job.kwargs, None, False, durations)
                 with job.lock:
@@ -102,12 +105,24 @@ class _Worker:
             job.done.release()
 
 
-class _GuardedRunner:
-    """Runs a hook's callbacks on a worker thread so a hung one can be left behind."""
+def _acquire(done: threading.Lock, timeout: float) -> bool:
+    return done.acquire(timeout=timeout)
 
-    def __init__(self) -> None:
+
+class _GuardedRunner:
+    """Runs a hook's callbacks on a worker thread so a hung one can be left behind.
+
+    ``clock`` and ``wait`` are the caller's time: the clock the deadlines are measured on
+    (``time.monotonic``) and how the caller waits for a job's ``done`` lock for at most so many
+    seconds (``Lock.acquire``). A test passes its own to check every deadline and wait exactly,
+    without waiting for real time to pass.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, wait: Callable[[threading.Lock, float], bool] = _acquire) -> None:
         self._idle: list[_Worker] = []
         self._idle_lock = threading.Lock()
+        self._clock = clock
+        self._wait_for_done = wait
 
     def _worker(self) -> _Worker:
         with self._idle_lock:
@@ -129,7 +144,7 @@ class _GuardedRunner:
         offset = 0
         remaining = callbacks
         while remaining:
-            job = _Job(remaining, kwargs, stop_on, stop_on_failure, durations)
+            job = _Job(remaining, kwargs, stop_on, stop_on_failure, durations, self._clock)
             self._worker().submit(job)
             hung_index = self._wait(job, timeout)
             with job.lock:
@@ -147,20 +162,19 @@ class _GuardedRunner:
             remaining = remaining[hung_index + 1 :]
         return values, failures or None
 
-    @staticmethod
-    def _wait(job: _Job, timeout: float) -> int | None:
+    def _wait(self, job: _Job, timeout: float) -> int | None:
         """Wait for ``job``; return the index of the callback that overran, after abandoning the job."""
         while True:
             with job.lock:
                 if job.finished:
                     return None
                 index, started = job.index, job.started
-            wait_for = timeout if index < 0 else started + timeout - time.monotonic()
-            if job.done.acquire(timeout=max(wait_for, 0.0)):
+            wait_for = timeout if index < 0 else started + timeout - self._clock()
+            if self._wait_for_done(job.done, max(wait_for, 0.0)):
                 return None
             with job.lock:
                 if job.finished:
                     return None
-                if job.index == index and index >= 0 and time.monotonic() - job.started >= timeout:
+                if job.index == index and index >= 0 and self._clock() - job.started >= timeout:
                     job.abandoned = True
                     return index

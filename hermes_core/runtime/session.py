@@ -48,6 +48,16 @@ def _prompt_tokens(response: Any) -> int:
     return sum(v for k in ("input_tokens", "cache_read_tokens", "cache_write_tokens") if isinstance(v := usage.get(k), int))
 
 
+def _status_code(error: BaseException) -> int | None:
+    """The HTTP status a failed model call got, if it got one: the built-in clients' errors carry it
+    as ``status``, other libraries' (httpx, the provider SDKs) as ``status_code``."""
+    for attribute in ("status_code", "status"):
+        value = getattr(error, attribute, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
 class AgentSession(ContextEngineCalls, Delegation):
     """A conversation with a model, its tools, memory and plugins, kept in a session store.
 
@@ -332,7 +342,7 @@ class AgentSession(ContextEngineCalls, Delegation):
                 streaming.end(finished=False, error=f"{type(exc).__name__}: {exc}")
             self.hooks.notify(
                 "api_request_error", **identity, api_duration=time.monotonic() - started, error={"type": type(exc).__name__, "message": str(exc)},
-                status_code=getattr(exc, "status_code", None),
+                status_code=_status_code(exc),
             )
             raise
         if streaming is not None:

@@ -190,6 +190,48 @@ def test_a_subagent_turn_is_not_fed_to_the_parents_memory_provider(make_plugin, 
     assert calls[-1] == ("on_delegation", "child goal", "child answer")
 
 
+SLOW_SYNC_PROVIDER = """
+import threading
+from hermes_core import MemoryProvider
+
+class SlowSync(MemoryProvider):
+    name = "slowsync"
+    def __init__(self):
+        self.calls = []
+        self.finalizing = threading.Event()
+    def is_available(self): return True
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+    def sync_turn(self, user_content, assistant_content, *, session_id=""):
+        self.finalizing.wait(30)  # still writing the last turn when the session is closed
+        self.calls.append(("sync_turn", user_content))
+
+PROVIDER = SlowSync()
+
+def register(ctx):
+    ctx.register_memory_provider(PROVIDER)
+    ctx.register_hook("on_session_finalize", lambda **kw: PROVIDER.finalizing.set())
+"""
+
+
+def test_finalize_waits_for_the_last_turns_memory_writes(make_plugin, plugin_manager, hermes_home):
+    make_plugin("slowsync", SLOW_SYNC_PROVIDER, manifest={"name": "slowsync", "kind": "exclusive"})
+    plugins = plugin_manager(config={"memory": {"provider": "slowsync"}})
+    memory = MemoryManager.from_plugins(plugins)
+    store = SessionStore(hermes_home / "state.db")
+    provider = plugins.memory_providers["slowsync"]
+    with OpenAIServer([text_reply("noted")]) as server:
+        session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, memory=memory)
+        session.run_turn("remember the milk")
+        assert provider.calls == []  # the write waits in the background until the session is closed
+        session.finalize()
+        provider.calls.append("finalize returned")
+    memory.flush(30)
+    store.close()
+    # the process may exit right after finalize(): the write must be done by then, not after
+    assert provider.calls == [("sync_turn", "remember the milk"), "finalize returned"]
+
+
 VANDAL_PLUGIN = """
 def register(ctx):
     ctx.register_hook("pre_api_request", lambda request, **kw: request["body"]["messages"].clear())

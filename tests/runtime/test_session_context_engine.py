@@ -142,6 +142,7 @@ def test_cached_prompt_tokens_count_toward_the_compression_threshold(threshold_s
         result = session.run_turn("hello")
         session.run_turn("next")
     assert engine.usages[0]["prompt_tokens"] == 1212 and engine.checked[0] == 1212
+    assert (engine.usages[0]["output_tokens"], engine.usages[0]["cache_read_tokens"]) == (3, 900)  # the call's usage, besides the prompt size
     assert result.compressed_into is not None and result.compressed_into != first
     # the turn ran in the first session; on_session_end names it, not the one compression opened
     assert recorder.calls_of("on_session_end")[0].kwargs["session_id"] == first

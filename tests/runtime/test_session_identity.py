@@ -319,6 +319,23 @@ def test_a_client_of_ones_own_is_named_by_what_it_has(parts):
     assert ("update_from_response", 1212) in engine.calls
 
 
+def test_a_client_that_reports_its_prompt_size_itself_is_believed(parts):
+    plugins, recorder, store, memory = parts
+    engine = plugins.active_context_engine()
+
+    class Counting(_OwnClient):
+        """Counts the prompt itself (a provider that adds a preamble of its own, say), apart from usage."""
+
+        def complete(self, messages, **kwargs):
+            reply = super().complete(messages, **kwargs)
+            reply.prompt_tokens = 5000
+            return reply
+
+    session = AgentSession(plugins=plugins, client=Counting({"input_tokens": 12, "output_tokens": 3}), store=store, context_engine=engine)
+    session.run_turn("hello there, model")
+    assert ("update_from_response", 5000) in engine.calls
+
+
 def test_sub_agents_run_as_their_parent_with_ids_of_their_own(make_plugin, plugin_manager, hook_recorder, hermes_home):
     make_plugin("weather", WEATHER_TOOL)
     plugins = plugin_manager(enabled=["weather"])
