@@ -40,6 +40,8 @@ class Group:
 
     sources: tuple[str, ...]
     tests: tuple[str, ...]
+    #: Keys of bundled plugins the tests load through the host (see PLUGIN_NAMES_MODULE).
+    loaded_plugins: tuple[str, ...] = ()
 
 
 GROUPS: dict[str, Group] = {
@@ -122,22 +124,50 @@ GROUPS: dict[str, Group] = {
     ),
     # the providers' tests talk real HTTP to in-process servers of the Honcho and mem0 protocols
     "honcho": Group(
-        ("plugins/memory/honcho/config.py", "plugins/memory/honcho/settings.py", "plugins/memory/honcho/writer.py", "plugins/memory/honcho/held.py"),
-        ("tests/honcho_provider/test_honcho_config.py", "tests/honcho_provider/test_honcho_writer.py", "tests/honcho_provider/test_honcho_held.py", "tests/honcho_provider/test_honcho_faults.py"),
+        (
+            "plugins/memory/honcho/config.py",
+            "plugins/memory/honcho/settings.py",
+            "plugins/memory/honcho/writer.py",
+            "plugins/memory/honcho/held.py",
+            "plugins/memory/honcho/connection.py",
+            "plugins/memory/honcho/client.py",
+        ),
+        (
+            "tests/honcho_provider/test_honcho_config.py",
+            "tests/honcho_provider/test_honcho_writer.py",
+            "tests/honcho_provider/test_honcho_held.py",
+            "tests/honcho_provider/test_honcho_faults.py",
+            "tests/honcho_provider/test_honcho_provider.py",
+            "tests/honcho_provider/test_honcho_cli.py",
+            "tests/honcho_provider/test_honcho_fuzz.py",
+        ),
     ),
     "mem0": Group(
-        ("plugins/memory/mem0/writes.py", "plugins/memory/mem0/resilience.py"),
-        ("tests/memory/mem0/test_mem0_faults.py", "tests/memory/mem0/test_mem0_settings.py"),
+        ("plugins/memory/mem0/writes.py", "plugins/memory/mem0/resilience.py", "plugins/memory/mem0/access.py", "plugins/memory/mem0/status.py"),
+        (
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_settings.py",
+            "tests/memory/mem0/test_mem0_local.py",
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_cli.py",
+            "tests/memory/mem0/test_mem0_resilience.py",
+        ),
+        loaded_plugins=("memory/mem0",),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
-        ("hermes_plugins_builtin/state/postgres/connection.py", "hermes_plugins_builtin/state/postgres/schema.py"),
+        (
+            "hermes_plugins_builtin/state/postgres/connection.py",
+            "hermes_plugins_builtin/state/postgres/schema.py",
+            "hermes_plugins_builtin/state/postgres/settings.py",
+        ),
         ("tests/state/test_state_postgres.py::test_hosts_opening_an_empty_database_together_migrate_it_once",
          "tests/state/test_state_postgres.py::test_a_database_of_a_newer_schema_is_refused_untouched",
          "tests/state/test_state_postgres.py::test_wrong_credentials_name_the_server_never_the_password",
          "tests/state/test_state_postgres.py::test_an_unreachable_server_is_named_with_the_fix",
          "tests/state/test_state_postgres.py::test_a_missing_database_is_named",
-         "tests/state/test_state_postgres.py::test_urls_are_redacted"),
+         "tests/state/test_state_postgres.py::test_urls_are_redacted",
+         "tests/state/test_state_postgres_connection.py"),
     ),
 }
 
@@ -146,6 +176,43 @@ COPIED = ("hermes_core", "hermes_plugins_builtin", "plugins", "plugin_template",
 #: plugins/ is imported as this package (setup.py maps it). In the scratch copy it is a real directory of
 #: that name, so the mutated copy is imported instead of the checkout the editable install points to.
 BUNDLED_PACKAGE = "hermes_bundled_plugins"
+
+
+#: A pytest plugin for groups with ``loaded_plugins``. The host imports a directory plugin as
+#: ``hermes_plugins.<slug>``, but mutmut names a mutant by its file's path
+#: (``hermes_bundled_plugins.memory.mem0.writes``) and switches it on only in the module of that name:
+#: under the host's name every mutant would be "no tests". In the scratch copy only, this plugin makes
+#: the host import those plugins under their path's name, the way it imports them otherwise (a fresh
+#: module per load, the same files).
+PLUGIN_NAMES_MODULE = "mutation_plugin_names"
+PLUGIN_NAMES_SOURCE = '''"""Written by benchmarks/mutation.py: bundled plugins imported under the names mutmut gives their files."""
+import importlib.util
+import sys
+
+from hermes_core import loader
+
+KEYS = {keys!r}
+_import_directory_plugin = loader.import_directory_plugin
+
+
+def import_directory_plugin(candidate):
+    if candidate.key not in KEYS or candidate.directory is None:
+        return _import_directory_plugin(candidate)
+    name = "{package}." + candidate.key.replace("/", ".")
+    loader._forget_modules(name)
+    spec = importlib.util.spec_from_file_location(name, candidate.directory / "__init__.py", submodule_search_locations=[str(candidate.directory)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        loader._forget_modules(name)
+        raise
+    return module
+
+
+loader.import_directory_plugin = import_directory_plugin
+'''
 
 
 def _package_path(source: str) -> str:
@@ -161,10 +228,10 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         "\n[tool.mutmut]\n"
         f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin', BUNDLED_PACKAGE])}\n"
         f"only_mutate = {toml_list([_package_path(s) for s in group.sources])}\n"
-        f"also_copy = {toml_list(list(COPIED[2:]))}\n"
+        f"also_copy = {toml_list(list(COPIED[2:]) + ([PLUGIN_NAMES_MODULE + '.py'] if group.loaded_plugins else []))}\n"
         f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t.split('::')[0]).exists()])}\n"
         # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
-        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'])}\n"
+        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + (['-p', PLUGIN_NAMES_MODULE] if group.loaded_plugins else []))}\n"
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"
@@ -204,6 +271,8 @@ def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
         elif source.exists():
             shutil.copy2(source, scratch / item)
     shutil.copytree(ROOT / "plugins", scratch / BUNDLED_PACKAGE, ignore=ignore, symlinks=True)
+    if group.loaded_plugins:
+        (scratch / f"{PLUGIN_NAMES_MODULE}.py").write_text(PLUGIN_NAMES_SOURCE.format(keys=set(group.loaded_plugins), package=BUNDLED_PACKAGE), encoding="utf-8")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
     return scratch

@@ -187,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.db.is_file():
         ap.error(f"{args.db} does not exist -> build one with benchmarks/session_store.py first")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), str(REPO), os.environ.get("PYTHONPATH", "")])
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.workdir or args.db.parent) as tmp:
         copy = Path(tmp) / "state.db"
         shutil.copyfile(args.db, copy)

@@ -188,3 +188,101 @@ def test_replies_of_the_wrong_shape_are_errors_not_crashes(make_provider: Any, f
         assert answer["error"].startswith("Honcho at")
     else:
         assert answer["card"] == []  # an empty reply means no card
+
+
+@pytest.mark.parametrize(
+    ("status", "cause", "attempts"),
+    [
+        (403, "refused the API key (HTTP 403) -> set a valid apiKey", 1),  # retrying cannot help: not retried
+        (422, "rejected the request with HTTP 422", 1),
+        (500, "failed with HTTP 500", 3),
+    ],
+)
+def test_each_http_status_is_retried_or_not_as_it_can_pass_or_not(make_provider: Any, fake: Any, status: int, cause: str, attempts: int) -> None:
+    fake.fail(r"POST .*/messages$", status)
+    provider = make_provider(writeFrequency="turn")
+    _, drained = run_turn(provider)
+    assert drained
+    (entry,) = provider.journal().entries()
+    assert cause in entry["cause"] and f"Honcho at {fake.base_url}" in entry["cause"]
+    assert len(fake.calls("POST", f"{provider.config().workspace}/sessions/.*/messages$")) == attempts
+
+
+def test_a_session_of_many_turns_is_sent_in_requests_of_at_most_100_messages_in_order(make_provider: Any, fake: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="session")
+    writes = f"{provider.config().workspace}/sessions/.*/messages$"
+    for n in range(60):
+        provider.sync_turn(f"question {n}", f"answer {n}")
+    assert fake.calls("POST", writes) == []  # session mode: nothing sent before the end
+    provider.on_session_end([])
+    assert provider.flush_writes(30)
+    assert [len(r.body["messages"]) for r in fake.calls("POST", writes)] == [100, 20]
+    stored = [m.content for m in sdk.session(provider.session_name.name).messages()]
+    assert stored == [f"{kind} {n}" for n in range(60) for kind in ("question", "answer")]
+    assert provider.journal().entries() == []
+
+
+def _config(hermes_home: Path, **settings: Any) -> Any:
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+
+    (hermes_home / "honcho.json").write_text(json.dumps(settings))
+    return load_config(hermes_home, {})
+
+
+def test_every_sdk_failure_becomes_one_message_with_the_server_the_cause_and_whether_to_retry(hermes_home: Path) -> None:
+    """The SDK's own exception classes, as it raises them, through ``describe_error``."""
+    import honcho
+
+    from hermes_bundled_plugins.memory.honcho.client import describe_error
+
+    cloud = _config(hermes_home, apiKey=SECRET)
+    local = _config(hermes_home, environment="local", timeout=3)
+    own = _config(hermes_home, baseUrl="http://honcho.internal:9000")
+
+    def described(exc: BaseException, config: Any) -> tuple[str, bool, int | None]:
+        error = describe_error(exc, config)
+        return str(error), error.retryable, error.status
+
+    assert described(honcho.ConnectionError("Connection failed"), cloud) == (
+        "Honcho unreachable at https://api.honcho.dev (Connection failed) -> start the server or fix baseUrl in honcho.json", True, None)
+    assert described(honcho.TimeoutError(), local) == (
+        "Honcho at http://localhost:8000 did not answer within 3 s -> check the server, or raise 'timeout' in honcho.json", True, None)
+    assert described(honcho.ConnectionError("Expecting value: line 1"), own)[0].startswith("Honcho at http://honcho.internal:9000 sent a reply that is not valid JSON")
+    for garbled in ("Invalid JSON in response body", "failed to decode the reply"):
+        assert "sent a reply that is not valid JSON" in described(honcho.ConnectionError(garbled), own)[0]
+    assert described(honcho.ConnectionError("json? no"), own)[0].startswith("Honcho unreachable at")
+    assert described(honcho.APIError("no such peer", status=401), own)[1:] == (False, 401)
+    assert described(honcho.APIError("no such peer", status=404), own) == (
+        "Honcho at http://honcho.internal:9000 has no such resource (no such peer); workspace 'hermes' may not exist there -> check workspace and baseUrl in honcho.json", False, 404)
+    assert described(honcho.HonchoError("stream closed"), own) == ("Honcho call failed: stream closed", True, None)
+    assert described(honcho.APIError("teapot", status=418), own) == ("Honcho at http://honcho.internal:9000 rejected the request with HTTP 418 (teapot)", False, 418)
+    assert described(honcho.APIError("boom", status=500), own)[1:] == (True, 500)
+    assert described(honcho.APIError("overloaded", status=599), own)[1:] == (True, 599)
+    assert described(honcho.APIError("closed", status=499), own)[1:] == (False, 499)
+    assert described(honcho.APIError("forbidden", status=403), own)[1:] == (False, 403)
+    assert described(honcho.APIError("slow down", status=429), own)[1:] == (True, 429)
+    assert described(ValueError("1 validation error for Peer"), own) == (
+        "Honcho at http://honcho.internal:9000 sent an unexpected reply (ValueError: 1 validation error for Peer) -> check that baseUrl is a Honcho v3 server", True, None)
+    assert f"(ValueError: {'v' * 200}) -> check" in described(ValueError("v" * 300), own)[0]  # a long reply is cut
+    leaked = [described(cls(f"request with key {SECRET} failed"), cloud)[0] for cls in (honcho.ConnectionError, honcho.HonchoError, ValueError)]
+    leaked.append(described(honcho.APIError(f"bad key {SECRET}", status=400), cloud)[0])
+    assert all(SECRET not in text and "***" in text for text in leaked)
+
+
+
+def test_without_the_sdk_the_backend_names_the_install_and_is_not_retried(hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hermes_bundled_plugins.memory.honcho.client import INSTALL_HINT, HonchoBackend, HonchoCallError
+
+    monkeypatch.setitem(sys.modules, "honcho", None)  # how Python blocks an import: as if honcho-ai were not installed
+    with pytest.raises(HonchoCallError) as missing:
+        HonchoBackend(_config(hermes_home, baseUrl="http://localhost:8000"))
+    assert str(missing.value) == INSTALL_HINT and missing.value.retryable is False
+
+
+def test_without_a_base_url_the_sdk_is_pointed_at_the_environment(hermes_home: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoBackend
+
+    assert HonchoBackend(_config(hermes_home, environment="local")).client.base_url == "http://localhost:8000"
+    assert HonchoBackend(_config(hermes_home, apiKey=SECRET)).client.base_url == "https://api.honcho.dev"

@@ -105,3 +105,70 @@ def test_the_server_filters_messages_by_metadata_as_honcho_does(fake: HonchoServ
 
     with pytest.raises(honcho.UnprocessableEntityError, match="equal values only"):
         session.messages(filters={"metadata": {"n": {"gte": 1}}})
+
+
+def test_the_turn_and_part_of_a_message_are_read_from_its_metadata() -> None:
+    from hermes_bundled_plugins.memory.honcho.held import WHOLE_TURN, message_key
+
+    assert message_key({"hermes_turn": "turn:1", "hermes_part": 2}) == ("turn:1", 2)
+    assert message_key({"hermes_turn": "turn:1", "hermes_part": 0}) == ("turn:1", 0)
+    assert message_key({"hermes_turn": "turn:1"}) == ("turn:1", WHOLE_TURN)
+    assert message_key({"hermes_turn": "turn:1", "hermes_part": True}) == ("turn:1", WHOLE_TURN)  # a bool is no part number
+    assert message_key({"hermes_turn": "turn:1", "hermes_part": "2"}) == ("turn:1", WHOLE_TURN)
+    assert message_key({"hermes_source": "import:42"}) == ("import:42", WHOLE_TURN)  # written before turns were numbered
+    assert message_key({"hermes_turn": "", "hermes_source": "import:42"}) == ("import:42", WHOLE_TURN)
+    assert [message_key(m) for m in ({}, {"hermes_turn": 7}, {"hermes_source": ""}, {"source": "hermes"})] == [None] * 4
+
+
+def test_only_a_write_that_may_have_landed_is_looked_up_and_the_lookup_is_kept() -> None:
+    from hermes_bundled_plugins.memory.honcho.held import HeldTurns
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    stored = [{"hermes_turn": "t1", "hermes_part": 0}, {"hermes_source": "old"}, None, {"source": "hermes"}]
+    listed: list[str] = []
+
+    def list_marked(session: Any) -> list[dict | None]:
+        listed.append(session)
+        return stored
+
+    def message(turn: str, part: int, may_be_stored: bool = True) -> PendingMessage:
+        return PendingMessage("s", "eri", f"{turn}/{part}", {"hermes_turn": turn, "hermes_part": part}, may_be_stored=may_be_stored)
+
+    held = HeldTurns(list_marked)
+    held.remember("s", [message("t9", 0)])  # never listed yet: nothing to keep up to date
+    fresh = [message("t1", 0, False), message("t2", 0, False)]
+    assert held.unsent("s", "session-object", fresh) == fresh and listed == [] and held.lookups == 0
+    unmarked = PendingMessage("s", "eri", "no key", may_be_stored=True)
+    assert held.unsent("s", "session-object", [unmarked]) == [unmarked] and listed == []  # nothing to compare it with
+
+    batch = [message("t1", 0), message("t1", 1), message("old", 3), message("t9", 0), message("t1", 0, False), unmarked]
+    kept = held.unsent("s", "session-object", batch)
+    # t1/0 is stored; the legacy "old" covers every part of its turn; t9 was never listed; unmarked and fresh go out
+    assert [m.content for m in kept] == ["t1/1", "t9/0", "t1/0", "no key"]
+    assert listed == ["session-object"] and held.lookups == 1
+    held.remember("s", [message("t1", 1), unmarked])
+    assert [m.content for m in held.unsent("s", "session-object", [message("t1", 1), message("t1", 2)])] == ["t1/2"]
+    assert held.lookups == 1  # the second check costs no request
+    held.forget()
+    held.unsent("s", "session-object", [message("t1", 1)])
+    assert held.lookups == 2 and len(listed) == 2
+
+
+def test_a_failed_lookup_is_not_kept() -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+    from hermes_bundled_plugins.memory.honcho.held import HeldTurns
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    answers: list[Any] = [HonchoCallError("down", retryable=True), [{"hermes_turn": "t1", "hermes_part": 0}]]
+
+    def list_marked(session: Any) -> list[dict]:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    held = HeldTurns(list_marked)
+    pending = [PendingMessage("s", "eri", "x", {"hermes_turn": "t1", "hermes_part": 0}, may_be_stored=True)]
+    with pytest.raises(HonchoCallError):
+        held.unsent("s", None, pending)
+    assert held.unsent("s", None, pending) == [] and held.lookups == 1

@@ -307,3 +307,119 @@ def test_two_profiles_share_one_workspace_with_two_ai_peers(server: Any, sdk: An
     finally:
         main.shutdown()
         coder.shutdown()
+
+
+# -- the connection: peers and sessions made once, a dead server not waited on every turn --
+
+
+@pytest.fixture
+def connect(fake: Any, hermes_home: Path, workspace: str) -> Any:
+    """``connect(**settings)``: a HonchoConnection of peers eri and hermes over the real SDK."""
+    from hermes_bundled_plugins.memory.honcho.client import HonchoBackend
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+    from hermes_bundled_plugins.memory.honcho.connection import HonchoConnection
+
+    def make(**settings: Any) -> Any:
+        (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": fake.base_url, "workspace": workspace, "timeout": 2, **settings}))
+        config = load_config(hermes_home, {})
+        return HonchoConnection(HonchoBackend(config), lambda: config, "eri", "hermes")
+
+    return make
+
+
+def test_peers_and_a_session_are_made_once_with_each_peers_observation(connect: Any, fake: Any, workspace: str) -> None:
+    link = connect(observationMode="unified")
+    user, ai, session = link.connected("s1")
+    assert (user.id, ai.id, session.id) == ("eri", "hermes", "s1")
+    assert link.connected("s1")[2] is session  # kept: no request the second time
+    link.connected("s2")
+    made = [(r.path.rsplit("/", 1)[-1], r.body) for r in fake.calls("POST", f"{workspace}/(peers|sessions)$")]
+    assert made == [
+        ("peers", {"id": "eri"}), ("peers", {"id": "hermes"}),
+        ("sessions", {"id": "s1", "peers": {"eri": {"observe_me": True, "observe_others": False}, "hermes": {"observe_me": False, "observe_others": True}}}),
+        ("sessions", {"id": "s2", "peers": {"eri": {"observe_me": True, "observe_others": False}, "hermes": {"observe_me": False, "observe_others": True}}}),
+    ]
+
+
+def test_after_a_failure_that_may_pass_the_server_is_not_asked_again_for_a_while(connect: Any, fake: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    link = connect()
+    fake.fail(f"POST .*{workspace}/sessions$", 503)
+    with pytest.raises(HonchoCallError, match="HTTP 503") as first:
+        link.connected("s1")
+    assert "not tried again" not in str(first.value)
+    fake.heal()
+    asked = len(fake.requests)
+    with pytest.raises(HonchoCallError, match=r"HTTP 503 .*\(not tried again for 5 s\)$") as again:
+        link.connected("s1")
+    assert again.value.retryable and len(fake.requests) == asked  # failed fast: nothing was sent
+
+
+def test_a_failure_that_will_not_pass_is_not_waited_out(connect: Any, fake: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    link = connect()
+    fake.fail(f"POST .*{workspace}/sessions$", 404, times=1)
+    with pytest.raises(HonchoCallError, match="no such resource") as refused:
+        link.connected("s1")
+    assert not refused.value.retryable
+    assert link.connected("s1")[2].id == "s1"  # asked again at once, and it works now
+
+
+def test_messages_go_to_their_own_sessions_and_a_stored_turn_is_not_sent_again(connect: Any, fake: Any, sdk: Any, workspace: str) -> None:
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    link = connect()
+
+    def message(session: str, peer: str, text: str, turn: str, part: int, may_be_stored: bool = False) -> PendingMessage:
+        return PendingMessage(session, peer, text, {"source": "hermes", "hermes_turn": turn, "hermes_part": part}, may_be_stored=may_be_stored)
+
+    link.send([message("a", "eri", "to a", "t1", 0), message("b", "eri", "to b", "t2", 0), message("a", "hermes", "reply in a", "t1", 1)])
+    assert stored(sdk, "a") == [("eri", "to a"), ("hermes", "reply in a")] and stored(sdk, "b") == [("eri", "to b")]
+    link.send([message("a", "eri", "to a", "t1", 0, True), message("a", "hermes", "reply in a", "t1", 1, True), message("a", "eri", "new", "t3", 0, True)])
+    assert stored(sdk, "a") == [("eri", "to a"), ("hermes", "reply in a"), ("eri", "new")]
+    assert link.held.lookups == 1
+    link.send([message("a", "eri", "new", "t3", 0, True)])  # remembered from the last send: no second lookup
+    assert stored(sdk, "a")[-1] == ("eri", "new") and len(stored(sdk, "a")) == 3 and link.held.lookups == 1
+    # the lookup (pages of 100; the test's own reads above use the SDK's default) lists only what hermes wrote
+    lookups = [r.body for r in fake.calls("POST", f"{workspace}/sessions/a/messages/list$") if r.body]
+    assert lookups == [{"filters": {"metadata": {"source": "hermes"}}}]
+    assert [r.query["size"] for r in fake.calls("POST", f"{workspace}/sessions/a/messages/list$") if r.body] == ["100"]
+
+
+def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_the_right_peer(connect: Any, fake: Any, sdk: Any, workspace: str) -> None:
+    link = connect(contextTokens=77)
+    sdk.peer("hermes").set_card(["Role: the assistant"])
+    sdk.peer("eri").set_card(["Name: Eri"])
+    base = link.fetch_base("s1")
+    assert "Role: the assistant" in base and "Name: Eri" in base
+    (context,) = fake.calls("GET", f"{workspace}/sessions/s1/context$")
+    assert context.query["tokens"] == "77" and context.query["summary"] == "true"
+    fake.chat_replies.append("Eri likes tea")
+    assert link.ask("s1", "what does eri like?", "medium") == "Eri likes tea"
+    (chat,) = fake.calls("POST", f"{workspace}/peers/.*/chat$")
+    assert chat.path.endswith("/peers/hermes/chat") and chat.body["target"] == "eri" and chat.body["reasoning_level"] == "medium"
+    unified = connect(observation={"ai": {"observeOthers": False}})  # the AI peer learns nothing of the user: ask the user's own peer
+    fake.chat_replies.append("tea")
+    assert unified.ask("s1", "likes?", "low") == "tea"
+    last = fake.calls("POST", f"{workspace}/peers/.*/chat$")[-1]
+    assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None and last.body["reasoning_level"] == "low"
+
+
+def test_what_one_session_holds_does_not_stop_a_turn_going_to_another(connect: Any, sdk: Any) -> None:
+    from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
+
+    link = connect()
+    imported = {"source": "hermes", "hermes_turn": "import:7", "hermes_part": 0}
+    link.send([PendingMessage("a", "eri", "imported turn", dict(imported), may_be_stored=True)])
+    link.send([PendingMessage("b", "eri", "imported turn", dict(imported), may_be_stored=True)])  # the same history, another session
+    assert stored(sdk, "a") == stored(sdk, "b") == [("eri", "imported turn")]
+    assert link.held.lookups == 2  # each session is listed on its own
+
+
+def test_a_local_server_without_a_key_gets_a_placeholder_never_another_tools_key(connect: Any, fake: Any, workspace: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HONCHO_API_KEY", "key-of-another-tool")  # read by the SDK itself when it is given no key
+    connect().connected("s1")  # honcho.json names a local server and no key
+    sent = {r.headers.get("authorization") for r in fake.requests if f"/{workspace}" in r.path}
+    assert sent == {"Bearer local"}

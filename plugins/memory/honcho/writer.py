@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import threading
 import time
@@ -87,8 +88,15 @@ class FailureJournal:
         entry = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "cause": cause, "messages": [asdict(m) for m in messages]}
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            line = json.dumps(entry, ensure_ascii=False) + "\n"
+            with self.path.open("a+b") as handle:
+                # a crash mid-write leaves a last line without its newline: start a new line, or
+                # this entry would be glued to the cut one and skipped with it when read
+                if handle.seek(0, os.SEEK_END) > 0:
+                    handle.seek(-1, os.SEEK_END)
+                    if handle.read(1) != b"\n":
+                        line = "\n" + line
+                handle.write(line.encode("utf-8"))
             self.path.chmod(0o600)
 
     def entries(self) -> list[dict[str, Any]]:

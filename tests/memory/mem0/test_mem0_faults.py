@@ -202,3 +202,66 @@ def test_writes_not_started_when_the_session_ends_wait_in_the_outbox(open_provid
     provider.sync_turn("never started", "")
     provider.shutdown()
     assert "never started" in [q["messages"][0]["content"] for q in _pending(mem0_home)]
+
+
+def test_failures_are_logged_and_recorded_with_their_operation_and_the_pause_announced_once(open_provider, server, mem0_home, caplog):
+    import logging
+
+    write_config(mem0_home, server.base_url, "    breaker:\n      threshold: 2\n      cooldown: 600\n")
+    provider = open_provider()
+    assert provider.flush(30)
+    server.fail_next("embeddings", error_reply(500, "embedder down"), error_reply(500, "embedder down"))
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.memory.mem0"):
+        for _ in range(2):
+            provider.handle_tool_call("mem0_search", {"query": "postgres"})
+    logged = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hermes.plugins.memory.mem0"]
+    state = json.loads((mem0_home / "mem0" / "state.json").read_text())
+    error = state["last_error"]["message"]
+    assert state["last_error"]["operation"] == "search" and "500" in error
+    assert logged == [
+        ("INFO", f"mem0 search failed: {error}"),
+        ("WARNING", f"mem0: 2 consecutive failures (last: {error}); calls paused for 600 s, writes are queued meanwhile"),
+    ]
+    paused = json.loads(provider.handle_tool_call("mem0_search", {"query": "postgres"}))["error"]
+    assert paused.startswith(f"Mem0 is paused after 2 consecutive failures (last: search: {error}); it is retried in ")
+
+
+def test_a_memory_edit_queued_while_mem0_was_down_is_made_under_this_agent(open_provider, server, mem0_home):
+    write_config(mem0_home, _dead_url())
+    provider = open_provider()
+    assert provider.flush(30)
+    provider.on_memory_write("add", "user", "User likes tea")
+    assert provider.flush(30)
+    assert [q["op"] for q in _pending(mem0_home)] == ["mirror"]
+    provider.shutdown()
+    write_config(mem0_home, server.base_url)
+    again = open_provider("s2")
+    assert again.flush(30) and _pending(mem0_home) == []
+    (record,) = again.export_memories()
+    assert record["text"] == "User likes tea" and record["metadata"]["agent_id"] == again.settings.agent_id
+    assert record["metadata"]["user_id"] == again.settings.user_id
+
+
+def test_writes_queued_behind_a_failure_say_so_and_are_made_in_order_later(open_provider, server, mem0_home, caplog):
+    import logging
+
+    write_config(mem0_home, _dead_url(), "    infer: false\n")
+    provider = open_provider()
+    assert provider.flush(30)
+    provider.sync_turn("first", "")
+    provider.sync_turn("second", "")
+    assert provider.flush(30)
+    first, second = _pending(mem0_home)
+    assert "Connection" in first["error"] and second["error"] == "queued behind earlier writes that are waiting"
+    assert json.loads((mem0_home / "mem0" / "state.json").read_text())["last_error"]["operation"] == "write (add)"
+    provider.shutdown()
+    with (mem0_home / "mem0" / "pending.jsonl").open("a") as queued:  # a kind of write this version does not know
+        queued.write(json.dumps({"op": "frobnicate", "user_id": "u", "agent_id": "a"}) + "\n")
+    write_config(mem0_home, server.base_url, "    infer: false\n")
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.memory.mem0"):
+        again = open_provider("s2")
+        assert again.flush(30)
+    assert "mem0: 2 queued write(s) made" in [r.getMessage() for r in caplog.records]
+    assert sorted(r["text"] for r in again.export_memories()) == ["first", "second"]
+    (left,) = _pending(mem0_home)
+    assert left["op"] == "frobnicate" and left["error"] == "RuntimeError: ValueError: unknown queued write 'frobnicate'"
