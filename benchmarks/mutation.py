@@ -82,9 +82,13 @@ GROUPS: dict[str, Group] = {
             "tests/builtin/memory/test_snapshot.py",
         ),
     ),
+    # the scanner's logic (what counts as invisible, how text is folded and decoded, what a refusal
+    # says); its detectors are word lists, which mutants of single words do not measure
     "memory-scanner": Group(
-        ("hermes_plugins_builtin/memory/scanner.py",),
-        ("tests/builtin/memory/test_safety.py", "tests/builtin/memory/test_injection_corpus.py"),
+        ("hermes_plugins_builtin/memory/scanner/invisible.py", "hermes_plugins_builtin/memory/scanner/normalise.py",
+         "hermes_plugins_builtin/memory/scanner/decode.py", "hermes_plugins_builtin/memory/scanner/findings.py"),
+        ("tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
+         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py"),
     ),
     "state": Group(
         (
@@ -236,8 +240,9 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         f"only_mutate = {toml_list([_package_path(s) for s in group.sources])}\n"
         f"also_copy = {toml_list(list(COPIED[2:]) + ([PLUGIN_NAMES_MODULE + '.py'] if group.loaded_plugins else []))}\n"
         f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t.split('::')[0]).exists()])}\n"
-        # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills
-        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + (['-p', PLUGIN_NAMES_MODULE] if group.loaded_plugins else []))}\n"
+        # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills;
+        # -n0: mutmut traces which tests reach a function in its own process, so no xdist workers
+        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-n0', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + (['-p', PLUGIN_NAMES_MODULE] if group.loaded_plugins else []))}\n"
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"

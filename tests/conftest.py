@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -29,3 +34,41 @@ def pytest_configure(config):
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="session")
+def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[Path], object]], Path]:
+    """``build_once(name, produce)``: a directory that ``produce(directory)`` filled, once per test run.
+
+    Serially that is a fresh directory per session. Under pytest-xdist every worker is its own
+    session, so the directory lives in the run's shared base temp directory instead and a file
+    lock lets the first worker build it while the others wait and reuse it: wheels and venvs are
+    built once per run, not once per worker. The result must only be read (copy it to change it).
+    """
+    from filelock import FileLock
+
+    def build(name: str, produce: Callable[[Path], object]) -> Path:
+        if not os.environ.get("PYTEST_XDIST_WORKER"):
+            directory = tmp_path_factory.mktemp(name, numbered=True)
+            produce(directory)
+            return directory
+        shared = tmp_path_factory.getbasetemp().parent  # this run's pytest-N, shared by its workers
+        directory, done = shared / name, shared / f"{name}.done"
+        with FileLock(str(shared / f"{name}.lock")):
+            if not done.exists():
+                shutil.rmtree(directory, ignore_errors=True)  # a worker that failed half-way
+                directory.mkdir()
+                produce(directory)
+                done.touch()
+        return directory
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def hermes_wheel(build_once: Callable[[str, Callable[[Path], object]], Path]) -> Path:
+    """The wheel of this checkout, built once per run for every test that installs hermes."""
+    from venv_support import REPO_ROOT, build_wheel
+
+    (wheel,) = build_once("hermes-wheel", lambda out: build_wheel(REPO_ROOT, out)).glob("*.whl")
+    return wheel

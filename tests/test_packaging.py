@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from venv_support import FIXTURE_PLUGINS, REPO_ROOT, ThrowawayVenv, build_wheel
+from venv_support import FIXTURE_PLUGINS, ThrowawayVenv, build_wheel
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="session")
-def wheels(tmp_path_factory) -> dict[str, Path]:
+def wheels(tmp_path_factory, hermes_wheel) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("wheels")
-    return {"hermes": build_wheel(REPO_ROOT, out), "weather": build_wheel(FIXTURE_PLUGINS / "weather", out)}
+    return {"hermes": hermes_wheel, "weather": build_wheel(FIXTURE_PLUGINS / "weather", out)}
 
 
 @pytest.fixture(scope="session")
@@ -101,11 +101,11 @@ def test_the_pytest_plugin_is_registered_by_entry_point(venv, tmp_path):
     assert result.stdout.strip() == "['hermes_core.testing.fixtures']"
 
 
-def test_a_published_style_memory_package_loads_with_pip_alone_and_after_its_installer(tmp_path):
+def test_a_published_style_memory_package_loads_with_pip_alone_and_after_its_installer(tmp_path, hermes_wheel):
     """Both entry-point groups, a shim installer, a provider with its own fallback base class."""
     out = tmp_path / "wheels"
     env = ThrowawayVenv(tmp_path / "env")
-    env.install(build_wheel(REPO_ROOT, out), build_wheel(FIXTURE_PLUGINS / "vault_memory", out))
+    env.install(hermes_wheel, build_wheel(FIXTURE_PLUGINS / "vault_memory", out))
     home = tmp_path / "home"
     home.mkdir()
     (home / "config.yaml").write_text("plugins:\n  enabled: [vault]\nmemory:\n  provider: vault\n")

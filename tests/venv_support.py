@@ -81,6 +81,15 @@ class ThrowawayVenv:
         deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
         (self.site_packages / "_outer_dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
 
+    @classmethod
+    def at(cls, root: Path) -> ThrowawayVenv:
+        """The venv another process of the same test run already made at ``root``."""
+        venv = cls.__new__(cls)
+        venv.root = root
+        venv.python = root / "bin" / "python"
+        (venv.site_packages,) = root.glob("lib/python*/site-packages")
+        return venv
+
     def install(self, *wheels: Path) -> None:
         subprocess.run(
             [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--upgrade", "--target", str(self.site_packages), *map(str, wheels)],

@@ -12,6 +12,7 @@ Standard library only: importing this module costs nothing.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import importlib.util
 import os
 import pwd
@@ -26,6 +27,8 @@ from typing import Iterator
 
 SERVER_USER = "hermes-pgtest"
 SUPERUSER = "postgres"
+#: How often a server is started on a new port when its free port was taken meanwhile.
+_START_ATTEMPTS = 3
 
 
 class PostgresUnavailable(RuntimeError):
@@ -62,9 +65,18 @@ def _server_user() -> pwd.struct_passwd | None:
     try:
         return pwd.getpwnam(SERVER_USER)
     except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVER_USER],
-                       check=True, capture_output=True)
-        return pwd.getpwnam(SERVER_USER)
+        pass
+    # Parallel test workers each start a server: only one may run useradd (a second one fails
+    # with "user already exists" or on /etc/passwd's lock), the others wait and find the user.
+    lock_path = Path(tempfile.gettempdir()) / f"{SERVER_USER}-useradd.lock"
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return pwd.getpwnam(SERVER_USER)
+        except KeyError:
+            subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVER_USER],
+                           check=True, capture_output=True)
+            return pwd.getpwnam(SERVER_USER)
 
 
 def _make_reachable(path: Path) -> None:
@@ -158,7 +170,16 @@ def running_server(password: str = "hermes-test-secret") -> Iterator[PostgresSer
     try:
         server.init()
         started = time.monotonic()
-        server.start()
+        for attempt in range(_START_ATTEMPTS):
+            try:
+                server.start()
+                break
+            except RuntimeError as error:
+                # The free port can be taken before the server binds it (another test run starting
+                # its own server, say): pick another one rather than fail the whole run.
+                if "Address already in use" not in str(error) or attempt == _START_ATTEMPTS - 1:
+                    raise
+                server.port = free_port()
         server.startup_seconds = time.monotonic() - started  # type: ignore[attr-defined]
         yield server
     finally:

@@ -17,7 +17,7 @@ for _directory in (Path(__file__).parent, Path(__file__).parent.parent):
         sys.path.insert(0, str(_directory))
 
 from distribution_support import PluginVenv, build_wheels, greeter_project, package_project  # noqa: E402
-from venv_support import REPO_ROOT, ThrowawayVenv, build_wheel  # noqa: E402
+from venv_support import ThrowawayVenv  # noqa: E402
 
 BAD_MANIFEST = "name: broken\nversion: '1.0'\nkind: nonsense\n"
 
@@ -35,9 +35,8 @@ class Wheels:
         return found
 
 
-@pytest.fixture(scope="session")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
-    base = tmp_path_factory.mktemp("wheels")
+def _fixture_wheels(base: Path) -> None:
+    """Build every fixture wheel into ``base/index`` (and greeter 1.0.0 again into ``base/index-old``)."""
     projects = base / "projects"
     # One pip run per batch: pip resolves the projects of a run together, so two versions
     # of one distribution go to different batches.
@@ -59,14 +58,20 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
     index_old = base / "index-old"
     index_old.mkdir()
     shutil.copy2(next(index.glob("hermes_greeter-1.0.0-*.whl")), index_old)
-    return Wheels(build_wheel(REPO_ROOT, base / "hermes"), index, index_old)
 
 
 @pytest.fixture(scope="session")
-def prepared_venv(tmp_path_factory: pytest.TempPathFactory, wheels: Wheels) -> ThrowawayVenv:
-    venv = ThrowawayVenv(tmp_path_factory.mktemp("prepared") / "venv")
-    venv.install(wheels.hermes)
-    return venv
+def wheels(build_once, hermes_wheel: Path) -> Wheels:
+    # built once per run, shared by parallel workers (tests/conftest.py: build_once); read-only
+    base = build_once("distribution-wheels", _fixture_wheels)
+    return Wheels(hermes_wheel, base / "index", base / "index-old")
+
+
+@pytest.fixture(scope="session")
+def prepared_venv(build_once, wheels: Wheels) -> ThrowawayVenv:
+    # tests never change it: `venv` and the template tests work on copies
+    root = build_once("prepared-venv", lambda base: ThrowawayVenv(base / "venv").install(wheels.hermes))
+    return ThrowawayVenv.at(root / "venv")
 
 
 @pytest.fixture

@@ -13,7 +13,10 @@ from hermes_core.runtime.session import AgentSession
 from hermes_core.testing_servers import OpenAIServer, error_reply, text_reply, tool_call_reply
 from hermes_plugins_builtin.state import SessionStore
 
-OBSERVER = """
+def recording_plugin(hooks: tuple[str, ...], more: str = "") -> str:
+    """Source of a plugin that records every call of ``hooks`` in ``SEEN``; ``more`` is added to its register()."""
+    return f"""
+import json
 SEEN = []
 
 def _record(name):
@@ -22,10 +25,14 @@ def _record(name):
     return callback
 
 def register(ctx):
-    for name in ("on_stream_start", "on_stream_delta", "on_stream_end", "api_request_error", "post_api_request"):
+    for name in {hooks!r}:
         ctx.register_hook(name, _record(name))
-    ctx.register_hook("transform_llm_output", lambda response_text, **kw: response_text.upper())
-"""
+{more}"""
+
+
+OBSERVER = recording_plugin(
+    ("on_stream_start", "on_stream_delta", "on_stream_end", "api_request_error", "post_api_request"),
+    '    ctx.register_hook("transform_llm_output", lambda response_text, **kw: response_text.upper())\n')
 
 
 @pytest.fixture
@@ -71,22 +78,12 @@ def test_a_failed_model_call_fires_api_request_error(session_parts):
 
 # -- the payloads a plugin gets, exactly ----------------------------------------------------------------
 
-PAYLOADS = """
-import json
-SEEN = []
-
-def _record(name):
-    def callback(**kwargs):
-        SEEN.append((name, kwargs))
-    return callback
-
-def register(ctx):
-    for name in ("pre_llm_call", "pre_api_request", "post_api_request", "transform_llm_output",
-                 "on_stream_start", "on_stream_delta", "on_stream_end"):
-        ctx.register_hook(name, _record(name))
-    schema = {"name": "weather", "description": "d", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+PAYLOADS = recording_plugin(
+    ("pre_llm_call", "pre_api_request", "post_api_request", "transform_llm_output",
+     "on_stream_start", "on_stream_delta", "on_stream_end"),
+    '''    schema = {"name": "weather", "description": "d", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
     ctx.register_tool("weather", "payloads", schema, lambda args, **kw: json.dumps({"sky": "sunny", "city": args.get("city")}))
-"""
+''')
 
 
 def _of(seen, hook):
