@@ -39,6 +39,6 @@ def tool(provider: BuiltinMemoryProvider) -> Callable[..., dict[str, Any]]:
 def _fresh_scan_results() -> None:
     """Each test judges the scanner itself, never a verdict another test left in its result cache
     (which would also hide a mutant of the scanner from the test meant to catch it)."""
-    from hermes_plugins_builtin.memory.scanner import _scan
+    from hermes_plugins_builtin.memory.scanner import _scan_cached
 
-    _scan.cache_clear()
+    _scan_cached.cache_clear()
