@@ -47,6 +47,12 @@ def _check_event_depth(text: str) -> None:
                     raise YamlLimitError(f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
+    except yaml.MarkedYAMLError as exc:
+        # libyaml (as bundled since PyYAML 6.0.4) stops at 1,000 levels while scanning ahead, before
+        # the parser hands over the 101st start event: that is the same refusal, not a syntax error
+        if "nesting depth" not in str(exc.problem or ""):
+            raise
+        raise YamlLimitError(f"nested more than {MAX_DEPTH} levels deep", exc.problem_mark) from None
     finally:
         loader.dispose()
 

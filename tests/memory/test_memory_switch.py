@@ -174,10 +174,16 @@ def test_sigkill_half_way_then_the_same_command_finishes_with_every_turn_once(hi
     assert repeated == ({} if when == "before" else {next(s for s in deliveries if s.endswith(f":message:{message_id}")): 2})
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_keeps_the_checkpoint_and_says_how_to_resume(history, hermes_home):
     command = [sys.executable, "-m", "hermes_core", "memory", "switch", "ledger-memory", "--backfill", "--yes"]
     env = dict(os.environ, HERMES_HOME=str(hermes_home), LEDGER_KILL_AT="12", LEDGER_KILL_WHEN="after", LEDGER_KILL_SIGNAL="INT")
-    interrupted = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    # the child starts with Ctrl-C as a terminal delivers it, whatever the test runner's process did to SIGINT
+    interrupted = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, preexec_fn=_default_sigint)
     assert interrupted.returncode == 130, interrupted.stderr
     assert "backfill interrupted; 11 of 63 turns and 0 of 0 memory entries are stored and checkpointed" in interrupted.stderr
     assert "run 'hermes memory switch ledger-memory --backfill --yes' to resume" in interrupted.stderr and "Traceback" not in interrupted.stderr

@@ -33,3 +33,12 @@ def tool(provider: BuiltinMemoryProvider) -> Callable[..., dict[str, Any]]:
         return json.loads(answer)
 
     return call
+
+
+@pytest.fixture(autouse=True)
+def _fresh_scan_results() -> None:
+    """Each test judges the scanner itself, never a verdict another test left in its result cache
+    (which would also hide a mutant of the scanner from the test meant to catch it)."""
+    from hermes_plugins_builtin.memory.scanner import _scan_cached
+
+    _scan_cached.cache_clear()
