@@ -88,7 +88,10 @@ GROUPS: dict[str, Group] = {
         ("hermes_plugins_builtin/memory/scanner/invisible.py", "hermes_plugins_builtin/memory/scanner/normalise.py",
          "hermes_plugins_builtin/memory/scanner/decode.py", "hermes_plugins_builtin/memory/scanner/findings.py"),
         ("tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
-         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py"),
+         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
+         # each module's behaviour pinned exactly (the decoders are reached here, not only by the slow corpus test)
+         "tests/builtin/memory/test_scanner_invisible.py", "tests/builtin/memory/test_scanner_normalise.py",
+         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py"),
     ),
     "state": Group(
         (
