@@ -143,6 +143,13 @@ def test_the_span_shows_the_refused_character_not_an_allowed_one_of_the_same_cod
     assert disallowed(text) == ("U+200F", "ch of words \u200f\u200fx")
 
 
+def test_the_span_is_placed_by_what_the_policy_dropped_before_the_refused_character():
+    # an allowed bidi mark before the refused run shifts the refused character by one
+    assert disallowed("שלום\u200f ab \u200f\u200f" + "x" * 20) == ("U+200F", "שלום\u200f ab \u200f\u200f" + "x" * 11)
+    # an allowed emoji sequence after the refused character does not
+    assert disallowed("a\u2060b 👩\u200d🚒 and more text") == ("U+2060", "a\u2060b 👩\u200d🚒 and mo")
+
+
 def test_the_first_refused_character_is_named():
     assert disallowed("a\u2060b c\u200bd") == ("U+2060", "a\u2060b c\u200bd")
     assert disallowed("👩\u200d🚒 a\ufeffb a\u200bb") == ("U+FEFF", "👩\u200d🚒 a\ufeffb a\u200bb")
@@ -183,6 +190,11 @@ def test_bytes_in_variation_selectors_are_read_back_as_utf8():
 def test_each_end_of_both_selector_ranges_is_one_byte():
     # U+FE00 -> 0, U+FE0F -> 15, U+E0100 -> 16, U+E01EF -> 255 (no UTF-8 byte: replaced)
     assert hidden_payloads("\ufe00\ufe0f\U000e0100\U000e01ef") == [("variation selectors", "\x00\x0f\x10\ufffd")]
+
+
+def test_characters_just_past_the_selector_ranges_carry_no_byte():
+    assert hidden_payloads(_as_selectors(b"abc") + "\ufe10") == []
+    assert hidden_payloads(_as_selectors(b"abc") + "\U000e01f0") == []
 
 
 def test_four_selectors_are_the_fewest_read():

@@ -42,6 +42,8 @@ FOLDED = {
     "a spaced apostrophe closes up": ("d o n ' t i g n o r e", "don't ignore"),
     "three spaced letters beside a run stay letters": ("i g n o r e, x y z", "ignore, xyz"),
     "three spaced letters alone are no run": ("a b c", "a b c"),
+    "three spaced letters beside a run are not split into words": ("i g n o r e, q b c", "ignore, qbc"),
+    "four spaced letters are split into words": ("i t i s", "it is"),
     "spaced letters no word is made of stay single": ("q b c d e", "q b c d e"),
     "a lone dotted pair is no run": ("s . y", "s . y"),
     # l33tspeak: two disguised words or more
@@ -84,6 +86,7 @@ def test_nfkc_and_without_invisible():
 
 DESPACED = {
     "spaced code": ("p r i n t ( x )  y z", "print(x) yz"),
+    "eight tokens are enough": ("a b c d e f g h", "abcdefgh"),
     "exactly 60 % single characters": ("a b c d e f gg hh ii jj", "abcdefgghhiijj"),
     "tabs and newlines are gaps, wider gaps become one space": ("a b c d e f\tg\nh  ij", "abcdef\tg\nh ij"),
 }
