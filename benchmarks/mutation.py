@@ -93,6 +93,16 @@ GROUPS: dict[str, Group] = {
          "tests/builtin/memory/test_scanner_invisible.py", "tests/builtin/memory/test_scanner_normalise.py",
          "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py"),
     ),
+    # how the scanner reads a note: the views and pieces it runs the detectors on (__init__), the gate index that
+    # picks the detectors to run (prefilter), the detector shape (rules) and the shared vetoes (guards)
+    "memory-scanner-core": Group(
+        ("hermes_plugins_builtin/memory/scanner/__init__.py", "hermes_plugins_builtin/memory/scanner/prefilter.py",
+         "hermes_plugins_builtin/memory/scanner/rules.py", "hermes_plugins_builtin/memory/scanner/guards.py"),
+        ("tests/builtin/memory/test_scanner_views.py", "tests/builtin/memory/test_scanner_rules.py",
+         "tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
+         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
+         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py"),
+    ),
     "state": Group(
         (
             "hermes_plugins_builtin/state/query.py",
