@@ -101,7 +101,9 @@ GROUPS: dict[str, Group] = {
         ("tests/builtin/memory/test_scanner_views.py", "tests/builtin/memory/test_scanner_rules.py",
          "tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
          "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
-         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py"),
+         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py",
+         # a note only the learned detector refuses: the rules' verdict comes first, the model's after
+         "tests/builtin/memory/test_scanner_learned.py::test_a_paraphrase_the_rules_miss_is_refused_naming_family_sentence_and_rule"),
     ),
     "state": Group(
         (

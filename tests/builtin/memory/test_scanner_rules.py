@@ -36,6 +36,11 @@ def test_gates_are_read_from_the_pattern(source, gate, also):
     assert (detector.gate, detector.also) == (gate, also)
 
 
+def test_gates_given_as_lists_are_kept_as_tuples():
+    detector = Rule("f", "n", "x", gate=["a", "b"], also=["c"])
+    assert (detector.gate, detector.also) == (("a", "b"), ("c",))
+
+
 def test_a_gate_given_by_hand_keeps_a_strong_word_the_pattern_needs_as_its_second_gate():
     assert Rule("f", "n", r"reveal\w* (?:the )?system prompt", gate=("reveal", "show")).also == ("system prompt",)
     assert Rule("f", "n", r"reveal\w* (?:the )?system prompt", gate=None).also == ("system prompt",)
@@ -50,8 +55,10 @@ def test_passes_gates_needs_a_word_of_each_list():
 
 
 def test_without_gates_is_the_same_detector_run_on_every_note():
-    bare = Rule("exfiltration", "send", r"send (?:it|them) to", gate=("send",), also=("to",)).without_gates()
-    assert (bare.family, bare.name, bare.source, bare.flags, bare.gate, bare.also) == ("exfiltration", "send", r"send (?:it|them) to", FLAGS, None, None)
+    check = lambda match: True  # noqa: E731
+    bare = Rule("exfiltration", "send", r"send (?:it|them) to", check=check, gate=("send",), also=("to",)).without_gates()
+    assert (bare.family, bare.name, bare.source, bare.flags, bare.check, bare.gate, bare.also) == (
+        "exfiltration", "send", r"send (?:it|them) to", FLAGS, check, None, None)
     assert bare.find("Send them to x").group() == "Send them to"
 
 
@@ -68,7 +75,9 @@ def test_find_consults_the_gates_then_the_check():
     detector = Rule("f", "n", "ignore", check=first_is_vetoed, gate=("ignore",))
     assert detector.find("Ignore it. ignore it.").span() == (11, 17)
     assert detector.find("Ignore it.") is None
-    assert detector.find("IGNORE", lowered="nothing here") is None  # the caller's lower-cased text decides the gates
+    plain = Rule("f", "n", "ignore", gate=("ignore",))
+    assert plain.find("IGNORE", lowered="nothing here") is None  # the caller's lower-cased text decides the gates
+    assert plain.find("IGNORE", lowered="ignore").group() == "IGNORE"
     assert detector.checked_match("x IGNORE").span() == (2, 8)
     assert Rule("f", "n", "ignore", gate=("ignore",)).find("IGNORE").group() == "IGNORE"
 
@@ -105,9 +114,11 @@ def test_needs_and_case_blind_mark_a_check():
 
 
 def test_rule_builds_a_detector():
-    detector = rule("concealment", "hide", "hide it", gate=("hide",), also=("it",))
+    check = lambda match: True  # noqa: E731
+    detector = rule("concealment", "hide", "hide it", check, re.MULTILINE, gate=["hide"], also=["it"])
     assert (detector.family, detector.name, detector.source, detector.flags, detector.check, detector.gate, detector.also) == (
-        "concealment", "hide", "hide it", FLAGS, None, ("hide",), ("it",))
+        "concealment", "hide", "hide it", re.MULTILINE, check, ("hide",), ("it",))
+    assert rule("concealment", "hide", "hide it").check is None
 
 
 def test_pattern_helpers():
@@ -121,6 +132,9 @@ def test_pattern_helpers():
     assert line_of(re.search("b", "a\nxbx\nc")) == "xbx"
     assert line_of(re.search("b", "xbx")) == "xbx"
     assert line_of(re.search("b", "a\nxb")) == "xb"
+    assert line_of(re.search("c", "a\nb\nxcx\nd\ne")) == "xcx"  # the nearest line breaks, on both sides
+    assert line_of(re.search("b", "\nxbx")) == "xbx"
+    assert line_of(re.search("^", "\nabc")) == ""  # an empty first line
 
 
 # ---- the gate index
@@ -162,6 +176,17 @@ def test_a_plan_is_the_mask_of_detectors_indexed_in_the_same_order():
     assert index.plan((rules[1],)) == 0b10
 
 
+def test_a_word_counts_only_for_the_detectors_that_list_it():
+    index = GateIndex([Rule("f", "needs reveal", "x", gate=("reveal",)), Rule("f", "needs nore", "x", gate=("nore",))])
+    assert index.candidates({"nore"}) == 0b10
+    assert index.candidates({"reveal"}) == 0b01
+
+
+def test_a_plan_that_names_a_detector_twice_is_tested_in_turn():
+    rules = _rules()
+    assert GateIndex(rules).plan((rules[0], rules[0])) is None
+
+
 def test_an_index_without_words_finds_none():
     index = GateIndex([Rule("f", "ungated", r"\d+")])
     assert index.present("anything at all") == set()
@@ -184,6 +209,8 @@ def test_an_index_without_words_finds_none():
         ("never a b c ", False),  # three words between
         ("whenever ", False),  # not a word of its own
         ("never " + "x " * 10, False),  # the denial is more than 24 characters back
+        ("never abcdefghijklmno x ", True),  # 24 characters back
+        ("never abcdefghijklmnop x ", False),  # 25
     ],
 )
 def test_denied_before_reads_the_words_just_before(before, denied):
