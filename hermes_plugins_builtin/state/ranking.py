@@ -211,10 +211,10 @@ class _Tracked:
         self.local: Counter[str] | None = None
         self.local_rows = 0
 
-    def count_locally(self, documents: int, rows: int, row_words: list[str]) -> None:
-        """Add a batch of *rows* (their distinct words, row after row, in *row_words*) to the
-        local counts, which hold while the index held exactly the rows counted (*documents*,
-        its count before the batch): another writer's batch or a deletion ends them for good."""
+    def count_locally(self, documents: int, rows: int, seen: Counter[str]) -> None:
+        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it) to the local
+        counts, which hold while the index held exactly the rows counted (*documents*, its
+        count before the batch): another writer's batch or a deletion ends them for good."""
         if self.batches == 0 and documents == 0:
             self.local, self.local_rows = Counter(), 0
         if self.local is None:
@@ -222,7 +222,7 @@ class _Tracked:
         if documents != self.local_rows or len(self.local) > LOCAL_WORDS_MAX:
             self.local = None
             return
-        self.local.update(row_words)
+        self.local.update(seen)
         self.local_rows += rows
 
     def document_frequency(self, conn: sqlite3.Connection, term: str) -> int:
@@ -305,11 +305,13 @@ def update_lists(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -
         if entry[1] >= 2 * LIST_SIZE:  # trim in bulk: the query side reads the best LIST_SIZE anyway
             entry[0] = _trim(conn, term)
             entry[1] = LIST_SIZE
-    cache.count_locally(documents, len(rows), batch_words)
     seen = Counter(batch_words)  # word -> rows of this batch containing it
+    cache.count_locally(documents, len(rows), seen)
     # document counts only weigh words against each other (idf), so they are written
     # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
-    cache.df_pending.update({term: seen[term] for term in names.intersection(seen)})
+    pending = cache.df_pending
+    for term in names.intersection(seen):  # one pass (a dict built for Counter.update was two)
+        pending[term] = pending.get(term, 0) + seen[term]
     cache.batches += 1
     if cache.batches % DF_FLUSH_BATCHES == 0:
         conn.executemany("UPDATE rank_terms SET df = df + ? WHERE term = ?",
