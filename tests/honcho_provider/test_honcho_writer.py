@@ -296,3 +296,27 @@ def test_an_entry_after_a_line_cut_to_one_byte_starts_a_line_of_its_own(tmp_path
     journal.record(turn(1), "server down")
     assert path.read_bytes().startswith(b"{\n{")
     assert [[m["content"] for m in e["messages"]] for e in journal.entries()] == [["user 1", "assistant 1"]]
+
+
+def test_close_waits_ten_seconds_by_default_and_journals_what_a_stuck_server_kept(tmp_path: Path) -> None:
+    release = threading.Event()
+    bounds: list[float | None] = []
+
+    def wait(done: threading.Event, timeout: float | None) -> bool:
+        bounds.append(timeout)  # the bound asked for; the stuck send below never ends within it
+        return done.wait(0)
+
+    started = threading.Event()
+
+    def send(messages: list[PendingMessage]) -> None:
+        started.set()
+        release.wait(30)  # the server does not answer
+
+    journal = FailureJournal(tmp_path / "failed.jsonl")
+    writer = MessageWriter(send, mode="async", journal=journal, retry_delays=(), wait=wait)
+    writer.add_turn(turn(1))
+    assert started.wait(30)
+    assert writer.drain() is False and writer.close() is False
+    assert bounds == [None, 10.0]  # drain waits without bound unless told; close gives up after 10 s
+    assert [m["content"] for m in journal.entries()[0]["messages"]] == ["user 1", "assistant 1"]
+    release.set()

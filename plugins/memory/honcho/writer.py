@@ -155,8 +155,11 @@ class MessageWriter:
         mode: str | int,
         journal: FailureJournal,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        wait: Callable[[threading.Event, float | None], bool] = threading.Event.wait,
     ) -> None:
         self._send = send
+        #: How drain waits for the background thread (``Event.wait``); a test passes one that records the bound.
+        self._wait = wait
         self.mode = mode
         self.journal = journal
         self.retry_delays = tuple(retry_delays)
@@ -206,7 +209,7 @@ class MessageWriter:
             return True
         done = threading.Event()
         self._queue.put(done.set)
-        return done.wait(timeout)
+        return self._wait(done, timeout)
 
     def close(self, timeout: float | None = 10.0) -> bool:
         """Drain, then stop the thread. What is still unsent after ``timeout`` is journalled, not dropped:
