@@ -161,6 +161,7 @@ GROUPS: dict[str, Group] = {
             "tests/memory/mem0/test_mem0_platform.py",
             "tests/memory/mem0/test_mem0_cli.py",
             "tests/memory/mem0/test_mem0_resilience.py",
+            "tests/memory/mem0/test_mem0_access.py",
         ),
         loaded_plugins=("memory/mem0",),
     ),

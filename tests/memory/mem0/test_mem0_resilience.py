@@ -148,7 +148,8 @@ def test_damaged_lines_in_the_outbox_are_skipped_and_the_good_ones_kept(resilien
     outbox.pending_path.write_text('{"op": "add", "n": 1}\n\n{"op": "add", "n"\n[1, 2]\n{"op": "add", "n": 3}\n')
     with caplog.at_level(logging.WARNING, logger="hermes.plugins.memory.mem0"):
         assert [p["n"] for p in outbox.pending()] == [1, 3]
-    assert f"{outbox.pending_path} line 3 is not JSON" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.memory.mem0"] == [
+        f"{outbox.pending_path} line 3 is not JSON and is skipped"]
 
 
 def test_a_write_that_cannot_even_be_queued_is_reported_lost(resilience, tmp_path: Path, caplog):
@@ -164,6 +165,7 @@ def test_a_write_that_cannot_even_be_queued_is_reported_lost(resilience, tmp_pat
 
 def test_the_status_file_keeps_the_last_error_and_the_last_success(resilience, tmp_path: Path):
     status = resilience.StatusFile(tmp_path / "home" / "mem0")  # a home not made yet
+    assert status.path == tmp_path / "home" / "mem0" / "state.json"  # where earlier versions left it
     assert status.read() == {}
     status.record_error("write (add)", "ConnectionError: refused")
     status.record_success()
@@ -343,3 +345,11 @@ def test_text_that_is_not_utf8_is_queued_escaped_and_read_back_as_it_was(resilie
     lines = outbox.pending_path.read_text(encoding="utf-8").splitlines()
     assert "\\udce9" in lines[0] and "\\u2615" in lines[0] and "☕" in lines[1]  # only the line that needs it is escaped
     assert [p["text"] for p in outbox.pending()] == [typed, "☕"]
+
+
+def test_replaying_an_empty_outbox_writes_and_logs_nothing(resilience, tmp_path: Path, caplog):
+    never_used = resilience.Outbox(tmp_path / "mem0", max_attempts=3)
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins.memory.mem0"):
+        assert never_used.replay(lambda record: None, lambda: True) == (0, "")
+    assert _mem0_log(caplog) == []
+    assert [p.name for p in never_used.directory.iterdir()] == ["outbox.lock"]
