@@ -29,6 +29,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -93,8 +94,13 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warmup_s: float,
-        warm_passes: int = 3) -> dict[str, Any]:
-    """Time every query class on *db* while *writers* processes append; returns the report."""
+        warm_passes: int = 3, timeline: list[tuple[str, int, int]] | None = None) -> dict[str, Any]:
+    """Time every query class on *db* while *writers* processes append; returns the report.
+
+    With *timeline*, every timed search is appended to it as (class, start, end) in
+    CLOCK_MONOTONIC nanoseconds, the clock a scheduler trace can be recorded in
+    (search_wait_trace.py).
+    """
     from hermes_plugins_builtin.state import SessionStore
 
     ctx = mp.get_context("spawn")
@@ -128,9 +134,12 @@ def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warm
             # the clock is read outside the counters: a wait the kernel accounts between two
             # readings of the counter began after the first and ended before the second
             a = time.perf_counter()
+            mono0 = time.monotonic_ns()
             wait0, cpu0 = runq_wait_ns(), time.thread_time()
             store.search(pool[i % len(pool)], limit=20)
             cpu, wait1 = time.thread_time() - cpu0, runq_wait_ns()
+            if timeline is not None:
+                timeline.append((cat, mono0, time.monotonic_ns()))
             wall = time.perf_counter() - a
             runq = (wait1 - wait0) / 1e9
             row = rows[cat]
@@ -149,7 +158,8 @@ def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warm
     classes = {cat: {k: summary(v) for k, v in row.items()} for cat, row in rows.items()}
     for cat, values in warm.items():
         classes[cat]["warmup_cpu_max_ms"] = round(max(values, default=0.0) * 1e3, 2)
-    return {"writers": writers, "writer_rate_per_s": rate or "flat out", "pace_ms": pace_ms, "iters": iters,
+    return {"writers": writers, "writer_rate_per_s": rate or "flat out",
+            "searcher_tid": threading.get_native_id(), "writer_pids": [p.pid for p in procs], "pace_ms": pace_ms, "iters": iters,
             "searching_s": round(searching_s, 2), "appended_during": appended,
             "writer_msgs_per_s": round(sum(r["appended"] for r in results) / max((r["elapsed_s"] for r in results),
                                                                                  default=1), 1),
