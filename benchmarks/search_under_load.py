@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -181,36 +181,45 @@ def print_table(report: dict[str, Any]) -> None:
         print(f"{cat:<22} " + " ".join(f"{x:>16}" for x in cells) + f" {c['warmup_cpu_max_ms']:>16.2f}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def load_arguments(ap: argparse.ArgumentParser, *, iters: int) -> None:
+    """The options of every benchmark that searches while writers append."""
     ap.add_argument("--db", type=Path, required=True, help="a session-store database (copied; never modified)")
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--writer-rate", type=float, default=0.0, help="messages/s per writer (0: flat out)")
-    ap.add_argument("--iters", type=int, default=40, help="searches per query class")
+    ap.add_argument("--iters", type=int, default=iters, help="searches per query class")
     ap.add_argument("--pace-ms", type=float, default=0.0, help="sleep before each search (0: back to back)")
     ap.add_argument("--warmup-s", type=float, default=1.0)
     ap.add_argument("--warm-passes", type=int, default=3,
                     help="untimed passes over every query before timing (their CPU maximum is reported)")
     ap.add_argument("--workdir", type=Path, default=None, help="where the copy lives (default: next to --db)")
     ap.add_argument("--json", action="store_true")
+
+
+def on_a_copy(db: Path, workdir: Path | None, measure: Callable[[Path], dict[str, Any]]) -> dict[str, Any]:
+    """*measure* run on a copy of *db* (in *workdir*, else beside it), with the machine's description."""
+    with tempfile.TemporaryDirectory(dir=workdir or db.parent) as tmp:
+        copy = Path(tmp) / "state.db"
+        shutil.copyfile(db, copy)
+        return {"machine": machine(), **measure(copy)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    load_arguments(ap, iters=40)
     args = ap.parse_args(argv)
     if not args.db.is_file():
         ap.error(f"{args.db} does not exist -> build one with benchmarks/session_store.py first")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), str(REPO), os.environ.get("PYTHONPATH", "")])
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=args.workdir or args.db.parent) as tmp:
-        copy = Path(tmp) / "state.db"
-        shutil.copyfile(args.db, copy)
-        report = {"machine": machine(), **run(copy, writers=args.writers, rate=args.writer_rate, iters=args.iters,
-                                              pace_ms=args.pace_ms, warmup_s=args.warmup_s,
-                                              warm_passes=args.warm_passes)}
+    report = on_a_copy(args.db, args.workdir, lambda copy: run(
+        copy, writers=args.writers, rate=args.writer_rate, iters=args.iters, pace_ms=args.pace_ms,
+        warmup_s=args.warmup_s, warm_passes=args.warm_passes))
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         print_table(report)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -312,15 +312,7 @@ def print_summary(s: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", type=Path, required=True, help="a session-store database (copied; never modified)")
-    ap.add_argument("--writers", type=int, default=4)
-    ap.add_argument("--writer-rate", type=float, default=0.0, help="messages/s per writer (0: flat out)")
-    ap.add_argument("--iters", type=int, default=100, help="searches per query class")
-    ap.add_argument("--pace-ms", type=float, default=0.0)
-    ap.add_argument("--warmup-s", type=float, default=1.0)
-    ap.add_argument("--warm-passes", type=int, default=3)
-    ap.add_argument("--workdir", type=Path, default=None, help="where the copy and trace live (default: next to --db)")
-    ap.add_argument("--json", action="store_true")
+    search_under_load.load_arguments(ap, iters=100)
     args = ap.parse_args(argv)
     if not args.db.is_file():
         ap.error(f"{args.db} does not exist -> build one with benchmarks/session_store.py first")
