@@ -103,12 +103,12 @@ def run(db: Path, baseline: Path, *, writers: int, rate: float, iters: int, pace
     rows: dict[str, dict[str, dict[str, list[float]]]] = {
         cat: {side: {"wall": [], "cpu": [], "runq": []} for side in sides} for cat, _ in shared.QUERY_CATEGORIES}
     ratios: dict[str, dict[str, list[float]]] = {cat: {"wall": [], "cpu": []} for cat, _ in shared.QUERY_CATEGORIES}
-    step = 0
     for i in range(iters):
         for cat, pool in shared.QUERY_CATEGORIES:
             index = QUERIES.index((cat, pool[i % len(pool)]))
-            order = ("baseline", "this") if step % 2 == 0 else ("this", "baseline")
-            step += 1
+            # A-B, then B-A for the class's next query (alternating over all steps would give a
+            # class the same order every time: there is an even number of classes)
+            order = ("baseline", "this") if i % 2 == 0 else ("this", "baseline")
             got = {}
             for side in order:
                 if pace_ms:
