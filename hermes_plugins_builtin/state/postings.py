@@ -45,7 +45,7 @@ WORDS, GRAMS = PERSISTENT
 # phrases with more matches than this are left to FTS5 and the lists (a build reads every match once)
 MAX_POSTINGS = 16_000
 # rows indexed since a phrase's postings were brought forward past which FTS5 scores them
-INVERT_AFTER_ROWS = 1024
+INVERT_AFTER_ROWS = 256
 BUILD_BUDGET = 8_000  # word postings entries one search reads at most (plus the last phrase it starts)
 MAX_CACHED_POSTINGS = 300_000  # entries over every cached phrase (about 100 bytes each); the least
 # recently used go first

@@ -24,7 +24,7 @@ import sqlite3
 from .query import Group, Term
 
 MAX_PREFIX_EXPANSION = 16
-RECHECK_ROWS = 1024
+RECHECK_ROWS = 256
 _CACHE_SIZE = 256
 _WORD = re.compile(r"[^\W_]+")
 
