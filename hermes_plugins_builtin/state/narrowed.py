@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from .matching import Alternative, occurrence_pattern, occurrences
 from .ranking import fold
-from .readcache import varints
+from .readcache import ReadCache, varints
 
 if TYPE_CHECKING:
     from .postings import Postings
@@ -83,3 +83,57 @@ def build_narrowed(conn: sqlite3.Connection, table: str, terms: list[list[Altern
             return None
         postings.extra = documents - len(postings.entries)
     return made
+
+
+def held_postings(cache: ReadCache, table: str, terms: list[list[Alternative]],
+                  group_key: object) -> dict[tuple[str, ...], "Postings"]:
+    """The cached postings, full or narrowed to this group, of every phrase of *terms*, by key."""
+    from .postings import Postings
+
+    held: dict[tuple[str, ...], Postings] = {}
+    for alts in terms:
+        for alt in alts:
+            for key in ((table, alt.fts), narrowed_key(table, alt.fts, group_key)):
+                found = cache.postings.get(key)
+                if isinstance(found, Postings):
+                    held[key] = found  # type: ignore[index]
+                    break
+    return held
+
+
+def narrowed_postings(cache: ReadCache, table: str, alt: Alternative, group_key: object) -> "Postings | None":
+    """*alt*'s postings narrowed to the group, when cached (marked as used)."""
+    from .postings import Postings
+
+    found = cache.postings.get(narrowed_key(table, alt.fts, group_key))  # type: ignore[arg-type]
+    if isinstance(found, Postings):
+        found.used = cache.searches
+        return found
+    return None
+
+
+def complete_lists(conn: sqlite3.Connection, cache: ReadCache, table: str, terms: list[list[Alternative]],
+                   common: list[Alternative], lists: list[list["Postings"]], group_key: object, upto: int,
+                   most: int) -> list[list["Postings"]] | None:
+    """*lists* completed with the *common* phrases' postings narrowed to the group (build_narrowed),
+    built now unless the group itself has too many matches (then remembered, not tried again)."""
+    from .postings import TooMany, make_room
+
+    marker = (table, "", group_key)
+    if isinstance(cache.postings.get(marker), TooMany):  # type: ignore[arg-type]
+        return None
+    wanted = {alt.fts for alt in common}
+    held = {p.alternative.fts: p for term in lists for p in term}
+    if any(alt.fts not in held and alt.fts not in wanted for alts in terms for alt in alts):
+        return None  # a phrase still to build in full first (build budget)
+    made = build_narrowed(conn, table, terms, list(dict.fromkeys(common)), held, upto, most)
+    if isinstance(made, int):
+        cache.postings[marker] = TooMany(upto)  # type: ignore[index]
+        return None
+    if made is None:
+        return None
+    make_room(cache, sum(len(p.entries) for p in made.values()))
+    for fts, postings in made.items():
+        postings.used = cache.searches
+        cache.postings[narrowed_key(table, fts, group_key)] = postings  # type: ignore[index]
+    return [[made.get(alt.fts) or held[alt.fts] for alt in alts] for alts in terms]

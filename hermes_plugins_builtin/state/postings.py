@@ -35,7 +35,7 @@ from collections import Counter
 from .grams import document_grams
 from .joint import joint, walk_best
 from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
-from .narrowed import build_narrowed, narrowed_key
+from .narrowed import complete_lists, held_postings, narrowed_postings
 from .pending import PERSISTENT
 from .query import Group
 from .ranking import K1, B, idf
@@ -264,12 +264,12 @@ def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alter
         return None
     if isinstance(built, Postings):
         built.used = cache.searches
-        _make_room(cache, len(built.entries))
+        make_room(cache, len(built.entries))
     cache.postings[key] = built
     return built if isinstance(built, Postings) else None
 
 
-def _make_room(cache: ReadCache, entries: int) -> None:
+def make_room(cache: ReadCache, entries: int) -> None:
     """Drop the least recently used postings until *entries* more fit in MAX_CACHED_POSTINGS."""
     held = [(p.used, key, len(p.entries)) for key, p in cache.postings.items() if isinstance(p, Postings)]
     total = sum(n for _, _, n in held)
@@ -286,53 +286,6 @@ def _make_room(cache: ReadCache, entries: int) -> None:
     for key in [k for k in cache.derived
                 if any((k[1], fts) in dropped for term in k[2] for fts in term)]:  # type: ignore[union-attr]
         del cache.derived[key]
-
-
-def _held(cache: ReadCache, table: str, terms: list[list[Alternative]],
-          group_key: object) -> dict[tuple[str, ...], Postings]:
-    """The cached postings, full or narrowed to this group, of every phrase of *terms*, by key."""
-    held: dict[tuple[str, ...], Postings] = {}
-    for alts in terms:
-        for alt in alts:
-            for key in ((table, alt.fts), narrowed_key(table, alt.fts, group_key)):
-                found = cache.postings.get(key)
-                if isinstance(found, Postings):
-                    held[key] = found  # type: ignore[index]
-                    break
-    return held
-
-
-def _narrowed(cache: ReadCache, table: str, alt: Alternative, group_key: object) -> Postings | None:
-    found = cache.postings.get(narrowed_key(table, alt.fts, group_key))  # type: ignore[arg-type]
-    if isinstance(found, Postings):
-        found.used = cache.searches
-        return found
-    return None
-
-
-def _build_narrowed(conn: sqlite3.Connection, cache: ReadCache, table: str, terms: list[list[Alternative]],
-                    common: list[Alternative], lists: list[list[Postings]], group_key: object, upto: int,
-                    most: int) -> list[list[Postings]] | None:
-    """*lists* completed with the *common* phrases' postings narrowed to the group (narrowed.py),
-    built now unless the group itself has too many matches (then remembered, not tried again)."""
-    marker = (table, "", group_key)
-    if isinstance(cache.postings.get(marker), TooMany):  # type: ignore[arg-type]
-        return None
-    wanted = {alt.fts for alt in common}
-    held = {p.alternative.fts: p for term in lists for p in term}
-    if any(alt.fts not in held and alt.fts not in wanted for alts in terms for alt in alts):
-        return None  # a phrase still to build in full first (build budget)
-    made = build_narrowed(conn, table, terms, list(dict.fromkeys(common)), held, upto, most)
-    if isinstance(made, int):
-        cache.postings[marker] = TooMany(upto)  # type: ignore[index]
-        return None
-    if made is None:
-        return None
-    _make_room(cache, sum(len(p.entries) for p in made.values()))
-    for fts, postings in made.items():
-        postings.used = cache.searches
-        cache.postings[narrowed_key(table, fts, group_key)] = postings  # type: ignore[index]
-    return [[made.get(alt.fts) or held[alt.fts] for alt in alts] for alts in terms]
 
 
 def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group, *, roles: tuple[str, ...],
@@ -358,7 +311,7 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
     avgdl = tokens / documents
     most = min(build_at_most, MAX_POSTINGS)
     group_key = ("group", tuple(tuple(alt.fts for alt in alts) for alts in terms))
-    _catch_up(conn, cache, _held(cache, table, terms, group_key), upto, documents, avgdl)
+    _catch_up(conn, cache, held_postings(cache, table, terms, group_key), upto, documents, avgdl)
     lists: list[list[Postings]] = []
     complete, built = True, 0
     common: list[Alternative] = []  # phrases with too many matches for postings of their own
@@ -372,7 +325,7 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
             may_build = build and (table == GRAMS or built < BUILD_BUDGET)
             postings = _postings(conn, cache, table, alt, upto, documents, avgdl, most, may_build)
             if postings is None:
-                postings = _narrowed(cache, table, alt, group_key)
+                postings = narrowed_postings(cache, table, alt, group_key)
             if postings is None:
                 complete = False
                 if isinstance(cache.postings.get((table, alt.fts)), TooMany):
@@ -385,7 +338,7 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
         # (narrowing needs a second term to narrow by)
         if not (common and build and table == WORDS and len(terms) > 1):
             return None
-        lists = _build_narrowed(conn, cache, table, terms, common, lists, group_key, upto, most)
+        lists = complete_lists(conn, cache, table, terms, common, lists, group_key, upto, most)
         if lists is None:
             return None
     flat = [p for term in lists for p in term]
