@@ -161,7 +161,15 @@ GROUPS: dict[str, Group] = {
             "tests/memory/mem0/test_mem0_platform.py",
             "tests/memory/mem0/test_mem0_cli.py",
             "tests/memory/mem0/test_mem0_resilience.py",
+            "tests/memory/mem0/test_mem0_access.py",
         ),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # the door to mem0 and what keeps its writes, with the tests that drive them directly (a second or two
+    # per mutant; in the "mem0" group every test reaches them, so each of their mutants ran the whole group)
+    "mem0-access": Group(
+        ("plugins/memory/mem0/resilience.py", "plugins/memory/mem0/access.py"),
+        ("tests/memory/mem0/test_mem0_access.py", "tests/memory/mem0/test_mem0_resilience.py"),
         loaded_plugins=("memory/mem0",),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
