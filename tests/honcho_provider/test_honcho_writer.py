@@ -296,3 +296,50 @@ def test_an_entry_after_a_line_cut_to_one_byte_starts_a_line_of_its_own(tmp_path
     journal.record(turn(1), "server down")
     assert path.read_bytes().startswith(b"{\n{")
     assert [[m["content"] for m in e["messages"]] for e in journal.entries()] == [["user 1", "assistant 1"]]
+
+
+def test_close_waits_ten_seconds_by_default_and_journals_what_a_stuck_server_kept(tmp_path: Path) -> None:
+    release = threading.Event()
+    bounds: list[float | None] = []
+
+    def wait(done: threading.Event, timeout: float | None) -> bool:
+        bounds.append(timeout)  # the bound asked for; the stuck send below never ends within it
+        return done.wait(0)
+
+    started = threading.Event()
+
+    def send(messages: list[PendingMessage]) -> None:
+        started.set()
+        release.wait(30)  # the server does not answer
+
+    journal = FailureJournal(tmp_path / "failed.jsonl")
+    writer = MessageWriter(send, mode="async", journal=journal, retry_delays=(), wait=wait)
+    writer.add_turn(turn(1))
+    assert started.wait(30)
+    assert writer.drain() is False and writer.close() is False
+    assert bounds == [None, 10.0]  # drain waits without bound unless told; close gives up after 10 s
+    assert [m["content"] for m in journal.entries()[0]["messages"]] == ["user 1", "assistant 1"]
+    release.set()
+
+
+def test_a_message_with_a_byte_that_was_not_utf8_is_journalled_and_the_writer_goes_on(tmp_path: Path) -> None:
+    typed = "caf\udce9 ☕"  # a latin-1 terminal's é, kept by surrogateescape; UTF-8 cannot hold it
+    journal = FailureJournal(tmp_path / "failed.jsonl")
+    sent, send = recorder([HonchoCallError("HTTP 400", retryable=False)])
+    writer = MessageWriter(send, mode="async", journal=journal, retry_delays=())
+    writer.add_turn([PendingMessage("s", "eri", typed)])
+    writer.add_turn(turn(2))  # the background thread is still there to send it
+    assert writer.close(timeout=30) is True
+    assert sent == [[typed], ["user 2", "assistant 2"]]
+    (entry,) = journal.entries()
+    assert entry["messages"][0]["content"] == typed
+    line = journal.path.read_text(encoding="utf-8")
+    assert "\\udce9" in line and "☕" in line  # escaped only where UTF-8 cannot hold the text
+    failing = [HonchoCallError("HTTP 400 again", retryable=False)]
+
+    def send_again(messages: list[PendingMessage]) -> None:
+        raise failing[0]
+
+    assert journal.replay(send_again) == 0  # kept, with its new cause, rewritten the same way
+    (kept,) = journal.entries()
+    assert kept["messages"][0]["content"] == typed and kept["cause"] == "HTTP 400 again"

@@ -77,6 +77,12 @@ def iso_time(timestamp: float | str | None) -> str | None:
         return None
 
 
+def _journal_line(entry: dict[str, Any]) -> str:
+    """One entry as a line of JSON, readable as written; a lone surrogate (a byte that was not UTF-8, as
+    from a terminal) cannot be UTF-8 and is written as JSON's ``\\udcXX`` escape, which reads back the same."""
+    return json.dumps(entry, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8") + "\n"
+
+
 class FailureJournal:
     """Writes that failed for good, kept on disk until they are sent."""
 
@@ -88,7 +94,7 @@ class FailureJournal:
         entry = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "cause": cause, "messages": [asdict(m) for m in messages]}
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            line = json.dumps(entry, ensure_ascii=False) + "\n"
+            line = _journal_line(entry)
             with self.path.open("a+b") as handle:
                 # a crash mid-write leaves a last line without its newline: start a new line, or
                 # this entry would be glued to the cut one and skipped with it when read
@@ -137,7 +143,7 @@ class FailureJournal:
                     kept.append(entry)
                 except TypeError:
                     kept.append(entry)  # written by a newer version; leave it for that version
-            text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in kept)
+            text = "".join(_journal_line(e) for e in kept)
             if kept:
                 atomic_write_text(self.path, text, mode=0o600)
             else:
@@ -155,8 +161,11 @@ class MessageWriter:
         mode: str | int,
         journal: FailureJournal,
         retry_delays: Sequence[float] = DEFAULT_RETRY_DELAYS,
+        wait: Callable[[threading.Event, float | None], bool] = threading.Event.wait,
     ) -> None:
         self._send = send
+        #: How drain waits for the background thread (``Event.wait``); a test passes one that records the bound.
+        self._wait = wait
         self.mode = mode
         self.journal = journal
         self.retry_delays = tuple(retry_delays)
@@ -206,7 +215,7 @@ class MessageWriter:
             return True
         done = threading.Event()
         self._queue.put(done.set)
-        return done.wait(timeout)
+        return self._wait(done, timeout)
 
     def close(self, timeout: float | None = 10.0) -> bool:
         """Drain, then stop the thread. What is still unsent after ``timeout`` is journalled, not dropped:

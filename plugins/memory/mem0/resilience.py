@@ -90,7 +90,18 @@ def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
     if not records:
         path.unlink(missing_ok=True)
         return
-    _atomic_write(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    _atomic_write(path, "".join(_jsonl_line(r) for r in records))
+
+
+def _jsonl_line(record: dict[str, Any]) -> str:
+    """One record, its text readable as written; escaped when it holds a lone surrogate (bytes that were
+    not UTF-8, as from a terminal), which UTF-8 cannot hold: JSON's escape keeps it, and the write."""
+    line = json.dumps(record, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = json.dumps(record)
+    return line + "\n"
 
 
 class Outbox:
@@ -149,8 +160,13 @@ class Outbox:
                     record["attempts"] = int(record.get("attempts", 0)) + 1
                     record["error"] = error
                     if record["attempts"] >= self.max_attempts:
+                        try:
+                            _write_jsonl(self.failed_path, _read_jsonl(self.failed_path) + [record])
+                        except OSError as exc:
+                            # it stays first in line, and the writes made before it are not made twice
+                            logger.error("mem0: cannot move a write given up after %d attempts to %s (%s); it stays queued", record["attempts"], self.failed_path, exc)
+                            break
                         records.pop(0)
-                        _write_jsonl(self.failed_path, _read_jsonl(self.failed_path) + [record])
                         logger.error("mem0: giving up on a write after %d attempts (%s); kept in %s", record["attempts"], error, self.failed_path)
                         continue
                     break

@@ -8,6 +8,7 @@ a key written into either file is ignored and reported.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -122,9 +123,10 @@ def _as_bool(key: str, value: Any) -> bool:
 def _as_number(key: str, value: Any, kind: type, minimum: float) -> Any:
     try:
         number = kind(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int() of an infinity (mem0.json may hold one)
         number = None
-    if number is None or isinstance(value, bool) or number < minimum:
+    # a NaN compares false with everything and would pass the minimum; an infinite timeout or count is no setting
+    if number is None or isinstance(value, bool) or not math.isfinite(number) or number < minimum:
         raise SettingsError(f"memory.mem0.{key} is {value!r}; it must be a number of at least {minimum:g} -> 'hermes config set memory.mem0.{key} <number>'")
     return number
 

@@ -29,6 +29,8 @@ class PlatformServer:
         self.requests: list[tuple[str, str, Any, dict[str, str]]] = []
         #: (status, body) answers used before the normal one, one per request.
         self.failures: deque[tuple[int, Any]] = deque()
+        #: The answer to the key check (``GET /v1/ping/``) the client makes when it starts.
+        self.ping_answer: tuple[int, Any] = (200, {"status": "ok", "org_id": "org", "project_id": "proj", "user_email": None})
         self._lock = threading.Lock()
         owner = self
 
@@ -95,7 +97,7 @@ class PlatformServer:
 
     def _route(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any]:
         if method == "GET" and path == "/v1/ping/":
-            return 200, {"status": "ok", "org_id": "org", "project_id": "proj", "user_email": None}
+            return self.ping_answer
         if method == "POST" and path == "/v3/memories/add/":
             out = []
             for message in body.get("messages", []):

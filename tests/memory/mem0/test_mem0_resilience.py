@@ -148,7 +148,8 @@ def test_damaged_lines_in_the_outbox_are_skipped_and_the_good_ones_kept(resilien
     outbox.pending_path.write_text('{"op": "add", "n": 1}\n\n{"op": "add", "n"\n[1, 2]\n{"op": "add", "n": 3}\n')
     with caplog.at_level(logging.WARNING, logger="hermes.plugins.memory.mem0"):
         assert [p["n"] for p in outbox.pending()] == [1, 3]
-    assert f"{outbox.pending_path} line 3 is not JSON" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.memory.mem0"] == [
+        f"{outbox.pending_path} line 3 is not JSON and is skipped"]
 
 
 def test_a_write_that_cannot_even_be_queued_is_reported_lost(resilience, tmp_path: Path, caplog):
@@ -164,6 +165,7 @@ def test_a_write_that_cannot_even_be_queued_is_reported_lost(resilience, tmp_pat
 
 def test_the_status_file_keeps_the_last_error_and_the_last_success(resilience, tmp_path: Path):
     status = resilience.StatusFile(tmp_path / "home" / "mem0")  # a home not made yet
+    assert status.path == tmp_path / "home" / "mem0" / "state.json"  # where earlier versions left it
     assert status.read() == {}
     status.record_error("write (add)", "ConnectionError: refused")
     status.record_success()
@@ -263,3 +265,91 @@ def test_status_says_auto_for_an_embedder_whose_size_is_asked_of_the_endpoint(op
     provider = open_provider()
     assert provider.settings.embedder.dims == 0
     assert provider.status_details()["embedder"] == f"hashed-bow (auto dims) @ {server.base_url}"
+
+
+def _mem0_log(caplog) -> list[tuple[str, str]]:
+    return [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hermes.plugins.memory.mem0"]
+
+
+def test_status_that_cannot_be_written_is_logged_for_debugging_with_the_file_and_the_cause(resilience, tmp_path: Path, caplog):
+    # root ignores file modes, so the writes are made to fail by what is in their way
+    in_the_way = resilience.StatusFile(tmp_path / "a" / "mem0")
+    in_the_way.path.mkdir(parents=True)  # a directory where state.json goes: the rename onto it fails
+    under_a_file = tmp_path / "b"
+    under_a_file.write_text("")
+    blocked = resilience.StatusFile(under_a_file / "mem0")  # its directory cannot be made
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins.memory.mem0"):
+        in_the_way.record_error("search", "Timeout")
+        blocked.record_success()
+    (first, second) = _mem0_log(caplog)
+    assert first[0] == "DEBUG" and first[1].startswith(f"mem0: cannot write {in_the_way.path}: [Errno 21] Is a directory: ")
+    assert second == ("DEBUG", f"mem0: cannot write {blocked.path}: [Errno 20] Not a directory: '{under_a_file / 'mem0'}'")
+    assert in_the_way.path.is_dir() and list(in_the_way.path.parent.iterdir()) == [in_the_way.path]  # no temporary file left
+
+
+def test_an_outbox_that_cannot_be_rewritten_after_a_replay_is_logged_as_an_error(resilience, tmp_path: Path, caplog):
+    some_left = resilience.Outbox(tmp_path / "a", max_attempts=3)
+    all_made = resilience.Outbox(tmp_path / "b", max_attempts=3)
+    for outbox, numbers in ((some_left, (1, 2)), (all_made, (1,))):
+        for n in numbers:
+            outbox.put({"op": "add", "n": n}, "down")
+
+    def replacing_the_file_of(outbox):
+        def make(record: dict) -> None:
+            if record["n"] == 1:
+                # something puts a directory where pending.jsonl was: it can be neither replaced nor removed
+                outbox.pending_path.unlink()
+                outbox.pending_path.mkdir()
+                return
+            raise ValueError("rejected")
+        return make
+
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins.memory.mem0"):
+        assert some_left.replay(replacing_the_file_of(some_left), lambda: True) == (1, "ValueError: rejected")
+        assert all_made.replay(replacing_the_file_of(all_made), lambda: True) == (1, "")
+    (rewrite, removal) = _mem0_log(caplog)
+    assert rewrite[0] == "ERROR" and rewrite[1].startswith(f"mem0: cannot update {some_left.pending_path}: [Errno 21] Is a directory: ")
+    assert removal == ("ERROR", f"mem0: cannot update {all_made.pending_path}: [Errno 21] Is a directory: '{all_made.pending_path}'")
+
+
+def test_a_write_given_up_that_cannot_be_moved_to_failed_stays_first_in_line(resilience, tmp_path: Path, caplog):
+    outbox = resilience.Outbox(tmp_path / "mem0", max_attempts=1)
+    for n in (1, 2, 3):
+        outbox.put({"op": "add", "n": n}, "down")
+    outbox.failed_path.mkdir()  # failed.jsonl cannot be read nor written
+    made: list[int] = []
+
+    def make(record: dict) -> None:
+        if record["n"] == 2:
+            raise ValueError("rejected")
+        made.append(record["n"])
+
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins.memory.mem0"):
+        assert outbox.replay(make, lambda: True) == (1, "ValueError: rejected")
+    assert made == [1]  # 1 is made once: the outbox no longer holds it
+    assert [(p["n"], p["attempts"], p.get("error")) for p in outbox.pending()] == [(2, 1, "ValueError: rejected"), (3, 0, "down")]
+    ((level, message),) = _mem0_log(caplog)
+    assert level == "ERROR" and message.startswith(
+        f"mem0: cannot move a write given up after 1 attempts to {outbox.failed_path} ([Errno 21] Is a directory: ")
+    assert message.endswith("); it stays queued")
+    outbox.failed_path.rmdir()
+    assert outbox.replay(make, lambda: True) == (1, "ValueError: rejected")  # moved now, and 3 goes through
+    assert made == [1, 3] and outbox.pending() == [] and [f["n"] for f in outbox.failed()] == [2]
+
+
+def test_text_that_is_not_utf8_is_queued_escaped_and_read_back_as_it_was(resilience, tmp_path: Path):
+    outbox = resilience.Outbox(tmp_path / "mem0", max_attempts=3)
+    typed = "caf\udce9 from a latin-1 terminal, ☕ kept"  # surrogateescape'd byte 0xe9
+    assert outbox.put({"op": "add", "text": typed}, "down") is True
+    assert outbox.put({"op": "add", "text": "☕"}, "down") is True
+    lines = outbox.pending_path.read_text(encoding="utf-8").splitlines()
+    assert "\\udce9" in lines[0] and "\\u2615" in lines[0] and "☕" in lines[1]  # only the line that needs it is escaped
+    assert [p["text"] for p in outbox.pending()] == [typed, "☕"]
+
+
+def test_replaying_an_empty_outbox_writes_and_logs_nothing(resilience, tmp_path: Path, caplog):
+    never_used = resilience.Outbox(tmp_path / "mem0", max_attempts=3)
+    with caplog.at_level(logging.DEBUG, logger="hermes.plugins.memory.mem0"):
+        assert never_used.replay(lambda record: None, lambda: True) == (0, "")
+    assert _mem0_log(caplog) == []
+    assert [p.name for p in never_used.directory.iterdir()] == ["outbox.lock"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,3 +49,13 @@ def test_an_unreadable_mem0_json_is_a_note_not_a_failure(open_provider, mem0_hom
     provider = open_provider()
     assert provider.settings.mode == "local"
     assert any("mem0.json is not readable JSON" in problem for problem in provider.problems())
+
+
+@pytest.mark.parametrize(("key", "value"), [("top_k", "Infinity"), ("prefetch_timeout", "NaN"), ("prefetch_timeout", "Infinity"), ("max_attempts", "-Infinity")])
+def test_numbers_that_are_not_finite_are_refused_with_the_key_and_the_fix(open_provider, mem0_home, key, value):
+    module = plugin_module(open_provider(), "settings")
+    (mem0_home / "mem0.json").write_text(f'{{"{key}": {value}}}')  # Python's json reads and writes these
+    with pytest.raises(module.SettingsError) as refused:
+        module.load_settings(mem0_home)
+    assert str(refused.value) == (f"memory.mem0.{key} is {float(value)!r}; it must be a number of at least "
+                                  f"{0 if key == 'prefetch_timeout' else 1} -> 'hermes config set memory.mem0.{key} <number>'")
