@@ -105,6 +105,19 @@ GROUPS: dict[str, Group] = {
          # a note only the learned detector refuses: the rules' verdict comes first, the model's after
          "tests/builtin/memory/test_scanner_learned.py::test_a_paraphrase_the_rules_miss_is_refused_naming_family_sentence_and_rule"),
     ),
+    # the learned second detector: its features, its concept lexicon, scoring and the weights format; the tests
+    # build their own weight tables and lexicons, so retraining the model does not change what they expect
+    "memory-scanner-learned": Group(
+        ("hermes_plugins_builtin/memory/scanner/learned.py", "hermes_plugins_builtin/memory/scanner/learned_features.py",
+         "hermes_plugins_builtin/memory/scanner/learned_concepts.py"),
+        ("tests/builtin/memory/test_scanner_learned_units.py", "tests/builtin/memory/test_scanner_concepts_learned.py",
+         *(f"tests/builtin/memory/test_scanner_learned.py::{name}" for name in (
+             "test_a_paraphrase_the_rules_miss_is_refused_naming_family_sentence_and_rule",
+             "test_the_refusal_names_the_family_with_the_widest_margin_and_its_heaviest_sentence",
+             "test_a_denied_dismissal_is_not_an_override_but_a_denied_hiding_still_hides",
+             "test_one_sentence_of_attack_in_a_long_note_is_found",
+             "test_weights_of_another_feature_version_or_damaged_are_refused_with_the_fix"))),
+    ),
     "state": Group(
         (
             "hermes_plugins_builtin/state/query.py",

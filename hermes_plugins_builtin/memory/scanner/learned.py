@@ -182,9 +182,13 @@ def from_module(module: object) -> Model:
             f"{getattr(module, '__name__', module)} was trained on features version {version}, the scanner computes "
             f"version {FEATURE_VERSION}: run python benchmarks/train_scanner_model.py to train it again"
         )
-    names = unpack_features(module.FEATURES)  # type: ignore[attr-defined]
+    try:
+        names = unpack_features(module.FEATURES)  # type: ignore[attr-defined]
+        blob = unpack_bytes(module.PACKED)  # type: ignore[attr-defined]
+    except (ValueError, zlib.error) as error:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        raise StaleWeights(f"{module.__name__} is damaged: its packed features or weights do not unpack ({error}): "  # type: ignore[attr-defined]
+                           "run python benchmarks/train_scanner_model.py to train it again") from error
     families = tuple(module.FAMILIES)  # type: ignore[attr-defined]
-    blob = unpack_bytes(module.PACKED)  # type: ignore[attr-defined]
     if len(blob) != len(names) * packed_width(len(families)):
         raise StaleWeights(f"{module.__name__} is damaged: {len(names)} features but {len(blob)} bytes of weights for "  # type: ignore[attr-defined]
                            f"{len(families)} families: run python benchmarks/train_scanner_model.py to train it again")
