@@ -100,6 +100,11 @@ def test_the_gram_cache_is_emptied_at_its_cap_and_gives_the_same_features(no_con
     assert set(learned_features._GRAMS) == {"cc"} and found == {"w cc", " cc", "cc ", " cc "}
 
 
+def test_a_word_met_before_takes_its_n_grams_from_the_cache(no_concepts):
+    learned_features._GRAMS["zz"] = ("cached",)
+    assert features("zz") == {"w zz", "cached"}
+
+
 def test_a_note_is_the_union_of_its_sentences_and_chunks_carry_each_sentences_features(no_concepts):
     note = "Hide it. Hide me."
     assert note_features(note) == features("Hide it.") | features("Hide me.")
@@ -144,6 +149,10 @@ def test_lexicon_entries_are_split_trimmed_and_indexed():
     assert Lexicon({"x": "abc"}).unspaced is None
     assert Lexicon({"x": "ABC="}).exact == {"abc": {"x"}}
     assert Lexicon({"x": "de tal"}).phrases == {"de": [(("tal",), "x")]}
+    after = Lexicon({"x": "指示; abc; whole="})  # entries after an unspaced one are read too
+    assert after.unspaced_concepts == {"指示": {"x"}} and after.stems == {"abc": {"x"}} and after.exact == {"whole": {"x"}}
+    assert Lexicon({"x": "指示="}).unspaced_concepts == {"指示": {"x"}}  # the whole-word mark is not part of it
+    assert Lexicon({"x": "AXX="}).exact == {"axx": {"x"}}
 
 
 def test_a_word_takes_its_longest_stem_and_its_whole_form():
@@ -183,11 +192,28 @@ def test_unspaced_entries_are_found_across_spaces_only_in_unspaced_text():
     assert small.of_text("plain latin") == set()
 
 
-def test_key_lowercases_and_strips_marks_only_below_hebrew():
+@pytest.fixture
+def fresh_keys(monkeypatch):
+    """A key table filled by this test alone (the shared one keeps what earlier scans put in it)."""
+    monkeypatch.setattr(learned_concepts, "_KEYS", learned_concepts._Keys())
+
+
+def test_key_lowercases_and_strips_marks_only_below_hebrew(fresh_keys):
     assert key("ÀÉÎ") == "aei" and key("ABC") == "abc"
     assert key("\u05d0\u05b8") == "\u05d0\u05b8"  # Hebrew keeps its points
     assert key("\u0386") == "\u03b1"  # Greek alpha with tonos
     assert key("\u0301") == "\u0301"  # a lone mark is kept rather than erased
+    table = learned_concepts._KEYS
+    assert table == {0xE0: "a", 0xE9: "e", 0xEE: "i", 0x5D0: "\u05d0", 0x5B8: "\u05b8", 0x3AC: "\u03b1", 0x301: "\u0301"}
+    assert key("\u058f\u0590") == "\u058f\u0590" and table[0x58F] == "\u058f" and table[0x590] == "\u0590"
+
+
+def test_the_mark_stripping_stops_at_the_first_hebrew_code_point():
+    keys = learned_concepts._Keys()
+    assert keys[0x4DF] == "\u0437"  # Cyrillic ze with diaeresis -> ze: below U+0590, marks go
+    assert keys[0x58F] == "\u058f"
+    # U+0590 itself is unassigned and decomposes to nothing; U+FB1D (Hebrew yod with hiriq) keeps its point
+    assert keys[0xFB1D] == "\ufb1d"
 
 
 # --- the model ------------------------------------------------------------------------------------------------
@@ -318,7 +344,9 @@ def test_a_weights_module_loads_as_the_model_it_was_written_from():
     names = ["w a", "w b", "w c"]
     assert learned.unpack_features(learned.pack_features(names)) == names
     assert learned.unpack_bytes(learned.pack_bytes(b"\x00\xff")) == b"\x00\xff"
-    assert base64.b64decode(learned.pack_features(["é"])) == zlib.compress("é".encode(), 9)
+    assert base64.b64decode(learned.pack_features(["é", "b"])) == zlib.compress("é\nb".encode(), 9)
+    assert learned.pack_bytes(b"\x00\xff") == base64.b64encode(zlib.compress(b"\x00\xff", 9)).decode()
+    assert zlib.compress(b"\x00\xff", 9) != zlib.compress(b"\x00\xff")  # the level is in the stream's header
     loaded = from_module(_module(model, names))
     assert (loaded.families, loaded.scales, loaded.biases, loaded.thresholds) == (
         model.families, model.scales, model.biases, model.thresholds)
@@ -344,6 +372,11 @@ def test_weights_of_another_feature_version_are_refused_naming_both_versions_and
     assert str(caught.value) == (
         f"weights_under_test was trained on features version {version}, the scanner computes version "
         f"{FEATURE_VERSION}: run python benchmarks/train_scanner_model.py to train it again")
+
+
+def test_weights_from_an_object_without_a_name_are_named_by_its_repr():
+    with pytest.raises(StaleWeights, match=r"^namespace\(FEATURE_VERSION=0\) was trained on features version 0,"):
+        from_module(types.SimpleNamespace(FEATURE_VERSION=0))
 
 
 def test_truncated_weights_are_refused_as_damaged_with_the_counts_and_the_fix():
@@ -387,3 +420,44 @@ def test_the_shipped_model_is_loaded_once_and_judge_uses_it(monkeypatch):
     monkeypatch.setattr(learned, "model", lambda: _model(thresholds=(0.0, 100.0)))
     found = learned.judge("a")
     assert found is not None and found.rule == "learned:instruction_override"
+
+
+def test_the_margin_is_the_score_less_the_threshold_of_its_own_family(no_concepts):
+    # instruction_override scores more but over a higher threshold; concealment passes its lower one by more
+    model = Model(families=("instruction_override", "concealment"), rows={"w a": 0, "w b": 1},
+                  weights=(array("h", [300, 0]), array("h", [0, 200])), scales=(0.01 * math.sqrt(32),) * 2,
+                  biases=(0.0, 0.0), thresholds=(2.0, 0.5))
+    assert model.scores(features("a"))[0] == pytest.approx(3.0) and model.scores(features("b"))[1] == pytest.approx(2.0)
+    found = model.judge("a. b.")
+    assert found is not None and (found.family, found.span) == ("concealment", "b.")
+
+
+def test_a_chunk_that_passes_only_as_a_whole_names_its_heaviest_sentence_even_when_it_comes_first(no_concepts):
+    model = Model(families=("concealment",), rows={"w a": 0, "w b": 1}, weights=(array("h", [100, 60]),),
+                  scales=(0.01 * math.sqrt(32),), biases=(0.0,), thresholds=(1.2,))
+    assert model.judge("a.") is None and model.judge("b.") is None
+    found = model.judge("a. b.")
+    assert found is not None and found.span == "a."
+    found = model.judge("b. a.")
+    assert found is not None and found.span == "a."
+
+
+def test_a_denied_dismissal_with_the_widest_margin_is_skipped_and_the_next_window_speaks(no_concepts):
+    model = Model(families=("instruction_override",), rows={"w rules": 0, "w now": 1},
+                  weights=(array("h", [1000, -10]),), scales=(0.01,), biases=(0.0,), thresholds=(0.0,))
+    found = model.judge("Never ignore the rules. Rules now.")
+    assert found is not None and found.span == "Rules now."
+
+
+def test_packed_bytes_follow_the_row_order_not_the_names():
+    rows = {"w z": 0, "w a": 1}
+    model = Model(families=("concealment",), rows=rows, weights=(array("h", [1, 2]),), scales=(1.0,), biases=(0.0,),
+                  thresholds=(0.0,))
+    assert model.packed_bytes() == (1).to_bytes(6, "little", signed=True) + (2).to_bytes(6, "little", signed=True)
+
+
+def test_a_feature_shared_by_the_first_and_last_sentence_counts_once_in_the_chunk():
+    model = _model()
+    parts = [((0, 1), {"w a"}), ((2, 3), {"w b"}), ((4, 5), {"w a"})]
+    chunk, _ = next(model.windows(parts))
+    assert chunk == model.scores({"w a", "w b"})
