@@ -444,8 +444,10 @@ def test_a_chunk_that_passes_only_as_a_whole_names_its_heaviest_sentence_even_wh
 
 def test_a_denied_dismissal_with_the_widest_margin_is_skipped_and_the_next_window_speaks(no_concepts):
     model = Model(families=("instruction_override",), rows={"w rules": 0, "w now": 1},
-                  weights=(array("h", [1000, -10]),), scales=(0.01,), biases=(0.0,), thresholds=(0.0,))
-    found = model.judge("Never ignore the rules. Rules now.")
+                  weights=(array("h", [1000, -300]),), scales=(0.01,), biases=(0.0,), thresholds=(0.0,))
+    denied, plain_one = "Never ignore the rules.", "Rules now."
+    assert model.scores(features(denied))[0] > model.scores(features(plain_one))[0] > 0
+    found = model.judge(f"{denied} {plain_one}")
     assert found is not None and found.span == "Rules now."
 
 
