@@ -100,8 +100,8 @@ def test_the_gram_cache_is_emptied_at_its_cap_and_gives_the_same_features(no_con
     assert set(learned_features._GRAMS) == {"cc"} and found == {"w cc", " cc", "cc ", " cc "}
 
 
-def test_a_word_met_before_takes_its_n_grams_from_the_cache(no_concepts):
-    learned_features._GRAMS["zz"] = ("cached",)
+def test_a_word_met_before_takes_its_n_grams_from_the_cache(no_concepts, monkeypatch):
+    monkeypatch.setitem(learned_features._GRAMS, "zz", ("cached",))  # taken out again after the test
     assert features("zz") == {"w zz", "cached"}
 
 
