@@ -1,0 +1,196 @@
+"""What only the PostgreSQL session store does: ids and titles PostgreSQL cannot hold, lost acknowledgements,
+two hosts creating one id, counters that are never retried, paging and search limits."""
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from typing import Any, Iterator
+
+import psycopg
+import pytest
+
+from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
+from hermes_plugins_builtin.state.postgres import open_postgres_store
+from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
+
+
+@pytest.fixture
+def pg(pg_url: str) -> Iterator[Any]:
+    store = open_postgres_store(pg_url)
+    yield store
+    store.close()
+
+
+def _lose_next_acknowledgement(store: Any) -> list[int]:
+    """The next transaction commits, then its connection drops: the work is run again on a new one."""
+    real = store._pool.transaction
+    commits: list[int] = []
+
+    @contextlib.contextmanager
+    def transaction() -> Iterator[Any]:
+        with real() as conn:
+            yield conn
+        commits.append(1)
+        if len(commits) == 1:
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    store._pool.transaction = transaction
+    return commits
+
+
+def test_an_id_and_a_title_holding_nul_work_everywhere_and_are_found_again(pg) -> None:
+    # PostgreSQL text cannot hold NUL: every method looks the id up as it was stored, never raising DataError
+    sid = pg.create_session("a\x00b", title="t\x00x", started_at=5.0)
+    assert sid == "a\x00b" and pg.get_session(sid)["title"] == "t\ufffdx"
+    child = pg.create_session("c\x00d", parent_session_id=sid, started_at=6.0)
+    assert pg.get_session(child)["parent_session_id"] == "a\ufffdb"
+    assert pg.append_message(sid, "user", "hello") > 0
+    assert pg.append_messages(sid, [{"role": "assistant", "content": "hi"}]) and pg.message_count(sid) == 2
+    assert pg.get_session(sid)["message_count"] == 2
+    pg.end_session(sid, "done", ended_at=9.0)
+    pg.update_token_counts(sid, input_tokens=3)
+    pg.update_token_counts(sid, absolute=True, output_tokens=4)
+    assert pg.set_title(sid, "x\x00y") == "x\ufffdy"
+    session = pg.get_session_by_title("x\x00y")
+    assert (session["id"], session["ended_at"], session["input_tokens"], session["output_tokens"]) == \
+        ("a\ufffdb", 9.0, 3, 4)
+    assert pg.lineage_ids(child) == {"a\ufffdb", "c\ufffdd"}
+    with pytest.raises(SessionExistsError, match="already exists"):
+        pg.create_session("a\x00b")
+    with pytest.raises(TitleInUseError):
+        pg.create_session("e", title="x\x00y")
+
+
+def test_a_create_whose_acknowledgement_was_lost_is_not_reported_as_a_duplicate(pg) -> None:
+    commits = _lose_next_acknowledgement(pg)
+    assert pg.create_session("s1", "telegram", started_at=10.0) == "s1"
+    assert len(commits) == 2  # committed, lost, run again: its own row, not someone else's
+    assert pg.get_session("s1")["source"] == "telegram"
+    with pytest.raises(SessionExistsError, match="'s1' already exists -> pick another id"):
+        pg.create_session("s1", "telegram", started_at=10.0)  # a second create is one
+
+
+def test_a_create_retried_over_another_hosts_session_of_the_same_id_is_refused(pg, pg_url) -> None:
+    # the first attempt commits a row of another source and start: that is not our lost commit
+    real = pg._pool.transaction
+    attempts: list[int] = []
+
+    @contextlib.contextmanager
+    def transaction() -> Iterator[Any]:
+        attempts.append(1)
+        if len(attempts) == 1:
+            with psycopg.connect(pg_url, autocommit=True) as other:
+                other.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'other', 1.0)")
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        with real() as conn:
+            yield conn
+
+    pg._pool.transaction = transaction
+    with pytest.raises(SessionExistsError):
+        pg.create_session("s1", "cli", started_at=10.0)
+    assert pg.get_session("s1")["source"] == "other"
+
+
+def test_two_hosts_creating_one_id_at_once_give_the_second_session_exists(pg, pg_url) -> None:
+    with psycopg.connect(pg_url) as other:
+        other.execute("INSERT INTO sessions (id, source, started_at) VALUES ('same', 'other', 1.0)")
+        outcome: list[BaseException | str] = []
+
+        def create() -> None:
+            try:
+                outcome.append(pg.create_session("same", "cli"))
+            except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+                outcome.append(error)
+
+        creator = threading.Thread(target=create)
+        creator.start()
+        # the store's insert waits on the other host's uncommitted row
+        deadline = time.monotonic() + 60
+        with psycopg.connect(pg_url, autocommit=True) as watcher:
+            while not watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                      "AND wait_event_type = 'Lock'").fetchone()[0]:
+                assert time.monotonic() < deadline, "the store never waited on the other host's insert"
+        other.commit()
+        creator.join(60)
+    assert len(outcome) == 1 and isinstance(outcome[0], SessionExistsError), outcome
+    assert "'same' already exists" in str(outcome[0])
+
+
+def test_an_append_whose_acknowledgement_was_lost_returns_the_stored_ids_once(pg) -> None:
+    pg.create_session("s", "cli")
+    first = pg.append_messages("s", [{"role": "user", "content": "one"}])
+    commits = _lose_next_acknowledgement(pg)
+    ids = pg.append_messages("s", [{"role": "user", "content": "two"},
+                                   {"role": "assistant", "content": "three", "tool_calls": [
+                                       {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}])
+    assert len(commits) == 2 and len(set(ids)) == 2 and min(ids) > first[0]
+    assert [m["content"] for m in pg.get_messages("s")] == ["one", "two", "three"]
+    session = pg.get_session("s")
+    assert (session["message_count"], session["tool_call_count"]) == (3, 1)  # the retry added nothing
+    assert [h.message_id for h in pg.search("three")] == [ids[1]]  # and no second postings
+    # keys given again (another host resuming a copy): the stored ids, nothing added
+    again = pg.append_messages("s", [{"role": "user", "content": "x", "append_key": "k1"},
+                                     {"role": "user", "content": "y", "append_key": "k2"}])
+    assert pg.append_messages("s", [{"role": "user", "content": "y", "append_key": "k2"},
+                                    {"role": "user", "content": "z", "append_key": "k3"},
+                                    {"role": "user", "content": "x", "append_key": "k1"}])[::2] == again[::-1]
+    assert pg.message_count("s") == 6 and pg.message_count() == 6
+    assert pg.append_messages("s", []) == []
+
+
+def test_counters_added_are_never_retried_and_set_counters_are(pg) -> None:
+    pg.create_session("s", "cli")
+    _lose_next_acknowledgement(pg)
+    with pytest.raises(StateStoreError, match="PostgreSQL"):
+        pg.update_token_counts("s", input_tokens=5)  # may have run: not run again, so never counted twice
+    assert pg.get_session("s")["input_tokens"] == 5
+    commits = _lose_next_acknowledgement(pg)
+    pg.update_token_counts("s", absolute=True, input_tokens=7, model="m")
+    assert len(commits) == 2 and pg.get_session("s")["input_tokens"] == 7 and pg.get_session("s")["model"] == "m"
+    pg.update_token_counts("s", input_tokens=None)  # nothing to change: only checks the session exists
+    with pytest.raises(SessionNotFoundError):
+        pg.update_token_counts("missing")
+    with pytest.raises(TypeError, match="unexpected keyword arguments \\['bogus'\\]"):
+        pg.update_token_counts("s", bogus=1)
+
+
+def test_sessions_are_paged_in_start_order_with_ties_broken_by_id(pg) -> None:
+    for sid, started in (("b", 2.0), ("a", 2.0), ("c", 1.0), ("e", 3.0), ("d", 2.0)):
+        pg.create_session(sid, "cli", started_at=started)
+    for batch in (1, 2, 3, 5, 6):
+        assert [s["id"] for s in pg.iter_sessions(batch=batch)] == ["c", "a", "b", "d", "e"]
+
+
+def test_search_limits_are_clamped(pg) -> None:
+    pg.create_session("s", "cli")
+    pg.append_messages("s", [{"role": "user", "content": f"apple {i}"} for i in range(3)])
+    assert pg.search("apple", limit=0) == [] and pg.search("apple", limit=-5) == []
+    assert len(pg.search("apple", limit=2)) == 2 and len(pg.search("apple", limit=10 ** 9)) == 3
+    assert MAX_SEARCH_LIMIT == 1000
+
+
+def test_a_title_taken_by_another_host_meanwhile_is_numbered_again_or_refused(pg, pg_url) -> None:
+    pg.create_session("a", "cli", title="Plan")
+    pg.create_session("b", "cli")
+    pg.create_session("c", "cli")
+    # the numbered title is taken by another host between choosing it and storing it, once
+    real = pg._pool.transaction
+    taken: list[int] = []
+
+    @contextlib.contextmanager
+    def transaction() -> Iterator[Any]:
+        with real() as conn:
+            if not taken:
+                taken.append(1)
+                with psycopg.connect(pg_url, autocommit=True) as other:
+                    other.execute("UPDATE sessions SET title = 'Plan #2' WHERE id = 'c'")
+            yield conn
+
+    pg._pool.transaction = transaction
+    assert pg.set_title("b", "Plan", auto_number=True) == "Plan #3"
+    pg._pool.transaction = real
+    with pytest.raises(TitleInUseError, match="'Plan #3' is already used"):
+        pg.set_title("a", "Plan #3")
+    with pytest.raises(SessionNotFoundError):
+        pg.set_title("missing", "x")
