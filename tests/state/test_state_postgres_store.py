@@ -1,18 +1,22 @@
 """What only the PostgreSQL session store does: ids and titles PostgreSQL cannot hold, lost acknowledgements,
-two hosts creating one id, counters that are never retried, paging and search limits."""
+two hosts creating one id, counters that are never retried, paging, and search with any string as the query."""
 from __future__ import annotations
 
 import contextlib
+import string
 import threading
 import time
 from typing import Any, Iterator
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from hermes_plugins_builtin.state.postgres import open_postgres_store
 from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
+from hermes_plugins_builtin.state.query import ascii_lower, parse
 
 
 @pytest.fixture
@@ -194,3 +198,71 @@ def test_a_title_taken_by_another_host_meanwhile_is_numbered_again_or_refused(pg
         pg.set_title("a", "Plan #3")
     with pytest.raises(SessionNotFoundError):
         pg.set_title("missing", "x")
+
+
+# -- search: any string is a safe query, and every hit holds what the query asks for --------------------
+
+NASTY = st.sampled_from(list('"*()-+:^.%_\'{}[]/\\;,!?<>=&|~`@#$ \x00') +
+                        ["NEAR", "AND", "OR", "NOT", "数", "据库", "É", "ß", "\ud800"])
+QUERIES = st.one_of(
+    st.text(max_size=40),
+    st.lists(st.one_of(NASTY, st.sampled_from(["foo", "bar", "quoted", "server", "done", "café", "naive"]),
+                       st.text(string.ascii_letters, min_size=1, max_size=5)), max_size=10).map(" ".join),
+    st.lists(st.one_of(NASTY, st.text(string.ascii_letters, min_size=1, max_size=5)), max_size=10).map("".join),
+)
+CORPUS = [
+    {"role": "user", "content": "see foo-bar.baz for the unterminated string"},
+    {"role": "user", "content": "C++ (pointer arithmetic) and NEAR(deploy server) 100%_done"},
+    {"role": "assistant", "content": "数据库服务器 部署 \"quoted\" text: {json: true}"},
+    {"role": "user", "content": "Café résumé STRASSE straße naïve O'Brien \\path\\to\\x [done] $5 ^up"},
+    {"role": "tool", "content": "or not and near OR NOT AND", "tool_name": "grep"},
+]
+
+
+@pytest.fixture(scope="module")
+def fuzz_pg(pg_server) -> Iterator[Any]:
+    store = open_postgres_store(pg_server.url(pg_server.create_database()))
+    store.create_session("s", "cli")
+    store.append_messages("s", CORPUS * 2)
+    yield store
+    store.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=QUERIES)
+def test_no_query_raises_and_every_hit_holds_the_querys_literal_text(fuzz_pg, query) -> None:
+    hits = fuzz_pg.search(query, limit=5)
+    assert len(hits) <= 5
+    plan = parse(query)
+    if plan.empty:
+        assert hits == []
+    texts = {m["id"]: ascii_lower(m["content"] or "") for m in fuzz_pg.get_messages("s")}
+    for hit in hits:
+        # a hit satisfies at least one OR group: all of its literals in, none of its negated ones
+        assert any(all(t.literal in texts[hit.message_id] for t in g.positives if t.literal is not None)
+                   and not any(t.literal in texts[hit.message_id] for t in g.negatives if t.literal is not None)
+                   for g in plan.groups), (query, hit)
+
+
+@pytest.mark.parametrize(("query", "found"), [
+    ("done ]", [3]),           # every lone punctuation term must occur: "100%_done" has no "]"
+    ("pointer ]", []),
+    ("done [done]", [3]),
+    ("quoted ^", []),
+    ("^up", [3]),
+    ('"OR" "NOT"', [4]),       # quoted operators are words
+    ("NOT apples", []),        # only negated terms: nothing, no error
+    ("-server", []),
+    ("done NOT [done]", [1]),  # a negated literal drops the row that holds it
+    ("café", [3]), ("CAFE", [3]), ("strasse", [3]),
+    ("o'brien", [3]), ("\\path\\to", [3]), ("$5", [3]),
+    ("C++ NOT pointer", []), ("100%_done", [1]), ("100%", [1]), ("0%_", []),
+    ("数据", [2]), ("据库 NOT 部署", []), ("服务器 OR grep", [2, 4]),
+    ("serv*", [1]), ("serv* NOT deploy", []), ("poin* OR unterm*", [0, 1]),
+    ("a\x00b", []), ("done\x00", [1, 3]),  # NUL separates terms, like a space
+    ("数 \ud800", []), ("\ud800", []),  # a lone surrogate is the "?" it is stored as: never an encoding error
+])
+def test_queries_of_odd_text_find_exactly_the_rows_that_hold_it(pg, query, found) -> None:
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", CORPUS)
+    assert sorted(h.message_id for h in pg.search(query)) == [ids[i] for i in found], query

@@ -291,7 +291,7 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
                limit: int = 20, collapse_copies: bool = False) -> list[SearchHit]:
         """Full-text search with the SQLite store's query language; any string is safe."""
-        plan = parse(query)
+        plan = parse(_encodable(query))
         if plan.empty:
             return []
         limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))
@@ -344,6 +344,15 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             self._write(work)
         else:
             self._pool.run(work, budget_s=0)
+
+
+def _encodable(query: str) -> str:
+    """A lone surrogate (no UTF-8 spelling; psycopg cannot send it) as the ``?`` it was stored as (to_text)."""
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        return query.encode("utf-8", "replace").decode("utf-8")
+    return query
 
 
 def _session_exists(session_id: str) -> SessionExistsError:
