@@ -266,3 +266,17 @@ def test_queries_of_odd_text_find_exactly_the_rows_that_hold_it(pg, query, found
     pg.create_session("s", "cli")
     ids = pg.append_messages("s", CORPUS)
     assert sorted(h.message_id for h in pg.search(query)) == [ids[i] for i in found], query
+
+
+@pytest.mark.parametrize("word", ["я" * 3000, "数" * 1000, "ж" * 1023 + "x", "ab" * 1500, "ω" * 1500])
+def test_a_word_longer_than_postgresql_keeps_is_stored_and_found_by_its_start(pg, word) -> None:
+    # PostgreSQL refuses a lexeme over 2046 bytes: the index keeps the word's first 2000 bytes,
+    # and a query word is cut the same way (the append failed, reported as an unreachable server)
+    pg.create_session("s", "cli")
+    mid = pg.append_message("s", "user", f"start {word} end")
+    other = pg.append_message("s", "user", f"start {word[:400]} end")
+    assert pg.get_messages("s")[0]["content"] == f"start {word} end"
+    assert {h.message_id for h in pg.search(word[:300] + "*")} == {mid, other}
+    assert {h.message_id for h in pg.search(f"start {word[:1100]}*")} == ({mid} if len(word[:1100]) > 400 else {mid, other})
+    assert pg.check_integrity() == []
+    assert pg.rebuild_search_index() == 2 and pg.check_integrity() == []
