@@ -341,10 +341,12 @@ def _mutmut_section(group: Group, max_children: int) -> str:
 
 
 def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) -> Path:
-    """Bring new and changed tests into an existing scratch copy, keeping mutmut's results.
+    """Bring new and changed tests and sources into an existing scratch copy, keeping mutmut's results.
 
-    For a re-run of some mutants (``--resume --only ...``) after tests were added: mutmut collects
-    the new tests' coverage and runs only the mutants named. The mutated sources must not have changed.
+    For a re-run of some mutants (``--resume --only ...``) after tests were added or a bug fixed:
+    mutmut collects the new tests' coverage and runs only the mutants named. A mutated file that
+    changed gets new mutants; mutmut keeps the verdicts of its functions whose code is unchanged
+    and judges the changed ones again (their mutants are "not checked" until run).
     """
     scratch = workdir / name
     if not (scratch / "mutants").is_dir():
@@ -352,6 +354,10 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) ->
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     for target in (scratch, scratch / "mutants"):
         shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore, symlinks=True, dirs_exist_ok=True)
+    # copy2 keeps the checkout's times: mutmut regenerates a mutated file only when its source is newer
+    for package in COPIED[:2]:
+        shutil.copytree(ROOT / package, scratch / package, ignore=ignore, symlinks=True, dirs_exist_ok=True,
+                        copy_function=shutil.copy2)
     # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
     # would make mutmut discard every verdict and start over.
     return scratch

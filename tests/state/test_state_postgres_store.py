@@ -60,6 +60,7 @@ def test_an_id_and_a_title_holding_nul_work_everywhere_and_are_found_again(pg) -
     assert (session["id"], session["ended_at"], session["input_tokens"], session["output_tokens"]) == \
         ("a\ufffdb", 9.0, 3, 4)
     assert pg.lineage_ids(child) == {"a\ufffdb", "c\ufffdd"}
+    assert pg.get_session_by_title("nobody") is None and pg.get_session("a\x00c") is None
     with pytest.raises(SessionExistsError, match="already exists"):
         pg.create_session("a\x00b")
     with pytest.raises(TitleInUseError):
@@ -71,8 +72,9 @@ def test_a_create_whose_acknowledgement_was_lost_is_not_reported_as_a_duplicate(
     assert pg.create_session("s1", "telegram", started_at=10.0) == "s1"
     assert len(commits) == 2  # committed, lost, run again: its own row, not someone else's
     assert pg.get_session("s1")["source"] == "telegram"
-    with pytest.raises(SessionExistsError, match="'s1' already exists -> pick another id"):
+    with pytest.raises(SessionExistsError) as refused:
         pg.create_session("s1", "telegram", started_at=10.0)  # a second create is one
+    assert str(refused.value) == "a session with id 's1' already exists -> pick another id, or leave it out to get a new one"
 
 
 def test_a_create_retried_over_another_hosts_session_of_the_same_id_is_refused(pg, pg_url) -> None:
@@ -153,8 +155,9 @@ def test_counters_added_are_never_retried_and_set_counters_are(pg) -> None:
     pg.update_token_counts("s", absolute=True, input_tokens=7, model="m")
     assert len(commits) == 2 and pg.get_session("s")["input_tokens"] == 7 and pg.get_session("s")["model"] == "m"
     pg.update_token_counts("s", input_tokens=None)  # nothing to change: only checks the session exists
-    with pytest.raises(SessionNotFoundError):
-        pg.update_token_counts("missing")
+    for values in ({}, {"input_tokens": 1}, {"absolute": True, "model": "m"}):
+        with pytest.raises(SessionNotFoundError, match="'missing'"):  # the id asked for, whichever way it fails
+            pg.update_token_counts("missing", **values)
     with pytest.raises(TypeError, match="unexpected keyword arguments \\['bogus'\\]"):
         pg.update_token_counts("s", bogus=1)
 
