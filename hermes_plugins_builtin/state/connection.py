@@ -105,35 +105,49 @@ def with_retry(action: Callable[[], T], attempts: int | None = None) -> T:
     raise AssertionError("unreachable")
 
 
-@contextlib.contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) as conn``, like the others
     """BEGIN IMMEDIATE (bounded jittered retry), COMMIT on success, ROLLBACK on error.
 
     Taking the write lock up front means no statement inside can fail with
     "database is locked" half-way, so the body never needs its own retry. A
     connection opened by open_raw first waits for the other hermes writers on
-    the file lock (see writelock.py).
+    the file lock (see writelock.py). (A class rather than a generator-based
+    context manager: every append enters one.)
     """
-    lock = getattr(conn, "writer_lock", None)
-    if lock is not None:
-        lock.acquire()
-    try:
-        with_retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+
+    __slots__ = ("_conn", "_lock")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._lock: WriterLock | None = getattr(conn, "writer_lock", None)
+
+    def __enter__(self) -> sqlite3.Connection:
+        if self._lock is not None:
+            self._lock.acquire()
         try:
-            yield conn
+            with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+            raise
+        return self._conn
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        conn = self._conn
+        try:
+            if exc_type is None:
+                try:
+                    with_retry(lambda: conn.execute("COMMIT"))
+                    return
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise
-        try:
-            with_retry(lambda: conn.execute("COMMIT"))
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    finally:
-        if lock is not None:
-            lock.release()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
 
 @contextlib.contextmanager

@@ -34,7 +34,10 @@ def indexed_upto(conn: sqlite3.Connection) -> int:
 
 
 def _set_indexed_upto(conn: sqlite3.Connection, message_id: int) -> None:
-    conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('indexed_upto', ?)", (str(message_id),))
+    # an UPDATE rewrites the row's page only; REPLACE also rewrote the key's index page (one
+    # more page to write and checkpoint per batch)
+    if conn.execute("UPDATE state_meta SET value = ? WHERE key = 'indexed_upto'", (str(message_id),)).rowcount == 0:
+        conn.execute("INSERT INTO state_meta(key, value) VALUES ('indexed_upto', ?)", (str(message_id),))
 
 
 def after_append(conn: sqlite3.Connection, last_id: int) -> None:
@@ -49,7 +52,7 @@ def after_append(conn: sqlite3.Connection, last_id: int) -> None:
     upto = indexed_upto(conn)
     _remember(conn, upto)  # committed by some writer; what this batch writes could still roll back
     if last_id - upto >= BATCH_ROWS:
-        index_pending(conn)
+        index_pending(conn, start=upto)
 
 
 def _remember(conn: sqlite3.Connection, upto: int) -> None:
@@ -60,18 +63,28 @@ def _remember(conn: sqlite3.Connection, upto: int) -> None:
 
 
 def has_rank_lists(conn: sqlite3.Connection) -> bool:
-    """Whether the file has the impact lists (schema 5 and later)."""
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'rank_lists'").fetchone() is not None
+    """Whether the file has the impact lists (schema 5 and later; once there, they stay:
+    a store's connection remembers it rather than asking at every batch)."""
+    if getattr(conn, "has_rank_lists", False):
+        return True
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'rank_lists'").fetchone() is not None
+    if found:
+        try:
+            conn.has_rank_lists = True  # type: ignore[attr-defined]  # the store's connections carry it
+        except AttributeError:
+            pass  # a plain sqlite3 connection: asked every time
+    return found
 
 
 def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = None, *,
-                  lists: bool = True) -> int:
+                  lists: bool = True, start: int | None = None) -> int:
     """Index every waiting row (caller holds the write lock); returns how many.
 
     With *lists* the rows are also folded into the impact lists (a rebuild does
-    that in one pass afterwards instead).
+    that in one pass afterwards instead). *start* is indexed_upto when the caller
+    has just read it.
     """
-    start = indexed_upto(conn)
+    start = indexed_upto(conn) if start is None else start
     current = has_rank_lists(conn)
     total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0] if progress else 0
     done, upto, grams_added = 0, start, False

@@ -37,6 +37,7 @@ LIST_SIZE = 64     # messages kept per word
 DF_FLUSH_BATCHES = 32
 COUNTS_PER_BATCH = 16  # document counts of candidate words per batch (see _promote)
 ROWS_PER_BUDGET = 32   # rows that earn one batch's budget (indexing.BATCH_ROWS)
+LOCAL_WORDS_MAX = 100_000  # distinct words a connection counts itself at most (~10 MB; see _Tracked.local)
 
 _TOKEN = re.compile(r"[^\W_]+")
 # ASCII text (most messages): one str.translate lowercases and blanks every character that is
@@ -129,21 +130,60 @@ def _trim(conn: sqlite3.Connection, term: str) -> float:
 
 def _build_list(conn: sqlite3.Connection, term: str, df: int, documents: int, avgdl: float) -> None:
     """Start tracking *term*: FTS5 ranks its matches (one word: the BM25 order is the weight
-    order), and the best LIST_SIZE are tokenized for their exact counts."""
-    best = conn.execute("SELECT m.id, m.search_text FROM messages m WHERE m.id IN (SELECT rowid FROM messages_fts "
-                        "WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?)",
-                        ('"' + term.replace('"', '""') + '"', LIST_SIZE)).fetchall()
-    entries = []
-    for mid, text in best:
-        toks = tokens(text)
-        tf = toks.count(term)
-        if tf:
-            entries.append((weight(tf, len(toks), avgdl), mid, tf, len(toks)))
+    order), and the best LIST_SIZE keep their exact counts and lengths."""
+    phrase = '"' + term.replace('"', '""') + '"'
+    entries = [(weight(tf, dl, avgdl), mid, tf, dl) for mid, tf, dl in _best_matches(conn, phrase, df)]
     _store(conn, term, entries)
     floor = min(e[0] for e in entries) if len(entries) >= LIST_SIZE else 0.0
     conn.execute("INSERT OR REPLACE INTO rank_terms(term, df, checked_at, tracked, floor, listed) "
                  "VALUES (?, ?, ?, 1, ?, ?)", (term, df, documents, floor, len(entries)))
     _bump_version(conn)
+
+
+def _best_matches(conn: sqlite3.Connection, phrase: str, df: int) -> list[tuple[int, int, int]]:
+    """(id, tf, dl) of the LIST_SIZE best matches of a one-word *phrase* found in *df* rows.
+
+    bm25() of a one-word query is ``idf * weight(tf, dl)``: with the row's length (its
+    docsize record) and the index's totals as bm25() read them, the frequency comes back
+    exactly, so no row is read or tokenized. Should a score not invert to a whole
+    frequency, the rows are read and tokenized instead.
+    """
+    ranked = conn.execute(
+        "SELECT r.id, r.score, d.sz FROM (SELECT rowid AS id, rank AS score FROM messages_fts "
+        "WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) r JOIN messages_fts_docsize d ON d.id = r.id "
+        "ORDER BY r.score, r.id DESC", (phrase, LIST_SIZE)).fetchall()
+    documents, avgdl = averages(conn)  # the ranking query wrote the batch's rows out: bm25() counted them
+    phrase_idf = idf(documents, df)
+    found = []
+    for mid, score, size in ranked:
+        dl = document_length(size)
+        tf = _frequency(-score / phrase_idf, dl, avgdl) if dl is not None else None
+        if tf is None:
+            return _best_matches_from_text(conn, phrase)
+        found.append((mid, tf, dl))
+    return found
+
+
+def _frequency(weighted: float, dl: int, avgdl: float) -> int | None:
+    """The tf for which ``weight(tf, dl, avgdl) == weighted``, if it is a whole number."""
+    if weighted >= K1 + 1:
+        return None
+    raw = weighted * K1 * (1 - B + B * dl / avgdl) / (K1 + 1 - weighted)
+    tf = round(raw)
+    return tf if tf >= 1 and abs(raw - tf) <= 1e-6 * tf else None
+
+
+def _best_matches_from_text(conn: sqlite3.Connection, phrase: str) -> list[tuple[int, int, int]]:
+    term = phrase[1:-1].replace('""', '"')
+    found = []
+    for mid, text in conn.execute("SELECT m.id, m.search_text FROM messages m WHERE m.id IN (SELECT rowid FROM "
+                                  "messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?)",
+                                  (phrase, LIST_SIZE)):
+        toks = tokens(text)
+        tf = toks.count(term)
+        if tf:
+            found.append((mid, tf, len(toks)))
+    return found
 
 
 def _bump_version(conn: sqlite3.Connection) -> None:
@@ -166,6 +206,30 @@ class _Tracked:
         self.df_pending: Counter[str] = Counter()
         self.next_check: dict[str, int] = {}  # untracked word -> document count worth counting it again
         self.batches = 0
+        # while every row of the index was indexed through this connection (a store that started
+        # empty, with no other writer): each word's document count, kept as the rows go by
+        self.local: Counter[str] | None = None
+        self.local_rows = 0
+
+    def count_locally(self, documents: int, rows: int, seen: Counter[str]) -> None:
+        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it) to the local
+        counts, which hold while the index held exactly the rows counted (*documents*, its
+        count before the batch): another writer's batch or a deletion ends them for good."""
+        if self.batches == 0 and documents == 0:
+            self.local, self.local_rows = Counter(), 0
+        if self.local is None:
+            return
+        if documents != self.local_rows or len(self.local) > LOCAL_WORDS_MAX:
+            self.local = None
+            return
+        self.local.update(seen)
+        self.local_rows += rows
+
+    def document_frequency(self, conn: sqlite3.Connection, term: str) -> int:
+        """*term*'s document count: the local one when kept, else counted in the index."""
+        if self.local is not None:
+            return self.local[term]
+        return _document_frequency(conn, term)
 
 
 def _tracked(conn: sqlite3.Connection) -> _Tracked:
@@ -242,9 +306,12 @@ def update_lists(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -
             entry[0] = _trim(conn, term)
             entry[1] = LIST_SIZE
     seen = Counter(batch_words)  # word -> rows of this batch containing it
+    cache.count_locally(documents, len(rows), seen)
     # document counts only weigh words against each other (idf), so they are written
     # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
-    cache.df_pending.update({term: seen[term] for term in names.intersection(seen)})
+    pending = cache.df_pending
+    for term in names.intersection(seen):  # one pass (a dict built for Counter.update was two)
+        pending[term] = pending.get(term, 0) + seen[term]
     cache.batches += 1
     if cache.batches % DF_FLUSH_BATCHES == 0:
         conn.executemany("UPDATE rank_terms SET df = df + ? WHERE term = ?",
@@ -283,7 +350,9 @@ def _promote(conn: sqlite3.Connection, cache: _Tracked, seen: Counter[str], docu
         if budget == 0:
             return
         budget -= 1
-        df = _document_frequency(conn, term)
+        df = cache.document_frequency(conn, term)
+        if df >= TRACK_DF and cache.local is not None:
+            df = _document_frequency(conn, term)  # a list is built on the index's own count
         checks[term] = _next_check(df, documents)
         if df >= TRACK_DF:
             _build_list(conn, term, df, documents, avgdl)

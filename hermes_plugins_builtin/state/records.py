@@ -28,17 +28,22 @@ INSERT_MESSAGE_SQL = (f"INSERT INTO messages ({', '.join(MESSAGE_COLUMNS)}) "
                       f"VALUES ({', '.join('?' * len(MESSAGE_COLUMNS))})")
 
 
+# json.dumps with options builds an encoder per call; every append with tool calls encodes
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_CONTENT_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _json_or_text(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT_JSON(value)
 
 
 def _text(value: Any) -> str | None:
     # content is text; structured content (a list of parts) is kept as its JSON
     if value is None or isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return _CONTENT_JSON(value)
 
 
 class EncodedMessage(NamedTuple):

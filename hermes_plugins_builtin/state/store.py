@@ -14,8 +14,8 @@ from .checkpoint import BackgroundCheckpointer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
-from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SESSION_COLUMNS, decode_message,
-                      decode_session, encode_message)
+from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SESSION_COLUMNS, EncodedMessage,
+                      decode_message, decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .store_backfill import BackfillMixin
 from .store_lineage import LineageMixin
@@ -35,6 +35,8 @@ _COUNTERS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_
 _COSTS = ("estimated_cost_usd", "actual_cost_usd")
 _LABELS = ("model", "billing_provider", "billing_base_url", "billing_mode", "cost_status",
            "cost_source", "pricing_version")
+_COUNT_APPENDED_SQL = ("UPDATE sessions SET message_count = message_count + ?, "
+                       "tool_call_count = tool_call_count + ? WHERE id = ?")
 MAX_SEARCH_LIMIT = 1000
 # collapse_copies fetches up to this many candidates to find *limit* distinct messages
 COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
@@ -260,20 +262,23 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
                        reasoning_details: Any = None, codex_reasoning_items: Any = None,
                        codex_message_items: Any = None, timestamp: float | None = None) -> int:
         """Append one message (one transaction) and return its id."""
-        message = {k: v for k, v in locals().items() if k not in ("self", "session_id")}
-        return self.append_messages(session_id, [message])[0]
+        message = {"role": role, "content": content, "tool_calls": tool_calls, "tool_call_id": tool_call_id,
+                   "tool_name": tool_name, "finish_reason": finish_reason, "token_count": token_count,
+                   "reasoning": reasoning, "reasoning_content": reasoning_content,
+                   "reasoning_details": reasoning_details, "codex_reasoning_items": codex_reasoning_items,
+                   "codex_message_items": codex_message_items, "timestamp": timestamp}
+        return self._append(session_id, [encode_message(session_id, message)])[0]
 
     def append_messages(self, session_id: str, messages: Iterable[Mapping[str, Any]]) -> list[int]:
         """Append several messages to one session in a single transaction; returns their ids."""
         encoded = [encode_message(session_id, m) for m in messages]
-        if not encoded:
-            return []
+        return self._append(session_id, encoded) if encoded else []
+
+    def _append(self, session_id: str, encoded: list[EncodedMessage]) -> list[int]:
+        # everything that needs no lock (encoding) is done by now: other writers wait only for this
         with self._lock, write_transaction(self._conn) as conn:
-            cur = conn.execute(
-                "UPDATE sessions SET message_count = message_count + ?, "
-                "tool_call_count = tool_call_count + ? WHERE id = ?",
-                (len(encoded), sum(e.tool_call_count for e in encoded), session_id))
-            if cur.rowcount == 0:
+            if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
+                                                  session_id)).rowcount == 0:
                 raise SessionNotFoundError(session_id)
             ids = [_insert(conn, e.values) for e in encoded]
             indexing.after_append(conn, ids[-1])
