@@ -111,12 +111,7 @@ def test_two_hosts_creating_one_id_at_once_give_the_second_session_exists(pg, pg
 
         creator = threading.Thread(target=create)
         creator.start()
-        # the store's insert waits on the other host's uncommitted row
-        deadline = time.monotonic() + 60
-        with psycopg.connect(pg_url, autocommit=True) as watcher:
-            while not watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                      "AND wait_event_type = 'Lock'").fetchone()[0]:
-                assert time.monotonic() < deadline, "the store never waited on the other host's insert"
+        _wait_until_blocked(pg_url)  # the store's insert waits on the other host's uncommitted row
         other.commit()
         creator.join(60)
     assert len(outcome) == 1 and isinstance(outcome[0], SessionExistsError), outcome
@@ -177,11 +172,11 @@ def test_search_limits_are_clamped(pg) -> None:
     assert MAX_SEARCH_LIMIT == 1000
 
 
-def test_a_title_taken_by_another_host_meanwhile_is_numbered_again_or_refused(pg, pg_url) -> None:
+def test_a_title_another_host_took_as_the_transaction_began_is_numbered_past(pg, pg_url) -> None:
     pg.create_session("a", "cli", title="Plan")
     pg.create_session("b", "cli")
     pg.create_session("c", "cli")
-    # the numbered title is taken by another host between choosing it and storing it, once
+    # "Plan #2" is taken by another host as the store's transaction begins: the store sees it and goes on to #3
     real = pg._pool.transaction
     taken: list[int] = []
 
@@ -283,3 +278,39 @@ def test_a_word_longer_than_postgresql_keeps_is_stored_and_found_by_its_start(pg
     assert {h.message_id for h in pg.search(f"start {word[:1100]}*")} == ({mid} if len(word[:1100]) > 400 else {mid, other})
     assert pg.check_integrity() == []
     assert pg.rebuild_search_index() == 2 and pg.check_integrity() == []
+
+
+def _wait_until_blocked(pg_url: str) -> None:
+    """Return once a statement of this database waits on a row or index lock (another host's transaction)."""
+    deadline = time.monotonic() + 60
+    with psycopg.connect(pg_url, autocommit=True) as watcher:
+        while not watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                  "AND wait_event_type = 'Lock'").fetchone()[0]:
+            assert time.monotonic() < deadline, "the store never waited on the other host's transaction"
+
+
+@pytest.mark.parametrize("auto_number", [False, True])
+def test_a_title_another_host_is_storing_meanwhile_is_refused_or_numbered(pg, pg_url, auto_number) -> None:
+    pg.create_session("a", "cli")
+    pg.create_session("b", "cli")
+    with psycopg.connect(pg_url) as other:
+        other.execute("UPDATE sessions SET title = 'Plan' WHERE id = 'a'")  # not committed: the store cannot see it
+        outcome: list[BaseException | str | None] = []
+
+        def set_title() -> None:
+            try:
+                outcome.append(pg.set_title("b", "Plan", auto_number=auto_number))
+            except BaseException as error:  # noqa: BLE001 - handed to the test's thread
+                outcome.append(error)
+
+        setter = threading.Thread(target=set_title)
+        setter.start()
+        _wait_until_blocked(pg_url)  # the store's UPDATE waits on the title index entry
+        other.commit()
+        setter.join(60)
+    if auto_number:  # tried again: the title is taken now, so it is numbered
+        assert outcome == ["Plan #2"] and pg.get_session("b")["title"] == "Plan #2"
+    else:
+        assert len(outcome) == 1 and isinstance(outcome[0], TitleInUseError), outcome
+        assert str(outcome[0]) == "title 'Plan' is already used by another session -> choose another title"
+        assert pg.get_session("b")["title"] is None

@@ -96,10 +96,6 @@ def _literal(positions: dict[str, list[int]]) -> str:
                     for tok, pos in positions.items())
 
 
-def word_vector(text: str) -> str:
-    """A tsvector literal: every word token with its position."""
-    return _literal(_positions(text))
-
 
 def bm25_weight(tf: int, length: int) -> float:
     """BM25's term-frequency part with the reference length REFERENCE_LENGTH (see ranking.py)."""
