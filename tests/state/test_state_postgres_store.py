@@ -314,3 +314,25 @@ def test_a_title_another_host_is_storing_meanwhile_is_refused_or_numbered(pg, pg
         assert len(outcome) == 1 and isinstance(outcome[0], TitleInUseError), outcome
         assert str(outcome[0]) == "title 'Plan' is already used by another session -> choose another title"
         assert pg.get_session("b")["title"] is None
+
+
+def test_replay_reads_whole_messages_unless_asked_for_the_light_form(pg) -> None:
+    pg.create_session("s", "cli")
+    call = {"id": "c1", "type": "function", "function": {"name": "grep", "arguments": "{\"q\": 1}"}}
+    (mid,) = pg.append_messages("s", [{"role": "assistant", "content": "x", "tool_calls": [call], "timestamp": 5.0}])
+    (whole,) = pg.replay_messages("s", upto_message_id=mid)
+    assert whole["tool_calls"] == [call] and whole["id"] == mid
+    assert pg.replay_messages("s", upto_message_id=mid, full=False) == [
+        {"id": mid, "role": "assistant", "content": "x", "timestamp": 5.0}]
+    assert pg.replay_messages("s", upto_message_id=mid - 1) == []
+
+
+def test_an_unbounded_rank_window_ranks_every_match_of_a_prefix(pg_url) -> None:
+    with open_postgres_store(pg_url, rank_window=None) as store:
+        store.create_session("s", "cli")
+        ids = store.append_messages("s", [{"role": "user", "content": "applesauce " * 5},
+                                          {"role": "user", "content": "apple pie and more words " * 3},
+                                          {"role": "user", "content": "no fruit"}])
+        hits = store.search("appl*")
+        assert sorted(h.message_id for h in hits) == ids[:2]
+        assert [h.message_id for h in store.search("appl*", limit=1)] == [hits[0].message_id]
