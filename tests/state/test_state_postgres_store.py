@@ -336,3 +336,12 @@ def test_an_unbounded_rank_window_ranks_every_match_of_a_prefix(pg_url) -> None:
         hits = store.search("appl*")
         assert sorted(h.message_id for h in hits) == ids[:2]
         assert [h.message_id for h in store.search("appl*", limit=1)] == [hits[0].message_id]
+
+
+def test_a_negated_word_drops_rows_holding_the_word_not_rows_holding_its_letters(pg) -> None:
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", [{"role": "user", "content": "apples concatenate"},
+                                   {"role": "user", "content": "apples and a cat"},
+                                   {"role": "user", "content": "apples at the Café"}])
+    assert sorted(h.message_id for h in pg.search("apples NOT cat")) == [ids[0], ids[2]]
+    assert sorted(h.message_id for h in pg.search("apples NOT cafe")) == ids[:2]  # folded like the index
