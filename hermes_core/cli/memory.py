@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="memory_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
-    show = commands.add_parser("show", help="print the live entries of MEMORY.md and USER.md")
+    # 'list' and 'ls' as in 'hermes plugins list' and 'hermes sessions list': what people type first.
+    show = commands.add_parser("show", aliases=["list", "ls"], help="print the live entries of MEMORY.md and USER.md")
     show.add_argument("--target", choices=(*TARGETS, "all"), default="all")
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
