@@ -40,6 +40,22 @@ def memory_live_state(provider: Any, target: str) -> dict[str, Any]:
     return provider.live_state(target)
 
 
+def refuse_undecodable_memory_file(provider: Any, target: str) -> None:
+    """An edit rewrites the whole file: bytes that are not UTF-8 would come back as U+FFFD, lost for good."""
+    path = provider.path(target)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HermesError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}), and an edit would "
+            "replace what cannot be read -> convert it to UTF-8 (e.g. with iconv) or move it aside; memory was not changed"
+        ) from None
+
+
 def provider_available(provider: MemoryProvider) -> tuple[bool, str]:
     """``(is_available(), reason)``; a provider that raises counts as unavailable."""
     try:
