@@ -197,7 +197,7 @@ def find_setup_target(manager: PluginManager, records: list[PluginRecord], choic
             raise HermesError(f"memory provider plugin '{record.key}' cannot load: {record.error} -> fix it, then run this again")
         manager.load(record.key)
         if not record.loaded:
-            raise HermesError(f"memory provider plugin '{record.key}' failed to load: {record.error}")
+            raise HermesError(f"memory provider plugin '{record.key}' failed to load: {record.error} -> 'hermes plugins info {record.key}' shows why; fix it, then run this again")
         provider = first_provider_of(record)
         if provider is None:
             raise HermesError(f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)")
