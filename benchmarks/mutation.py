@@ -172,6 +172,18 @@ GROUPS: dict[str, Group] = {
         ("tests/memory/mem0/test_mem0_access.py", "tests/memory/mem0/test_mem0_resilience.py"),
         loaded_plugins=("memory/mem0",),
     ),
+    # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
+    # used or shown), with the tests that call load_settings directly: no model server, well under a second
+    "mem0-settings": Group(
+        ("plugins/memory/mem0/settings.py",),
+        ("tests/memory/mem0/test_mem0_settings_values.py", "tests/memory/mem0/test_mem0_settings.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
+    "honcho-tools": Group(
+        ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
+        ("tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_fuzz.py", "tests/honcho_provider/test_honcho_provider.py"),
+    ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
         (
