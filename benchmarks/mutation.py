@@ -182,7 +182,7 @@ GROUPS: dict[str, Group] = {
     # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
     "honcho-tools": Group(
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
-        ("tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_fuzz.py", "tests/honcho_provider/test_honcho_provider.py"),
+        ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
