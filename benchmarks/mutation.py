@@ -179,6 +179,13 @@ GROUPS: dict[str, Group] = {
         ("tests/memory/mem0/test_mem0_settings_values.py", "tests/memory/mem0/test_mem0_settings.py"),
         loaded_plugins=("memory/mem0",),
     ),
+    # what a model's tool call can make the Mem0 provider do, and the recalled block, with the platform tests
+    # (the real mem0.MemoryClient against the loopback platform server: no model, no local store)
+    "mem0-tools": Group(
+        ("plugins/memory/mem0/tools.py",),
+        ("tests/memory/mem0/test_mem0_tools.py", "tests/memory/mem0/test_mem0_platform.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
     # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
     "honcho-tools": Group(
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
