@@ -98,3 +98,53 @@ def test_a_refused_call_is_an_error_answer_and_a_fact_not_stored_says_so(open_pr
     assert call(provider, "mem0_search", {"query": "tabs"})["error"].startswith("Mem0 search failed: search: ")
     platform.failures.append((500, {"detail": "boom"}))
     assert call(provider, "mem0_profile", {})["error"].startswith("Mem0 profile failed: profile: ")
+
+
+def test_the_recalled_block_collapses_whitespace_drops_repeats_and_cuts_long_memories():
+    from hermes_bundled_plugins.memory.mem0.tools import format_recall
+
+    assert format_recall([]) == "" and format_recall([{"memory": "  "}, {"memory": None}, {"id": "x"}]) == ""
+    long = "word " * 100
+    block = format_recall([
+        {"memory": "Prefers\n tabs"}, {"memory": "prefers TABS"}, {"memory": 42}, {"memory": "x" * 400}, {"memory": long},
+    ])
+    lines = block.split("\n")
+    assert lines[:4] == ["## Mem0 Memory", "- Prefers tabs", "- 42", "- " + "x" * 400]
+    assert lines[4] == "- " + ("word " * 100).strip()[:399] + "…" and len(lines) == 5
+
+
+def test_recall_puts_the_block_into_the_turn(open_provider, platform):
+    provider = open_provider()
+    call(provider, "mem0_conclude", {"conclusion": "Prefers tabs"})
+    assert provider.prefetch("does ann prefer tabs?") == "## Mem0 Memory\n- Prefers tabs"
+    (search,) = requests(platform, "/v3/memories/search/")
+    assert search["top_k"] == 5 and search["filters"] == {"user_id": "ann"}
+
+
+def mirrored(platform: PlatformServer) -> list[tuple[str, dict[str, Any]]]:
+    return sorted(((m["memory"], m.get("metadata") or {}) for m in platform.memories.values()), key=lambda item: (item[0], sorted(item[1].items())))
+
+
+def test_built_in_memory_edits_are_mirrored_with_where_they_came_from(open_provider, platform):
+    provider = open_provider()
+    provider.on_memory_write("add", "user", "Ann prefers vim")
+    provider.on_memory_write("add", "memory", "Ann prefers vim")  # the same words in the agent's own notes
+    assert provider.flush(30)
+    user = {"origin": "builtin_memory", "target": "user", "kind": "profile", "peer": "user"}
+    note = {"origin": "builtin_memory", "target": "memory", "kind": "note", "peer": "assistant"}
+    assert mirrored(platform) == [("Ann prefers vim", note), ("Ann prefers vim", user)]
+    provider.on_memory_write("replace", "memory", "Ann prefers emacs", {"old_entry": "Ann prefers vim"})
+    assert provider.flush(30)
+    assert mirrored(platform) == [("Ann prefers emacs", note), ("Ann prefers vim", user)], "only the note's copy changes"
+    provider.on_memory_write("remove", "user", "Ann prefers vim")
+    provider.on_memory_write("remove", "user", "never mirrored")
+    assert provider.flush(30)
+    assert mirrored(platform) == [("Ann prefers emacs", note)]
+    provider.on_memory_write("replace", "user", "Ann lives in Oslo", {"old_entry": "written before mirroring"})
+    assert provider.flush(30)
+    assert mirrored(platform) == [("Ann lives in Oslo", user), ("Ann prefers emacs", note)], "kept as new text"
+    call(provider, "mem0_conclude", {"conclusion": "Ann prefers emacs"})  # not a mirrored copy: never touched by an edit
+    provider.on_memory_write("remove", "memory", "Ann prefers emacs")
+    assert provider.flush(30)
+    assert [m for m, _ in mirrored(platform)] == ["Ann lives in Oslo", "Ann prefers emacs"]
+    assert [meta["origin"] for _, meta in mirrored(platform)] == ["builtin_memory", "conclude"]
