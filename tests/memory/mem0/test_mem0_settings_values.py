@@ -316,3 +316,36 @@ def test_setup_walks_the_key_as_a_secret_and_saves_no_secret(tmp_path):
     assert "secret" not in text and "s2" not in text and "s3" not in text
     loaded = load_settings(tmp_path, env={})
     assert (loaded.user_id, loaded.top_k) == ("ann", 8)
+
+
+#: What ``hermes memory setup mem0`` asks, field by field (the wording is what the user reads).
+SETUP_FIELDS = [
+    {"key": "mode", "description": "auto (platform when MEM0_API_KEY is set), local (embedded, no account) or platform", "default": "auto", "choices": ["auto", "local", "platform"]},
+    {"key": "api_key", "description": "Mem0 platform API key (leave empty for local mode)", "secret": True, "required": False, "env_var": "MEM0_API_KEY", "url": "https://app.mem0.ai"},
+    {"key": "host", "description": "platform address, for a self-hosted Mem0 platform (empty: https://api.mem0.ai)"},
+    {"key": "user_id", "description": "whose memories these are", "default": "hermes-user"},
+    {"key": "agent_id", "description": "which agent writes them", "default": "hermes"},
+    {"key": "infer", "description": "let the model extract facts from each turn (false: store messages verbatim)", "type": "bool", "default": True},
+    {"key": "rerank", "description": "rerank recalled memories (the platform; locally only with a reranker in mem0.json)", "type": "bool", "default": False},
+    {"key": "llm.model", "description": "local mode: model that extracts memories (empty: the chat model)"},
+    {"key": "llm.base_url", "description": "local mode: its OpenAI-compatible address (empty: the chat model's)"},
+    {"key": "embedder.model", "description": "local mode: embedding model", "default": "text-embedding-3-small"},
+    {"key": "embedder.base_url", "description": "local mode: embedding endpoint (empty: the extraction model's address)"},
+    {"key": "embedder.dims", "description": "local mode: embedding size of that model (empty: ask the endpoint)", "type": "int", "minimum": 1},
+]
+
+
+def test_the_setup_walk_asks_for_settings_that_exist_with_their_real_defaults(tmp_path):
+    assert mem0_settings.config_schema() == SETUP_FIELDS
+    loaded = load_settings(make_home(tmp_path, model=""), env={})
+    defaults = {field["key"]: field["default"] for field in SETUP_FIELDS if "default" in field}
+    assert defaults == {"mode": "auto", "user_id": loaded.user_id, "agent_id": loaded.agent_id, "infer": loaded.infer,
+                        "rerank": loaded.rerank, "embedder.model": "text-embedding-3-small"}
+    chosen = {"mode": "local", "host": "http://self-hosted", "user_id": "ann", "agent_id": "bot", "infer": False, "rerank": True,
+              "llm.model": "x-model", "llm.base_url": "http://llm/v1", "embedder.model": "e-model", "embedder.base_url": "http://e/v1", "embedder.dims": 12}
+    assert set(chosen) == {field["key"] for field in SETUP_FIELDS} - {"api_key"}
+    mem0_settings.save_settings(chosen, tmp_path)
+    loaded = load_settings(tmp_path, env={})
+    assert (loaded.mode, loaded.host, loaded.user_id, loaded.agent_id, loaded.infer, loaded.rerank) == ("local", "http://self-hosted", "ann", "bot", False, True)
+    assert loaded.llm == mem0_settings.ModelEndpoint("openai", "x-model", "http://llm/v1", None)
+    assert loaded.embedder == mem0_settings.ModelEndpoint("openai", "e-model", "http://e/v1", None, 12)
