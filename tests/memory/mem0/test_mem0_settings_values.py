@@ -349,3 +349,10 @@ def test_the_setup_walk_asks_for_settings_that_exist_with_their_real_defaults(tm
     assert (loaded.mode, loaded.host, loaded.user_id, loaded.agent_id, loaded.infer, loaded.rerank) == ("local", "http://self-hosted", "ann", "bot", False, True)
     assert loaded.llm == mem0_settings.ModelEndpoint("openai", "x-model", "http://llm/v1", None)
     assert loaded.embedder == mem0_settings.ModelEndpoint("openai", "e-model", "http://e/v1", None, 12)
+
+
+def test_the_chat_model_is_read_with_the_given_environment_and_the_home_s_dotenv(tmp_path):
+    make_home(tmp_path, model="  provider: openai\n  name: ${CHAT_MODEL_NAME}\n", dotenv="OPENAI_API_KEY=key-from-dotenv\n")
+    loaded = load_settings(tmp_path, env={"CHAT_MODEL_NAME": "named-in-env"})
+    assert loaded.llm == mem0_settings.ModelEndpoint("openai", "named-in-env", CHAT_URL, "key-from-dotenv")
+    assert loaded.embedder.api_key == "key-from-dotenv"
