@@ -356,3 +356,53 @@ def test_the_chat_model_is_read_with_the_given_environment_and_the_home_s_dotenv
     loaded = load_settings(tmp_path, env={"CHAT_MODEL_NAME": "named-in-env"})
     assert loaded.llm == mem0_settings.ModelEndpoint("openai", "named-in-env", CHAT_URL, "key-from-dotenv")
     assert loaded.embedder.api_key == "key-from-dotenv"
+
+
+def test_without_a_platform_the_cli_s_id_is_used(tmp_path):
+    make_home(tmp_path, json_data={"user_ids": {"cli": "cli-user", "CLI": "shouted"}, "user_id": "file-user"})
+    assert load_settings(tmp_path, env={}).user_id == "cli-user"
+
+
+def test_without_an_environment_given_the_process_environment_is_read(tmp_path, monkeypatch):
+    make_home(tmp_path, "    user_id: ${MEM0_TEST_USER}\n")
+    monkeypatch.setenv("MEM0_API_KEY", "process-key")
+    monkeypatch.setenv("MEM0_TEST_USER", "process-user")
+    loaded = load_settings(tmp_path)
+    assert (loaded.mode, loaded.api_key, loaded.user_id) == ("platform", "process-key", "process-user")
+
+
+def test_variables_in_the_mem0_section_come_from_the_given_environment(tmp_path):
+    make_home(tmp_path, "    user_id: ${MEM0_TEST_USER}\n")
+    assert load_settings(tmp_path, env={"MEM0_TEST_USER": "given-user"}).user_id == "given-user"
+
+
+def test_every_variable_may_live_in_the_home_s_dotenv(tmp_path):
+    make_home(tmp_path, dotenv="MEM0_HOST=http://dotenv-host/\nMEM0_AGENT_ID=dotenv-agent\nMEM0_LLM_API_KEY=llm-dotenv\nMEM0_EMBEDDER_API_KEY=embed-dotenv\n")
+    loaded = load_settings(tmp_path, env={})
+    assert (loaded.host, loaded.agent_id, loaded.llm.api_key, loaded.embedder.api_key) == ("http://dotenv-host", "dotenv-agent", "llm-dotenv", "embed-dotenv")
+    make_home(tmp_path, dotenv="MEM0_BASE_URL=http://dotenv-base\n")
+    assert load_settings(tmp_path, env={}).host == "http://dotenv-base"
+
+
+@pytest.mark.parametrize("key", ["infer", "rerank", "telemetry"])
+def test_each_flag_names_itself_when_refused(tmp_path, key):
+    make_home(tmp_path, json_data={key: "perhaps"})
+    assert refused(tmp_path) == f"memory.mem0.{key} is 'perhaps', not true or false -> 'hermes config set memory.mem0.{key} true'"
+
+
+def test_only_slashes_are_cut_from_the_end_of_a_host(tmp_path):
+    make_home(tmp_path, json_data={"host": "http://mem0.example/PROXX//"})
+    assert load_settings(tmp_path, env={"MEM0_API_KEY": "k"}).host == "http://mem0.example/PROXX"
+
+
+def test_an_extraction_model_without_any_address_has_an_empty_one(tmp_path):
+    make_home(tmp_path, "    llm:\n      model: extractor\n", model="")
+    loaded = load_settings(tmp_path, env={})
+    assert loaded.llm == mem0_settings.ModelEndpoint("openai", "extractor", "", None)
+    assert loaded.embedder is None, "no address and no embedding model configured: no embedder"
+
+
+def test_each_native_block_of_mem0_json_is_kept(tmp_path):
+    blocks = {"vector_store": {"provider": "qdrant", "config": {}}, "llm": {"provider": "ollama", "config": {}}, "embedder": {"provider": "ollama", "config": {"model": "nomic"}}}
+    make_home(tmp_path, json_data=blocks)
+    assert load_settings(tmp_path, env={}).native == blocks
