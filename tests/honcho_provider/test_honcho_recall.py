@@ -174,3 +174,44 @@ def test_the_first_turn_is_fetched_while_the_user_types(make_provider: Any, fake
     assert "Eri deploys on Fridays" in provider.prefetch("when do I deploy?")
     assert len(fake.calls("GET", workspace) + fake.calls("POST", workspace)) == before  # nothing fetched in the turn
     assert make_provider(recallMode="tools").prefetch_thread is None
+
+
+def test_a_structured_answer_must_be_longer_than_one_hundred_characters_to_be_strong() -> None:
+    bullet = "- " + "x" * 98
+    assert len(bullet) == 100 and not is_strong(bullet) and is_strong(bullet + "x")
+
+
+def prefetcher(fetch_base: Any, ask: Any) -> Any:
+    from hermes_bundled_plugins.memory.honcho.config import HonchoConfig
+    from hermes_bundled_plugins.memory.honcho.prefetch import Prefetcher
+
+    values = {"recallMode": "hybrid", "injectionFrequency": "every-turn", "contextCadence": 1, "dialecticCadence": 1, "dialecticDepth": 1,
+              "dialecticReasoningLevel": "low", "dialecticDepthLevels": None, "reasoningLevelCap": None, "dialecticMaxInputChars": 10000,
+              "dialecticMaxChars": 600, "contextTokens": None, "timeout": 5.0}
+    return Prefetcher(HonchoConfig(path=None, host="hermes", values=values, sources={}), fetch_base, ask)
+
+
+def test_a_failing_layer_is_warned_about_once_and_the_turn_keeps_what_was_known(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    bases = iter(["## User representation\nlikes tea"])
+
+    def fetch_base() -> str:
+        try:
+            return next(bases)
+        except StopIteration:
+            raise HonchoCallError("Honcho refused (HTTP 403)", retryable=False) from None
+
+    caplog.set_level(logging.DEBUG, logger="hermes.plugins.honcho")
+    recall = prefetcher(fetch_base, lambda query, level: "an answer")
+    assert recall.for_turn(1, "hi") == "## User representation\nlikes tea\n\n## Dialectic\nan answer"
+    for turn in (2, 3):
+        assert recall.for_turn(turn, "hi") == "## User representation\nlikes tea\n\n## Dialectic\nan answer"
+    message = "honcho: base context not refreshed: Honcho refused (HTTP 403); the turn goes on with what was recalled before"
+    assert recall.last_error == message
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "hermes.plugins.honcho"] == [("WARNING", message), ("DEBUG", message)]
+    recall.reset()
+    assert recall.state.base == "" and recall.state.last_base_turn is None
+    assert recall.for_turn(4, "hi") == "## Dialectic\nan answer", "after a reset nothing of the last conversation is injected"

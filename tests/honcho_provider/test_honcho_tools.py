@@ -128,3 +128,12 @@ def test_a_refused_call_is_an_error_answer_not_an_exception(provider: Any, fake:
 def test_answers_keep_text_as_written(provider: Any) -> None:
     raw = provider.handle_tool_call("honcho_conclude", {"conclusion": "Eri mag Käse"})
     assert "Käse" in raw and "\\u00e4" not in raw
+
+
+def test_a_search_that_finds_nothing_answers_empty_and_a_budget_of_one_is_kept(provider: Any) -> None:
+    assert call(provider, "honcho_search", query="anything", max_tokens=1) == {"peer": "user", "query": "anything", "max_tokens": 1, "results": ""}
+
+
+def test_a_save_the_server_answers_with_nothing_has_no_id(provider: Any, fake: Any) -> None:
+    fake.fail(r"POST .*/conclusions$", 200, times=1, body=b"[]")
+    assert call(provider, "honcho_conclude", conclusion="Eri likes tea") == {"peer": "user", "saved": "Eri likes tea", "id": None}
