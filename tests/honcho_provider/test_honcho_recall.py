@@ -215,3 +215,45 @@ def test_a_failing_layer_is_warned_about_once_and_the_turn_keeps_what_was_known(
     recall.reset()
     assert recall.state.base == "" and recall.state.last_base_turn is None
     assert recall.for_turn(4, "hi") == "## Dialectic\nan answer", "after a reset nothing of the last conversation is injected"
+
+
+def test_a_character_limit_cuts_at_a_word_or_below_four_characters_anywhere() -> None:
+    from hermes_bundled_plugins.memory.honcho.recall import truncate_chars
+
+    assert truncate_chars("ab cd ef", 8) == "ab cd ef", "exactly at the limit: unchanged"
+    assert truncate_chars("ab cd ef gh ij", 8) == "ab cd"
+    assert truncate_chars("ab cdefgh", 4) == "ab"
+    assert truncate_chars("abcdef", 3) == "abc" and truncate_chars("abcdef", 0) == ""
+
+
+def test_the_dialectic_prompt_names_the_current_message_only_when_warm_and_given() -> None:
+    def asked(**kwargs: Any) -> list[tuple[str, str]]:
+        return run_dialectic(lambda query, level: "known", depth=1, levels=["low"], **kwargs).passes
+
+    assert asked(cold=False) == [(WARM_PROMPT, "low")]
+    assert asked(cold=False, current_message="  \n ") == [(WARM_PROMPT, "low")]
+    assert asked(cold=False, current_message="  deploy?  ") == [(WARM_PROMPT + "\n\nCurrent message: deploy?", "low")]
+    assert asked(cold=True, current_message="deploy?") == [(COLD_PROMPT, "low")]
+    long = asked(cold=False, current_message="m" * 20_000)
+    assert len(long[0][0]) == 10_000, "the question is cut to 10000 characters by default"
+
+
+def test_a_dialectic_with_no_answer_says_so_to_the_audit_and_answers_nothing() -> None:
+    from hermes_bundled_plugins.memory.honcho.recall import AUDIT_PROMPT
+
+    run = run_dialectic(lambda query, level: None, depth=2, levels=["minimal", "low"], cold=True)  # type: ignore[arg-type, return-value]
+    assert run.answer == "" and run.bailed_out is False
+    assert run.passes == [(COLD_PROMPT, "minimal"), (AUDIT_PROMPT.format(previous="(nothing known yet)"), "low")]
+
+
+def test_the_answer_is_cut_to_six_hundred_characters_by_default() -> None:
+    assert run_dialectic(lambda query, level: "x" * 601, depth=1, levels=["low"], cold=True).answer == "x" * 600
+    assert run_dialectic(lambda query, level: "x" * 600, depth=1, levels=["low"], cold=True).answer == "x" * 600
+
+
+def test_the_two_layers_are_joined_under_their_headings() -> None:
+    from hermes_bundled_plugins.memory.honcho.recall import join_layers
+
+    assert join_layers("## User representation\nlikes tea", " answer ", None) == "## User representation\nlikes tea\n\n## Dialectic\nanswer"
+    assert join_layers("  ", "answer", None) == "## Dialectic\nanswer"
+    assert join_layers("base", " \n", None) == "base"
