@@ -181,13 +181,13 @@ def test_a_structured_answer_must_be_longer_than_one_hundred_characters_to_be_st
     assert len(bullet) == 100 and not is_strong(bullet) and is_strong(bullet + "x")
 
 
-def prefetcher(fetch_base: Any, ask: Any) -> Any:
+def prefetcher(fetch_base: Any, ask: Any, **settings: Any) -> Any:
     from hermes_bundled_plugins.memory.honcho.config import HonchoConfig
     from hermes_bundled_plugins.memory.honcho.prefetch import Prefetcher
 
     values = {"recallMode": "hybrid", "injectionFrequency": "every-turn", "contextCadence": 1, "dialecticCadence": 1, "dialecticDepth": 1,
               "dialecticReasoningLevel": "low", "dialecticDepthLevels": None, "reasoningLevelCap": None, "dialecticMaxInputChars": 10000,
-              "dialecticMaxChars": 600, "contextTokens": None, "timeout": 5.0}
+              "dialecticMaxChars": 600, "contextTokens": None, "timeout": 5.0, **settings}
     return Prefetcher(HonchoConfig(path=None, host="hermes", values=values, sources={}), fetch_base, ask)
 
 
@@ -257,3 +257,46 @@ def test_the_two_layers_are_joined_under_their_headings() -> None:
     assert join_layers("## User representation\nlikes tea", " answer ", None) == "## User representation\nlikes tea\n\n## Dialectic\nanswer"
     assert join_layers("  ", "answer", None) == "## Dialectic\nanswer"
     assert join_layers("base", " \n", None) == "base"
+
+
+def test_a_background_fetch_still_running_past_its_bound_leaves_the_turn_what_is_known() -> None:
+    import threading
+
+    from hermes_bundled_plugins.memory.honcho.recall import join_layers
+
+    go = threading.Event()
+    go.set()
+    bases = iter(["## User representation\nlikes tea and long walks", "## User representation\nnewer"])
+
+    def fetch_base() -> str:
+        go.wait()  # held by the test: this fetch outlives the turn's bounded wait (2 x the 10 ms timeout)
+        return next(bases)
+
+    recall = prefetcher(fetch_base, lambda query, level: "an answer", timeout=0.01, contextTokens=6)
+    first = recall.for_turn(1, "hi")
+    assert first == join_layers("## User representation\nlikes tea and long walks", "an answer", 6) and len(first) <= 24
+    go.clear()
+    worker = recall.prepare_in_background(2, "hi")
+    assert worker is not None and recall.prepare_in_background(2, "hi") is None, "one fetch per turn"
+    assert recall.for_turn(2, "hi") == first
+    go.set()
+    worker.join()
+    assert recall.state.base == "## User representation\nnewer"
+
+
+def test_cadences_count_the_turns_of_a_fetch_made_during_the_turn() -> None:
+    fetched: list[str] = []
+    asked: list[str] = []
+
+    def fetch_base() -> str:
+        fetched.append("base")
+        return "base"
+
+    def ask(query: str, level: str) -> str:
+        asked.append(level)
+        return "answer"
+
+    recall = prefetcher(fetch_base, ask, contextCadence=2, dialecticCadence=3)
+    for turn in range(1, 5):
+        recall.for_turn(turn, "hi")
+    assert (recall.state.base_turns, [turn for turn, _ in recall.state.dialectic_runs]) == ([1, 3], [1, 4])
