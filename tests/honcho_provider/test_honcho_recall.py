@@ -300,3 +300,47 @@ def test_cadences_count_the_turns_of_a_fetch_made_during_the_turn() -> None:
     for turn in range(1, 5):
         recall.for_turn(turn, "hi")
     assert (recall.state.base_turns, [turn for turn, _ in recall.state.dialectic_runs]) == ([1, 3], [1, 4])
+
+
+def test_the_prefetched_dialectic_follows_the_configured_levels_cap_and_limits() -> None:
+    from hermes_bundled_plugins.memory.honcho.recall import AUDIT_PROMPT
+
+    bases = iter(["", "## User representation\nlikes tea"])
+    asked: list[tuple[str, str]] = []
+
+    def ask(query: str, level: str) -> str:
+        asked.append((query, level))
+        return "answer two words"
+
+    recall = prefetcher(lambda: next(bases), ask, dialecticDepth=2, dialecticDepthLevels=["high", "minimal"], reasoningLevelCap="medium",
+                        dialecticMaxChars=8, dialecticMaxInputChars=10000)
+    assert recall.for_turn(1, "deploy?") == "## Dialectic\nanswer"
+    assert asked == [(COLD_PROMPT, "medium"), (AUDIT_PROMPT.format(previous="answer two words"), "minimal")]
+    asked.clear()
+    recall.for_turn(2, "deploy?")
+    assert asked[0] == (WARM_PROMPT + "\n\nCurrent message: deploy?", "medium"), "a base context known: the warm prompt, with the message"
+    short = prefetcher(lambda: "", ask, dialecticMaxInputChars=12)
+    asked.clear()
+    short.for_turn(1, "hi")
+    assert asked == [(COLD_PROMPT[:12], "low")]
+
+
+def test_a_failing_dialectic_is_warned_about_and_the_last_answer_kept(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    answers = iter(["first answer"])
+
+    def ask(query: str, level: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise HonchoCallError("Honcho did not answer within 5 s", retryable=True) from None
+
+    caplog.set_level(logging.WARNING, logger="hermes.plugins.honcho")
+    recall = prefetcher(lambda: "", ask)
+    assert recall.for_turn(1, "hi") == recall.for_turn(2, "hi") == "## Dialectic\nfirst answer"
+    message = "honcho: dialectic not refreshed: Honcho did not answer within 5 s; the turn goes on with what was recalled before"
+    assert [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.honcho"] == [message]
+    assert recall.state.last_dialectic_turn == 1
