@@ -344,3 +344,29 @@ def test_a_failing_dialectic_is_warned_about_and_the_last_answer_kept(caplog: py
     message = "honcho: dialectic not refreshed: Honcho did not answer within 5 s; the turn goes on with what was recalled before"
     assert [r.getMessage() for r in caplog.records if r.name == "hermes.plugins.honcho"] == [message]
     assert recall.state.last_dialectic_turn == 1
+
+
+@pytest.mark.parametrize(("text", "tokens", "expected"), [
+    ("abcd efg", 2, "abcd efg"),            # exactly four characters a token: unchanged
+    ("abcd efgh", 2, "abcd"),
+    ("a\nbb\nccdddd", 2, "a\nbb"),          # the last line break is a boundary too
+    ("ab \ncdefgh", 2, "ab"),               # whitespace before the cut is dropped
+    (" abcdefghij", 2, " abcdefg"),         # a space only at the start is no boundary
+])
+def test_budget_cuts_at_the_last_boundary(text: str, tokens: int, expected: str) -> None:
+    assert truncate_to_budget(text, tokens) == expected
+
+
+def test_depth_three_reconciles_the_answers_joined_or_says_nothing_is_known() -> None:
+    from hermes_bundled_plugins.memory.honcho.recall import RECONCILE_PROMPT
+
+    replies = iter(["a1", "a2", "a3"])
+    run = run_dialectic(lambda query, level: next(replies), depth=3, levels=["minimal", "low", "low"], cold=True)
+    assert run.passes[2] == (RECONCILE_PROMPT.format(previous="a1\n\n---\n\na2"), "low") and run.answer == "a3"
+    empty = run_dialectic(lambda query, level: "", depth=3, levels=["minimal", "low", "low"], cold=True)
+    assert empty.passes[2] == (RECONCILE_PROMPT.format(previous="(nothing known yet)"), "low") and empty.answer == ""
+
+
+def test_cards_are_listed_one_line_per_fact() -> None:
+    text = format_base_context(summary=None, user_representation=None, user_card=["Name: Eri", "Role: SRE"], ai_representation=None, ai_card=["Terse", "Kind"])
+    assert text == "## User peer card\n- Name: Eri\n- Role: SRE\n\n## AI identity card\n- Terse\n- Kind"
