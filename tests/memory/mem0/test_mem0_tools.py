@@ -56,7 +56,7 @@ def test_search_sends_a_bounded_result_count(open_provider, platform, top_k, sen
     assert provider.last_error() == "", "a bad argument is no failure of Mem0 (it would count towards the breaker)"
 
 
-@pytest.mark.parametrize(("rerank", "sent"), [(None, False), (True, True), (False, False), ("true", True), ("false", False), ("no", False), (1, True), (0, False), ({}, False)])
+@pytest.mark.parametrize(("rerank", "sent"), [(None, False), (True, True), (False, False), ("true", True), (" Yes", True), ("false", False), ("no", False), (1, True), (0, False), ({}, False)])
 def test_rerank_is_asked_for_only_when_the_call_says_so(open_provider, platform, rerank, sent):
     provider = open_provider()
     call(provider, "mem0_search", {"query": "tabs"} if rerank is None else {"query": "tabs", "rerank": rerank})
@@ -148,3 +148,25 @@ def test_built_in_memory_edits_are_mirrored_with_where_they_came_from(open_provi
     assert provider.flush(30)
     assert [m for m, _ in mirrored(platform)] == ["Ann lives in Oslo", "Ann prefers emacs"]
     assert [meta["origin"] for _, meta in mirrored(platform)] == ["builtin_memory", "conclude"]
+
+
+
+def test_every_mirrored_edit_is_stored_verbatim_for_the_user_and_the_agent(open_provider, platform):
+    provider = open_provider()
+    provider.on_memory_write("add", "user", "Ann prefers vim")
+    provider.on_memory_write("replace", "user", "Ann lives in Oslo", {"old_entry": "written before mirroring"})
+    assert provider.flush(30)
+    adds = requests(platform, "/v3/memories/add/")
+    assert [a["messages"] for a in adds] == [[{"role": "user", "content": "Ann prefers vim"}], [{"role": "user", "content": "Ann lives in Oslo"}]]
+    assert {(a["user_id"], a["agent_id"], a["infer"]) for a in adds} == {("ann", "hermes-test", False)}
+
+
+def test_a_mirrored_copy_from_before_targets_were_recorded_is_found_for_either_file(open_provider, platform):
+    provider = open_provider()
+    provider.on_memory_write("add", "user", "Ann prefers vim")
+    assert provider.flush(30)
+    (memory,) = platform.memories.values()
+    memory["metadata"] = {"origin": "builtin_memory"}  # written by a version that did not record the file
+    provider.on_memory_write("replace", "memory", "Ann prefers emacs", {"old_entry": "Ann prefers vim"})
+    assert provider.flush(30)
+    assert [m["memory"] for m in platform.memories.values()] == ["Ann prefers emacs"]
