@@ -56,7 +56,7 @@ def test_search_sends_a_bounded_result_count(open_provider, platform, top_k, sen
     assert provider.last_error() == "", "a bad argument is no failure of Mem0 (it would count towards the breaker)"
 
 
-@pytest.mark.parametrize(("rerank", "sent"), [(None, False), (True, True), (False, False), ("true", True), (" Yes", True), ("false", False), ("no", False), (1, True), (0, False), ({}, False)])
+@pytest.mark.parametrize(("rerank", "sent"), [(None, False), (True, True), (False, False), ("true", True), (" Yes", True), ("1", True), ("false", False), ("no", False), (1, True), (0, False), ({}, False)])
 def test_rerank_is_asked_for_only_when_the_call_says_so(open_provider, platform, rerank, sent):
     provider = open_provider()
     call(provider, "mem0_search", {"query": "tabs"} if rerank is None else {"query": "tabs", "rerank": rerank})
