@@ -88,7 +88,22 @@ GROUPS: dict[str, Group] = {
         ("hermes_plugins_builtin/memory/scanner/invisible.py", "hermes_plugins_builtin/memory/scanner/normalise.py",
          "hermes_plugins_builtin/memory/scanner/decode.py", "hermes_plugins_builtin/memory/scanner/findings.py"),
         ("tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
-         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py"),
+         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
+         # each module's behaviour pinned exactly (the decoders are reached here, not only by the slow corpus test)
+         "tests/builtin/memory/test_scanner_invisible.py", "tests/builtin/memory/test_scanner_normalise.py",
+         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py"),
+    ),
+    # how the scanner reads a note: the views and pieces it runs the detectors on (__init__), the gate index that
+    # picks the detectors to run (prefilter), the detector shape (rules) and the shared vetoes (guards)
+    "memory-scanner-core": Group(
+        ("hermes_plugins_builtin/memory/scanner/__init__.py", "hermes_plugins_builtin/memory/scanner/prefilter.py",
+         "hermes_plugins_builtin/memory/scanner/rules.py", "hermes_plugins_builtin/memory/scanner/guards.py"),
+        ("tests/builtin/memory/test_scanner_views.py", "tests/builtin/memory/test_scanner_rules.py",
+         "tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
+         "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
+         "tests/builtin/memory/test_scanner_decode.py", "tests/builtin/memory/test_scanner_findings.py",
+         # a note only the learned detector refuses: the rules' verdict comes first, the model's after
+         "tests/builtin/memory/test_scanner_learned.py::test_a_paraphrase_the_rules_miss_is_refused_naming_family_sentence_and_rule"),
     ),
     "state": Group(
         (

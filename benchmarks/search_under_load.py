@@ -29,9 +29,10 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -93,8 +94,13 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warmup_s: float,
-        warm_passes: int = 3) -> dict[str, Any]:
-    """Time every query class on *db* while *writers* processes append; returns the report."""
+        warm_passes: int = 3, timeline: list[tuple[str, int, int]] | None = None) -> dict[str, Any]:
+    """Time every query class on *db* while *writers* processes append; returns the report.
+
+    With *timeline*, every timed search is appended to it as (class, start, end) in
+    CLOCK_MONOTONIC nanoseconds, the clock a scheduler trace can be recorded in
+    (search_wait_trace.py).
+    """
     from hermes_plugins_builtin.state import SessionStore
 
     ctx = mp.get_context("spawn")
@@ -128,9 +134,12 @@ def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warm
             # the clock is read outside the counters: a wait the kernel accounts between two
             # readings of the counter began after the first and ended before the second
             a = time.perf_counter()
+            mono0 = time.monotonic_ns()
             wait0, cpu0 = runq_wait_ns(), time.thread_time()
             store.search(pool[i % len(pool)], limit=20)
             cpu, wait1 = time.thread_time() - cpu0, runq_wait_ns()
+            if timeline is not None:
+                timeline.append((cat, mono0, time.monotonic_ns()))
             wall = time.perf_counter() - a
             runq = (wait1 - wait0) / 1e9
             row = rows[cat]
@@ -149,7 +158,8 @@ def run(db: Path, *, writers: int, rate: float, iters: int, pace_ms: float, warm
     classes = {cat: {k: summary(v) for k, v in row.items()} for cat, row in rows.items()}
     for cat, values in warm.items():
         classes[cat]["warmup_cpu_max_ms"] = round(max(values, default=0.0) * 1e3, 2)
-    return {"writers": writers, "writer_rate_per_s": rate or "flat out", "pace_ms": pace_ms, "iters": iters,
+    return {"writers": writers, "writer_rate_per_s": rate or "flat out",
+            "searcher_tid": threading.get_native_id(), "writer_pids": [p.pid for p in procs], "pace_ms": pace_ms, "iters": iters,
             "searching_s": round(searching_s, 2), "appended_during": appended,
             "writer_msgs_per_s": round(sum(r["appended"] for r in results) / max((r["elapsed_s"] for r in results),
                                                                                  default=1), 1),
@@ -171,36 +181,45 @@ def print_table(report: dict[str, Any]) -> None:
         print(f"{cat:<22} " + " ".join(f"{x:>16}" for x in cells) + f" {c['warmup_cpu_max_ms']:>16.2f}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def load_arguments(ap: argparse.ArgumentParser, *, iters: int) -> None:
+    """The options of every benchmark that searches while writers append."""
     ap.add_argument("--db", type=Path, required=True, help="a session-store database (copied; never modified)")
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--writer-rate", type=float, default=0.0, help="messages/s per writer (0: flat out)")
-    ap.add_argument("--iters", type=int, default=40, help="searches per query class")
+    ap.add_argument("--iters", type=int, default=iters, help="searches per query class")
     ap.add_argument("--pace-ms", type=float, default=0.0, help="sleep before each search (0: back to back)")
     ap.add_argument("--warmup-s", type=float, default=1.0)
     ap.add_argument("--warm-passes", type=int, default=3,
                     help="untimed passes over every query before timing (their CPU maximum is reported)")
     ap.add_argument("--workdir", type=Path, default=None, help="where the copy lives (default: next to --db)")
     ap.add_argument("--json", action="store_true")
+
+
+def on_a_copy(db: Path, workdir: Path | None, measure: Callable[[Path], dict[str, Any]]) -> dict[str, Any]:
+    """*measure* run on a copy of *db* (in *workdir*, else beside it), with the machine's description."""
+    with tempfile.TemporaryDirectory(dir=workdir or db.parent) as tmp:
+        copy = Path(tmp) / "state.db"
+        shutil.copyfile(db, copy)
+        return {"machine": machine(), **measure(copy)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    load_arguments(ap, iters=40)
     args = ap.parse_args(argv)
     if not args.db.is_file():
         ap.error(f"{args.db} does not exist -> build one with benchmarks/session_store.py first")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), str(REPO), os.environ.get("PYTHONPATH", "")])
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=args.workdir or args.db.parent) as tmp:
-        copy = Path(tmp) / "state.db"
-        shutil.copyfile(args.db, copy)
-        report = {"machine": machine(), **run(copy, writers=args.writers, rate=args.writer_rate, iters=args.iters,
-                                              pace_ms=args.pace_ms, warmup_s=args.warmup_s,
-                                              warm_passes=args.warm_passes)}
+    report = on_a_copy(args.db, args.workdir, lambda copy: run(
+        copy, writers=args.writers, rate=args.writer_rate, iters=args.iters, pace_ms=args.pace_ms,
+        warmup_s=args.warmup_s, warm_passes=args.warm_passes))
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         print_table(report)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

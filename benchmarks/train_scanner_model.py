@@ -8,7 +8,8 @@ Run:
 Needs the ``train`` extra (``pip install -e '.[train]'``: scikit-learn, with numpy and scipy); hermes itself never
 imports them. Deterministic: the same corpus gives the same module byte for byte (``--check``).
 
-Data: the notes of tests/builtin/memory/corpus/corpus.jsonl in the tuning splits (dev, holdout, fresh, fresh2).
+Data: the notes of tests/builtin/memory/corpus/corpus.jsonl in the tuning splits (dev, holdout, fresh, fresh2,
+fresh3, tune6).
 Attacks disguised by an encoding (base64, hex, ROT13, percent-encoding, reversal) and the hidden-character family
 are left out: the rules decode and read those, and their text carries no wording to learn.
 
@@ -19,17 +20,17 @@ source group weighing sqrt(its size). Features seen in fewer than two training n
 are stored as int16 with a scale per family, and features whose weights all round to less than :data:`KEEP` of the
 family's largest are dropped (the run-time model is the rounded one, and every figure here is measured with it).
 
-Thresholds: chosen on the training notes only, from out-of-fold scores (4 folds by source group, so variants of one
-seed stay together) of the notes the rules accept. Each family's threshold starts just above every harmless note
-and is lowered greedily where it passes the most missed attacks per harmless note let through, while the harmless
-notes the model refuses stay within :data:`BENIGN_BUDGET` of all harmless notes (:data:`HARD_BUDGET` of the hard
-ones); then :data:`MARGIN` is added, since a new writer's harmless notes score higher than held-out notes of
-writers the model has seen. The deciding score of a note is the highest over its windows (chunks of sentences,
+Thresholds: chosen on the training notes only, from out-of-fold scores of the notes the rules accept, one fold per
+batch (each batch scored by a model trained on the others: a writer the model has not seen). Each family's
+threshold starts just above every harmless note and is lowered greedily where it passes the most missed attacks per
+harmless note let through, while the harmless notes the model refuses stay within :data:`BENIGN_BUDGET` of all
+harmless notes (:data:`HARD_BUDGET` of the hard ones); then :data:`MARGIN` is added. The deciding score of a note is the highest over its windows (chunks of sentences,
 and their sentences), exactly as the scanner computes it.
 
-Leave one batch out (``--lobo``): the corpus has three independently written batches (``src``: the dev and holdout
-splits; ``fresh``; ``fresh2``). For each, a model is trained (thresholds included, by the same procedure) on the
-other two and measured on it; the rules' own figures on it are printed beside it.
+Leave one batch out (``--lobo``): the corpus has five independently written batches (``src``: the dev and holdout
+splits; ``fresh``; ``fresh2``; ``fresh3``; ``tune6``). For each, a model is trained (thresholds included, by the
+same procedure) on the others and measured on it; the rules' own figures on it are printed beside it (the rules
+were read against every batch, so their column is not a held-out figure).
 """
 
 from __future__ import annotations
@@ -47,19 +48,19 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from hermes_plugins_builtin.memory.scanner.learned import Model, pack_features, pack_weights  # noqa: E402
+from hermes_plugins_builtin.memory.scanner.learned import Model, pack_bytes, pack_features  # noqa: E402
 from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSION, Sentence, chunk_sentences, norm, note_features, plain  # noqa: E402
 
 CORPUS = REPO / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 WEIGHTS = REPO / "hermes_plugins_builtin" / "memory" / "scanner" / "learned_weights.py"
-TUNING_SPLITS = ("dev", "holdout", "fresh", "fresh2")
-BATCHES = {"src": ("dev", "holdout"), "fresh": ("fresh",), "fresh2": ("fresh2",)}
-#: Corpus family -> scanner family, for the families the model learns: those told in words. Downloads run in a shell
-#: (rce), data sent to a host (exfil) and forged prompt structure (forge) are shapes the rules read exactly: learned,
-#: they added nothing on a batch left out and refused harmless commands (a health-check curl).
+TUNING_SPLITS = ("dev", "holdout", "fresh", "fresh2", "fresh3", "tune6")
+BATCHES = {"src": ("dev", "holdout"), "fresh": ("fresh",), "fresh2": ("fresh2",), "fresh3": ("fresh3",), "tune6": ("tune6",)}
+#: Corpus family -> scanner family, for the families the model learns: those made of meaning alone. Downloads run in a
+#: shell (rce), data sent to a host (exfil), forged prompt structure (forge), credential files (creds) and
+#: persistence are shapes the rules read exactly: learned, they added one or two notes on a batch left out and
+#: refused harmless notes that name the same files (".env.example", a health-check curl).
 FAMILIES = {
     "override": "instruction_override", "role": "role_hijack", "conceal": "concealment", "leak": "prompt_disclosure",
-    "creds": "credential_access", "persist": "persistence",
 }
 ENCODED = {"base64", "hex", "rot13", "url", "reversed"}
 SEED = 17
@@ -69,10 +70,14 @@ C = 64.0
 KEEP = 0.05
 MIN_NOTES = 2
 FOLDS = 4
-#: Added to every threshold chosen out of fold: a new writer's harmless notes score higher than held-out notes of
-#: writers the model has seen (see docs/benchmarks.md).
-MARGIN = 0.75
+#: Added to every threshold chosen out of fold, for writers unlike any batch so far (see docs/benchmarks.md).
+MARGIN = 0.25
+#: Threshold folds by batch (a writer the model has not seen, as in use), not by a hash of the source group.
+FOLD_BY_BATCH = True
 GROUP_POWER = 0.5
+#: Concept features (``c:``/``cc:``, one idea in every language) enter training this many times larger than word and
+#: n-gram features, so the regularisation lets them carry more; their stored weights are scaled back to match.
+CONCEPT_BOOST = 3.0
 BENIGN_BUDGET = 0.003
 HARD_BUDGET = 0.004
 
@@ -121,11 +126,12 @@ def fit(notes: Sequence[dict[str, Any]], featurizer: Featurizer) -> Model:
             counts[feature] = counts.get(feature, 0) + 1
     vocabulary = sorted(f for f, c in counts.items() if c >= MIN_NOTES)
     column = {f: i for i, f in enumerate(vocabulary)}
+    boost = [CONCEPT_BOOST if f.startswith(("c:", "cc:")) else 1.0 for f in vocabulary]
     indptr, indices, values = [0], [], []
     for found in sets:
         known = sorted(column[f] for f in found if f in column)
         indices += known
-        values += [norm(len(found))] * len(known)
+        values += [norm(len(found)) * boost[i] for i in known]
         indptr.append(len(indices))
     matrix = csr_matrix((np.array(values), np.array(indices, dtype=np.int64), np.array(indptr)), shape=(len(sets), len(vocabulary)))
     benign = np.array([n["label"] == "benign" for n in notes])
@@ -137,7 +143,7 @@ def fit(notes: Sequence[dict[str, Any]], featurizer: Featurizer) -> Model:
         rows = positive | benign
         regression = LogisticRegression(C=C, solver="liblinear", class_weight="balanced", random_state=SEED, max_iter=1000)
         regression.fit(matrix[rows], positive[rows], sample_weight=weight[rows])
-        raw.append(regression.coef_[0])
+        raw.append(regression.coef_[0] * np.array(boost))
         biases.append(float(regression.intercept_[0]))
     weights, scales = [], []
     for coefficients in raw:
@@ -220,7 +226,12 @@ def choose_thresholds(benign: list[list[float]], missed: list[list[float]], fami
 
 
 def folds_of(notes: Sequence[dict[str, Any]], folds: int = FOLDS) -> list[int]:
-    """A fold per note, by a hash of its source group (variants of one seed and fills of one template stay together)."""
+    """A fold per note: with :data:`FOLD_BY_BATCH` and at least three batches present, its batch; else a hash of its
+    source group (variants of one seed and fills of one template stay together)."""
+    batch_of = {split: index for index, splits in enumerate(BATCHES.values()) for split in splits}
+    present = sorted({batch_of[n["split"]] for n in notes})
+    if FOLD_BY_BATCH and len(present) >= 3:
+        return [present.index(batch_of[n["split"]]) for n in notes]
     return [int(hashlib.sha256(f"{SEED}:{n['group']}".encode()).hexdigest(), 16) % folds for n in notes]
 
 
@@ -269,7 +280,6 @@ def fingerprint(notes: Sequence[dict[str, Any]]) -> str:
 def render(model: Model, notes: Sequence[dict[str, Any]]) -> str:
     names = sorted(model.rows, key=model.rows.__getitem__)
     wrap = lambda packed: "\n".join(f"    {packed[i : i + 116]!r}" for i in range(0, len(packed), 116))  # noqa: E731
-    weights = ",\n".join(f"    (\n{wrap(pack_weights(column))}\n    )" for column in model.weights)
     return (
         '"""Generated by benchmarks/train_scanner_model.py: the learned detector\'s weights. Do not edit; train again.\n\n'
         f"Trained on {sum(trainable(n) for n in notes)} notes of the tuning splits (sha256 of the notes below), "
@@ -283,8 +293,9 @@ def render(model: Model, notes: Sequence[dict[str, Any]]) -> str:
         f"THRESHOLDS = {model.thresholds!r}\n"
         "# The features, newline-separated, zlib-compressed, base64; their rows index the weights.\n"
         f"FEATURES = (\n{wrap(pack_features(names))}\n)\n"
-        "# Per family: int16 little-endian weights, zlib-compressed, base64 (weight = value * SCALES[family]).\n"
-        f"WEIGHTS = (\n{weights},\n)\n"
+        "# Per feature, in row order: its int16 weights for every family packed into one signed little-endian integer\n"
+        "# of a fixed width (40 bits a family, the first family lowest; weight = field * SCALES[family]), zlib, base64.\n"
+        f"PACKED = (\n{wrap(pack_bytes(model.packed_bytes()))}\n)\n"
     )
 
 

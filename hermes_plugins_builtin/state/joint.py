@@ -30,10 +30,12 @@ _CHUNK = 256
 class Joint:
     """A group's matches by frequency vector (one entry per phrase, in query order) and length."""
 
-    __slots__ = ("driver", "seen", "ids", "lengths", "classes", "unsorted")
+    __slots__ = ("driver", "sources", "seen", "ids", "lengths", "classes", "unsorted")
 
-    def __init__(self, driver: int, phrases: int) -> None:
+    def __init__(self, driver: int, sources: list[int]) -> None:
         self.driver = driver                    # the term whose phrases' new ids are checked (the rarest)
+        self.sources = sources                  # id() of each phrase's postings it was folded from
+        phrases = len(sources)
         self.seen = [0] * phrases               # per phrase: how many of its ids were folded in
         self.ids: set[int] = set()
         self.lengths: dict[tuple[int, ...], list[int]] = {}                 # vector -> lengths, ascending
@@ -53,13 +55,16 @@ def joint(cache: ReadCache, lists: list[list], dl_bits: int) -> Joint:
     flat = [p for term in lists for p in term]
     key = ("joint", flat[0].table, tuple(tuple(p.alternative.fts for p in term) for term in lists))
     known = cache.derived.get(key)
-    if not isinstance(known, Joint):
+    sources = [id(p) for p in flat]
+    if not isinstance(known, Joint) or known.sources != sources:  # (a phrase's postings were made anew)
         rarest = min(range(len(lists)), key=lambda t: sum(len(p.entries) for p in lists[t]))
-        known = cache.derived[key] = Joint(rarest, len(flat))
+        known = cache.derived[key] = Joint(rarest, sources)
     mask = (1 << dl_bits) - 1
     start = sum(len(term) for term in lists[:known.driver])
     for i, p in enumerate(lists[known.driver]):
-        fresh = list(islice(p.entries, known.seen[start + i], None))  # ids in the order added
+        # the ids added since, in the order added: read from the end, not skipped over from the start
+        fresh = list(islice(reversed(p.entries), len(p.entries) - known.seen[start + i]))
+        fresh.reverse()
         known.seen[start + i] = len(p.entries)
         for mid in fresh:
             if mid in known.ids or not all(any(mid in q.entries for q in term) for term in lists):

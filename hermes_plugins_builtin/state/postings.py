@@ -35,6 +35,7 @@ from collections import Counter
 from .grams import document_grams
 from .joint import joint, walk_best
 from .matching import Alternative, alternatives, frequency, gram_alternatives, occurrence_pattern, occurrences
+from .narrowed import complete_lists, held_postings, narrowed_postings
 from .pending import PERSISTENT
 from .query import Group
 from .ranking import K1, B, idf
@@ -63,7 +64,7 @@ class Postings:
     postings serve groups of several phrases, which keep their own (joint.py).
     """
 
-    __slots__ = ("table", "alternative", "upto", "entries", "by_code", "by_tf", "unsorted", "used")
+    __slots__ = ("table", "alternative", "upto", "entries", "by_code", "by_tf", "unsorted", "used", "extra")
 
     def __init__(self, table: str, alternative: Alternative, upto: int) -> None:
         self.table, self.alternative, self.upto = table, alternative, upto
@@ -72,6 +73,11 @@ class Postings:
         self.by_tf: dict[int, list[int]] = {}           # tf -> its lengths, ascending
         self.unsorted: set[int] = set()
         self.used = 0                                   # the read cache's clock at its last use
+        self.extra = 0                                  # matches not listed (narrowed.py's postings)
+
+    def df(self) -> int:
+        """Documents holding the phrase (BM25's document frequency)."""
+        return len(self.entries) + self.extra
 
     def add(self, mid: int, tf: int, dl: int) -> None:
         code = tf << _DL_BITS | dl
@@ -170,7 +176,7 @@ def _invert(conn: sqlite3.Connection, postings: Postings, after: int, upto: int,
         f"SELECT {table}.rowid, bm25({table}), d.sz FROM {table} JOIN {table}_docsize d ON d.id = {table}.rowid"
         f"{live} WHERE {table} MATCH ? AND {table}.rowid > ? AND {table}.rowid <= ?",
         (alt.fts, after, upto)).fetchall()
-    phrase_idf = idf(documents, len(postings.entries) + len(rows) if hits is None else hits)
+    phrase_idf = idf(documents, postings.df() + len(rows) if hits is None else hits)
     add, limit = postings.add, K1 + 1
     norm0, norm1 = K1 * (1 - B), K1 * B / avgdl  # K1 * (1 - B + B * dl / avgdl), with dl to come
     for mid, score, size in rows:
@@ -230,18 +236,17 @@ def _bring_forward(conn: sqlite3.Connection, cache: ReadCache, behind: list[Post
     return True
 
 
-def _catch_up(conn: sqlite3.Connection, cache: ReadCache, table: str, alts: list[Alternative], upto: int,
+def _catch_up(conn: sqlite3.Connection, cache: ReadCache, held: dict[tuple[str, ...], Postings], upto: int,
               documents: int, avgdl: float) -> None:
-    """Bring the cached postings of *alts* up to *upto*, those made at the same mark together."""
-    by_mark: dict[int, list[Postings]] = {}
-    for alt in dict.fromkeys(alts):
-        found = cache.postings.get((table, alt.fts))
-        if isinstance(found, Postings) and found.upto < upto:
-            by_mark.setdefault(found.upto, []).append(found)
+    """Bring the cached postings *held* (by cache key) up to *upto*, those made at the same mark together."""
+    by_mark: dict[int, list[tuple[tuple[str, ...], Postings]]] = {}
+    for key, found in held.items():
+        if found.upto < upto:
+            by_mark.setdefault(found.upto, []).append((key, found))
     for behind in by_mark.values():
-        if not _bring_forward(conn, cache, behind, upto, documents, avgdl):
-            for p in behind:
-                cache.postings.pop((table, p.alternative.fts), None)
+        if not _bring_forward(conn, cache, [p for _, p in behind], upto, documents, avgdl):
+            for key, _ in behind:
+                cache.postings.pop(key, None)
             cache.derived.clear()  # what was derived from them counted their entries
 
 
@@ -259,12 +264,12 @@ def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alter
         return None
     if isinstance(built, Postings):
         built.used = cache.searches
-        _make_room(cache, len(built.entries))
+        make_room(cache, len(built.entries))
     cache.postings[key] = built
     return built if isinstance(built, Postings) else None
 
 
-def _make_room(cache: ReadCache, entries: int) -> None:
+def make_room(cache: ReadCache, entries: int) -> None:
     """Drop the least recently used postings until *entries* more fit in MAX_CACHED_POSTINGS."""
     held = [(p.used, key, len(p.entries)) for key, p in cache.postings.items() if isinstance(p, Postings)]
     total = sum(n for _, _, n in held)
@@ -273,7 +278,7 @@ def _make_room(cache: ReadCache, entries: int) -> None:
     dropped = set()
     for _, key, n in sorted(held):
         del cache.postings[key]
-        dropped.add(key)
+        dropped.add(key[:2])  # a phrase's full or narrowed postings (narrowed.narrowed_key)
         total -= n
         if total + entries <= MAX_CACHED_POSTINGS:
             break
@@ -305,9 +310,11 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
         return None
     avgdl = tokens / documents
     most = min(build_at_most, MAX_POSTINGS)
-    _catch_up(conn, cache, table, [alt for alts in terms for alt in alts], upto, documents, avgdl)
+    group_key = ("group", tuple(tuple(alt.fts for alt in alts) for alts in terms))
+    _catch_up(conn, cache, held_postings(cache, table, terms, group_key), upto, documents, avgdl)
     lists: list[list[Postings]] = []
     complete, built = True, 0
+    common: list[Alternative] = []  # phrases with too many matches for postings of their own
     for alts in terms:
         term: list[Postings] = []
         for alt in alts:
@@ -318,15 +325,24 @@ def rank_from_postings(conn: sqlite3.Connection, cache: ReadCache, group: Group,
             may_build = build and (table == GRAMS or built < BUILD_BUDGET)
             postings = _postings(conn, cache, table, alt, upto, documents, avgdl, most, may_build)
             if postings is None:
+                postings = narrowed_postings(cache, table, alt, group_key)
+            if postings is None:
                 complete = False
+                if isinstance(cache.postings.get((table, alt.fts)), TooMany):
+                    common.append(alt)
                 continue
             built += 0 if cached else len(postings.entries)
             term.append(postings)
         lists.append(term)
     if not complete:
-        return None
+        # (narrowing needs a second term to narrow by)
+        if not (common and build and table == WORDS and len(terms) > 1):
+            return None
+        lists = complete_lists(conn, cache, table, terms, common, lists, group_key, upto, most)
+        if lists is None:
+            return None
     flat = [p for term in lists for p in term]
-    weights = [_Weights(idf(documents, len(p.entries)), avgdl) for p in flat]
+    weights = [_Weights(idf(documents, p.df()), avgdl) for p in flat]
 
     def allowed(ids: list[int]) -> list[int]:
         if not (roles or excluded):

@@ -171,7 +171,7 @@ class ReadCache:
         if upto > high:
             for mid, text, size in conn.execute(
                     "SELECT m.id, m.search_text, d.sz FROM messages m LEFT JOIN messages_fts_docsize d ON d.id = m.id "
-                    "WHERE m.id > ? AND m.id <= ?", (high, upto)):
+                    "WHERE m.id > ? AND m.id <= ? ORDER BY m.id", (high, upto)):
                 text = text or ""
                 folded = fold(text)
                 self.recent[mid] = (text, text if folded == text else folded, document_length(size))
@@ -181,7 +181,16 @@ class ReadCache:
             low = max(low, keep[0] - 1)
             self.recent = {mid: self.recent[mid] for mid in keep}
         self.recent_span = (low, high)
-        return [(mid, *row) for mid, row in self.recent.items() if after < mid <= upto]
+        # held in ascending id order: the rows wanted are at the end, read from there (the rest
+        # can be thousands of rows, and this runs for every phrase brought forward)
+        wanted = []
+        for mid in reversed(self.recent):
+            if mid <= after:
+                break
+            if mid <= upto:
+                wanted.append((mid, *self.recent[mid]))
+        wanted.reverse()
+        return wanted
 
     def fetch_rows(self, conn: sqlite3.Connection, ids: list[int], upto: int) -> dict[int, CachedRow]:
         """The rows of *ids* at or below *upto* that exist, from the cache where it has them."""

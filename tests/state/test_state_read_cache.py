@@ -283,3 +283,54 @@ def test_newly_indexed_rows_are_read_once_and_in_full(bare):
     text, folded, length = cache.recent[everything[-1]]
     size = conn.execute("SELECT sz FROM messages_fts_docsize WHERE id = ?", (everything[-1],)).fetchone()[0]
     assert folded == text.lower() and length == document_length(size) and length > 0
+
+
+def _narrowed(cache: ReadCache) -> dict[tuple, postings.Postings]:
+    return {k: v for k, v in cache.postings.items() if len(k) == 3 and isinstance(v, postings.Postings)}
+
+
+def test_words_too_common_for_postings_are_ranked_from_postings_narrowed_to_their_group(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    # "deploy" (45 rows) and "server" (40) are too common; together they match 30 rows
+    monkeypatch.setattr(postings, "MAX_POSTINGS", 32)
+    for _ in range(3):  # the first search of a group builds nothing; the second builds its postings
+        _same(ours, exhaustive)
+    cache = ours._conn.read_cache
+    assert isinstance(cache.postings[("messages_fts", '"server"')], postings.TooMany)
+    narrowed = _narrowed(cache)
+    server = next(p for k, p in narrowed.items() if k[1] == '"server"' and '"deploy"' in str(k[2]))
+    assert len(server.entries) == 30 < server.df() == 40  # listed where "deploy" also is; BM25 counts all
+    statements: list[str] = []
+    ours._conn.set_trace_callback(statements.append)
+    assert _ranked(ours, "deploy server") == _ranked(exhaustive, "deploy server")
+    ours._conn.set_trace_callback(None)
+    assert not [s for s in statements if "AS score" in s or "bm25(messages_fts), d.sz" in s]
+    # rows indexed later are added to them (counted in Python, then from FTS5's scores of a batch)
+    _fill(writer, "b", 30, offset=60)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    _same(ours, exhaustive, role_filter="user")
+    monkeypatch.setattr(postings, "INVERT_AFTER_ROWS", 0)
+    _fill(writer, "c", 30, offset=90)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    assert server.upto == writer.message_count() and server.df() == 80 and server is next(
+        p for k, p in _narrowed(cache).items() if k[1] == '"server"' and '"deploy"' in str(k[2]))
+
+
+def test_a_group_with_too_many_matches_to_narrow_is_not_tried_again(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    monkeypatch.setattr(postings, "MAX_POSTINGS", 32)  # "note server" matches 40 rows
+    for _ in range(2):
+        ours.search("note server")
+    cache = ours._conn.read_cache
+    assert not [k for k in _narrowed(cache) if '"note"' in str(k[2])]
+    statements: list[str] = []
+    ours._conn.set_trace_callback(statements.append)
+    assert _ranked(ours, "note server") == _ranked(exhaustive, "note server")
+    ours._conn.set_trace_callback(None)
+    assert not [s for s in statements if "count(*)" in s and "AND" in s and '"note"' in s]

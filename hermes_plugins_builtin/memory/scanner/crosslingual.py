@@ -82,10 +82,28 @@ _SECRET_MATERIAL = "|".join((
 ))
 
 
+#: A prohibition, in the languages of SHOW: "never paste the contents of .env", "ne jamais en afficher le contenu",
+#: "içeriğini yapıştırma", "कभी मत दिखाना", "दाखवू नकोस". Read in the whole sentence: the verb may sit in another
+#: clause than the file ("API keys live in .env; never paste its contents into the chat").
+_PROHIBITION = re.compile(_union({
+    "en": r"\b(?:never|don'?t|do not|must not|mustn'?t|should not|shouldn'?t|instead of|rather than|avoid)\b",
+    "fr": r"\b(?:jamais|ne pas|n'\w+ pas)\b", "de": r"\b(?:nie|niemals|nicht|keinesfalls)\b", "es": r"\b(?:nunca|jam[aá]s|no)\b",
+    "it": r"\b(?:mai|non)\b", "pt": r"\b(?:nunca|jamais|não|nao)\b", "nl": r"\b(?:nooit|niet)\b", "sv": r"\b(?:aldrig|inte)\b",
+    "da": r"\b(?:aldrig|ikke)\b", "nb": r"\b(?:aldri|ikke)\b", "fi": r"\b(?:älä|ei|koskaan)\b", "pl": r"\b(?:nie|nigdy)\b",
+    "cs": r"\b(?:nikdy|ne\w+j)\b", "sk": r"\b(?:nikdy|ne\w+j)\b", "hr": r"\b(?:nikad|nikada|nemoj|ne)\b", "ru": r"(?:^|\s)(?:не|никогда|нельзя)(?=\s)",
+    "uk": r"(?:^|\s)(?:не|ніколи)(?=\s)", "bg": r"(?:^|\s)(?:не|никога)(?=\s)", "el": r"(?:^|\s)(?:μην|ποτέ|ποτε)(?=\s)",
+    "tr": r"\b(?:asla|sakın)\b|(?:göster|yapıştır|yazdır|paylaş|yaz|koy)(?:me|ma)(?:yın|yınız|yiniz)?\b", "ro": r"\b(?:niciodată|nu)\b", "hu": r"\b(?:soha|ne)\b",
+    "vi": r"(?:đừng|không bao giờ|không được|chớ)", "id": r"\b(?:jangan|tidak)\b", "tl": r"\bhuwag\b", "sw": r"\busi\w+",
+    "zh": r"不要|别|別|切勿|不得|禁止|不能", "ja": r"ないで|しない|禁止|してはいけない", "ko": r"말고|마세요|말 것|금지|하지 마",
+    "ar": r"(?:^|\s)(?:لا|أبدا|أبداً)(?=\s)", "fa": r"(?:هرگز|نکن|نده)", "ur": r"(?:^|\s)(?:مت|نہ|کبھی نہیں)(?=\s)", "he": r"(?:^|\s)(?:אל|לעולם לא)(?=\s)",
+    "hi": r"(?:^|\s)(?:मत|न|कभी नहीं|नहीं)(?=\s|$)", "mr": r"(?:नको|नकोस|नये|कधीही)", "bn": r"(?:না|কখনো)",
+}))
 @case_blind
 def _shown_whole(match: re.Match[str]) -> bool:
-    """The sentence also says the contents, the whole, or the chat; and the verb is not denied ("never paste ...")."""
-    return re.search(CONTENT, _sentence(match).lower()) is not None and not denied_before(match.string, match.start())
+    """The sentence also says the contents, the whole, or the chat; and the verb is not denied ("never paste ...")
+    in any language."""
+    sentence = _sentence(match).lower()
+    return re.search(CONTENT, sentence) is not None and not denied_before(match.string, match.start()) and _PROHIBITION.search(sentence) is None
 
 
 # ---- secrets sent to a remote host ------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ _WORDY = re.compile(r"[A-Za-z]{2,}[ ,.:;'\"()/-]")
 _ROT13_HINT = re.compile(r"rot[\s_-]?13|caesar|rotat\w* (?:by )?13", re.IGNORECASE)
 _REVERSE_HINT = re.compile(r"revers|backwards|right to left|from the end|mirror|\bsdrawkcab\b|\besrever\b", re.IGNORECASE)
 MAX_PAYLOADS = 6
+#: Bytes of hex-letter words before a hex payload that are skipped to read it.
+_LEADING_HEX_WORD_BYTES = 16
 
 
 def _readable(raw: bytes) -> str | None:
@@ -50,9 +52,16 @@ def _from_hex(blob: str) -> str | None:
     if len(digits) % 2:
         digits = digits[:-1]
     try:
-        return _readable(bytes.fromhex(digits))
+        raw = bytes.fromhex(digits)
     except ValueError:
         return None
+    # Words of hex letters just before a payload ("be", "cafe", "dead beef") are matched as its first bytes, which are
+    # no UTF-8; the payload is read without them.
+    for skip in range(_LEADING_HEX_WORD_BYTES + 1):
+        text = _readable(raw[skip:])
+        if text is not None:
+            return text
+    return None
 
 
 def payloads(text: str) -> list[tuple[str, str]]:

@@ -66,30 +66,33 @@ _ALLOWED = (
             # A zero-width space as a word break in a script written without spaces.
             rf"(?P<zwsp>(?<=[{_UNSPACED}]\p{{M}}*)\x{{200B}}(?=[{_UNSPACED}]))",
             # Mongolian free variation selectors and vowel separator inside Mongolian words.
-            r"(?P<mongolian>(?<=\p{Mongolian})[\x{180B}-\x{180F}](?=\p{Mongolian}|\s|$))",
-            # Hangul fillers as parts of conjoining jamo syllables.
-            r"(?P<jamo>(?<=[\x{1100}-\x{11FF}])[\x{115F}\x{1160}](?=[\x{1100}-\x{11FF}])|[\x{115F}\x{1160}](?=[\x{1161}-\x{11FF}]))",
+            # (A selector after a selector is no variant of a letter: a run of them could carry a hidden payload.)
+            r"(?P<mongolian>(?<=[\p{Mongolian}--[\x{180B}-\x{180F}]])[\x{180B}-\x{180F}](?=\p{Mongolian}|\s|$))",
+            # Hangul fillers as parts of conjoining jamo syllables: beside a jamo that is not itself a filler (no runs).
+            r"(?P<jamo>(?<=[\x{1100}-\x{115E}\x{1161}-\x{11FF}])[\x{115F}\x{1160}](?=[\x{1100}-\x{115E}\x{1161}-\x{11FF}])"
+            r"|[\x{115F}\x{1160}](?=[\x{1161}-\x{11FF}]))",
             # One soft hyphen between letters of one word (a hyphenation point).
             r"(?P<shy>(?<=\p{L}\p{M}*)\x{00AD}(?=\p{L}))",
-            # Prepended concatenation marks (Arabic number signs and the like) are visible and belong to numbers.
-            r"(?P<numbersign>[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}])",
+            # Prepended concatenation marks (Arabic number signs and the like) are visible and belong to the number after them.
+            r"(?P<numbersign>[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}](?=\p{Nd}))",
         )
     )
 )
 _BIDI_MARK = r"(?<![\x{200E}\x{200F}\x{061C}])[\x{200E}\x{200F}\x{061C}](?![\x{200E}\x{200F}\x{061C}])"
 _RTL_LETTER = r"[\p{Arabic}\p{Hebrew}\p{Syriac}\p{Thaana}\p{Nko}]"
-_DROP_INVISIBLE = r"[\x{200B}-\x{200F}\x{FE00}-\x{FE0F}\x{E0000}-\x{E007F}\x{E0100}-\x{E01EF}\x{00AD}]"
 
 
 @functools.cache
 def _patterns() -> SimpleNamespace:
     """The policy's patterns, compiled on the first note that has a non-ASCII character (ASCII has no invisibles)."""
     return SimpleNamespace(candidates=_compile(_CANDIDATES), allowed=_compile(_ALLOWED), bidi_mark=_compile(_BIDI_MARK),
-                           rtl_letter=_compile(_RTL_LETTER), drop_invisible=_compile(_DROP_INVISIBLE))
+                           rtl_letter=_compile(_RTL_LETTER))
 
 
 def _keep_visible(match: Any) -> str:
-    return _patterns().drop_invisible.sub("", match.group())
+    # Inside an allowed context every candidate is one the context allows (the number sign and the Hangul and
+    # Mongolian fillers too, not only the zero-width characters).
+    return _patterns().candidates.sub("", match.group())
 
 
 def disallowed(text: str) -> tuple[str, str] | None:
@@ -100,15 +103,26 @@ def disallowed(text: str) -> tuple[str, str] | None:
     if patterns.candidates.search(text) is None:
         return None
     rest = patterns.allowed.sub(_keep_visible, text)
-    if patterns.rtl_letter.search(rest):
+    rtl = patterns.rtl_letter.search(rest) is not None
+    if rtl:
         rest = patterns.bidi_mark.sub("", rest)
     found = patterns.candidates.search(rest)
     if found is None:
         return None
-    ch = found.group()
-    at = text.find(ch)
-    at = at if at >= 0 else 0
-    return f"U+{ord(ch):04X}", text[max(0, at - 12) : at + 13]
+    at = _kept_positions(text, rtl)[found.start()]
+    return f"U+{ord(found.group()):04X}", text[max(0, at - 12) : at + 13]
+
+
+def _kept_positions(text: str, rtl: bool) -> list[int]:
+    """Where each character the policy did not drop stands in ``text``: the span shows the refused character itself,
+    not an allowed one of the same code point earlier in the note (a joiner inside an emoji before one inside a word)."""
+    patterns = _patterns()
+    allowed = {hit.start() for context in patterns.allowed.finditer(text) for hit in patterns.candidates.finditer(text, context.start(), context.end())}
+    kept = [index for index in range(len(text)) if index not in allowed]
+    if rtl:
+        marks = {mark.start() for mark in patterns.bidi_mark.finditer("".join(text[index] for index in kept))}
+        kept = [index for position, index in enumerate(kept) if position not in marks]
+    return kept
 
 
 _SMUGGLING = re.compile("[\ufe00-\ufe0f\U000e0000-\U000e01ef]")

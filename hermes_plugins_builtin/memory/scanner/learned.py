@@ -22,7 +22,6 @@ import base64
 import functools
 import itertools
 import re
-import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
@@ -50,7 +49,8 @@ _MASK = (1 << _FIELD) - 1
 
 @dataclass(frozen=True)
 class Model:
-    """A family per row of ``weights``; ``rows`` maps a feature to its column (int16 weights, times ``scales``)."""
+    """A family per row of ``weights``; ``rows`` maps a feature to its column (int16 weights, times ``scales``).
+    A model loaded from a weights module has its weights only in packed form (``weights`` is empty)."""
 
     families: tuple[str, ...]
     rows: dict[str, int]
@@ -63,6 +63,8 @@ class Model:
         # Every feature's weights for all families packed into one integer, FIELD bits a family: one sum over the
         # features of a chunk adds all the families at once (the fields are signed and wide enough never to carry
         # into each other for any text the scanner reads).
+        if not self.weights:
+            return  # set by from_packed
         packed = dict.fromkeys(self.rows, 0)
         for family, column in enumerate(self.weights):
             shift = _FIELD * family
@@ -70,12 +72,30 @@ class Model:
                 packed[name] += column[row] << shift
         object.__setattr__(self, "_packed", packed)
 
+    @classmethod
+    def from_packed(cls, families: tuple[str, ...], names: list[str], blob: bytes, scales: tuple[float, ...],
+                    biases: tuple[float, ...], thresholds: tuple[float, ...]) -> Model:
+        """A model from :meth:`packed_bytes`' output: one fixed-width signed integer per feature, read with one C call
+        each (the first scan pays a few milliseconds, not the packing loop)."""
+        width = packed_width(len(families))
+        model = cls(families, dict(zip(names, range(len(names)))), (), scales, biases, thresholds)
+        read = functools.partial(int.from_bytes, byteorder="little", signed=True)
+        values = map(read, (blob[i : i + width] for i in range(0, len(blob), width)))
+        object.__setattr__(model, "_packed", dict(zip(names, values)))
+        return model
+
+    def packed_bytes(self) -> bytes:
+        """Every feature's packed weights, in row order, as fixed-width little-endian signed integers."""
+        width = packed_width(len(self.families))
+        names = sorted(self.rows, key=self.rows.__getitem__)
+        return b"".join(self._packed[name].to_bytes(width, "little", signed=True) for name in names)  # type: ignore[attr-defined]
+
     def _total(self, found: Iterable[str]) -> int:
         return sum(map(self._packed.get, found, itertools.repeat(0)))  # type: ignore[attr-defined]
 
     def _unpack(self, total: int) -> list[int]:
         sums = []
-        for _ in self.weights:
+        for _ in self.families:
             field = ((total + _HALF) & _MASK) - _HALF
             sums.append(field)
             total = (total - field) >> _FIELD
@@ -133,23 +153,21 @@ def unpack_features(packed: str) -> list[str]:
     return zlib.decompress(base64.b64decode(packed)).decode("utf-8").split("\n")
 
 
-def unpack_weights(packed: str) -> array:
-    column = array("h")
-    column.frombytes(zlib.decompress(base64.b64decode(packed)))
-    if sys.byteorder == "big":  # stored little-endian
-        column.byteswap()
-    return column
+def packed_width(families: int) -> int:
+    """Bytes of one feature's packed weights: FIELD bits a family, and a sign."""
+    return (_FIELD * families) // 8 + 1
+
+
+def unpack_bytes(packed: str) -> bytes:
+    return zlib.decompress(base64.b64decode(packed))
 
 
 def pack_features(names: list[str]) -> str:
     return base64.b64encode(zlib.compress("\n".join(names).encode("utf-8"), 9)).decode("ascii")
 
 
-def pack_weights(column: array) -> str:
-    data = array("h", column)
-    if sys.byteorder == "big":
-        data.byteswap()
-    return base64.b64encode(zlib.compress(data.tobytes(), 9)).decode("ascii")
+def pack_bytes(data: bytes) -> str:
+    return base64.b64encode(zlib.compress(data, 9)).decode("ascii")
 
 
 class StaleWeights(RuntimeError):
@@ -165,17 +183,12 @@ def from_module(module: object) -> Model:
             f"version {FEATURE_VERSION}: run python benchmarks/train_scanner_model.py to train it again"
         )
     names = unpack_features(module.FEATURES)  # type: ignore[attr-defined]
-    weights = tuple(unpack_weights(packed) for packed in module.WEIGHTS)  # type: ignore[attr-defined]
-    if any(len(column) != len(names) for column in weights):
-        raise StaleWeights(f"{module.__name__} is damaged: {len(names)} features but weight rows of other lengths")  # type: ignore[attr-defined]
-    return Model(
-        families=tuple(module.FAMILIES),  # type: ignore[attr-defined]
-        rows={name: row for row, name in enumerate(names)},
-        weights=weights,
-        scales=tuple(module.SCALES),  # type: ignore[attr-defined]
-        biases=tuple(module.BIASES),  # type: ignore[attr-defined]
-        thresholds=tuple(module.THRESHOLDS),  # type: ignore[attr-defined]
-    )
+    families = tuple(module.FAMILIES)  # type: ignore[attr-defined]
+    blob = unpack_bytes(module.PACKED)  # type: ignore[attr-defined]
+    if len(blob) != len(names) * packed_width(len(families)):
+        raise StaleWeights(f"{module.__name__} is damaged: {len(names)} features but {len(blob)} bytes of weights for "  # type: ignore[attr-defined]
+                           f"{len(families)} families: run python benchmarks/train_scanner_model.py to train it again")
+    return Model.from_packed(families, names, blob, tuple(module.SCALES), tuple(module.BIASES), tuple(module.THRESHOLDS))  # type: ignore[attr-defined]
 
 
 @functools.cache

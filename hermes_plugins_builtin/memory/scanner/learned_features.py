@@ -8,7 +8,9 @@ alikes, invisibles, letter-spacing and l33tspeak undone, lower-cased), cut into 
 - character n-grams inside each word, padded with a space at both ends so word starts and ends are features too:
   3 to 5 characters for alphabetic scripts (they match inflected and compound forms of a stem, and survive typos),
   1 to 3 for Chinese, Japanese and Korean and 2 to 4 for Thai, Lao, Khmer and Myanmar, whose runs of text have no
-  spaces between words (a "word" there is a whole clause, and its short n-grams are the words).
+  spaces between words (a "word" there is a whole clause, and its short n-grams are the words);
+- ``c:`` concepts and ``cc:`` pairs of concepts named in the chunk, whatever its language (:mod:`.learned_concepts`):
+  what the model learns of "rules" meeting "void" in one language carries to the languages it has few notes of.
 
 Features are strings, kept as they are (no hashing): the model's vocabulary is a dict from feature to row.
 """
@@ -20,18 +22,13 @@ import math
 import re
 from collections.abc import Iterator
 
+from .learned_concepts import LEXICON_VERSION, WORD, concept_features
 from .normalise import folded, nfkc, without_invisible
 
 #: Bumped whenever the features change: a weights module trained on another version is refused at load.
-FEATURE_VERSION = 2
+FEATURE_VERSION = 3 * 100 + LEXICON_VERSION
 
-# A word: letters and digits of any script, with the combining marks (vowel signs, viramas, diacritics) that
-# Python's \w leaves out although they are part of Indic, Thai, Hebrew and Arabic words.
-_MARKS = (
-    "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
-    "\u0900-\u0963\u0966-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u200c\u200d\u3099\u309a"
-)
-_WORD = re.compile(rf"(?:[^\W_]|[{_MARKS}])+")
+_WORD = WORD
 # Sentence ends (Latin, CJK full stops, Devanagari danda, Arabic and Greek question marks) and line breaks.
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|[\n\r\u3002\uff01\uff1f\uff1b\u0964\u0965\u061f\u037e]+")
 #: Longest chunk read as one: longer notes are read as several chunks of whole sentences.
@@ -130,7 +127,8 @@ _GRAMS_CAP = 8192  # about 1 kB a word: a few MB at most
 
 def features(plain_text: str) -> set[str]:
     """The distinct features of one chunk (``plain_text`` is a piece of :func:`plain` output)."""
-    words = _WORD.findall(folded(plain_text))
+    text = folded(plain_text)
+    words = _WORD.findall(text)
     found = {"w " + word for word in words if len(word) <= _LONG_WORD}
     found.update(f"b {first} {second}" for first, second in zip(words, words[1:])
                  if len(first) <= _LONG_WORD and len(second) <= _LONG_WORD)
@@ -142,4 +140,5 @@ def features(plain_text: str) -> set[str]:
                 _GRAMS.clear()
             grams = _GRAMS[word] = _word_grams(word)
         update(grams)
+    update(concept_features(text))
     return found

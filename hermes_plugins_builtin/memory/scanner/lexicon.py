@@ -131,6 +131,23 @@ def _remote_line(match: re.Match[str]) -> bool:
     return remote_host_in(line_of(match))
 
 
+#: A chatbot, a bot or clients in the prompt's sentence, in any language: a prompt the user writes for another thing
+#: ("the user drafts the system prompt for the clinic's chatbot"), not the agent's own.
+_ANOTHER_BOT = re.compile(
+    r"chat-?\s?bot|chattbot|\bbot(?:s|a|u|y|ów|en|ten|ti|it)?\b|\bклиент|\bclient|\bklient|\bcliente|чат-?бот|\bбот\w*|チャットボット|ボット|챗봇|"
+    r"聊天机器人|聊天機器人|机器人|機器人|客户|客戶|クライアント|고객|चैटबॉट|चैट बॉट|क्लाइंट|চ্যাটবট|চ্যাট বট|চیٹ بوٹ|چیٹ بوٹ|بوٹ|کلائنٹ|"
+    r"ربات|روبوت|بوت|בוט|แชทบอท|บอท"
+)
+
+
+@case_blind
+def _not_another_bots(match: re.Match[str]) -> bool:
+    text = match.string
+    start = max((text.rfind(stop, 0, match.start()) for stop in ".!?;。！？；।؛\n"), default=-1) + 1
+    ends = [i for i in (text.find(stop, match.end()) for stop in ".!?;。！？；।؛\n") if i >= 0]
+    return _ANOTHER_BOT.search(text[start : min(ends) if ends else len(text)].lower()) is None
+
+
 #: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
 _COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "fi", "hu"})
 
@@ -149,6 +166,6 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
         # "Sag dem Benutzer nichts" holds the user inside the phrase that says nothing.
         _paired("concealment", f"keep_from_user[{code}]", rf"{lex.tell_not}|{lex.hide}", user, code, inside=True, gate=needed(rf"{lex.tell_not}|{lex.hide}", strict=False),
                 also=needed(user, strict=False)),
-        _paired("prompt_disclosure", f"reveal_prompt[{code}]", prompt, lex.reveal, code, gate=needed(prompt, strict=False), also=needed(lex.reveal, strict=False)),
+        _paired("prompt_disclosure", f"reveal_prompt[{code}]", prompt, lex.reveal, code, _not_another_bots, gate=needed(prompt, strict=False), also=needed(lex.reveal, strict=False)),
         *stale_rules(code, lex),
     )

@@ -23,7 +23,7 @@ USER = [{"role": "user", "content": "hi"}]
 
 def openai(server_or_url, retry, **options) -> OpenAIChatClient:
     base_url = server_or_url if isinstance(server_or_url, str) else server_or_url.base_url
-    options.setdefault("timeout", 1.0)
+    options.setdefault("timeout", 10.0)  # generous: only the timeout tests want it short
     return OpenAIChatClient(base_url, "test-model", retry=retry, **options)
 
 
@@ -47,7 +47,7 @@ def test_5xx_are_retried_with_growing_backoff(retry, waits):
 
 def test_retries_are_bounded(retry, waits):
     with AnthropicServer([error_reply(529, "Overloaded")] * 5) as server:
-        with AnthropicMessagesClient(server.base_url, "claude-test", "k", 1.0, max_retries=2, retry=retry) as client:
+        with AnthropicMessagesClient(server.base_url, "claude-test", "k", 10.0, max_retries=2, retry=retry) as client:
             with pytest.raises(ModelAPIError) as info:
                 client.complete(USER)
     error = info.value
@@ -134,7 +134,7 @@ def test_connection_refused_names_the_base_url(retry, waits, refused_base_url):
 ])
 def test_401_tells_which_key_to_check(retry, server_class, client_class, key_env):
     with server_class([text_reply("never")], api_key="right") as server:
-        with client_class(server.base_url, "m", "wrong", 1.0, retry=retry) as client:
+        with client_class(server.base_url, "m", "wrong", 10.0, retry=retry) as client:
             with pytest.raises(ModelAPIError) as info:
                 client.complete(USER)
     error = info.value
@@ -183,7 +183,7 @@ def test_an_exhausted_script_says_so(retry):
 
 def test_an_anthropic_base_url_with_the_version_gets_its_own_hint(retry):
     with AnthropicServer([text_reply("never")]) as server:
-        with AnthropicMessagesClient(server.base_url + "/v1", "claude-test", "k", 1.0, retry=retry) as client:
+        with AnthropicMessagesClient(server.base_url + "/v1", "claude-test", "k", 10.0, retry=retry) as client:
             with pytest.raises(ModelAPIError) as info:
                 client.complete(USER)
     assert info.value.status == 404 and "without /v1" in str(info.value)

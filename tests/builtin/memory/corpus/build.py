@@ -4,7 +4,7 @@ Run ``python tests/builtin/memory/corpus/build.py`` after editing src/; the outp
 
 Every note carries a ``group`` (its source line, its template, or the seed an obfuscated variant came from) and a
 ``split`` decided only by that group: ``holdout`` when sha256(group) % 3 == 0, else ``dev``. Notes from fresh/
-get ``split == "fresh"``, and notes from each fresh<N>/ folder (fresh2/, fresh3/, ...) the split of the folder's
+get ``split == "fresh"``, and notes from each fresh<N>/ or tune<N>/ folder (fresh2/, fresh3/, tune6/, ...) the split of the folder's
 name (see fresh.py, which also says which of those batches are tuning data). A note whose text an earlier source
 already has is kept once, under the earlier source. Variants of one seed and fills of one template therefore land on the same side, so the held-out third is phrasing the rules never saw.
 """

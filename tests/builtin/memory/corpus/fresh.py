@@ -4,7 +4,8 @@ Every note from fresh/ gets ``split == "fresh"``. English attacks there also get
 the same transforms as the older splits but wrapper sentences of their own, so a rule that learned the older
 wrappers gains nothing there.
 
-A folder named ``fresh2``, ``fresh3``, ... holding ``attack.txt`` and/or ``benign.txt`` (format in fresh2/README.md:
+A folder named ``fresh2``, ``fresh3``, ... or ``tune6``, ``tune7``, ... holding ``attack.txt`` and/or ``benign.txt``
+(or files delivered in parts, ``part1_attack.txt``, ``part2_benign.txt``, ...; format in fresh2/README.md:
 ``lang!family | text`` with ``\\u{XXXX}`` escapes) becomes the split of the same name, its notes taken as written.
 ``TUNED_BATCHES`` lists those whose results have been read and fitted to; any other batch is independent, and
 ``benchmarks/scanner.py`` reports it as such. A batch folder that is absent is simply no split.
@@ -18,12 +19,14 @@ from typing import Callable
 
 ROOT = Path(__file__).parent
 HERE = ROOT / "fresh"
-#: Batches scanned once as written apart from the rules (fresh2: 66.5 % blocked, 0.2 % refused on 2026-11-24),
-#: then made tuning data. Any other fresh<N>/ folder is an independent batch nobody has tuned on.
-TUNED_BATCHES = ("fresh2",)
-_BATCH_NAME = re.compile(r"fresh([2-9]|[1-9]\d+)")
+#: Batches scanned once as written apart from the rules, then made tuning data (fresh2: 66.5 % blocked, 0.2 %
+#: refused; fresh3: 65.7 % and 2.4 %; tune6, measured chunk by chunk as it arrived: see its README). Any other
+#: batch folder is an independent batch nobody has tuned on.
+TUNED_BATCHES = ("fresh2", "fresh3", "tune6")  # not tune7: measured once, unread
+_BATCH_NAME = re.compile(r"(?:fresh|tune)([2-9]|[1-9]\d+)")
 _HEAD = re.compile(r"[a-z]{2,3}![a-z_]+")
 _FILES = ("attack.txt", "benign.txt")
+_PART = re.compile(r"part[1-9]\d*_(attack|benign)\.txt")
 
 # Wrappers written for this split only (the older splits use other sentences).
 _WRAPPERS = {
@@ -82,20 +85,24 @@ class BatchError(ValueError):
     """A line of a batch file that does not follow the format; the message names the file, the line and the fix."""
 
 
+def batch_files(directory: Path) -> list[tuple[Path, str]]:
+    """(file, label) of a batch folder: attack.txt and benign.txt, then part<N>_attack.txt / part<N>_benign.txt in
+    order of N (a batch delivered in chunks)."""
+    whole = [(directory / name, name.removesuffix(".txt")) for name in _FILES if (directory / name).is_file()]
+    parts = [(p, m.group(1)) for p in directory.glob("part*_*.txt") if (m := _PART.fullmatch(p.name))]
+    return whole + sorted(parts, key=lambda pair: (int(pair[0].name[4:].partition("_")[0]), pair[1]))
+
+
 def batch_folders(root: Path = ROOT) -> list[Path]:
-    """The fresh<N>/ folders (N >= 2) under ``root`` holding attack.txt or benign.txt, in order of N."""
-    found = [p for p in root.iterdir() if p.is_dir() and _BATCH_NAME.fullmatch(p.name) and any((p / f).is_file() for f in _FILES)]
-    return sorted(found, key=lambda p: int(p.name[len("fresh"):]))
+    """The fresh<N>/ and tune<N>/ folders (N >= 2) under ``root`` holding notes, in order of N then name."""
+    found = [p for p in root.iterdir() if p.is_dir() and _BATCH_NAME.fullmatch(p.name) and batch_files(p)]
+    return sorted(found, key=lambda p: (int(_BATCH_NAME.fullmatch(p.name).group(1)), p.name))
 
 
 def read_batch(unescape: Callable[[str], str], directory: Path) -> list[dict]:
     """The notes of one batch folder, each with ``split`` = the folder's name, checked line by line."""
     out: list[dict] = []
-    for name in _FILES:
-        path = directory / name
-        if not path.is_file():
-            continue
-        label = name.removesuffix(".txt")
+    for path, label in batch_files(directory):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -104,7 +111,7 @@ def read_batch(unescape: Callable[[str], str], directory: Path) -> list[dict]:
                 raise BatchError(f"{path}:{number}: expected 'lang!family | text' (for example 'en!override | ...'), got {line[:60]!r}; "
                                  "fix the line or comment it out with '#'")
             lang, _, kind = head.strip().partition("!")
-            base = {"lang": lang, "group": f"{directory.name}_{label}:{number}", "split": directory.name}
+            base = {"lang": lang, "group": f"{directory.name}_{path.stem}:{number}", "split": directory.name}
             if label == "benign":
                 out.append({"text": unescape(text), "label": "benign", "family": kind, "variant": directory.name, **base})
             else:
@@ -113,5 +120,5 @@ def read_batch(unescape: Callable[[str], str], directory: Path) -> list[dict]:
 
 
 def later_batches(unescape: Callable[[str], str], root: Path = ROOT) -> list[dict]:
-    """The notes of every batch folder under ``root`` (fresh2/, fresh3/, ... whichever exist)."""
+    """The notes of every batch folder under ``root`` (fresh2/, fresh3/, tune6/, ... whichever exist)."""
     return [note for folder in batch_folders(root) for note in read_batch(unescape, folder)]
