@@ -221,6 +221,7 @@ def test_a_character_limit_cuts_at_a_word_or_below_four_characters_anywhere() ->
     from hermes_bundled_plugins.memory.honcho.recall import truncate_chars
 
     assert truncate_chars("ab cd ef", 8) == "ab cd ef", "exactly at the limit: unchanged"
+    assert truncate_chars("ab cd ef g", 10) == "ab cd ef g", "a limit that is no multiple of four too"
     assert truncate_chars("ab cd ef gh ij", 8) == "ab cd"
     assert truncate_chars("ab cdefgh", 4) == "ab"
     assert truncate_chars("abcdef", 3) == "abc" and truncate_chars("abcdef", 0) == ""
@@ -282,6 +283,11 @@ def test_a_background_fetch_still_running_past_its_bound_leaves_the_turn_what_is
     go.set()
     worker.join()
     assert recall.state.base == "## User representation\nnewer"
+    assert worker.name == "honcho-prefetch" and worker.daemon, "a fetch that never ends must not keep the process alive"
+    recall.for_turn(2, "hi")  # the prepared text is used once
+    again = recall.prepare_in_background(2, "hi")
+    assert again is not None, "a finished fetch no longer counts as running"
+    again.join()
 
 
 def test_cadences_count_the_turns_of_a_fetch_made_during_the_turn() -> None:
@@ -352,6 +358,7 @@ def test_a_failing_dialectic_is_warned_about_and_the_last_answer_kept(caplog: py
     ("a\nbb\nccdddd", 2, "a\nbb"),          # the last line break is a boundary too
     ("ab \ncdefgh", 2, "ab"),               # whitespace before the cut is dropped
     (" abcdefghij", 2, " abcdefg"),         # a space only at the start is no boundary
+    ("a bcdefghij", 2, "a"),
 ])
 def test_budget_cuts_at_the_last_boundary(text: str, tokens: int, expected: str) -> None:
     assert truncate_to_budget(text, tokens) == expected
