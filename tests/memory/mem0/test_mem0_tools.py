@@ -170,3 +170,25 @@ def test_a_mirrored_copy_from_before_targets_were_recorded_is_found_for_either_f
     provider.on_memory_write("replace", "memory", "Ann prefers emacs", {"old_entry": "Ann prefers vim"})
     assert provider.flush(30)
     assert [m["memory"] for m in platform.memories.values()] == ["Ann prefers emacs"]
+
+
+def test_a_provider_never_initialized_says_so(mem0_home):
+    from hermes_core.manager import PluginManager
+
+    plugins = PluginManager()
+    plugins.load_all()
+    provider = plugins.active_memory_provider()
+    assert call(provider, "mem0_search", {"query": "x"}) == {"error": "Mem0 is not set up: the session did not initialize it"}
+
+
+def test_while_the_breaker_is_open_tools_answer_at_once_with_when_it_closes(open_provider, platform, hermes_home):
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    breaker:\n      threshold: 1\n      cooldown: 600\n")
+    provider = open_provider()
+    call(provider, "mem0_profile", {})  # opened
+    platform.failures.append((500, {"detail": "boom"}))
+    assert "error" in call(provider, "mem0_search", {"query": "tabs"})
+    assert provider.breaker_open()
+    sent = len(platform.requests)
+    for name in ("mem0_search", "mem0_profile", "mem0_conclude"):
+        assert call(provider, name, {"query": "x", "conclusion": "x"}) == {"error": provider.breaker_message()}
+    assert len(platform.requests) == sent
