@@ -22,6 +22,9 @@ GRAMS_FORMAT = f"bigram+last/v1/unicode-{unicodedata.unidata_version}"
 
 # \uXXXX escapes appear when tool-call arguments were JSON-encoded with ensure_ascii.
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+# the characters that can start or continue a run (see _starts_run, _continues_run) and the
+# ones between them; anything below U+00AA ends a run
+_RUN_STRETCHES = re.compile("[^\x00-\u00a9]+")
 
 
 def _starts_run(ch: str) -> bool:
@@ -40,17 +43,21 @@ def script_runs(text: str) -> list[str]:
     if text.isascii():
         return []
     runs: list[str] = []
-    start = -1
-    for i, ch in enumerate(text):
+    # a run only holds characters from U+00AA up, so it lies within one stretch of them:
+    # the loop walks those stretches, not every character (an English message with one
+    # dash or emoji has a stretch of one character instead of hundreds to look at)
+    for stretch in _RUN_STRETCHES.findall(text):
+        start = -1
+        for i, ch in enumerate(stretch):
+            if start >= 0:
+                if _continues_run(ch):
+                    continue
+                runs.append(stretch[start:i])
+                start = -1
+            if _starts_run(ch):
+                start = i
         if start >= 0:
-            if _continues_run(ch):
-                continue
-            runs.append(text[start:i])
-            start = -1
-        if _starts_run(ch):
-            start = i
-    if start >= 0:
-        runs.append(text[start:])
+            runs.append(stretch[start:])
     return runs
 
 

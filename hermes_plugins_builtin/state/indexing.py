@@ -15,7 +15,7 @@ import sqlite3
 from typing import Callable
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
-from .ranking import rebuild_lists, update_lists
+from .impact_upkeep import rebuild_lists, update_lists
 
 BATCH_ROWS = 32
 # Segment merging is done a slice at a time after each batch instead of by FTS5's

@@ -14,7 +14,7 @@ from .backfill_ledger import SQLITE_DDL as SQLITE_BACKFILL_DDL
 from .grams import GRAMS_FORMAT
 from .errors import NotAStateDatabaseError, SchemaTooNewError
 from .indexing import ProgressCallback, index_pending
-from .ranking import rebuild_lists
+from .impact_upkeep import rebuild_lists
 
 SCHEMA_VERSION = 5
 #: The first version with the batched word and gram indexes (state_meta.indexed_upto).

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from hermes_plugins_builtin.state import SessionStore, indexing, ranking
+from hermes_plugins_builtin.state import SessionStore, impact_upkeep, indexing
 from hermes_plugins_builtin.state.connection import write_transaction
 
 WORDS = ("alpha", "beta", "gamma", "delta")
@@ -34,10 +34,10 @@ def test_each_message_is_found_the_moment_its_append_returns(db_path):
 
 
 def test_a_store_that_started_empty_counts_words_itself_as_the_index_does(db_path, monkeypatch):
-    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     counted = []
-    real = ranking._document_frequency
-    monkeypatch.setattr(ranking, "_document_frequency", lambda conn, term: counted.append(term) or real(conn, term))
+    real = impact_upkeep._document_frequency
+    monkeypatch.setattr(impact_upkeep, "_document_frequency", lambda conn, term: counted.append(term) or real(conn, term))
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
         for i in range(6 * indexing.BATCH_ROWS):
@@ -56,7 +56,7 @@ def test_a_store_that_started_empty_counts_words_itself_as_the_index_does(db_pat
 
 
 def test_another_writers_batch_ends_the_local_counts_and_the_index_counts_again(db_path, monkeypatch):
-    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     with SessionStore(db_path) as first, SessionStore(db_path) as second:
         first.create_session("a", "cli")
         second.create_session("b", "cli")
@@ -67,8 +67,8 @@ def test_another_writers_batch_ends_the_local_counts_and_the_index_counts_again(
             second.append_message("b", "user", f"alpha gamma gamma other{i}")  # second indexes this batch
         assert second._conn.rank_cache.local is None  # it did not start on an empty index
         counted = []
-        real = ranking._document_frequency
-        monkeypatch.setattr(ranking, "_document_frequency",
+        real = impact_upkeep._document_frequency
+        monkeypatch.setattr(impact_upkeep, "_document_frequency",
                             lambda conn, term: counted.append(term) or real(conn, term))
         for i in range(2 * indexing.BATCH_ROWS):
             first.append_message("a", "user", f"gamma gamma alpha more{i}")
@@ -79,7 +79,7 @@ def test_another_writers_batch_ends_the_local_counts_and_the_index_counts_again(
 
 
 def test_a_deletion_ends_the_local_counts(db_path, monkeypatch):
-    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     with SessionStore(db_path) as store:
         store.create_session("gone", "cli")
         store.create_session("kept", "cli")
@@ -101,16 +101,16 @@ def test_a_new_list_takes_counts_and_lengths_from_fts5_scores_exactly(db_path):
                                     for i in range(3 * indexing.BATCH_ROWS)])
         conn = store._conn
         df = _vocab_count(conn, "deploy")
-        from_scores = ranking._best_matches(conn, '"deploy"', df)
-        from_text = ranking._best_matches_from_text(conn, '"deploy"')
-        assert len(from_scores) == ranking.LIST_SIZE
+        from_scores = impact_upkeep._best_matches(conn, '"deploy"', df)
+        from_text = impact_upkeep._best_matches_from_text(conn, '"deploy"')
+        assert len(from_scores) == impact_upkeep.LIST_SIZE
         assert sorted(from_scores) == sorted(from_text)
 
 
 def test_a_score_that_is_not_a_whole_count_falls_back_to_reading_the_rows(db_path, monkeypatch):
     read = []
-    from_text = ranking._best_matches_from_text
-    monkeypatch.setattr(ranking, "_best_matches_from_text", lambda conn, phrase: read.append(phrase) or from_text(conn, phrase))
+    from_text = impact_upkeep._best_matches_from_text
+    monkeypatch.setattr(impact_upkeep, "_best_matches_from_text", lambda conn, phrase: read.append(phrase) or from_text(conn, phrase))
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
         store.append_messages("s", [{"role": "user", "content": ("deploy " * (1 + i % 3) if i % 4 == 0 else "") + f"x{i}"}
@@ -118,16 +118,16 @@ def test_a_score_that_is_not_a_whole_count_falls_back_to_reading_the_rows(db_pat
         conn = store._conn
         df = _vocab_count(conn, "deploy")
         assert df == 50
-        right = ranking._best_matches(conn, '"deploy"', df)
+        right = impact_upkeep._best_matches(conn, '"deploy"', df)
         assert read == []  # every score inverted
-        wrong = ranking._best_matches(conn, '"deploy"', df + 7)  # an IDF bm25() did not use: no score inverts
+        wrong = impact_upkeep._best_matches(conn, '"deploy"', df + 7)  # an IDF bm25() did not use: no score inverts
         assert read == ['"deploy"']
         assert sorted(wrong) == sorted(right) and len(right) == df  # fewer matches than a list holds
 
 
-@pytest.mark.parametrize("weighted", [0.0, ranking.K1 + 1, ranking.K1 + 2])
+@pytest.mark.parametrize("weighted", [0.0, impact_upkeep.K1 + 1, impact_upkeep.K1 + 2])
 def test_frequency_refuses_weights_no_count_gives(weighted):
-    assert ranking._frequency(weighted, 10, 10.0) is None
+    assert impact_upkeep._frequency(weighted, 10, 10.0) is None
 
 
 def test_a_failed_write_transaction_rolls_back_and_frees_the_lock(db_path):

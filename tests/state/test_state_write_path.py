@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hermes_plugins_builtin.state import SessionStore, StateStoreError, indexing, open_configured_store, ranking
+from hermes_plugins_builtin.state import SessionStore, StateStoreError, impact_upkeep, indexing, open_configured_store
 from hermes_plugins_builtin.state.records import MESSAGE_COLUMNS, encode_message
 from hermes_plugins_builtin.state.ranking import _TOKEN, fold, tokens
 
@@ -98,7 +98,7 @@ def _tracked_words(store: SessionStore) -> set[str]:
 
 
 def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later(db_path, monkeypatch):
-    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     batch = indexing.BATCH_ROWS
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
@@ -116,7 +116,7 @@ def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later
 
 
 def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeypatch):
-    monkeypatch.setattr(ranking, "TRACK_DF", 40)
+    monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     with SessionStore(db_path) as store:
         store.create_session("s", "cli")
         for turn in range(2):  # each turn indexes its own rows; the second sees the first's count
@@ -126,7 +126,7 @@ def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeyp
 
 
 def test_the_promotion_budget_counts_rows_in_batches_of_the_index():
-    assert ranking.ROWS_PER_BUDGET == indexing.BATCH_ROWS
+    assert impact_upkeep.ROWS_PER_BUDGET == indexing.BATCH_ROWS
 
 
 @pytest.mark.parametrize(("setting", "pragma"), [(None, 1), ("normal", 1), ("FULL", 2), (" full ", 2)])
