@@ -217,6 +217,25 @@ GROUPS: dict[str, Group] = {
         shared_postgres=True,
         pytest_args=("-k", "postgres"),
     ),
+    # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
+    # used or shown), with the tests that call load_settings directly: no model server, well under a second
+    "mem0-settings": Group(
+        ("plugins/memory/mem0/settings.py",),
+        ("tests/memory/mem0/test_mem0_settings_values.py", "tests/memory/mem0/test_mem0_settings.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # what a model's tool call can make the Mem0 provider do, and the recalled block, with the platform tests
+    # (the real mem0.MemoryClient against the loopback platform server: no model, no local store)
+    "mem0-tools": Group(
+        ("plugins/memory/mem0/tools.py",),
+        ("tests/memory/mem0/test_mem0_tools.py", "tests/memory/mem0/test_mem0_platform.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
+    "honcho-tools": Group(
+        ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
+        ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
+    ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
         (
