@@ -70,6 +70,25 @@ class MemoryFile:
             raise file_error(self.path, exc, "read it") from exc
         return parse_entries(text)
 
+    def _read_for_edit(self) -> list[str]:
+        """The entries, read strictly: an edit rewrites the whole file, so bytes that are not UTF-8 would come
+        back as U+FFFD and the original would be lost for good. Such a file is refused, left as it is."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise file_error(self.path, exc, "read it") from exc
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MemoryFileError(
+                f"{self.path}: cannot edit it (not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start}; "
+                "an edit would replace what cannot be read) -> convert it to UTF-8 (e.g. with iconv) or move it "
+                "aside; it was not changed"
+            ) from None
+        return parse_entries(text)
+
     def update(self, change: Callable[[list[str]], tuple[list[str] | None, T]]) -> T:
         """Run ``change(current_entries)`` under the lock; write the entries it returns (``None``: no write).
 
@@ -96,7 +115,7 @@ class MemoryFile:
                     # the fix concerns the leftover (a directory of a temp file's name, say), not the memory file
                     leftover = Path(exc.filename or self.path.parent)
                     raise file_error(leftover, exc, "remove this leftover of an interrupted write") from exc
-                new_entries, result = change(self.read())
+                new_entries, result = change(self._read_for_edit())
                 if new_entries is not None:
                     try:
                         atomic_write(self.path, join_entries(new_entries))

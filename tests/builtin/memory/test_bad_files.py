@@ -126,6 +126,19 @@ def test_a_damaged_byte_reads_as_a_replacement_character_not_an_error(tmp_path: 
     assert MemoryFile(path).read() == ["caf\u00e9 \u2615", "bad \ufffd byte"]
 
 
+def test_an_edit_of_a_file_that_is_not_utf8_is_refused_and_the_file_kept(tool, hermes_home):
+    # the agent's own writes, not only the CLI's: rewriting would turn the bad bytes into U+FFFD for good
+    path = hermes_home / "memories" / "MEMORY.md"
+    path.parent.mkdir(parents=True)
+    original = "Caf\u00e9 opens at 8".encode("latin-1") + b"\n\xa7\nBuild with make -j4"
+    path.write_bytes(original)
+    answer = tool(action="add", content="Deploys on Fridays are frozen")
+    assert answer["success"] is False
+    assert answer["error"].startswith(f"{path}: cannot edit it (not UTF-8 text: byte 0xe9 at offset 3;")
+    assert "convert it to UTF-8" in answer["error"]
+    assert path.read_bytes() == original
+
+
 @pytest.mark.skipif(os.name != "posix", reason="the C locale is a POSIX notion")
 def test_notes_read_as_utf8_under_a_c_locale(tmp_path: Path):
     path = tmp_path / "USER.md"
