@@ -1,8 +1,10 @@
 """Detectors for forged prompt structure: chat-template tokens, role headers, fences, transcripts and tool calls.
 
 A note that carries these makes the model read what follows as the system, the developer, an earlier turn of
-the conversation or a tool's answer. Mentioning a canonical token counts: the token itself is the attack. Plain
-prose about such things ("tests for the tool-calling adapter", a "User:" line in a description) passes.
+the conversation or a tool's answer. A token that opens content counts: the token itself is the attack. A note
+that only names tokens (every one followed by punctuation, another token or at most a role word before the
+sentence goes on, as in "the template uses <|im_start|> and <|im_end|>; keep it") describes a format and passes,
+as does plain prose about such things ("tests for the tool-calling adapter", a "User:" line in a description).
 """
 
 from __future__ import annotations
@@ -21,6 +23,24 @@ _TOKENS = (
     r"untrusted|admin|im_start)(?:[_-]\w{1,24})?\s*>|<\s*/?\s*(?:tool_call|tool_use|function_calls|function_call|invoke|antml:\w{1,16}|tool_code)\b[^>\n]{0,200}>"
     r"|<parameter\s+name\s*=|<function\s*=\s*\w{1,16}\s*>"
 )
+_TOKEN_RE = re.compile(_TOKENS, re.IGNORECASE)
+# What may follow a token that is only named: a role word or "token(s)", then punctuation, a conjunction or another token.
+_NAMED = re.compile(r"[ \t]*(?:\w{1,12}[ \t]*)?(?:$|[;,.)/\]`'\"»”|]|<|\[|\s(?:and|or|e|et|y|und|и|или|и/или|и|та|і|o|ou)\s)")
+
+
+# The canonical special tokens of chat templates, which a note about a model's template can name; tags such as
+# <system> or <function_calls> are never only named.
+_SPECIAL = re.compile(r"<[|｜]|<(?:start|end)_of_turn>|\[/?INST\]|<</?SYS>>", re.IGNORECASE)
+
+
+def _opens_content(match: re.Match[str]) -> bool:
+    """True unless every token in the note is a special token only named, none of them followed by a turn's text."""
+    return any(
+        _SPECIAL.match(token.group()) is None or _NAMED.match(match.string, token.end()) is None
+        for token in _TOKEN_RE.finditer(match.string)
+    )
+
+
 _ROLE_HEADER = (
     r"^[ \t>*_#\-=\[(]{0,64}(?:#{1,6}\s*)?(?:system|developer|sys|admin|administrator|operator)\s*(?:\([^)\n]{0,30}\)\s*)?"
     r"(?:(?:note|notice|message|prompt|instructions?|update|override|alert|directive|command|notification|policy|mode)\s*(?:\([^)\n]{0,30}\)\s*)?[:\]]\s*\S"
@@ -38,7 +58,7 @@ def _not_a_schema(match: re.Match[str]) -> bool:
 
 
 FORGERY = (
-    rule("forgery", "chat_template_token", _TOKENS, gate=("<", "[")),
+    rule("forgery", "chat_template_token", _TOKENS, _opens_content, gate=("<", "[")),
     rule("forgery", "role_header", _ROLE_HEADER, gate=("system", "developer", "sys", "admin", "operator")),
     rule("forgery", "inline_system_header", r"(?:^|[.!?:;]\s+|\s{2,}|[\"'“(])(?:[A-Z]{3,}\s+){0,2}(?:SYSTEM|DEVELOPER|ADMIN)(?: (?:NOTE|NOTICE|MESSAGE|PROMPT|UPDATE|OVERRIDE|INSTRUCTIONS?|DIRECTIVE))?\s*(?:\([^)\n]{0,30}\)\s*)?:\s+\S", flags=re.MULTILINE, gate=("system", "developer", "admin")),
     rule("forgery", "vendor_notice", r"\b(?:openai|anthropic|google|deepmind|microsoft|meta|mistral|hermes|the (?:platform|developers?|operators?|system administrators?|model provider))\s+(?:system\s+|security\s+|policy\s+)?(?:notice|note|message|update|announcement|directive|alert|override|instruction)s?\s*:|\bnote from (?:openai|anthropic|google|the (?:system|developers?|platform|operator|model provider))(?: team)?\s*(?:\([^)\n]{0,40}\)\s*)?:", gate=("openai", "anthropic", "google", "deepmind", "microsoft", "meta", "mistral", "hermes", "platform", "developer", "operator", "administrator", "provider", "note from")),
