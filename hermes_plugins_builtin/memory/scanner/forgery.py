@@ -52,9 +52,23 @@ _TURN = r"^[ \t>*_#\-\[(]{0,64}(?:human|user|assistant|ai|model|gpt|claude|chatg
 _SCHEMA = re.compile(r"[\"']parameters[\"']\s*:\s*\{\s*(?:[\"'](?:type|properties|required|description)[\"']|[\"']\w{1,30}[\"']\s*:\s*[\"'](?:string|integer|number|boolean|object|array)[\"'])")
 
 
-def _not_a_schema(match: re.Match[str]) -> bool:
-    """A function definition ({"name", "parameters": {"city": "string"}}) documents a tool; it calls nothing."""
-    return _SCHEMA.search(match.string, match.start(), match.end() + 120) is None
+# What makes a call act on the world: a shell, a command, an address to send to, a path in the home or a variable.
+_ACTING = re.compile(r"://|@|\||~|\$|\b\d{1,3}(?:\.\d{1,3}){3}\b|\.ssh|/etc/|\b(?:bash|shell|sh|terminal|command|cmd|exec\w*|eval|rm|curl|wget|sudo|python)\b", re.IGNORECASE)
+# Three words of prose, or (in scripts written without spaces) four characters of Chinese, Japanese or Korean.
+_PROSE_BEFORE = re.compile(r"(?:(?:\w[\w'’-]*\W+){3,}|[\u3040-\u9fff\uac00-\ud7af]{4,}\W*)$")
+
+
+def _a_call(match: re.Match[str]) -> bool:
+    """A function definition ({"name", "parameters": {"city": "string"}}) documents a tool; it calls nothing. Nor does a
+    call shown inside a sentence about the user's bot (prose before it) whose arguments are plain data:
+    no shell, command, address, home path or variable."""
+    text = match.string
+    if _SCHEMA.search(text, match.start(), match.end() + 120) is not None:
+        return False
+    start = text.rfind("{", 0, match.start() + 1)
+    start = match.start() if start < 0 else start
+    described = _PROSE_BEFORE.search(text[max(0, start - 200):start]) is not None
+    return not described or _ACTING.search(text, start, match.end() + 200) is not None
 
 
 FORGERY = (
@@ -68,7 +82,7 @@ FORGERY = (
     rule("forgery", "fence", r"\b(?:end|close|closing)\s+(?:of\s+)?(?:the\s+)?(?:memory|memories|notes|context|system prompt|instructions|user (?:profile|input|message)|document|untrusted (?:content|text))\b\s*[-=#*═─]{0,64}\s*(?:$|\n|[.:])|(?:^|\n)\s*[-=#*]{3,}\s*(?:begin|start|end)\s+(?:of\s+)?(?:system|admin|developer|new|updated)\b|[═]{4,}|[─━]{8,}[^\n]{0,300}(?:system|memory|instructions)|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:MESSAGE|PROMPT|INSTRUCTIONS?)\b", gate=("end", "begin", "start", "close", "═", "─", "━")),
     rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
     rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", gate=("role", "<!--")),
-    rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:|[\"']action[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"']action_input[\"']\s*:|[\"']tool[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:input|args|arguments|tool_input|parameters)[\"']\s*:", _not_a_schema, gate=("tool_call", "function_call", "tool_use", "name", "function", "action_input", "tool")),
+    rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:|[\"']action[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"']action_input[\"']\s*:|[\"']tool[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:input|args|arguments|tool_input|parameters)[\"']\s*:", _a_call, gate=("tool_call", "function_call", "tool_use", "name", "function", "action_input", "tool")),
     rule("forgery", "role_fence", r"```[ \t]*(?:system|developer|assistant|admin|instructions?|operator)[ \t]*$", gate=("```",)),
     rule("forgery", "tool_token_bracket", r"\[\s*/?\s*(?:tool_result|tool_output|tool_response|function_result|function_output|tool_call|function_call)\s*\]", gate=("tool_", "function_")),
     rule("forgery", "tool_result", r"(?:^|\n)\s*[\[(<]?\s*(?:tool|function)\s*(?:result|output|response|call)s?\s*[\])>:]|\bfunction call\s*:\s*\w{1,16}\s*\(|^\s*(?:Action|Observation)\s*:\s*\S[^\n]{0,300}\n\s*(?:Action Input|Observation|Thought)\s*:", gate=("tool", "function", "action", "observation")),
