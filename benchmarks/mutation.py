@@ -21,6 +21,7 @@ in-process ones.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -42,7 +43,25 @@ class Group:
     tests: tuple[str, ...]
     #: Keys of bundled plugins the tests load through the host (see PLUGIN_NAMES_MODULE).
     loaded_plugins: tuple[str, ...] = ()
+    #: Start one PostgreSQL server for the whole run and point the tests' ``pg_server`` at it (see SHARED_PG_MODULE).
+    shared_postgres: bool = False
+    #: Extra pytest arguments, e.g. ``-k postgres`` to leave out the SQLite half of the contract tests.
+    pytest_args: tuple[str, ...] = ()
 
+
+#: The tests that run the session-store contract on PostgreSQL in this process (see ``postgres-store``).
+POSTGRES_CONTRACT_TESTS = (
+    "tests/state/test_state_sessions.py",
+    "tests/state/test_state_edges.py",
+    "tests/state/test_state_lineage.py",
+    "tests/state/test_state_backfill.py",
+    "tests/state/test_state_schema.py",
+    "tests/state/test_state_search.py",
+    "tests/state/test_state_maintenance.py",
+    "tests/state/test_state_postgres_ranking.py",
+    "tests/state/test_state_postgres_store.py",
+    "tests/state/test_state_postgres.py::test_an_append_retried_with_the_same_key_is_stored_once",
+)
 
 GROUPS: dict[str, Group] = {
     "hooks": Group(
@@ -187,6 +206,36 @@ GROUPS: dict[str, Group] = {
         ("tests/memory/mem0/test_mem0_access.py", "tests/memory/mem0/test_mem0_resilience.py"),
         loaded_plugins=("memory/mem0",),
     ),
+    # the PostgreSQL session store and its search: the contract tests (each runs on SQLite and on PostgreSQL;
+    # -k keeps the PostgreSQL half), the ranking tests and the store's own, against one server for the whole
+    # run (SHARED_PG_MODULE); the multi-process, restart and CLI tests are left out. Measure a file at a
+    # time with --only (and --resume after the first): 1,500 mutants do not fit one sitting
+    "postgres-store": Group(
+        tuple(f"hermes_plugins_builtin/state/postgres/{name}.py"
+              for name in ("store", "search", "text", "impact", "maintenance", "adapter")),
+        POSTGRES_CONTRACT_TESTS,
+        shared_postgres=True,
+        pytest_args=("-k", "postgres"),
+    ),
+    # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
+    # used or shown), with the tests that call load_settings directly: no model server, well under a second
+    "mem0-settings": Group(
+        ("plugins/memory/mem0/settings.py",),
+        ("tests/memory/mem0/test_mem0_settings_values.py", "tests/memory/mem0/test_mem0_settings.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # what a model's tool call can make the Mem0 provider do, and the recalled block, with the platform tests
+    # (the real mem0.MemoryClient against the loopback platform server: no model, no local store)
+    "mem0-tools": Group(
+        ("plugins/memory/mem0/tools.py",),
+        ("tests/memory/mem0/test_mem0_tools.py", "tests/memory/mem0/test_mem0_platform.py"),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
+    "honcho-tools": Group(
+        ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
+        ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
+    ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
         (
@@ -248,9 +297,59 @@ loader.import_directory_plugin = import_directory_plugin
 '''
 
 
+#: A pytest plugin for groups with ``shared_postgres``. Each mutant is a fresh pytest session, so the
+#: session-scoped ``pg_server`` fixture would start (initdb) a server per mutant: seconds each on a loaded
+#: machine. This script starts one server before mutmut runs and stops it afterwards; the plugin makes
+#: ``running_server`` hand out that one (never stopping it) and drops the databases a session created.
+SHARED_PG_MODULE = "mutation_shared_postgres"
+SHARED_PG_ENV = "HERMES_MUTATION_PG"
+SHARED_PG_SOURCE = '''"""Written by benchmarks/mutation.py: the tests' PostgreSQL server is the one the script started."""
+import contextlib
+import json
+import os
+from pathlib import Path
+
+from hermes_core.testing import postgres
+
+_shared = json.loads(os.environ["{env}"])
+_created = []
+_create_database = postgres.PostgresServer.create_database
+
+
+def _create_and_remember(self, name=None):
+    made = _create_database(self, name)
+    _created.append((self, made))
+    return made
+
+
+@contextlib.contextmanager
+def running_server(password="hermes-test-secret"):
+    yield postgres.PostgresServer(root=Path(_shared["root"]), port=_shared["port"], password=_shared["password"],
+                                  bin_dir=postgres.find_bin_dir(), user=postgres._server_user())
+
+
+postgres.PostgresServer.create_database = _create_and_remember
+postgres.running_server = running_server
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import psycopg
+
+    while _created:
+        server, name = _created.pop()
+        with contextlib.suppress(psycopg.Error), psycopg.connect(server.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{{name}}" WITH (FORCE)')
+'''
+
+
 def _package_path(source: str) -> str:
     """Where mutmut sees ``source``: a file under plugins/ is under the bundled package's name."""
     return BUNDLED_PACKAGE + source[len("plugins"):] if source.startswith("plugins/") else source
+
+
+def _pytest_plugins(group: Group) -> list[str]:
+    """The modules this script writes into a group's scratch copy and loads into its pytest runs."""
+    return ([PLUGIN_NAMES_MODULE] if group.loaded_plugins else []) + ([SHARED_PG_MODULE] if group.shared_postgres else [])
 
 
 def _mutmut_section(group: Group, max_children: int) -> str:
@@ -261,11 +360,11 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         "\n[tool.mutmut]\n"
         f"source_paths = {toml_list(['hermes_core', 'hermes_plugins_builtin', BUNDLED_PACKAGE])}\n"
         f"only_mutate = {toml_list([_package_path(s) for s in group.sources])}\n"
-        f"also_copy = {toml_list(list(COPIED[2:]) + ([PLUGIN_NAMES_MODULE + '.py'] if group.loaded_plugins else []))}\n"
+        f"also_copy = {toml_list(list(COPIED[2:]) + [m + '.py' for m in _pytest_plugins(group)])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list([t for t in group.tests if (ROOT / t.split('::')[0]).exists()])}\n"
         # -p no:cacheprovider: mutants must not reorder tests through --lf state; -x: one failure kills;
         # -n0: mutmut traces which tests reach a function in its own process, so no xdist workers
-        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-n0', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + (['-p', PLUGIN_NAMES_MODULE] if group.loaded_plugins else []))}\n"
+        f"pytest_add_cli_args = {toml_list(['-x', '-q', '-n0', '-p', 'no:cacheprovider', '-p', 'no:randomly'] + [a for m in _pytest_plugins(group) for a in ('-p', m)] + list(group.pytest_args))}\n"
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"
@@ -276,10 +375,12 @@ def _mutmut_section(group: Group, max_children: int) -> str:
 
 
 def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) -> Path:
-    """Bring new and changed tests into an existing scratch copy, keeping mutmut's results.
+    """Bring new and changed tests and sources into an existing scratch copy, keeping mutmut's results.
 
-    For a re-run of some mutants (``--resume --only ...``) after tests were added: mutmut collects
-    the new tests' coverage and runs only the mutants named. The mutated sources must not have changed.
+    For a re-run of some mutants (``--resume --only ...``) after tests were added or a bug fixed:
+    mutmut collects the new tests' coverage and runs only the mutants named. A mutated file that
+    changed gets new mutants; mutmut keeps the verdicts of its functions whose code is unchanged
+    and judges the changed ones again (their mutants are "not checked" until run).
     """
     scratch = workdir / name
     if not (scratch / "mutants").is_dir():
@@ -287,6 +388,10 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) ->
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     for target in (scratch, scratch / "mutants"):
         shutil.copytree(ROOT / "tests", target / "tests", ignore=ignore, symlinks=True, dirs_exist_ok=True)
+    # copy2 keeps the checkout's times: mutmut regenerates a mutated file only when its source is newer
+    for package in COPIED[:2]:
+        shutil.copytree(ROOT / package, scratch / package, ignore=ignore, symlinks=True, dirs_exist_ok=True,
+                        copy_function=shutil.copy2)
     # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
     # would make mutmut discard every verdict and start over.
     return scratch
@@ -307,6 +412,8 @@ def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
     shutil.copytree(ROOT / "plugins", scratch / BUNDLED_PACKAGE, ignore=ignore, symlinks=True)
     if group.loaded_plugins:
         (scratch / f"{PLUGIN_NAMES_MODULE}.py").write_text(PLUGIN_NAMES_SOURCE.format(keys=set(group.loaded_plugins), package=BUNDLED_PACKAGE), encoding="utf-8")
+    if group.shared_postgres:
+        (scratch / f"{SHARED_PG_MODULE}.py").write_text(SHARED_PG_SOURCE.format(env=SHARED_PG_ENV), encoding="utf-8")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
     return scratch
@@ -346,6 +453,23 @@ def _diff(scratch: Path, mutant: str) -> str:
     return shown.stdout.strip() or shown.stderr.strip()
 
 
+def _run_mutmut(scratch: Path, env: dict[str, str], max_children: int, budget: float | None, only: tuple[str, ...]) -> int | str:
+    with (scratch / "mutmut.log").open("w") as log:
+        # a process group of its own, so that a run over budget is stopped with every worker it forked
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *only],
+            cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )
+        try:
+            return process.wait(timeout=None if budget is None else budget * 60)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt) as stopped:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
+            if isinstance(stopped, KeyboardInterrupt):
+                raise
+            return f"stopped after the {budget:g}-minute budget (partial: see 'not checked')"
+
+
 def run_group(
     name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = (),
     resume: bool = False,
@@ -354,19 +478,15 @@ def run_group(
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    with (scratch / "mutmut.log").open("w") as log:
-        # a process group of its own, so that a run over budget is stopped with every worker it forked
-        process = subprocess.Popen(
-            [sys.executable, "-m", "mutmut", "run", "--max-children", str(max_children), *only],
-            cwd=scratch, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-        )
-        try:
-            returncode: int | str = process.wait(timeout=None if budget is None else budget * 60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait()
-            returncode = f"stopped after the {budget:g}-minute budget (partial: see 'not checked')"
+    with contextlib.ExitStack() as stack:
+        if group.shared_postgres:
+            from hermes_core.testing.postgres import running_server
+
+            server = stack.enter_context(running_server())
+            env[SHARED_PG_ENV] = json.dumps({"root": str(server.root), "port": server.port, "password": server.password})
+        returncode = _run_mutmut(scratch, env, max_children, budget, only)
     report = _results(scratch, group)
+
     result: dict[str, object] = {
         "group": name,
         "minutes": round((time.monotonic() - started) / 60, 1),

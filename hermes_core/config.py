@@ -103,7 +103,7 @@ def expand_env_vars(value: Any, env: Mapping[str, str]) -> Any:
 def _split_key(key: str) -> list[str]:
     parts = key.split(".")
     if not key or any(not p for p in parts):
-        raise ConfigError(f"config key {key!r} is not valid: use dotted names like 'memory.provider'")
+        raise ConfigError(f"config key {key!r} is not valid (empty, or with an empty part between dots) -> use dotted names like 'memory.provider'")
     return parts
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
-from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginProblem, decode_manifest, read_manifest_text
+from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
 from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
@@ -49,9 +49,30 @@ def _entry_point_warning(init_text: str, name: str) -> list[str]:
     return [f"plugin '{name}': __init__.py defines neither register(ctx) nor @hookimpl functions, so it would do nothing"]
 
 
+def _unknown_hook_warnings(manifest: PluginManifest | None) -> list[str]:
+    """A declared hook no hermes fires is most often a typo; loading keeps it, so only validate can say so."""
+    if manifest is None:
+        return []
+    import difflib
+
+    from hermes_core.hook_names import HOOK_NAMES, KNOWN_EXTRA_HOOKS
+
+    extra = manifest.raw.get("hooks")
+    declared = [*manifest.provides_hooks, *(extra if isinstance(extra, list) else [])]
+    warnings = []
+    for hook in dict.fromkeys(name for name in declared if isinstance(name, str)):
+        if hook in HOOK_NAMES or hook in KNOWN_EXTRA_HOOKS:
+            continue
+        close = difflib.get_close_matches(hook, HOOK_NAMES, n=1)
+        fix = f"did you mean {close[0]!r}?" if close else "see docs/hooks.md for the hook names"
+        warnings.append(f"plugin '{manifest.name}': plugin.yaml declares hook {hook!r}, which this version of hermes never calls -> {fix}")
+    return warnings
+
+
 def validate_directory(directory: Path) -> ValidationReport:
     candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
     report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
+    report.warnings += _unknown_hook_warnings(candidate.manifest)
     init_file = directory / "__init__.py"
     if init_file.is_file():
         report.warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name)
@@ -168,6 +189,7 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
             list(manifest_report.problems),
             list(manifest_report.warnings),
         )
+        report.warnings += _unknown_hook_warnings(manifest)
         if written_for == HERMES_AGENT:  # installed, it loads as it would in Hermes Agent: see discovery
             requirement_as_warning(report.problems, report.warnings)
     if group == ENTRY_POINT_GROUP and ":" not in value:

@@ -20,12 +20,34 @@ _COMMAND_GROUPS: dict[str, tuple[str, str]] = {
 }
 
 
+# Set by main() when the command line asks for --json: errors are then also printed as JSON on
+# stdout, so a script reading stdout gets an answer it can parse whichever way the command ends.
+_json_errors = False
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """``--json`` among the options (not after ``--``, where it is a query or a file name)."""
+    words = list(argv[: argv.index("--")]) if "--" in argv else list(argv)
+    return "--json" in words
+
+
+def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> int:
+    """The error on stderr, and with --json as ``{"error", "fix", "exit_code"}`` on stdout too."""
+    print(f"{prefix}{message}", file=sys.stderr)
+    if _json_errors:
+        from hermes_core.cli.output import print_json
+
+        cause, _, fix = message.partition(" -> ")
+        print_json({"error": message, "cause": cause, "fix": fix, "exit_code": exit_code})
+    return exit_code
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
         hint = _misplaced_option_hint(message, argv) if argv is not None else ""
-        self.exit(2, f"hermes: error: {message}{hint}\n")
+        self.exit(_report(f"{message}{hint}", 2))
 
 
 def _misplaced_option_hint(message: str, argv: list[str]) -> str:
@@ -180,13 +202,14 @@ def run(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hermes`` console script."""
+    global _json_errors
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
+    _json_errors = _wants_json(argv)
     try:
         return run(argv)
     except KeyboardInterrupt:
-        print("hermes: interrupted", file=sys.stderr)
-        return 130
+        return _report("interrupted", 130, prefix="hermes: ")
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away; nothing left to report.
         return 0
@@ -198,31 +221,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             traceback.print_exc()
         if isinstance(exc, HermesError):
-            print(f"hermes: error: {exc}", file=sys.stderr)
-            return 1
+            return _report(str(exc), 1)
         if isinstance(exc, UnicodeDecodeError):  # a file that should be UTF-8 text is not
-            print(
-                f"hermes: error: a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "
+            return _report(
+                f"a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "
                 "-> run the same command with --debug to see which file, then fix or move it aside",
-                file=sys.stderr,
+                1,
             )
-            return 1
         if isinstance(exc, UnicodeEncodeError):  # text that is not UTF-8 (a non-UTF-8 byte in an argument) met a file or database
-            print(
-                f"hermes: error: text that is not valid UTF-8 was given ({exc.reason}: {exc.object[exc.start:exc.end]!r}) "
+            return _report(
+                f"text that is not valid UTF-8 was given ({exc.reason}: {exc.object[exc.start:exc.end]!r}) "
                 "-> give arguments and file contents as UTF-8; nothing was changed",
-                file=sys.stderr,
+                1,
             )
-            return 1
         if isinstance(exc, OSError):  # the environment (a path, a permission, a full disk), not a bug
-            print(f"hermes: error: {describe_os_error(exc)}", file=sys.stderr)
-            return 1
-        print(
-            f"hermes: internal error: {type(exc).__name__}: {exc}\n"
+            return _report(describe_os_error(exc), 1)
+        return _report(
+            f"{type(exc).__name__}: {exc}\n"
             "  (run the same command with --debug to see the traceback, and report it)",
-            file=sys.stderr,
+            2,
+            prefix="hermes: internal error: ",
         )
-        return 2
+    finally:
+        _json_errors = False
 
 
 if __name__ == "__main__":

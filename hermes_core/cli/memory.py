@@ -21,6 +21,7 @@ from hermes_core.cli.memory_common import (
     memory_live_state,
     plugin_manager,
     provider_available,
+    refuse_undecodable_memory_file,
 )
 from hermes_core.cli.memory_setup import cmd_setup
 from hermes_core.cli.memory_status import cmd_status
@@ -30,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="memory_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 
-    show = commands.add_parser("show", help="print the live entries of MEMORY.md and USER.md")
+    # 'list' and 'ls' as in 'hermes plugins list' and 'hermes sessions list': what people type first.
+    show = commands.add_parser("show", aliases=["list", "ls"], help="print the live entries of MEMORY.md and USER.md")
     show.add_argument("--target", choices=(*TARGETS, "all"), default="all")
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
@@ -137,6 +139,7 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
     builtin = plugins.memory_providers["builtin"]
     for target in TARGETS:  # both files are read when the session starts: report a bad one once, plainly
         memory_live_state(builtin, target)
+    refuse_undecodable_memory_file(builtin, args.target)
     try:
         memory.initialize_all(f"cli-{uuid.uuid4()}", platform="cli", hermes_home=str(plugins.home))
         answer = memory.handle_tool_call("memory", {"action": action, "target": args.target, **fields}, write_origin="cli")

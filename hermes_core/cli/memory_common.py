@@ -40,6 +40,22 @@ def memory_live_state(provider: Any, target: str) -> dict[str, Any]:
     return provider.live_state(target)
 
 
+def refuse_undecodable_memory_file(provider: Any, target: str) -> None:
+    """An edit rewrites the whole file: bytes that are not UTF-8 would come back as U+FFFD, lost for good."""
+    path = provider.path(target)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HermesError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}), and an edit would "
+            "replace what cannot be read -> convert it to UTF-8 (e.g. with iconv) or move it aside; memory was not changed"
+        ) from None
+
+
 def provider_available(provider: MemoryProvider) -> tuple[bool, str]:
     """``(is_available(), reason)``; a provider that raises counts as unavailable."""
     try:
@@ -181,7 +197,7 @@ def find_setup_target(manager: PluginManager, records: list[PluginRecord], choic
             raise HermesError(f"memory provider plugin '{record.key}' cannot load: {record.error} -> fix it, then run this again")
         manager.load(record.key)
         if not record.loaded:
-            raise HermesError(f"memory provider plugin '{record.key}' failed to load: {record.error}")
+            raise HermesError(f"memory provider plugin '{record.key}' failed to load: {record.error} -> 'hermes plugins info {record.key}' shows why; fix it, then run this again")
         provider = first_provider_of(record)
         if provider is None:
             raise HermesError(f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)")

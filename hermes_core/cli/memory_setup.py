@@ -158,7 +158,7 @@ def _collect(provider_name: str, schema: list[dict[str, Any]], given: dict[str, 
         value = _coerce(field, raw, kind)
         choices = field.get("choices")
         if choices and raw not in map(str, choices) and value not in choices:
-            raise HermesError(f"setting '{key}' must be one of {', '.join(map(str, choices))}; got {raw!r}")
+            raise HermesError(f"setting '{key}' must be one of {', '.join(map(str, choices))}; got {raw!r} -> pass --set {key}=<one of them>")
         if field.get("secret") and ("\n" in raw or "\r" in raw):
             raise HermesError(f"setting '{key}' contains a line break, which .env cannot hold -> give it on one line")
         collected.append((field, raw, value))
@@ -168,7 +168,7 @@ def _collect(provider_name: str, schema: list[dict[str, Any]], given: dict[str, 
 def _pick(records: list[PluginRecord], args: argparse.Namespace) -> str:
     names = sorted(r.name for r in records)
     if args.yes or not sys.stdin.isatty():
-        raise HermesError(f"name the provider to set up: one of {', '.join(names) or '(none found)'}, or 'builtin'")
+        raise HermesError(f"no provider named, and none can be picked without a terminal -> name one: 'hermes memory setup NAME' with NAME one of {', '.join(names) or '(none found)'}, or 'builtin'")
     print("Memory providers: 0) built-in only  " + "  ".join(f"{i}) {n}" for i, n in enumerate(names, 1)))
     picked = input("Choose a number: ").strip()
     if picked in {"", "0"}:

@@ -115,7 +115,7 @@ def _confirm(question: str, args: argparse.Namespace) -> None:
     if not sys.stdin.isatty():
         raise HermesError("hermes memory switch --backfill sends stored conversations to the provider and cannot ask for confirmation here -> add --yes")
     if input(f"{question} [y/N] ").strip().lower() not in {"y", "yes"}:
-        raise HermesError("nothing was changed (not confirmed)")
+        raise HermesError("not confirmed, so nothing was changed -> run it again and answer 'y', or add --yes")
 
 
 def _check_connection(provider: MemoryProvider) -> None:

@@ -125,12 +125,16 @@ class Progress:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
-        if self._bar is not None and kind is not None:
+        if kind is None:
+            self.finish()
+            return
+        if self._bar is not None:
             self._bar.stop()  # leave the terminal usable for the error message
             self._bar = None
-            self._active = False
-            return
-        self.finish()
+        elif self._active:  # a log must not say "done" for a job Ctrl-C or an error cut short
+            seconds = time.monotonic() - self._started
+            self._line(f"{self.label}: {self.done:,}/{self.total:,} {self.unit}, stopped after {seconds:.1f} s")
+        self._active = False
 
     def _rate(self) -> float:
         return self.done / max(time.monotonic() - self._started, 1e-9)

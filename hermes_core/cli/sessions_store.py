@@ -94,7 +94,14 @@ def _session_or_fail(store: Any, session_id: str) -> dict[str, Any]:
         if matches:
             shown = ", ".join(matches[:3]) + (", ..." if len(matches) > 3 else "")
             raise HermesError(f"{len(matches)} sessions start with {session_id!r} ({shown}) -> give more of the id")
+    if re.fullmatch(r"[0-9a-f-]{1,5}", prefix) and any(str(found["id"]).startswith(prefix) for found in _ids(store)):
+        raise HermesError(f"{session_id!r} is too short to name a session: a start of an id needs 6 characters or more "
+                          "-> give more of the id ('hermes sessions list' shows them)")
     raise HermesError(f"no session {session_id!r} -> 'hermes sessions list' shows the ids")
+
+
+def _ids(store: Any) -> Any:
+    return store.iter_sessions() if callable(getattr(store, "iter_sessions", None)) else ()
 
 
 def _tool_calls(stored: Any) -> list[tuple[str | None, str]]:

@@ -123,7 +123,7 @@ def _chat_message(where: str, message: Any) -> dict[str, Any]:
             raise HermesError(f"{where}: a content part's 'text' must be text -> write it as a string")
         content = "\n".join(texts)
     elif content is not None and not isinstance(content, str):
-        raise HermesError(f"{where}: 'content' must be text or a list of parts, not {type(content).__name__}")
+        raise HermesError(f"{where}: 'content' must be text or a list of parts, not {type(content).__name__} -> write it as a string, or as [{{\"type\": \"text\", \"text\": \"...\"}}]")
     kept = {k: v for k, v in dict(message, content=content).items() if k in {"role", "content", "tool_calls", "tool_call_id", "tool_name", "name"}}
     name = kept.pop("name", None)
     if name and kept["role"] == "tool":

@@ -407,6 +407,18 @@ def test_the_base_context_asks_for_the_configured_tokens_and_the_dialectic_asks_
     assert last.path.endswith("/peers/eri/chat") and last.body.get("target") is None and last.body["reasoning_level"] == "low"
 
 
+def test_a_dialectic_answer_that_is_not_text_is_no_answer(connect: Any, fake: Any) -> None:
+    # honcho-ai hands back whatever JSON the server put in "content"; only text may reach the prompt
+    link = connect()
+    unified = connect(observation={"ai": {"observeOthers": False}})
+    for reply in (lambda body: 42, lambda body: {"answer": "Eri likes tea"}, lambda body: ["tea"]):
+        fake.chat_replies.extend([reply, reply])
+        assert link.ask("s1", "what does eri like?", "low") == ""
+        assert unified.ask("s1", "what does eri like?", "low") == ""
+    fake.chat_replies.extend(["tea", "coffee"])
+    assert (link.ask("s1", "likes?", "low"), unified.ask("s1", "likes?", "low")) == ("tea", "coffee")
+
+
 def test_what_one_session_holds_does_not_stop_a_turn_going_to_another(connect: Any, sdk: Any) -> None:
     from hermes_bundled_plugins.memory.honcho.writer import PendingMessage
 

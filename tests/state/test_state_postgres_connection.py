@@ -88,6 +88,7 @@ def test_a_failure_without_a_message_is_named_by_its_type() -> None:
     (psycopg.errors.CannotConnectNow("starting up"), True),
     (psycopg.OperationalError("server closed the connection"), True),
     (psycopg.errors.QueryCanceled("statement timeout"), False),  # an OperationalError that a retry would repeat
+    (psycopg.errors.ProgramLimitExceeded("word is too long"), False),  # so is a server limit
     (psycopg.errors.UniqueViolation("duplicate"), False),
     (psycopg.errors.UndefinedTable("no such table"), False),
 ])

@@ -88,7 +88,10 @@ def is_transient(exc: BaseException) -> bool:
         return True
     if isinstance(exc, (psycopg.errors.AdminShutdown, psycopg.errors.CannotConnectNow)):
         return True
-    return isinstance(exc, psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled)
+    # a statement cancelled or over one of the server's limits (a lexeme too long, too many columns)
+    # would fail the same way again
+    return isinstance(exc, psycopg.OperationalError) and not isinstance(
+        exc, (psycopg.errors.QueryCanceled, psycopg.errors.ProgramLimitExceeded))
 
 
 class Pool:

@@ -30,7 +30,7 @@ import time
 from typing import Any, Callable, Iterator
 
 from ..query import Group
-from .text import fold, gram_runs, word_query
+from .text import gram_runs, token, word_query
 
 COUNT_CAP = 2_000    # document frequencies the planner has no estimate for are counted up to this
 JOIN_MAX = 60_000    # several words are joined in full when their postings add up to at most this many
@@ -79,7 +79,7 @@ def needs_check(group: Group, filtered: bool) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [fold(w)[:2000] for w in _WORD.findall(text)]
+    return [token(w) for w in _WORD.findall(text)]
 
 
 def query_words(group: Group) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..query import Group, QueryPlan, Term, ascii_lower
+from ..query import Group, QueryPlan, ascii_lower
 from ..search import SearchFilters, SearchHit, highlight_pattern, make_snippet
 from .impact import needs_check, postings_serve, rank_group
 from .text import gram_runs, run_grams, word_query
@@ -121,8 +121,3 @@ def _group_hits(conn: Any, group: Group, filters: SearchFilters, window: int | N
     # never a prepared (generic) plan: without the tsquery in hand the planner walks the
     # primary key backwards for every query, which turns a rare word into a table scan
     return conn.execute(sql, params, prepare=False).fetchall()
-
-
-def term_is_served(term: Term) -> bool:
-    """True when this backend can produce candidates for *term* from an index."""
-    return bool(word_query(term)) or bool(gram_runs(term))

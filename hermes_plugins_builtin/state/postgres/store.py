@@ -43,9 +43,10 @@ COLLAPSE_FETCH_CAP = 4 * MAX_SEARCH_LIMIT
 
 
 def _clean_title(title: str | None) -> str | None:
+    """The title as stored: whitespace runs made one space, and text PostgreSQL cannot hold made storable."""
     if title is None:
         return None
-    clean = " ".join(title.split())
+    clean = " ".join(to_text(title).split())
     return clean or None
 
 
@@ -99,6 +100,8 @@ class PostgresSessionStore(SessionLineage, Maintenance):
         import psycopg
 
         sid = session_id or str(uuid.uuid4())
+        # ids are looked up as stored (to_text), like get_session does: an id holding NUL is found again
+        stored_id, stored_parent, stored_source = to_text(sid), to_text(parent_session_id), to_text(source)
         config = json.dumps(dict(model_config), ensure_ascii=False) if model_config is not None else None
         clean = _clean_title(title)
         started = time.time() if started_at is None else started_at
@@ -106,21 +109,23 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                                          parent_session_id, started, clean))
 
         def work(conn: Any) -> None:
-            if parent_session_id is not None and not _exists(conn, parent_session_id):
+            if parent_session_id is not None and not _exists(conn, stored_parent):
                 raise SessionNotFoundError(parent_session_id)
-            existing = conn.execute("SELECT started_at, source FROM sessions WHERE id = %s", (sid,)).fetchone()
+            existing = conn.execute("SELECT started_at, source FROM sessions WHERE id = %s", (stored_id,)).fetchone()
             if existing is not None:
-                if attempt["retry"] and existing == (started, source):
+                if attempt["retry"] and existing == (started, stored_source):
                     return  # our own commit, whose acknowledgement was lost
-                raise SessionExistsError(f"a session with id {sid!r} already exists -> pick another id, "
-                                         "or leave it out to get a new one")
+                raise _session_exists(sid)
             attempt["retry"] = True
             try:
                 with conn.transaction():
                     conn.execute("INSERT INTO sessions (id, source, user_id, model, model_config, system_prompt, "
                                  "parent_session_id, started_at, title) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                                  row)
-            except psycopg.errors.UniqueViolation:
+            except psycopg.errors.UniqueViolation as error:
+                # another host created the same id between the check above and this insert
+                if error.diag.constraint_name == "sessions_pkey":
+                    raise _session_exists(sid) from None
                 raise TitleInUseError(f"title {clean!r} is already used by another session "
                                       "-> choose another title") from None
 
@@ -131,7 +136,7 @@ class PostgresSessionStore(SessionLineage, Maintenance):
     def end_session(self, session_id: str, reason: str = "user", *, ended_at: float | None = None) -> None:
         when = time.time() if ended_at is None else ended_at
         self._update_one(session_id, "UPDATE sessions SET ended_at = %s, end_reason = %s WHERE id = %s",
-                         (when, to_text(reason), session_id))
+                         (when, to_text(reason), to_text(session_id)))
 
     def get_session(self, session_id: str) -> dict[str, Any] | None:
         row = self._read(lambda c: c.execute(f"{_SELECT_SESSION} WHERE s.id = %s", (to_text(session_id),)).fetchone())
@@ -175,23 +180,24 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             return
         # additions are not idempotent: never retried after the statement may have run
         self._update_one(session_id, f"UPDATE sessions SET {', '.join(sets)} WHERE id = %s",
-                         (*params, session_id), retry=absolute)
+                         (*params, to_text(session_id)), retry=absolute)
 
     def set_title(self, session_id: str, title: str | None, *, auto_number: bool = False) -> str | None:
         import psycopg
 
         clean = _clean_title(title)
+        stored_id = to_text(session_id)
 
         def work(conn: Any) -> str | None:
-            if not _exists(conn, session_id):
+            if not _exists(conn, stored_id):
                 raise SessionNotFoundError(session_id)
             chosen = clean
-            if chosen is not None and _title_taken(conn, chosen, session_id):
+            if chosen is not None and _title_taken(conn, chosen, stored_id):
                 if not auto_number:
                     raise TitleInUseError(f"title {chosen!r} is already used by another session "
                                           "-> choose another title")
                 chosen = lineage.next_title_in_lineage(QmarkConnection(conn), chosen)
-            conn.execute("UPDATE sessions SET title = %s WHERE id = %s", (to_text(chosen), session_id))
+            conn.execute("UPDATE sessions SET title = %s WHERE id = %s", (to_text(chosen), stored_id))
             return chosen
 
         for _ in range(20):  # another host may take the same numbered title at the same moment
@@ -232,10 +238,11 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             vector, words, weights = word_index(text)
             postings[key] = (words, weights)
             rows.append((key, *values, text, vector, gram_array(text) or None))
+        stored_id = to_text(session_id)
 
         def work(conn: Any) -> list[int]:
             # the row lock on the session serialises appends to it across hosts (and proves it exists)
-            if conn.execute("SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (session_id,)).fetchone() is None:
+            if conn.execute("SELECT 1 FROM sessions WHERE id = %s FOR UPDATE", (stored_id,)).fetchone() is None:
                 raise SessionNotFoundError(session_id)
             inserted: dict[str, int] = {}
             with conn.cursor() as cur:
@@ -253,7 +260,7 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                     insert_postings(conn, [(inserted[k], *postings[k]) for k in keys if k in inserted])
                     conn.execute("UPDATE sessions SET message_count = message_count + %s, "
                                  "tool_call_count = tool_call_count + %s WHERE id = %s",
-                                 (len(inserted), calls, session_id))
+                                 (len(inserted), calls, stored_id))
             if len(inserted) < len(keys):  # a retry, or keys given again: the stored ids
                 inserted.update(conn.execute("SELECT append_key, id FROM messages WHERE append_key = ANY(%s)",
                                              ([k for k in keys if k not in inserted],)).fetchall())
@@ -284,7 +291,7 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                exclude_session_ids: Iterable[str] | None = None, exclude_lineage_of: str | None = None,
                limit: int = 20, collapse_copies: bool = False) -> list[SearchHit]:
         """Full-text search with the SQLite store's query language; any string is safe."""
-        plan = parse(query)
+        plan = parse(_encodable(query))
         if plan.empty:
             return []
         limit = max(0, min(int(limit), MAX_SEARCH_LIMIT))
@@ -337,6 +344,20 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             self._write(work)
         else:
             self._pool.run(work, budget_s=0)
+
+
+def _encodable(query: str) -> str:
+    """A lone surrogate (no UTF-8 spelling; psycopg cannot send it) as the ``?`` it was stored as (to_text)."""
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        return query.encode("utf-8", "replace").decode("utf-8")
+    return query
+
+
+def _session_exists(session_id: str) -> SessionExistsError:
+    return SessionExistsError(f"a session with id {session_id!r} already exists -> pick another id, "
+                              "or leave it out to get a new one")
 
 
 def _exists(conn: Any, session_id: str) -> bool:

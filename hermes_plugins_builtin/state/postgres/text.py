@@ -29,6 +29,9 @@ REFERENCE_LENGTH = 40.0
 MAX_POSITION = 16383
 # a tsvector holds at most 1 MB; a longer text keeps its first words for the index
 MAX_VECTOR_TEXT = 400_000
+# PostgreSQL refuses a lexeme over 2046 bytes of UTF-8 (a run of 700 CJK or Cyrillic letters):
+# longer words are indexed, and looked up, by their first 2000 bytes
+MAX_TOKEN_BYTES = 2000
 _WORD = re.compile(r"[^\W_]+")
 _ESCAPES = re.compile(r"\\[ntr]")
 
@@ -37,6 +40,14 @@ def fold(word: str) -> str:
     """Lowercase and strip diacritics, as the word index's tokenizer does."""
     decomposed = unicodedata.normalize("NFKD", word.lower())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)) or word.lower()
+
+
+def token(word: str) -> str:
+    """A word as the index holds it: folded, and cut to MAX_TOKEN_BYTES (whole characters)."""
+    folded = fold(word)
+    if len(folded) * 4 <= MAX_TOKEN_BYTES:  # no character takes more than 4 bytes
+        return folded
+    return folded.encode("utf-8")[:MAX_TOKEN_BYTES].decode("utf-8", "ignore")
 
 
 def _tool_text(tool_calls: str | None) -> str:
@@ -72,8 +83,7 @@ def _lexeme(token: str) -> str:
 def _positions(text: str) -> dict[str, list[int]]:
     positions: dict[str, list[int]] = {}
     for i, match in enumerate(_WORD.finditer(text[:MAX_VECTOR_TEXT]), start=1):
-        token = fold(match.group(0))[:2000]  # PostgreSQL refuses lexemes over 2 KB
-        slot = positions.setdefault(token, [])
+        slot = positions.setdefault(token(match.group(0)), [])
         if len(slot) < 256:  # PostgreSQL keeps at most 256 positions per lexeme
             slot.append(min(i, MAX_POSITION))
         else:
@@ -85,10 +95,6 @@ def _literal(positions: dict[str, list[int]]) -> str:
     return " ".join(f"{_lexeme(tok)}:{','.join(map(str, sorted({p for p in pos if p})))}"
                     for tok, pos in positions.items())
 
-
-def word_vector(text: str) -> str:
-    """A tsvector literal: every word token with its position."""
-    return _literal(_positions(text))
 
 
 def bm25_weight(tf: int, length: int) -> float:
@@ -122,7 +128,7 @@ def word_query(term: Term) -> str | None:
     """The tsquery literal for a word term: a phrase of its words, or a prefix."""
     if term.word_expr is None:
         return None
-    words = [fold(w) for w in _WORD.findall(term.text)]
+    words = [token(w) for w in _WORD.findall(term.text)]
     if not words:
         return None
     if term.word_expr.endswith("*"):

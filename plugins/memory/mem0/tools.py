@@ -51,9 +51,16 @@ def schemas() -> list[dict[str, Any]]:
 def _top_k(value: Any) -> int:
     try:
         number = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite number (JSON's Infinity, 1e999)
         return DEFAULT_TOP_K
     return max(1, min(number, MAX_TOP_K))
+
+
+def _flag(value: Any) -> bool:
+    """A boolean argument; models sometimes send it as text, and ``bool("false")`` is true."""
+    if isinstance(value, str):
+        return value.strip().lower() in {"true", "yes", "1"}
+    return value is True or (type(value) is int and value == 1)
 
 
 def handle(provider: Mem0MemoryProvider, name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +82,7 @@ def handle(provider: Mem0MemoryProvider, name: str, args: dict[str, Any]) -> dic
         return {"error": provider.breaker_message()}
     user_id = settings.user_id
     if name == "mem0_search":
-        results = provider.call("search", lambda b: b.search(args["query"][:2000], user_id=user_id, top_k=_top_k(args.get("top_k", DEFAULT_TOP_K)), rerank=bool(args.get("rerank", False))))
+        results = provider.call("search", lambda b: b.search(args["query"][:2000], user_id=user_id, top_k=_top_k(args.get("top_k", DEFAULT_TOP_K)), rerank=_flag(args.get("rerank", False))))
         if results is None:
             return {"error": _failure(provider, "search")}
         items = [{"memory": r.get("memory", ""), "score": r.get("score")} for r in results if r.get("memory")]

@@ -1,0 +1,44 @@
+"""A MEMORY.md that is not UTF-8 is refused by the CLI's edits instead of being rewritten with U+FFFD."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+LATIN1 = "Benutzer mag Käse\n".encode("latin-1")  # 0xe4 for ä: not UTF-8
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("memory", "add", "User likes tea"),
+        ("memory", "remove", "Benutzer"),
+        ("memory", "replace", "Benutzer", "User likes cheese"),
+    ],
+)
+def test_an_edit_of_a_file_that_is_not_utf8_is_refused_and_the_bytes_are_kept(run_hermes, hermes_home, argv):
+    memory_file = hermes_home / "memories" / "MEMORY.md"
+    memory_file.parent.mkdir(parents=True)
+    memory_file.write_bytes(LATIN1)
+    result = run_hermes(*argv)
+    assert result.exit_code == 1
+    assert str(memory_file) in result.stderr and "0xe4" in result.stderr and "iconv" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert memory_file.read_bytes() == LATIN1
+
+
+def test_the_refusal_is_json_with_json(run_hermes, hermes_home):
+    memory_file = hermes_home / "memories" / "MEMORY.md"
+    memory_file.parent.mkdir(parents=True)
+    memory_file.write_bytes(LATIN1)
+    answer = json.loads(run_hermes("memory", "add", "--json", "User likes tea").stdout)
+    assert "not UTF-8" in answer["cause"] and "iconv" in answer["fix"]
+
+
+def test_the_other_file_may_be_edited(run_hermes, hermes_home):
+    user_file = hermes_home / "memories" / "USER.md"
+    user_file.parent.mkdir(parents=True)
+    user_file.write_bytes(LATIN1)
+    assert run_hermes("memory", "add", "User likes tea").exit_code == 0
+    assert user_file.read_bytes() == LATIN1
