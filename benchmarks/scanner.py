@@ -10,8 +10,8 @@ Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``:
   to its lines, but its misses were read once, two rounds ago);
 - ``fresh2`` (a batch written by someone who never saw the rules, the other notes or the scanner's results; scanned
   once before any rule was adjusted to it, then tuning data);
-- ``fresh3`` (written like fresh2, scanned once as such, then tuning data) and ``tune6`` (written apart and
-  delivered in chunks, each measured once on arrival, then tuning data);
+- ``fresh3`` (written like fresh2, scanned once as such, then tuning data), ``tune6`` and ``tune7`` (written apart
+  and delivered in chunks, each measured once on arrival, then tuning data);
 - any other split, such as ``fresh4`` from a ``corpus/fresh4/`` folder when one is present: an independent batch
   nobody has tuned on, the honest measure.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 #: How each known split was used; any split not named here is an independent batch (see the module docstring).
-KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on"}
+KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on", "tune7": "tuned on"}
 INDEPENDENT = "independent"
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
