@@ -94,9 +94,12 @@ def batch_files(directory: Path) -> list[tuple[Path, str]]:
 
 
 def batch_folders(root: Path = ROOT) -> list[Path]:
-    """The fresh<N>/ and tune<N>/ folders (N >= 2) under ``root`` holding notes, in order of N then name."""
+    """The fresh<N>/ and tune<N>/ folders (N >= 2) under ``root`` holding notes: tuned batches first, each group in
+    order of N then name. A note an independent batch shares word for word with a tuned one is therefore kept
+    under the tuned one (the corpus keeps a text once, under its first source): it was trained on, so it
+    cannot count as unseen, and the tuning data stays the same when a new batch arrives."""
     found = [p for p in root.iterdir() if p.is_dir() and _BATCH_NAME.fullmatch(p.name) and batch_files(p)]
-    return sorted(found, key=lambda p: (int(_BATCH_NAME.fullmatch(p.name).group(1)), p.name))
+    return sorted(found, key=lambda p: (p.name not in TUNED_BATCHES, int(_BATCH_NAME.fullmatch(p.name).group(1)), p.name))
 
 
 def read_batch(unescape: Callable[[str], str], directory: Path) -> list[dict]:
