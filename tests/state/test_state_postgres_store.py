@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from hermes_plugins_builtin.state.postgres import open_postgres_store
+from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
 from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
 from hermes_plugins_builtin.state.query import ascii_lower, parse
 
@@ -345,3 +346,42 @@ def test_a_negated_word_drops_rows_holding_the_word_not_rows_holding_its_letters
                                    {"role": "user", "content": "apples at the Café"}])
     assert sorted(h.message_id for h in pg.search("apples NOT cat")) == [ids[0], ids[2]]
     assert sorted(h.message_id for h in pg.search("apples NOT cafe")) == ids[:2]  # folded like the index
+
+
+def test_stats_count_sessions_and_messages_by_role_and_size_each_table_and_index(pg) -> None:
+    pg.create_session("a", "cli")
+    pg.create_session("b", "cli")
+    pg.append_messages("a", [{"role": "user", "content": "one"}, {"role": "assistant", "content": "two"},
+                             {"role": "user", "content": "three"}])
+    stats = pg.stats()
+    assert (stats.schema_version, stats.sessions, stats.messages) == (SCHEMA_VERSION, 2, 3)
+    assert stats.messages_by_role == {"user": 2, "assistant": 1}
+    assert type(stats.db_bytes) is int and stats.db_bytes > 0
+    assert stats.wal_bytes == 0  # PostgreSQL's WAL is the server's, shared by every database on it
+    assert set(stats.object_bytes) == {"sessions", "messages", "messages_words", "messages_grams",
+                                       "messages_session", "message_words"}
+    assert all(type(size) is int and size > 0 for size in stats.object_bytes.values())
+
+
+def test_a_rebuild_reindexes_every_message_in_batches_and_reports_its_progress(pg, pg_url) -> None:
+    pg.create_session("s", "cli")
+    words = [f"filler{i:04d}" for i in range(1001)]
+    words[0], words[1000] = "firstzebra", "lastquokka"  # the last one is alone in the second batch
+    ids = pg.append_messages("s", [{"role": "user", "content": w} for w in words])
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # an index the old token rules left behind
+        conn.execute("DELETE FROM message_words")
+        conn.execute("UPDATE messages SET words = ''::tsvector, grams = NULL")
+    calls: list[tuple[int, int]] = []
+    assert pg.rebuild_search_index(progress=lambda done, total: calls.append((done, total))) == 1001
+    assert calls == [(1000, 1001), (1001, 1001)]
+    assert [h.message_id for h in pg.search("firstzebra")] == [ids[0]]
+    assert [h.message_id for h in pg.search("lastquokka")] == [ids[1000]]
+    assert [h.message_id for h in pg.search("lastquo*")] == [ids[1000]]
+    assert pg.check_integrity() == []
+
+
+def test_prune_measures_idleness_from_the_clock_when_no_time_is_given(pg) -> None:
+    pg.create_session("old", "cli", started_at=time.time() - 10 * 86400)
+    pg.create_session("fresh", "cli")
+    assert pg.prune_sessions(older_than_s=86400) == 1
+    assert pg.get_session("old") is None and pg.get_session("fresh") is not None
