@@ -1,11 +1,14 @@
 """PostgreSQL ranks word and phrase queries from postings: over every match, not the newest ones."""
 from __future__ import annotations
 
+import math
+
 import psycopg
 import pytest
 
 from hermes_plugins_builtin.state.postgres import open_postgres_store
 from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
+from hermes_plugins_builtin.state.postgres import impact
 
 
 def _postings(url: str, message_id: int) -> list[str]:
@@ -96,3 +99,41 @@ def test_a_version_3_database_gets_its_postings_on_open(pg_url):
         assert _postings(pg_url, ids[7]) == ["7", "legacy", "word"]
         assert len(store.search("legacy word", limit=50)) == 30
         assert store.check_integrity() == []
+
+
+def test_words_too_common_to_join_in_full_are_ranked_from_the_rarest_words_best_postings(store, monkeypatch):
+    store.append_messages("s", [{"role": "user", "content": f"cache {i} filler words here"} for i in range(30)]
+                          + [{"role": "user", "content": f"cache and eviction in a longer message {i} " + "pad " * i}
+                             for i in range(12)])
+    exact = [(h.message_id, h.snippet) for h in store.search("cache eviction", limit=5)]
+    # past JOIN_MAX postings only the rarest word's DEPTH best are extended to the other words
+    monkeypatch.setattr(impact, "JOIN_MAX", 0)
+    assert [(h.message_id, h.snippet) for h in store.search("cache eviction", limit=5)] == exact
+    monkeypatch.setattr(impact, "DEPTH", 3)  # the best 3 of eviction's 12: a best-effort answer, in order
+    assert [(h.message_id, h.snippet) for h in store.search("cache eviction", limit=3)] == exact[:3]
+
+
+def test_idf_is_bm25s_and_kept_positive_for_words_in_most_messages():
+    assert impact.idf(10, 2) == pytest.approx(math.log(8.5 / 2.5))
+    assert impact.idf(1000, 1) == pytest.approx(math.log(999.5 / 1.5))
+    assert impact.idf(10, 9) == 1e-6  # log(1.5 / 9.5) < 0
+    assert impact.idf(10, 5) == 1e-6  # log(5.5 / 5.5) == 0
+
+
+def _batches(*batches):
+    return iter(batches)
+
+
+def test_checked_candidates_are_kept_in_order_across_batches_until_the_limit():
+    passes = {1, 3, 4, 6}.__and__  # the check: the ids that pass among those asked about
+    check = lambda ids: passes(set(ids))  # noqa: E731
+    first, second = [(1, -9.0), (2, -8.0), (3, -7.0)], [(4, -6.0), (5, -5.0), (6, -4.0)]
+    assert impact._checked(_batches((first, True), (second, True)), check, 3) == [(1, -9.0), (3, -7.0), (4, -6.0)]
+    # the candidates ran out below any cap: every match was seen, fewer than the limit passed
+    assert impact._checked(_batches((first, False)), check, 5) == [(1, -9.0), (3, -7.0)]
+    assert impact._checked(_batches((first, False), ([], False)), check, 5) == [(1, -9.0), (3, -7.0)]
+    assert impact._checked(_batches((first, True), (second, False)), check, 5) == [(1, -9.0), (3, -7.0), (4, -6.0), (6, -4.0)]
+    # they ran out at a cap: more matches may lie beyond it, so the postings cannot tell
+    assert impact._checked(_batches((first, True)), check, 5) is None
+    assert impact._checked(_batches((first, True), ([], True)), check, 5) is None
+    assert impact._checked(_batches(), check, 5) == []
