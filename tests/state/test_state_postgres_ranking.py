@@ -137,3 +137,17 @@ def test_checked_candidates_are_kept_in_order_across_batches_until_the_limit():
     assert impact._checked(_batches((first, True)), check, 5) is None
     assert impact._checked(_batches((first, True), ([], True)), check, 5) is None
     assert impact._checked(_batches(), check, 5) == []
+
+
+def test_word_frequencies_come_from_analyzes_statistics_and_the_cache_gives_the_same(pg_url, store):
+    store.append_messages("s", [{"role": "user", "content": f"cache {i}"} for i in range(40)]
+                          + [{"role": "user", "content": "eviction"}])
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("ANALYZE")
+        impact._stats_cache.clear()
+        shares, postings, messages = impact._planner_statistics(conn)
+        assert (postings, messages) == (81.0, 41.0)  # "cache" and a number per message, and "eviction"
+        assert shares["cache"] == pytest.approx(40 / 81, rel=0.01)
+        fresh = impact.frequencies(conn, ["cache", "eviction"])
+        assert fresh == (pytest.approx({"cache": 40.0, "eviction": 1.0}, rel=0.01), 41.0)
+        assert impact.frequencies(conn, ["cache", "eviction"]) == fresh  # now from the cache
