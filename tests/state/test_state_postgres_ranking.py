@@ -116,6 +116,7 @@ def test_words_too_common_to_join_in_full_are_ranked_from_the_rarest_words_best_
 def test_idf_is_bm25s_and_kept_positive_for_words_in_most_messages():
     assert impact.idf(10, 2) == pytest.approx(math.log(8.5 / 2.5))
     assert impact.idf(1000, 1) == pytest.approx(math.log(999.5 / 1.5))
+    assert impact.idf(10, 3) == pytest.approx(math.log(7.5 / 3.5))  # below 1, still positive
     assert impact.idf(10, 9) == 1e-6  # log(1.5 / 9.5) < 0
     assert impact.idf(10, 5) == 1e-6  # log(5.5 / 5.5) == 0
 
