@@ -385,3 +385,14 @@ def test_prune_measures_idleness_from_the_clock_when_no_time_is_given(pg) -> Non
     pg.create_session("fresh", "cli")
     assert pg.prune_sessions(older_than_s=86400) == 1
     assert pg.get_session("old") is None and pg.get_session("fresh") is not None
+
+
+def test_integrity_names_each_session_whose_count_is_wrong_and_missing_postings_with_the_fix(pg, pg_url) -> None:
+    pg.create_session("s", "cli")
+    pg.append_messages("s", [{"role": "user", "content": "alpha beta"}])
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE sessions SET message_count = 5")
+        conn.execute("DELETE FROM message_words WHERE word = 'beta'")
+    assert pg.check_integrity() == [
+        "session s: message_count 5 but 1 messages stored",
+        "search postings: 1 stored but the messages hold 2 distinct words -> run 'hermes sessions reindex'"]
