@@ -261,10 +261,12 @@ def advance_postings(conn: sqlite3.Connection, cache: ReadCache, upto: int) -> N
     a few rows behind at most: the rows indexed since the last search are read
     once (ReadCache.indexed_between) and counted for every phrase in that one
     pass, and all the phrases share one mark from then on. Phrases further
-    behind (postings of an idle connection) are left to the search that uses them.
+    behind (postings of an idle connection) are left to the search that uses them,
+    and so are gram phrases: splitting every new row into grams costs more than
+    their own searches' catch-up does.
     """
     held = {key: p for key, p in cache.postings.items()
-            if isinstance(p, Postings) and p.upto < upto and upto - p.upto <= INVERT_AFTER_ROWS}
+            if isinstance(p, Postings) and p.table == WORDS and p.upto < upto and upto - p.upto <= INVERT_AFTER_ROWS}
     if held:  # (the totals only matter past INVERT_AFTER_ROWS, excluded above)
         _catch_up(conn, cache, held, upto, 1, 1.0)  # type: ignore[arg-type]
 
