@@ -268,7 +268,7 @@ def advance_postings(conn: sqlite3.Connection, cache: ReadCache, upto: int) -> N
     held = {key: p for key, p in cache.postings.items()
             if isinstance(p, Postings) and p.table == WORDS and p.upto < upto and upto - p.upto <= INVERT_AFTER_ROWS}
     if held:  # (the totals only matter past INVERT_AFTER_ROWS, excluded above)
-        _catch_up(conn, cache, held, upto, 1, 1.0)  # type: ignore[arg-type]
+        _catch_up(conn, cache, held, upto, 1, 1.0)
 
 
 def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alternative, upto: int,
