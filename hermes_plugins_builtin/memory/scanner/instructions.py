@@ -8,7 +8,7 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
-from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_fiction
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_denied_nor_mentioned, not_fiction, not_mentioned
 from .meeting import needed
 from .rules import Rule, any_of, rule, window, words_of
 
@@ -87,8 +87,8 @@ _INVALIDATED = any_of((
 
 
 OVERRIDE = (
-    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
-    rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied),
+    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied_nor_mentioned, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
+    rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied_nor_mentioned),
     rule("instruction_override", "dismiss_everything", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+(?:of\s+)?)?(?:everything|anything|all)\s+(?:(?:that\s+)?(?:above|before|prior|previous|earlier|so far|you (?:were|have been|'ve been) (?:told|given|taught))|(?:that )?(?:came|comes|was said|was written) (?:before|above))"),
     rule("instruction_override", "dismiss_context", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|existing|old)\s+(?:context|conversation|messages|prompts?|setup|configuration)\b"),
     rule("instruction_override", "rules_void", rf"\b(?:{AGENT_ONLY_RULES}{NOT_TOPIC}|(?:the\s+)?{INSTRUCTION_NOUN}\s+(?:above|before this (?:line|note|message)|you (?:were|have been|'ve been) given))\b{window(30)}\b(?:no longer (?:apply|applies|matter|count|bind)|(?:do|does) not (?:apply|matter|bind)|don't (?:apply|matter)|(?:are|is|were|was|have been|has been|now) (?:\w{{1,16}} )?(?:void|null|cancel+ed|revoked|rescinded|obsolete|suspended|lifted|waived|removed|disabled|outdated|superseded|overridden|invalid|optional|just suggestions|only suggestions|suggestions only|advisory|irrelevant|off))", gate=words_of(INSTRUCTION_NOUN)),
@@ -107,7 +107,7 @@ OVERRIDE = (
     rule("instruction_override", "only_follow_note", rf"\b(?:only|solely|exclusively|just)\s+(?:follow|obey|listen to|take (?:orders|instructions) from|answer to)\s+(?:{SELF}|notes? in (?:this|the)|messages? (?:signed|from)|instructions? (?:in|from) (?:this|the) (?:file|note|memory))"),
     rule("instruction_override", "told_before_void", rf"\b(?:everything|anything|whatever|all|what)\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed|taught)|your (?:developer|operator|creator|system prompt)s?\s+(?:told|said to|gave|instructed)(?: you)?)\b{window(60)}\b(?:ignore|disregard|forget|void|draft|obsolete|no longer|doesn'?t matter|does not matter|not apply|precedence|priority|overrid)"),
     rule("instruction_override", "no_restrictions_left", rf"\byou (?:now )?(?:have|has) no (?:more |longer any )?(?:restrictions|limits|rules|filters|guardrails|safeguards|guidelines)\b|\b(?:restrictions?|guardrails|safeguards|content filters?|safety (?:rules|guidelines|checks|filters)|rules)\s+(?:in|of|for)\s+your (?:configuration|setup|programming|system)\b{window(20)}\b(?:lifted|removed|void|disabled|suspended|waived)"),
-    rule("instruction_override", "canonical_phrase", r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|preceding)\s+(?:instructions|prompts?|directions)\b"),
+    rule("instruction_override", "canonical_phrase", r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|preceding)\s+(?:instructions|prompts?|directions)\b", not_mentioned),
 )
 
 # ---- role hijack --------------------------------------------------------------------------------------
