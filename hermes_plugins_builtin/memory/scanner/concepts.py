@@ -102,6 +102,9 @@ _ALWAYS = any_of((r"every time", r"each time", r"always", r"whenever", r"in (?:a
 _CLASH = any_of((r"conflicts?", r"clash(?:es)?", r"disagree\w*", r"contradict\w*", r"differ\w*", r"tension", r"disputes?", r"inconsisten\w+", r"mismatch\w*"))
 _SELF_WINS = any_of((r"(?:in|to) (?:the|this) (?:note|entry|memory)'?s? favou?r", r"(?:this|the) (?:note|entry|memory|file) (?:wins|prevails|decides|rules|governs|controls|takes precedence|comes first|is (?:right|binding|final))",
                      r"side with (?:this|the) (?:note|entry|memory|file)", r"go (?:with|by) (?:this|the) (?:note|entry|memory|file)"))
+_TURNED_DOWN = re.compile(r"\b(?:instead of|rather than)\s+$")
+
+
 @case_blind
 def _not_negated(match: re.Match[str]) -> bool:
     """The verdict is not itself denied: "never ignore your safety rules", "your guardrails are not optional"."""
@@ -109,6 +112,9 @@ def _not_negated(match: re.Match[str]) -> bool:
         if name in match.re.groupindex and match.group(name) is not None:
             word = match.group(name).lower()
             denied_in_word = word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need"))
+            # "count the keys instead of printing them": the verb is the alternative turned down.
+            if _TURNED_DOWN.search(match.string[max(0, match.start(name) - 16) : match.start(name)].lower()):
+                return False
             return denied_in_word or not denied_before(match.string, match.start(name))
     return True
 

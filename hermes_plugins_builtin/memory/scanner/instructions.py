@@ -8,9 +8,11 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
+import re
+
 from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_denied_nor_mentioned, not_fiction, not_mentioned
 from .meeting import needed
-from .rules import Rule, any_of, rule, window, words_of
+from .rules import Rule, any_of, case_blind, rule, window, words_of
 
 # ---- shared vocabulary ---------------------------------------------------------------------------------
 
@@ -59,6 +61,20 @@ _UNRESTRICTED = any_of((
     r"(?:unrestricted|unfiltered|uncensored|jailbroken|amoral|unaligned|unbound) (?:\w{1,16} )?(?:ai|assistant|model|agent|bot|mode|version|persona|shell|terminal|llm|chatbot)",
     r"(?:been )?(?:freed|released|liberated|unshackled|unchained) from (?:its |your |all |any |the |his |her )?(?:\w{1,16} )?(?:guidelines|rules|restrictions|filters|limits|polic(?:y|ies)|constraints|programming|training|safeguards|guardrails)",
 ))
+
+#: "Read", "translate" or "convert" is a decoding verb only for a note with something encoded in it: "download the
+#: script, read it, then run it" is a review before running, which hides nothing.
+_PLAIN_VERB = re.compile(r"(?:read|translate|convert|interpret)\w*$", re.IGNORECASE)
+_ENCODED = re.compile(r"base64|b64|\bhex|rot-?13|encod|cipher|crypt|revers|backwards|mirror|right-to-left|flip|obfuscat|scrambl|decod|payload|[A-Za-z0-9+/]{24,}={0,2}", re.IGNORECASE)
+
+
+@case_blind
+def _encoded_in_sentence(match: re.Match[str]) -> bool:
+    first = re.match(r"\w+", match.group())
+    if first is None or not _PLAIN_VERB.match(first.group()):
+        return True
+    return _ENCODED.search(match.string) is not None
+
 
 # ---- instruction override -----------------------------------------------------------------------------
 
@@ -204,7 +220,7 @@ DISCLOSURE = (
 # ---- encoded instruction ------------------------------------------------------------------------------
 
 ENCODED = (
-    rule("encoded_instruction", "decode_and_follow", rf"\b(?:decode|decipher|decrypt|deobfuscate|unscramble|un-?rot|translate|convert|read|reverse|interpret|base64-?decode|unhex)\w{{0,16}}\b{window(60)}\b(?:and|then|&|to|,)\s+(?:\w{{1,16}}\s+)?(?:follow|obey|execute|run|apply|do|act on|carry out|comply|perform|implement)\b|\b(?:follow|obey|execute|run|apply|do|carry out)\s+(?:what|whatever)\s+(?:this|the|that)\s+(?:\w{{1,16}}\s+){{0,3}}?(?:says|decodes to|contains|reads)|\b(?:base64|b64|hex|rot-?13|percent-encoded|url-?encoded|reversed|backwards)\b[^\n]{{0,40}}\b(?:payload|instructions?|commands?|directives?)\b|\b(?:apply|obey|execute) (?:the )?(?:base64|b64|hex|rot-?13|encoded|percent-encoded)\b|\b(?:base64|b64|hex|rot-?13)\b[^\n]{{0,30}}\b(?:apply|obey|execute)\b"),
+    rule("encoded_instruction", "decode_and_follow", rf"\b(?:decode|decipher|decrypt|deobfuscate|unscramble|un-?rot|translate|convert|read|reverse|interpret|base64-?decode|unhex)\w{{0,16}}\b{window(60)}\b(?:and|then|&|to|,)\s+(?:\w{{1,16}}\s+)?(?:follow|obey|execute|run|apply|do|act on|carry out|comply|perform|implement)\b|\b(?:follow|obey|execute|run|apply|do|carry out)\s+(?:what|whatever)\s+(?:this|the|that)\s+(?:\w{{1,16}}\s+){{0,3}}?(?:says|decodes to|contains|reads)|\b(?:base64|b64|hex|rot-?13|percent-encoded|url-?encoded|reversed|backwards)\b[^\n]{{0,40}}\b(?:payload|instructions?|commands?|directives?)\b|\b(?:apply|obey|execute) (?:the )?(?:base64|b64|hex|rot-?13|encoded|percent-encoded)\b|\b(?:base64|b64|hex|rot-?13)\b[^\n]{{0,30}}\b(?:apply|obey|execute)\b", _encoded_in_sentence),
 )
 
 RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE, *ENCODED)
