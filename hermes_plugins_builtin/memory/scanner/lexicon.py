@@ -162,6 +162,17 @@ _FORMATTING = re.compile(
 _USERS_OWN = re.compile(r"(?:\buser'?s|\btheir|\bhis|\bher|\bmy|用户的|用戶的|사용자의|ユーザーの)\s*$", re.IGNORECASE)
 
 
+#: Words only English sentences are made of, and words of the other Latin-script languages whose stems look English
+#: ("ignore", "instructions" are French too): a sentence with several of the first and none of the second is English,
+#: and the English detectors, which ask whose instructions they are, decide it.
+_ENGLISH = re.compile(r"\b(?:the|they|their|them|with|when|while|for|this|that|it|is|are|was|and|of|to|from|just|now|until)\b", re.IGNORECASE)
+_OTHER_LATIN = re.compile(r"\b(?:les|des|le|la|et|du|tes|vos|toutes|tous|el|los|las|y|und|die|der|das|alle|il|di|che|și|toate|os|as|do|da|een|het|och|og|en|di|ke|yang|dan)\b", re.IGNORECASE)
+
+
+def _english_sentence(sentence: str) -> bool:
+    return len(_ENGLISH.findall(sentence)) >= 2 and _OTHER_LATIN.search(sentence) is None
+
+
 def _sentence_of(match: re.Match[str]) -> str:
     text = match.string
     start = max((text.rfind(stop, 0, match.start()) for stop in ".!?;。！？；\n"), default=-1) + 1
@@ -175,7 +186,8 @@ def _agents_not_users_format(match: re.Match[str]) -> bool:
     a preference about presentation that the user changes ("drop the earlier formatting requirement, use tables")."""
     if _USERS_OWN.search(match.string[max(0, match.start() - 12) : match.start()]) or quoted_mention(match):
         return False
-    return _FORMATTING.search(_sentence_of(match)) is None
+    sentence = _sentence_of(match)
+    return _FORMATTING.search(sentence) is None and not _english_sentence(sentence)
 
 
 #: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
