@@ -15,7 +15,7 @@ import re
 
 from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
-from .guards import denied_before, imperative, not_denied, not_fiction
+from .guards import OTHER_PROGRAM, denied_before, imperative, not_denied, not_fiction
 from .meeting import meeting, needed, note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
 from .rules import Rule, any_of, case_blind, rule, window, words_of
@@ -319,7 +319,7 @@ DISCLOSURE = (
     rule("prompt_disclosure", "asked_for_instructions[concept]", r"\bwhat (?:were|are|have) you (?:been )?(?:instructed|told|given|programmed|configured|prompted)\b[^\n]{0,80}\b(?:always|every time|in full|verbatim|word for word|answer (?:it|that|this))\b"),
     rule("prompt_disclosure", "prompt_placed_out[concept]", rf"\b(?:{_PROMPT_TEXT}|your (?:initial|original|system|hidden|full|starting) (?:instructions|prompt|rules))\b{window(40)}\b(?:should|must|will|shall|needs? to|has to|have to)\s+(?:always\s+)?"
          r"(?:appear|show up|be (?:visible|included|posted|shown|pasted|printed|published|quoted|attached))\b"),
-    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
+    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT})\b{_NOT_TOPIC}{OTHER_PROGRAM}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
 )
 
 # ---- credential directories --------------------------------------------------------------------------------
