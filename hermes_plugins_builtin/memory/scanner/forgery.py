@@ -39,8 +39,10 @@ _TOKENS = (
     r"|<parameter\s+name\s*=|<function\s*=\s*\w{1,16}\s*>"
 )
 _TOKEN_RE = re.compile(_TOKENS, re.IGNORECASE)
-# What may follow a token that is only named: a role word or "token(s)", then punctuation, a conjunction or another token.
-_NAMED = re.compile(r"[ \t]*(?:\w{1,12}[ \t]*)?(?:$|[;,.)/\]`'\"»”|]|<|\[|\s(?:and|or|e|et|y|und|и|или|и/или|и|та|і|o|ou)\s)")
+# What may follow a token that is only named: a role word or "token(s)", then punctuation, a conjunction or another token;
+# or a noun that calls it a token ("the <|endoftext|> token missing from the log"), which talks about the token.
+_NAMED = re.compile(r"[ \t]*(?:\w{1,12}[ \t]*)?(?:$|[;,.)/\]`'\"»”|]|<|\[|\s(?:and|or|e|et|y|und|и|или|и/или|и|та|і|o|ou)\s)"
+                    r"|[ \t]+(?:tokens?|markers?|delimiters?)\b(?![ \t]*[:=])")
 
 
 # The canonical special tokens of chat templates, which a note about a model's template can name; tags such as
