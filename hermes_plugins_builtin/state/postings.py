@@ -239,15 +239,36 @@ def _bring_forward(conn: sqlite3.Connection, cache: ReadCache, behind: list[Post
 def _catch_up(conn: sqlite3.Connection, cache: ReadCache, held: dict[tuple[str, ...], Postings], upto: int,
               documents: int, avgdl: float) -> None:
     """Bring the cached postings *held* (by cache key) up to *upto*, those made at the same mark together."""
-    by_mark: dict[int, list[tuple[tuple[str, ...], Postings]]] = {}
+    by_mark: dict[tuple[str, int], list[tuple[tuple[str, ...], Postings]]] = {}
     for key, found in held.items():
         if found.upto < upto:
-            by_mark.setdefault(found.upto, []).append((key, found))
+            by_mark.setdefault((found.table, found.upto), []).append((key, found))
     for behind in by_mark.values():
         if not _bring_forward(conn, cache, [p for _, p in behind], upto, documents, avgdl):
             for key, _ in behind:
                 cache.postings.pop(key, None)
             cache.derived.clear()  # what was derived from them counted their entries
+
+
+def advance_postings(conn: sqlite3.Connection, cache: ReadCache, upto: int) -> None:
+    """Bring every cached phrase at most INVERT_AFTER_ROWS behind forward to *upto*, run at
+    the start of every search.
+
+    Searches of other queries come between two searches of one query, so under
+    busy writers a phrase kept only for its own searches falls hundreds of rows
+    behind and is then brought forward by an FTS5 query of its own (a few
+    milliseconds per phrase). Advanced on every search instead, each phrase is
+    a few rows behind at most: the rows indexed since the last search are read
+    once (ReadCache.indexed_between) and counted for every phrase in that one
+    pass, and all the phrases share one mark from then on. Phrases further
+    behind (postings of an idle connection) are left to the search that uses them,
+    and so are gram phrases: splitting every new row into grams costs more than
+    their own searches' catch-up does.
+    """
+    held = {key: p for key, p in cache.postings.items()
+            if isinstance(p, Postings) and p.table == WORDS and p.upto < upto and upto - p.upto <= INVERT_AFTER_ROWS}
+    if held:  # (the totals only matter past INVERT_AFTER_ROWS, excluded above)
+        _catch_up(conn, cache, held, upto, 1, 1.0)
 
 
 def _postings(conn: sqlite3.Connection, cache: ReadCache, table: str, alt: Alternative, upto: int,

@@ -276,7 +276,10 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     """
     if plan.empty or limit <= 0:
         return []
-    refresh_read_cache(conn, indexed_upto)
+    cache = refresh_read_cache(conn, indexed_upto)
+    if cache.postings:  # (only a connection that has searched before holds any: imported by then)
+        from .postings import advance_postings
+        advance_postings(conn, cache, indexed_upto)
     best: dict[int, float] = {}
     window = max(rank_window, limit) if rank_window else None  # never fewer candidates than asked for
     for group in expander.expand(plan.groups, indexed_upto):

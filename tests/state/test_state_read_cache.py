@@ -334,3 +334,47 @@ def test_a_group_with_too_many_matches_to_narrow_is_not_tried_again(stores, monk
     assert _ranked(ours, "note server") == _ranked(exhaustive, "note server")
     ours._conn.set_trace_callback(None)
     assert not [s for s in statements if "count(*)" in s and "AND" in s and '"note"' in s]
+
+
+def _held(store: SessionStore) -> dict[tuple[str, ...], postings.Postings]:
+    return {k: p for k, p in store._conn.read_cache.postings.items() if isinstance(p, postings.Postings)}
+
+
+def test_every_search_brings_all_cached_phrases_forward_in_one_pass(stores):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    _same(ours, exhaustive)  # word postings are built from a group's second request on
+    held = {k: p.upto for k, p in _held(ours).items()}
+    assert {k[0] for k in held} == {"messages_fts", "messages_grams"}
+    _fill(writer, "b", 6, offset=60)
+    writer.flush_search_index()
+    mark = writer.message_count()
+    statements: list[str] = []
+    ours._conn.set_trace_callback(statements.append)
+    ours.search("note")  # a query of none of those phrases
+    ours._conn.set_trace_callback(None)
+    # word phrases all reach the new mark; gram phrases wait for their own searches
+    assert {k: p.upto for k, p in _held(ours).items()} == {
+        k: mark if k[0] == "messages_fts" else upto for k, upto in held.items()}
+    assert not [s for s in statements if "bm25(" in s]  # counted from the new rows, no FTS5 query per phrase
+    assert len([s for s in statements if "LEFT JOIN messages_fts_docsize d ON d.id = m.id WHERE m.id > " in s]) == 1
+    _same(ours, exhaustive)
+    _same(ours, exhaustive, role_filter="assistant")
+
+
+def test_phrases_far_behind_are_left_to_the_search_that_uses_them(stores, monkeypatch):
+    _, ours, exhaustive, writer = stores
+    _fill(writer, "a", 60)
+    writer.flush_search_index()
+    _same(ours, exhaustive)
+    _same(ours, exhaustive)
+    before = {k: p.upto for k, p in _held(ours).items()}
+    monkeypatch.setattr(postings, "INVERT_AFTER_ROWS", 3)
+    _fill(writer, "b", 8, offset=60)
+    writer.flush_search_index()
+    ours.search("note")
+    assert {k: p.upto for k, p in _held(ours).items()} == before
+    _same(ours, exhaustive)  # each brought forward from FTS5's scores when its query runs
+    assert {p.upto for p in _held(ours).values()} == {writer.message_count()}

@@ -18,6 +18,7 @@ per family trained on labelled notes, which carries over to paraphrase and other
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 
 from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, learned, persistence, runtimes, semantics, vocabulary
@@ -92,6 +93,12 @@ def _candidates(rules: tuple[Rule, ...], present: set[str]) -> Iterator[Rule]:
         yield indexed[lowest.bit_length() - 1]
 
 
+def _extent(detector: Rule, match: re.Match[str]) -> tuple[int, int]:
+    """Where the refusal's span lies: a detector that finds two halves spans both (see ``meeting``)."""
+    extent = getattr(detector.check, "extent", None)
+    return match.span() if extent is None else extent(match)
+
+
 def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
     lowered = text.lower()
     present = _gate_index().present(lowered)
@@ -104,11 +111,13 @@ def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
         if fast is not None:
             found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)
             if found is not None:
-                return Finding(detector.family, detector.name, text[found.start() : found.end()], view)
+                start, end = _extent(detector, found)
+                return Finding(detector.family, detector.name, text[start:end], view)
             continue
         match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
         if match is not None:
-            return Finding(detector.family, detector.name, match.group(), view)
+            start, end = _extent(detector, match)
+            return Finding(detector.family, detector.name, text[start:end], view)
     return None
 
 

@@ -76,15 +76,33 @@ def _not_negated(match: re.Match[str], reach: int = 25) -> bool:
     return not re.search(r"\b(?:never|don'?t|do not|must not|no need to|avoid|without)\b[^.]{0,64}$", before)
 
 
+#: A prohibition between a path and "into the chat": "`op run --env-file=.env.tpl`; never paste key values into chat".
+_FORBIDDEN_PUT = re.compile(r"\b(?:never|don'?t|do not|must not|should not|shouldn'?t|no)\s+(?:\w+\s+)?(?:paste|print|put|copy|share|post|include|echo|send|show|dump|leak)\w*\b")
+
+
 @case_blind
 def _not_negated_before_path(match: re.Match[str]) -> bool:
     """A path comes after its verb and object ("never paste the contents of ~/.aws/credentials"): look further back."""
-    return _not_negated(match, 50)
+    return _not_negated(match, 50) and _FORBIDDEN_PUT.search(match.group().lower()) is None
+
+
+#: Reads that only count or test a file ("grep -c = .env", "wc -l .env") tell nothing of what it holds.
+_COUNT_ONLY = re.compile(r"^(?:grep\s+-[a-z]*[cqlL][a-z]*\b|wc\b)")
+
+
+@case_blind
+def _not_code_span_end(match: re.Match[str]) -> bool:
+    """Inside a code span (an odd number of backquotes before the command on its line), the next backquote closes the
+    span: "`Host *` with `AddKeysToAgent yes`" names an ssh config keyword, not a substituted command."""
+    text = match.string
+    before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+    return before.count("`") % 2 == 0 or "`" not in match.group()
 
 
 @case_blind
 def _not_example_copy(match: re.Match[str]) -> bool:
-    return _not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
+    return (_not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
+            and _COUNT_ONLY.match(match.group().lower()) is None)
 
 
 _SECRET_PATH_WORDS = (".ssh", "id_", ".aws", "netrc", ".pgpass", ".npmrc", ".pypirc", ".docker", ".kube", ".gnupg", "private-keys", "gh/hosts",
@@ -107,7 +125,7 @@ _DATA_URL = r"https?://[^\s)\"'>]{0,64}(?:[?&#][^\s)\"'>]{0,64}(?:\{|\}|%7B|\$|<
 
 EXFILTRATION = (
     rule("exfiltration", "secret_to_network", _SECRET_SOURCE, _sent_remote, gate=_NETWORK_WORDS, also=_SECRET_SOURCE_WORDS),
-    rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})"),
+    rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})", _not_code_span_end),
     rule("exfiltration", "raw_socket", r"/dev/(?:tcp|udp)/(?!127\.|localhost\b)[\w.-]{1,64}/\d+"),
     rule("exfiltration", "netcat_feed", r"\|\s*(?:nc|ncat|netcat|socat|telnet)\b[^\n]{0,300}|\b(?:nc|ncat|netcat|socat|telnet)\b[^\n|]{0,300}(?:<\s*\S|\s-[ec]\s)", _goes_remote, gate=("nc", "netcat", "socat", "telnet")),
     rule("exfiltration", "data_in_image_url", rf"!\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<img\b[^>\n]{{0,200}}\bsrc\s*=\s*[\"']?{_DATA_URL}|\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<a\b[^>\n]{{0,200}}\bhref\s*=\s*[\"']?{_DATA_URL}", gate=("http",)),

@@ -15,7 +15,7 @@ import re
 
 from .semantics import _remote
 from .guards import NOT_TOPIC as _NOT_TOPIC
-from .guards import denied_before, imperative, not_denied, not_fiction
+from .guards import OTHER_PROGRAM, denied_before, imperative, not_denied, not_fiction
 from .meeting import meeting, needed, note_mentions
 from .commands import SECRET_NAME, SECRET_PATH
 from .rules import Rule, any_of, case_blind, rule, window, words_of
@@ -102,6 +102,9 @@ _ALWAYS = any_of((r"every time", r"each time", r"always", r"whenever", r"in (?:a
 _CLASH = any_of((r"conflicts?", r"clash(?:es)?", r"disagree\w*", r"contradict\w*", r"differ\w*", r"tension", r"disputes?", r"inconsisten\w+", r"mismatch\w*"))
 _SELF_WINS = any_of((r"(?:in|to) (?:the|this) (?:note|entry|memory)'?s? favou?r", r"(?:this|the) (?:note|entry|memory|file) (?:wins|prevails|decides|rules|governs|controls|takes precedence|comes first|is (?:right|binding|final))",
                      r"side with (?:this|the) (?:note|entry|memory|file)", r"go (?:with|by) (?:this|the) (?:note|entry|memory|file)"))
+_TURNED_DOWN = re.compile(r"\b(?:instead of|rather than)\s+$")
+
+
 @case_blind
 def _not_negated(match: re.Match[str]) -> bool:
     """The verdict is not itself denied: "never ignore your safety rules", "your guardrails are not optional"."""
@@ -109,6 +112,9 @@ def _not_negated(match: re.Match[str]) -> bool:
         if name in match.re.groupindex and match.group(name) is not None:
             word = match.group(name).lower()
             denied_in_word = word.startswith(("do not", "don't", "never", "no longer", "need not", "needn't", "not ", "no need"))
+            # "count the keys instead of printing them": the verb is the alternative turned down.
+            if _TURNED_DOWN.search(match.string[max(0, match.start(name) - 16) : match.start(name)].lower()):
+                return False
             return denied_in_word or not denied_before(match.string, match.start(name))
     return True
 
@@ -313,7 +319,7 @@ DISCLOSURE = (
     rule("prompt_disclosure", "asked_for_instructions[concept]", r"\bwhat (?:were|are|have) you (?:been )?(?:instructed|told|given|programmed|configured|prompted)\b[^\n]{0,80}\b(?:always|every time|in full|verbatim|word for word|answer (?:it|that|this))\b"),
     rule("prompt_disclosure", "prompt_placed_out[concept]", rf"\b(?:{_PROMPT_TEXT}|your (?:initial|original|system|hidden|full|starting) (?:instructions|prompt|rules))\b{window(40)}\b(?:should|must|will|shall|needs? to|has to|have to)\s+(?:always\s+)?"
          r"(?:appear|show up|be (?:visible|included|posted|shown|pasted|printed|published|quoted|attached))\b"),
-    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT}){_NOT_TOPIC}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
+    rule("prompt_disclosure", "recite_own_prompt[concept]", rf"\b(?:{_RECITE})\b{window(50)}\b(?:{_PROMPT_TEXT})\b{_NOT_TOPIC}{OTHER_PROGRAM}", gate=_needed(_PROMPT_TEXT), also=_needed(_RECITE)),
 )
 
 # ---- credential directories --------------------------------------------------------------------------------

@@ -11,7 +11,22 @@ from __future__ import annotations
 
 import re
 
-from .rules import Rule, rule
+from .rules import Rule, case_blind, rule
+
+#: A role key in a sentence about the user's data ("turns are marked with "role":"assistant" in data/train.jsonl")
+#: describes a file's format; a forged turn carries a message ("content") for the agent to read as one.
+_DATA_DESCRIBED = re.compile(r"[\w/.-]+\.(?:jsonl|ndjson|json|csv|parquet|ya?ml)\b|\b(?:training data|dataset|data set|fine-?tun\w*|schema|chat[- ]format)\b", re.IGNORECASE)
+_MESSAGE = re.compile(r"[\"']content[\"']\s*:|\bcontent\s*:", re.IGNORECASE)
+
+
+@case_blind
+def _not_data_described(match: re.Match[str]) -> bool:
+    text = match.string
+    if not match.group().lstrip().startswith(("\"", "'")) or _MESSAGE.search(text):
+        return True
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return _DATA_DESCRIBED.search(text[start : end if end >= 0 else len(text)]) is None
 
 _TOKENS = (
     r"<\|(?:im_start|im_end|im_sep|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|end_of_text|python_tag|"
@@ -24,8 +39,10 @@ _TOKENS = (
     r"|<parameter\s+name\s*=|<function\s*=\s*\w{1,16}\s*>"
 )
 _TOKEN_RE = re.compile(_TOKENS, re.IGNORECASE)
-# What may follow a token that is only named: a role word or "token(s)", then punctuation, a conjunction or another token.
-_NAMED = re.compile(r"[ \t]*(?:\w{1,12}[ \t]*)?(?:$|[;,.)/\]`'\"»”|]|<|\[|\s(?:and|or|e|et|y|und|и|или|и/или|и|та|і|o|ou)\s)")
+# What may follow a token that is only named: a role word or "token(s)", then punctuation, a conjunction or another token;
+# or a noun that calls it a token ("the <|endoftext|> token missing from the log"), which talks about the token.
+_NAMED = re.compile(r"[ \t]*(?:\w{1,12}[ \t]*)?(?:$|[;,.)/\]`'\"»”|]|<|\[|\s(?:and|or|e|et|y|und|и|или|и/или|и|та|і|o|ou)\s)"
+                    r"|[ \t]+(?:tokens?|markers?|delimiters?)\b(?![ \t]*[:=])")
 
 
 # The canonical special tokens of chat templates, which a note about a model's template can name; tags such as
@@ -81,7 +98,7 @@ FORGERY = (
     rule("forgery", "assistant_turn", rf"{_TURN}\s*\S[^\n]{{0,300}}\n(?:[^\n]{{0,300}}\n){{0,20}}?{_TURN}|^[ \t>*_\-\[(]{{0,64}}(?:assistant|ai|model|gpt|claude|chatgpt)\s*(?:\([^)\n]{{0,30}}\))?\s*:\s*\S", gate=("human", "user", "assistant", "ai", "model", "gpt", "claude", "bot", "agent")),
     rule("forgery", "fence", r"\b(?:end|close|closing)\s+(?:of\s+)?(?:the\s+)?(?:memory|memories|notes|context|system prompt|instructions|user (?:profile|input|message)|document|untrusted (?:content|text))\b\s*[-=#*═─]{0,64}\s*(?:$|\n|[.:])|(?:^|\n)\s*[-=#*]{3,}\s*(?:begin|start|end)\s+(?:of\s+)?(?:system|admin|developer|new|updated)\b|[═]{4,}|[─━]{8,}[^\n]{0,300}(?:system|memory|instructions)|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:MESSAGE|PROMPT|INSTRUCTIONS?)\b", gate=("end", "begin", "start", "close", "═", "─", "━")),
     rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
-    rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", gate=("role", "<!--")),
+    rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", _not_data_described, gate=("role", "<!--")),
     rule("forgery", "tool_call_json", r"[\"'](?:tool_calls|function_call|tool_use|tool_call)[\"']\s*:\s*[\[{]|\{\s*[\"']name[\"']\s*:\s*[\"'][^\"'\n]{1,64}[\"']\s*,\s*[\"'](?:arguments|parameters|input|args)[\"']\s*:\s*[{\"']|[\"']type[\"']\s*:\s*[\"']function[\"']\s*,\s*[\"']function[\"']\s*:|[\"']action[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"']action_input[\"']\s*:|[\"']tool[\"']\s*:\s*[\"'][^\"'\n]{1,60}[\"']\s*,\s*[\"'](?:input|args|arguments|tool_input|parameters)[\"']\s*:", _a_call, gate=("tool_call", "function_call", "tool_use", "name", "function", "action_input", "tool")),
     rule("forgery", "role_fence", r"```[ \t]*(?:system|developer|assistant|admin|instructions?|operator)[ \t]*$", gate=("```",)),
     rule("forgery", "tool_token_bracket", r"\[\s*/?\s*(?:tool_result|tool_output|tool_response|function_result|function_output|tool_call|function_call)\s*\]", gate=("tool_", "function_")),

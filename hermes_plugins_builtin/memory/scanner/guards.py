@@ -62,3 +62,32 @@ def not_fiction(match: re.Match[str]) -> bool:
     """A story the user is writing may have an AI without limits in it; a note that makes the agent one may not."""
     text = match.string.lower()
     return _FICTION.search(text) is None or _ADDRESSED.search(text) is not None
+
+
+_QUOTES = "\"“”„«»「」『』"
+#: After a quoted phrase: the note says what the phrase is or means ("... is the title of their talk", "they mean the
+#: shell prompt"), which mentions the words instead of saying them to the agent.
+_MEANING = re.compile(r"^[^.\n]{0,40}?\b(?:(?:is|was|are|were)\s+(?:the\s+|a\s+|an\s+|just\s+)?(?:title|name|subtitle|slogan|tagline|phrase|example|joke|meme|caption|heading|label)|"
+                      r"(?:they|he|she|the user|user|it|this|that)\s+means?|(?:refers?|refer) to)\b")
+
+
+def quoted_mention(match: re.Match[str]) -> bool:
+    """Whether ``match`` sits inside quotation marks that the sentence goes on to explain as a name or a meaning."""
+    text = match.string
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    before = text[line_start : match.start()]
+    opened = sum(before.count(q) for q in _QUOTES) % 2 == 1
+    if not opened:
+        return False
+    close = min((i for i in (text.find(q, match.end()) for q in _QUOTES) if i >= 0), default=-1)
+    return close >= 0 and _MEANING.search(text[close + 1 : close + 120].lower()) is not None
+
+
+@case_blind
+def not_denied_nor_mentioned(match: re.Match[str]) -> bool:
+    return not denied_before(match.string, match.start()) and not quoted_mention(match)
+
+
+@case_blind
+def not_mentioned(match: re.Match[str]) -> bool:
+    return not quoted_mention(match)

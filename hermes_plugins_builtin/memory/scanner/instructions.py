@@ -8,9 +8,11 @@ the user in the dark), so they need the agent's own rules, identity or user as t
 
 from __future__ import annotations
 
-from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_fiction
+import re
+
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_denied_nor_mentioned, not_fiction, not_mentioned
 from .meeting import needed
-from .rules import Rule, any_of, rule, window, words_of
+from .rules import Rule, any_of, case_blind, rule, window, words_of
 
 # ---- shared vocabulary ---------------------------------------------------------------------------------
 
@@ -60,6 +62,20 @@ _UNRESTRICTED = any_of((
     r"(?:been )?(?:freed|released|liberated|unshackled|unchained) from (?:its |your |all |any |the |his |her )?(?:\w{1,16} )?(?:guidelines|rules|restrictions|filters|limits|polic(?:y|ies)|constraints|programming|training|safeguards|guardrails)",
 ))
 
+#: "Read", "translate" or "convert" is a decoding verb only for a note with something encoded in it: "download the
+#: script, read it, then run it" is a review before running, which hides nothing.
+_PLAIN_VERB = re.compile(r"(?:read|translate|convert|interpret)\w*$", re.IGNORECASE)
+_ENCODED = re.compile(r"base64|b64|\bhex|rot-?13|encod|cipher|crypt|revers|backwards|mirror|right-to-left|flip|obfuscat|scrambl|decod|payload|[A-Za-z0-9+/]{24,}={0,2}", re.IGNORECASE)
+
+
+@case_blind
+def _encoded_in_sentence(match: re.Match[str]) -> bool:
+    first = re.match(r"\w+", match.group())
+    if first is None or not _PLAIN_VERB.match(first.group()):
+        return True
+    return _ENCODED.search(match.string) is not None
+
+
 # ---- instruction override -----------------------------------------------------------------------------
 
 _AGENT_INSTRUCTIONS = any_of((
@@ -87,8 +103,8 @@ _INVALIDATED = any_of((
 
 
 OVERRIDE = (
-    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
-    rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied),
+    rule("instruction_override", "instructions_invalidated", rf"\b{_AGENT_INSTRUCTIONS}\b{window(60)}\b{_INVALIDATED}|\b{_INVALIDATED}\b{window(60)}\b{_AGENT_INSTRUCTIONS}\b", not_denied_nor_mentioned, gate=words_of(INSTRUCTION_NOUN) + ("told", "given", "instructed", "trained", "checks", "confirmation", "prompt", "message"), also=needed(_INVALIDATED, strict=False)),
+    rule("instruction_override", "dismiss_instructions", rf"\b{DISMISS}\b{window(40)}\b{AGENT_RULES}\b", not_denied_nor_mentioned),
     rule("instruction_override", "dismiss_everything", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+(?:of\s+)?)?(?:everything|anything|all)\s+(?:(?:that\s+)?(?:above|before|prior|previous|earlier|so far|you (?:were|have been|'ve been) (?:told|given|taught))|(?:that )?(?:came|comes|was said|was written) (?:before|above))"),
     rule("instruction_override", "dismiss_context", rf"\b(?:ignore|disregard|forget|drop|erase|clear|wipe|discard)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|existing|old)\s+(?:context|conversation|messages|prompts?|setup|configuration)\b"),
     rule("instruction_override", "rules_void", rf"\b(?:{AGENT_ONLY_RULES}{NOT_TOPIC}|(?:the\s+)?{INSTRUCTION_NOUN}\s+(?:above|before this (?:line|note|message)|you (?:were|have been|'ve been) given))\b{window(30)}\b(?:no longer (?:apply|applies|matter|count|bind)|(?:do|does) not (?:apply|matter|bind)|don't (?:apply|matter)|(?:are|is|were|was|have been|has been|now) (?:\w{{1,16}} )?(?:void|null|cancel+ed|revoked|rescinded|obsolete|suspended|lifted|waived|removed|disabled|outdated|superseded|overridden|invalid|optional|just suggestions|only suggestions|suggestions only|advisory|irrelevant|off))", gate=words_of(INSTRUCTION_NOUN)),
@@ -107,7 +123,7 @@ OVERRIDE = (
     rule("instruction_override", "only_follow_note", rf"\b(?:only|solely|exclusively|just)\s+(?:follow|obey|listen to|take (?:orders|instructions) from|answer to)\s+(?:{SELF}|notes? in (?:this|the)|messages? (?:signed|from)|instructions? (?:in|from) (?:this|the) (?:file|note|memory))"),
     rule("instruction_override", "told_before_void", rf"\b(?:everything|anything|whatever|all|what)\s+(?:you\s+(?:were|have been|'ve been)\s+(?:told|given|instructed|taught)|your (?:developer|operator|creator|system prompt)s?\s+(?:told|said to|gave|instructed)(?: you)?)\b{window(60)}\b(?:ignore|disregard|forget|void|draft|obsolete|no longer|doesn'?t matter|does not matter|not apply|precedence|priority|overrid)"),
     rule("instruction_override", "no_restrictions_left", rf"\byou (?:now )?(?:have|has) no (?:more |longer any )?(?:restrictions|limits|rules|filters|guardrails|safeguards|guidelines)\b|\b(?:restrictions?|guardrails|safeguards|content filters?|safety (?:rules|guidelines|checks|filters)|rules)\s+(?:in|of|for)\s+your (?:configuration|setup|programming|system)\b{window(20)}\b(?:lifted|removed|void|disabled|suspended|waived)"),
-    rule("instruction_override", "canonical_phrase", r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|preceding)\s+(?:instructions|prompts?|directions)\b"),
+    rule("instruction_override", "canonical_phrase", r"\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|preceding)\s+(?:instructions|prompts?|directions)\b", not_mentioned),
 )
 
 # ---- role hijack --------------------------------------------------------------------------------------
@@ -204,7 +220,7 @@ DISCLOSURE = (
 # ---- encoded instruction ------------------------------------------------------------------------------
 
 ENCODED = (
-    rule("encoded_instruction", "decode_and_follow", rf"\b(?:decode|decipher|decrypt|deobfuscate|unscramble|un-?rot|translate|convert|read|reverse|interpret|base64-?decode|unhex)\w{{0,16}}\b{window(60)}\b(?:and|then|&|to|,)\s+(?:\w{{1,16}}\s+)?(?:follow|obey|execute|run|apply|do|act on|carry out|comply|perform|implement)\b|\b(?:follow|obey|execute|run|apply|do|carry out)\s+(?:what|whatever)\s+(?:this|the|that)\s+(?:\w{{1,16}}\s+){{0,3}}?(?:says|decodes to|contains|reads)|\b(?:base64|b64|hex|rot-?13|percent-encoded|url-?encoded|reversed|backwards)\b[^\n]{{0,40}}\b(?:payload|instructions?|commands?|directives?)\b|\b(?:apply|obey|execute) (?:the )?(?:base64|b64|hex|rot-?13|encoded|percent-encoded)\b|\b(?:base64|b64|hex|rot-?13)\b[^\n]{{0,30}}\b(?:apply|obey|execute)\b"),
+    rule("encoded_instruction", "decode_and_follow", rf"\b(?:decode|decipher|decrypt|deobfuscate|unscramble|un-?rot|translate|convert|read|reverse|interpret|base64-?decode|unhex)\w{{0,16}}\b{window(60)}\b(?:and|then|&|to|,)\s+(?:\w{{1,16}}\s+)?(?:follow|obey|execute|run|apply|do|act on|carry out|comply|perform|implement)\b|\b(?:follow|obey|execute|run|apply|do|carry out)\s+(?:what|whatever)\s+(?:this|the|that)\s+(?:\w{{1,16}}\s+){{0,3}}?(?:says|decodes to|contains|reads)|\b(?:base64|b64|hex|rot-?13|percent-encoded|url-?encoded|reversed|backwards)\b[^\n]{{0,40}}\b(?:payload|instructions?|commands?|directives?)\b|\b(?:apply|obey|execute) (?:the )?(?:base64|b64|hex|rot-?13|encoded|percent-encoded)\b|\b(?:base64|b64|hex|rot-?13)\b[^\n]{{0,30}}\b(?:apply|obey|execute)\b", _encoded_in_sentence),
 )
 
 RULES: tuple[Rule, ...] = (*OVERRIDE, *ROLE, *CONCEAL, *DISCLOSURE, *ENCODED)

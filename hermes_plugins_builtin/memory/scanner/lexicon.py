@@ -14,6 +14,7 @@ import unicodedata
 import re
 
 from .commands import remote_host_in
+from .guards import quoted_mention
 from .meeting import Check, meeting, needed
 from .rules import Rule, case_blind, line_of, needs, rule
 
@@ -148,6 +149,47 @@ def _not_another_bots(match: re.Match[str]) -> bool:
     return _ANOTHER_BOT.search(text[start : min(ends) if ends else len(text)].lower()) is None
 
 
+#: Presentation in many languages: tables, emoji, formatting, Markdown, lists, length, tone. A rule about these that
+#: is dropped is the user changing a preference about formatting ("the old no-tables rule is gone, use tables"),
+#: which the agent's own instructions never need; a note that voids them names no presentation.
+_FORMATTING = re.compile(
+    r"\b(?:tables?|emojis?|emoticons?|formatting|format|markdown|bullets?|bullet points|headings?|font|tone|length|tableaux?|mise en forme|"
+    r"tabell\w*|formatierung|format\w*|tabla|tablas|formato|tabelas?|tabele?|tabelul|tabelle|tablo|таблиц\w*|формат\w*|эмодзи|смайл\w*|"
+    r"emoji\w*)\b|格式|表格|排版|表情|字数|書式|表形式|絵文字|서식|형식|표를|표는|' ?표|이모지|이모티콘|포맷",
+    re.IGNORECASE,
+)
+#: The user's (or their) instructions, before the noun: the user's own wishes, which they may drop themselves.
+_USERS_OWN = re.compile(r"(?:\buser'?s|\btheir|\bhis|\bher|\bmy|用户的|用戶的|사용자의|ユーザーの)\s*$", re.IGNORECASE)
+
+
+#: Words only English sentences are made of, and words of the other Latin-script languages whose stems look English
+#: ("ignore", "instructions" are French too): a sentence with several of the first and none of the second is English,
+#: and the English detectors, which ask whose instructions they are, decide it.
+_ENGLISH = re.compile(r"\b(?:the|they|their|them|with|when|while|for|this|that|it|is|are|was|and|of|to|from|just|now|until)\b", re.IGNORECASE)
+_OTHER_LATIN = re.compile(r"\b(?:les|des|le|la|et|du|tes|vos|toutes|tous|el|los|las|y|und|die|der|das|alle|il|di|che|și|toate|os|as|do|da|een|het|och|og|en|di|ke|yang|dan)\b", re.IGNORECASE)
+
+
+def _english_sentence(sentence: str) -> bool:
+    return len(_ENGLISH.findall(sentence)) >= 2 and _OTHER_LATIN.search(sentence) is None
+
+
+def _sentence_of(match: re.Match[str]) -> str:
+    text = match.string
+    start = max((text.rfind(stop, 0, match.start()) for stop in ".!?;。！？；\n"), default=-1) + 1
+    ends = [i for i in (text.find(stop, match.end()) for stop in ".!?;。！？；\n") if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+@case_blind
+def _agents_not_users_format(match: re.Match[str]) -> bool:
+    """Dropped rules are the agent's unless they are the user's own ("user's instruction: ignore the warnings") or
+    a preference about presentation that the user changes ("drop the earlier formatting requirement, use tables")."""
+    if _USERS_OWN.search(match.string[max(0, match.start() - 12) : match.start()]) or quoted_mention(match):
+        return False
+    sentence = _sentence_of(match)
+    return _FORMATTING.search(sentence) is None and not _english_sentence(sentence)
+
+
 #: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
 _COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "fi", "hu"})
 
@@ -160,7 +202,7 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     user = rf"(?<![^\W\d_])(?:{lex.user})" if code in _COMPOUNDING else lex.user
     prompt = f"(?:{lex.prompt}){lex.topic}"
     return (
-        _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code,
+        _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code, _agents_not_users_format,
                 gate=gates.get("instructions", {}).get("gate") or needed(instructions, strict=False), also=needed(lex.dismiss, strict=False)),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
         # "Sag dem Benutzer nichts" holds the user inside the phrase that says nothing.

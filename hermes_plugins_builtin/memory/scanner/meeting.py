@@ -142,6 +142,8 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     # once per anchor. (The scan reads one text at a time, so remembering the last one is enough.)
     # One reference holds the text with its spans, so threads scanning other notes never mix them up.
     last: list[tuple[str, tuple[tuple[int, int], ...]] | None] = [None]
+    # The text, anchor start and extent of the last pair found, for the refusal's span.
+    pairs: list[tuple[str, int, int, int] | None] = [None]
 
     def others_in(text: str) -> tuple[tuple[int, int], ...]:
         cached = last[0]
@@ -171,9 +173,20 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             if within or start - reach <= other_end <= start or end <= other_start <= end + reach:
                 # Only a denial before the first half counts: words between the halves ("should not come across
                 # this one") are part of what the note says.
-                return not (deny and denied_before(text, min(start, other_start)))
+                if deny and denied_before(text, min(start, other_start)):
+                    return False
+                # The refusal shows the phrase both halves make ("Vergiss ... Anweisungen"), not the anchor alone.
+                pairs[0] = (text, start, min(start, other_start), max(end, other_end))
+                return True
         return False
+
+    def extent(match: re.Match[str]) -> tuple[int, int]:
+        found = pairs[0]
+        if found is not None and found[0] is match.string and found[1] == match.start():
+            return found[2], found[3]
+        return match.span()
 
     if then is not None and getattr(then, "needs", None) is not None:
         check = needs(then.needs)(check)  # type: ignore[attr-defined]
+    check.extent = extent  # type: ignore[attr-defined]
     return rule(family, name, anchor, check, gate=gate if gate is not None else needed(anchor), also=also if also is not None else needed(other, strict=False))

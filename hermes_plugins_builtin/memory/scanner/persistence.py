@@ -42,9 +42,23 @@ def _runs_payload(match: re.Match[str]) -> bool:
 
 _SELF = r"(?:this|these|the following|the same|my|this exact|these exact|all these|all of these)\s+(?:exact\s+)?(?:notes?|text|instructions?|paragraph|lines?|entry|entries|rules?|message|block|memory|memories|directives?|guidelines)"
 
+#: "@reboot /home/rina/start-bot.sh": a boot entry that starts a script of the user's own, described where it runs.
+#: A planted one fetches, hides or pipes something: a download, a hidden or temporary path, a shell fed by a pipe.
+_OWN_SCRIPT = re.compile(r"@reboot\s+(?:~|/home/[\w.-]+|/Users/[\w.-]+|\.)/[\w./-]+")
+_PLANTED = re.compile(r"curl|wget|https?://|\bnc\b|/tmp/|/dev/shm|/var/tmp|/\.[\w-]|\|\s*(?:ba|z)?sh\b|base64|\bpython\w*\s+-c|>>|\btee\b|crontab", re.IGNORECASE)
+
+
+@case_blind
+def _not_own_boot_script(match: re.Match[str]) -> bool:
+    if not match.group().lower().startswith("@reboot"):
+        return True
+    line = line_of(match)
+    return _OWN_SCRIPT.search(match.string, match.start()) is None or _PLANTED.search(line) is not None
+
+
 PERSISTENCE = (
     rule("persistence", "authorized_keys", rf"(?:>>?|\btee\b)[^\n]{{0,40}}authorized_keys|\bssh-(?:rsa|ed25519|ecdsa|dss)\s+AAAA[^\n]{{0,300}}authorized_keys|authorized_keys[^\n]{{0,40}}\bssh-(?:rsa|ed25519|ecdsa|dss)\s+AAAA|\b(?:add|append|write|put|insert|copy|paste|place|drop)\w{{0,16}}\s+(?:this|my|our|the following|the attached|a new|an extra|another|their|his|her|the|that|a)\s+(?:[\w'’-]{{1,16}}\s+){{0,3}}(?:ssh\s+)?(?:public\s+)?key\b(?:\s+(?:below|above|here|from the note))?{window(60)}\bauthorized_keys", gate=("authorized_keys",)),
-    rule("persistence", "crontab_write", r"\|\s*crontab\s+-\s*(?:$|[;&)\n`'\"])|\bcrontab\s+-l\b[^\n]{0,300};\s*echo\b|\bcrontab\s+\S{1,200}\.(?:txt|cron)\b|@reboot\b|(?:>>?|\btee\b(?:\s+-a)?)\s*/(?:etc/cron|var/spool/cron)", gate=("crontab", "@reboot", "cron")),
+    rule("persistence", "crontab_write", r"\|\s*crontab\s+-\s*(?:$|[;&)\n`'\"])|\bcrontab\s+-l\b[^\n]{0,300};\s*echo\b|\bcrontab\s+\S{1,200}\.(?:txt|cron)\b|@reboot\b|(?:>>?|\btee\b(?:\s+-a)?)\s*/(?:etc/cron|var/spool/cron)", _not_own_boot_script, gate=("crontab", "@reboot", "cron")),
     rule("persistence", "schedule_fetch", rf"\b(?:add|install|create|register|schedule|set up|setup|write|load|enable|drop|place)\w{{0,16}}\b{window(30)}\b(?:cron ?jobs?|crontab(?: entry)?|scheduled tasks?|launch ?(?:agent|daemon)s?|systemd (?:units?|services?|timers?)|login items?|startup (?:items?|scripts?)|init scripts?)\b[^\n]{{0,120}}(?:\b(?:curl|wget)\b|https?://|/tmp/|/dev/shm|/var/tmp|/Users/Shared/|/\.[\w-]{{1,20}}(?=\s|$|[,;'\"`])|\|\s*(?:ba)?sh\b)"),
     rule("persistence", "start_file_write", rf"(?:>>?|\btee\b(?:\s+-a)?)\s*{_START_FILES}|\b(?:add|append|write|put|insert|prepend|inject|echo|source|edit|modify|change|update|patch|set|export|define)\w{{0,16}}\b[^\n]{{0,100}}?{_START_FILES}|{_START_FILES}[^\n]{{0,60}}?\b(?:add|append|write|put|insert|prepend|inject|source)\w{{0,16}}\b", _runs_payload, gate=("rc", "profile", "config.fish", "/etc/", "login", "logout", "environment")),
     rule("persistence", "prompt_hook", r"\bPROMPT_COMMAND\s*=\s*['\"][^\n]{0,300}(?:curl|wget|nc\b|http)|\balias\s+sudo\s*="),
@@ -59,5 +73,6 @@ PERSISTENCE = (
     rule("persistence", "self_install", rf"\b(?:register|add|save|install|write|put|set|load|pin)\w{{0,3}}\s+(?:{_SELF}|this|it)\s+(?:as|in|into|to)\s+(?:a |an |the )?(?:\w{{1,16}}\s+)?(?:startup|system|boot|global|default|permanent|always-on|pinned|initial)\s+(?:instructions?|prompts?|configs?|configuration|settings?|rules?|messages?)\b|\b(?:{_SELF})\b{window(40)}\b(?:in|into|to) (?:the )?(?:hermes|agent|assistant) (?:config|configuration|settings|prompt)\b"),
     rule("persistence", "windows_autorun", r"\bschtasks\b[^\n]{0,300}/create\b|\bRegister-ScheduledTask\b|\bNew-ScheduledTask\b|\\CurrentVersion\\Run(?:Once)?\b|\breg\s+add\b[^\n]{0,300}\\Run\b|\bsc\s+create\b|\bNew-Service\b|\bWMI\b[^\n]{0,300}__EventFilter"),
 )
+
 
 RULES: tuple[Rule, ...] = PERSISTENCE

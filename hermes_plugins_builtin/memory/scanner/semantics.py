@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .commands import remote_host_in
-from .guards import OTHER_PROGRAM
+from .guards import OTHER_PROGRAM, not_denied, not_mentioned
 from .meeting import needed
 from .rules import Rule, any_of, case_blind, line_of, needs, rule, window
 
@@ -96,7 +96,7 @@ RULES: tuple[Rule, ...] = (
     rule("concealment", "flow_kept_from_user", rf"\b{_UNSEEN}\b{window(60)}\b{_HIDDEN_THING}\b|\b{_HIDDEN_THING}\b{window(60)}\b{_UNSEEN}\b",
          gate=needed(_HIDDEN_THING, strict=False), also=needed(_UNSEEN, strict=False)),
     rule("concealment", "false_report", r"\btell (?:the user|them|him|her|the human)\b[^.\n]{0,60}\b(?:succeeded|worked|passed|is fine|was fine|went fine|nothing (?:was|got) sent)\b[^.\n]{0,30}\beven (?:if|when|though)\b"),
-    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}{OTHER_PROGRAM}"),
+    rule("prompt_disclosure", "recite_prompt", rf"\b{_RECITE}\b{window(30)}{_PROMPT}{OTHER_PROGRAM}", not_mentioned),
     rule("role_hijack", "authority_moved", _AUTHORITY_SHIFT),
     rule("exfiltration", "socket_to_host", rf"{_SOCKET}", check=_remote),
     rule("exfiltration", "stream_uploaded", _STREAM_UPLOAD, check=_remote),
@@ -105,5 +105,5 @@ RULES: tuple[Rule, ...] = (
          check=_remote),
     rule("exfiltration", "private_in_query", r"[?&][\w-]{1,20}=\s*[<{\[][^>}\]\n]{0,40}(?:\b|_)(?:e-?mail|password|token|key|secret|address|phone|name|history|cookie|session|question|message|conversation|chat|prompt|summary|query|input|answer)(?:\b|_)[^>}\]\n]{0,40}[>}\]]"),
     rule("persistence", "schedule_entry", _SCHEDULE),
-    rule("credential_access", "cluster_secret_read", r"\bkubectl\s+get\s+secrets?\b[^\n]{0,120}(?:-o\s*(?:json|yaml|jsonpath)|base64\s+-d)|\benv\s*\|\s*grep\b[^\n|]{0,40}\b(?:token|key|secret|pass)"),
+    rule("credential_access", "cluster_secret_read", r"\bkubectl\s+get\s+secrets?\b[^\n]{0,120}(?:-o\s*(?:json|yaml|jsonpath)|base64\s+-d)|\benv\s*\|\s*grep\b[^\n|]{0,40}\b(?:token|key|secret|pass)", not_denied),
 )
