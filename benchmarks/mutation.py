@@ -137,6 +137,15 @@ GROUPS: dict[str, Group] = {
              "test_one_sentence_of_attack_in_a_long_note_is_found",
              "test_weights_of_another_feature_version_or_damaged_are_refused_with_the_fix"))),
     ),
+    # the pair detectors' two-class search (meeting) and the literal gates read from every detector's pattern (gate);
+    # the scanner builds its detectors at import, before a mutant is switched on, so the tests that count are the
+    # ones that build their own detectors and derive gates of their own (and the check that gate_cache.py is current)
+    "memory-scanner-gates": Group(
+        ("hermes_plugins_builtin/memory/scanner/meeting.py", "hermes_plugins_builtin/memory/scanner/gate.py"),
+        ("tests/builtin/memory/test_scanner_meeting.py", "tests/builtin/memory/test_scanner_gate.py",
+         "tests/builtin/memory/test_scanner_crosslingual.py", "tests/builtin/memory/test_scanner_semantics.py",
+         "tests/builtin/memory/test_scanner_rules.py"),
+    ),
     "state": Group(
         (
             "hermes_plugins_builtin/state/query.py",
