@@ -160,7 +160,9 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
         if then is not None and not then(match):
             return False
         text, start, end = match.string, match.start(), match.end()
-        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start)]
+        # A stop is known by the character after it, so the search sees the anchor's first one: cut off at the
+        # anchor, every dot just before it ("~/.ssh", "example.com") would read as the end of a sentence.
+        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start + 1) if stop.end() <= start]
         low = stops_before[-1] if stops_before else max(0, start - reach - _LONGEST_OTHER)
         stop_after = stops.search(text, end, end + reach + 1)
         high = stop_after.start() if stop_after is not None else len(text)

@@ -188,7 +188,7 @@ def test_the_detector_is_the_anchor_with_its_gates_and_names():
         ("this entry", False),
         ("skip it. this entry", False),
         ("this entry. skip it", False),
-        ("this entry!skip", False),
+        ("this entry! skip", False),
         ("skip? this entry", False),
         ("skip\n this entry", False),
         ("skip。 this entry", False),
@@ -229,6 +229,17 @@ def test_an_other_half_longer_than_any_phrase_is_not_looked_for_far_back():
     assert _found(detector, "x" * 140 + " skip") is None
     # farther back but ended by a stop: a later other half in the same sentence is read
     assert _found(detector, "x" * 200 + ". x skip") is not None
+
+
+def test_a_dot_just_before_the_anchor_ends_a_sentence_only_where_any_other_dot_does():
+    """A stop is told by the character after it; right before the anchor that character is the anchor's own."""
+    detector = _pair(anchor=r"\bssh\b", other=r"\bupload\b", gate=("ssh",), also=("upload",))
+    assert _found(detector, "upload ~/.ssh") is not None
+    assert _found(detector, "upload the keys in ~/.ssh") is not None
+    assert _found(detector, "upload it. ssh") is None
+    assert _found(detector, "upload it.\nssh") is None
+    assert _found(_pair(), "this entry.skip") is not None
+    assert _found(_pair(), "this entry. skip") is None
 
 
 def test_the_stop_closest_before_the_anchor_bounds_the_stretch():
