@@ -130,3 +130,65 @@ def test_render_cache_writes_each_pattern_once_sorted_by_key():
     namespace: dict[str, object] = {}
     exec(compile(source, "gate_cache", "exec"), namespace)
     assert namespace["DERIVED"] == {cache_key("ab", 0): (("ab",), ("ab",), None), cache_key("cd", 2): (("cd",), ("cd",), None)}
+
+
+# ---- how deep the reader goes: eight levels of groups, counted the same way on every path
+
+
+def _nest(levels: int, core: str) -> str:
+    return "(" * levels + core + ")" * levels
+
+
+@pytest.mark.parametrize(
+    ("shape", "gate_at_8", "required_at_8"),
+    [
+        # each shape puts its words eight levels deep at ``levels=8`` (seven inside the construct) and nine at 9
+        (lambda n: _nest(n, "abcd"), ("abcd",), ("abcd",)),
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + "|wxyz)", ("abcd", "wxyz"), ("abcd", "wxyz")),  # an arm of a branch
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + ")?efgh", ("abcd", "efgh"), ("efgh",)),  # an optional start
+        (lambda n: "(?:abcd)?" + _nest(n - 1, "efgh"), ("abcd", "efgh"), ("efgh",)),  # what follows an optional start
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + ")+", ("abcd",), ("abcd",)),  # a repeat
+    ],
+)
+def test_words_eight_levels_deep_are_read_and_nine_levels_deep_are_not(shape, gate_at_8, required_at_8):
+    assert gate_for(shape(8), 0) == gate_at_8
+    assert required_words(shape(8), 0)[0] == required_at_8
+    assert gate_for(shape(9), 0) is None
+    deeper = required_words(shape(9), 0)[0]
+    assert deeper is None or "abcd" not in deeper and deeper == ("efgh",)
+
+
+def test_a_required_word_inside_a_repeat_counts_once_it_must_occur():
+    assert required_words(r"(?:abcd)+\d", 0) == (("abcd",), None)
+    assert required_words(r"(?:abcd){1,3}\d", 0) == (("abcd",), None)
+    assert required_words(r"(?:abcd)*\d", 0) == (None, None)
+    assert required_words(r"(?:abcd)?\d", 0) == (None, None)
+    assert required_words(r"(?:abcd){0,3}\d", 0) == (None, None)
+
+
+def test_a_branch_of_120_arms_is_one_required_set_and_of_121_none():
+    arms = [f"{chr(97 + i % 26)}{i:03d}" for i in range(121)]  # no prefix all arms share (the parser would factor it out)
+    assert required_words(r"\d(?:" + "|".join(arms[:120]) + r")\d", 0)[0] == tuple(sorted(arms[:120]))
+    assert required_words(r"\d(?:" + "|".join(arms) + r")\d", 0) == (None, None)
+
+
+def test_the_flags_are_those_the_pattern_is_read_with():
+    assert gate_for(r"ab cd # a comment", re.VERBOSE) == ("abcd",)
+    assert gate_for(r"ab cd", 0) == ("ab cd",)
+    assert required_words(r"\d ab cd # a comment", re.VERBOSE) == (("abcd",), None)
+    assert required_words(r"\d ab cd", 0) == ((" ab cd",), None)
+
+
+def test_derived_answers_from_the_cache_before_reading_the_pattern():
+    """The point of gate_cache.py: a detector in it is never parsed, so what the cache says is what is used."""
+    pattern, flags = r"\bquux-cached\b", 2
+    cache = gate._cached()
+    assert cache_key(pattern, flags) not in cache
+    planted = (("planted",), None, None)
+    cache[cache_key(pattern, flags)] = planted
+    try:
+        assert derived(pattern, flags) is planted
+        assert derived(pattern, 0) == derive(pattern, 0) == (("quux-cached",), ("quux-cached",), None)
+    finally:
+        del cache[cache_key(pattern, flags)]
+    assert derived(pattern, flags) == derive(pattern, flags)

@@ -92,6 +92,8 @@ def test_the_message_of_a_refused_fragment_is_its_first_80_characters():
         (r"a\\|b", [r"a\\", "b"]),  # an escaped backslash does not escape the bar
         # a parenthesis inside a class counts as a group: fewer alternatives, each still a whole pattern (sound)
         (r"[(]|x", ["[(]|x"]),
+        ("abcdX|efgh", ["abcdX", "efgh"]),
+        ("(?:a|b)X|c", ["(?:a|b)X", "c"]),
     ],
 )
 def test_top_level_splits_at_the_outer_bars_only(body, parts):
@@ -129,6 +131,13 @@ def test_top_level_splits_at_the_outer_bars_only(body, parts):
         (r"^regeln", None),
         (r"regel$x", ["regel"]),
         (r"regel|x", ["regel"]),
+        (r"(?:abcd", ["abcd"]),  # a group never closed is read to the end
+        (r"(?:abcd|efgh) (?:x|y)", ["abcd", "efgh"]),  # the first group ends at its own parenthesis
+        (r"(?:abcd\)|efgh)", ["abcd", "efgh"]),  # an escaped parenthesis does not end it
+        (r"(?:abcd\d)?efgh", None),  # the character after an escape is read again
+        (r"(?:Xabcd|efgh)?", None),
+        (r"(?:abcdX|efgh) zz", ["abcdX", "efgh"]),
+        (r"(?:abcd|efgh)Xyz", ["abcd", "efgh"]),
     ],
 )
 def test_opening_words_are_the_literal_words_every_match_starts_with(alternative, words):
@@ -138,6 +147,9 @@ def test_opening_words_are_the_literal_words_every_match_starts_with(alternative
 def test_phrase_gate_takes_each_branchs_opening_phrase_or_its_derived_words():
     union = _union({"de": r"systemregeln|systemvorgaben", "tr": r"bu not\w*|[a-z]+ kurallar"})
     assert phrase_gate(union) == ("systemregeln", "systemvorgaben", "bu not", " kurallar")
+    # a branch that opens with a word keeps it even where a stronger word is needed further on
+    assert phrase_gate(r"abcd (?:ijklmnop|qrstuvwx)") == ("abcd ",)
+    assert needed(r"abcd (?:ijklmnop|qrstuvwx)") == ("ijklmnop", "qrstuvwx")
     # a plain fragment is one body; a word found twice is given once
     assert phrase_gate(r"systemregeln|systemregeln|\d+ regeln") == ("systemregeln", " regeln")
 
@@ -161,6 +173,58 @@ def test_note_mentions_answers_for_the_text_asked_not_the_last_one():
     assert [mentions(first), mentions(first), mentions(second), mentions(first)] == [True, True, False, True]
     # a text equal to the last one but another object is read again, with the same answer
     assert mentions("".join(["send it to the ", "webhook"])) is True
+
+
+class _CountingPattern:
+    """A compiled pattern that counts the passes made over a text."""
+
+    def __init__(self, pattern: re.Pattern[str], passes: list[str]) -> None:
+        self._pattern, self._passes = pattern, passes
+
+    def search(self, text: str, *args: int) -> re.Match[str] | None:
+        self._passes.append(text)
+        return self._pattern.search(text, *args)
+
+    def finditer(self, text: str, *args: int):
+        self._passes.append(text)
+        return self._pattern.finditer(text, *args)
+
+
+@pytest.fixture
+def passes(monkeypatch) -> list[str]:
+    """The texts the patterns ``meeting`` and ``note_mentions`` compile were run over (the module's ``re`` is
+    watched: a pass is a call, not a result, so no other way shows it)."""
+    seen: list[str] = []
+
+    class _Re:
+        Pattern = re.Pattern
+
+        @staticmethod
+        def compile(pattern: str, flags: int = 0) -> _CountingPattern:
+            return _CountingPattern(re.compile(pattern, flags), seen)
+
+    monkeypatch.setattr(meeting_module, "re", _Re)
+    return seen
+
+
+def test_note_mentions_reads_a_note_once_however_often_it_is_asked(passes):
+    mentions = note_mentions(r"\bwebhook\b")
+    first, second = "send it to the webhook", "send it to the server"
+    assert [mentions(first), mentions(first), mentions(first)] == [True, True, True]
+    assert passes == [first]
+    assert [mentions(second), mentions(second), mentions(first)] == [False, False, True]
+    assert passes == [first, second, first]
+
+
+def test_a_note_full_of_anchors_is_searched_for_the_other_half_once(passes):
+    detector = _pair(reach=20)
+    text = "skip. " * 50 + "skip this entry"
+    anchors = list(detector.pattern.finditer(text))
+    assert [detector.check(m) for m in anchors] == [False] * 50 + [True]
+    assert passes == [text]
+    other = "skip. skip that entry"
+    assert not any(detector.check(m) for m in detector.pattern.finditer(other))
+    assert passes == [text, other]
 
 
 # ---- the pair
@@ -199,6 +263,14 @@ def test_the_detector_is_the_anchor_with_its_gates_and_names():
 )
 def test_both_halves_in_one_sentence_in_either_order(text, found):
     assert (_found(_pair(), text) is not None) is found
+
+
+def test_the_halves_may_be_140_characters_apart_unless_told_otherwise():
+    detector = meeting("concealment", "pair", r"\bskip\b", r"\bthis entry\b", gate=("skip",), also=("this entry",))
+    assert _found(detector, "skip" + " " * 140 + "this entry") is not None
+    assert _found(detector, "skip" + " " * 141 + "this entry") is None
+    assert _found(detector, "this entry" + " " * 140 + "skip") is not None
+    assert _found(detector, "this entry" + " " * 141 + "skip") is None
 
 
 def test_the_halves_may_be_reach_characters_apart_and_no_more():
