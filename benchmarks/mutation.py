@@ -146,6 +146,26 @@ GROUPS: dict[str, Group] = {
          "tests/builtin/memory/test_scanner_crosslingual.py", "tests/builtin/memory/test_scanner_semantics.py",
          "tests/builtin/memory/test_scanner_rules.py"),
     ),
+    # what a memory-provider swap hands over: stored conversations as turns (replay_turns), the resumable backfill,
+    # and the fence recalled memory travels in; the in-process `memory switch` tests (the SIGKILL and Ctrl-C ones run
+    # children, which cannot judge a mutant) and the unit tests. Measure a file at a time with --only: a backfill
+    # mutant runs the switch tests, seconds each
+    "memory-swap": Group(
+        ("hermes_core/memory/fence.py", "hermes_core/memory/replay_turns.py", "hermes_core/memory/backfill.py"),
+        ("tests/memory/test_swap_units.py", "tests/memory/test_fence.py", "tests/memory/test_memory_records.py",
+         *(f"tests/memory/test_memory_switch.py::{name}" for name in (
+             "test_backfill_sends_entries_and_every_conversation_turn_once_oldest_first",
+             "test_the_same_command_again_sends_nothing",
+             "test_again_sends_everything_once_more_after_the_storage_was_replaced",
+             "test_dry_run_writes_nothing",
+             "test_sessions_and_since_choose_the_conversations",
+             "test_an_unknown_or_unavailable_provider_changes_nothing",
+             "test_backfill_without_a_terminal_needs_yes",
+             "test_switch_without_backfill_and_back_to_builtin",
+             "test_a_failing_provider_stops_after_bounded_retries_and_the_rerun_resumes",
+             "test_a_provider_failing_to_start_is_reported_and_nothing_is_recorded",
+             "test_a_second_backfill_into_the_same_provider_is_refused_while_one_runs"))),
+    ),
     "state": Group(
         (
             "hermes_plugins_builtin/state/query.py",

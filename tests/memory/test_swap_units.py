@@ -1,0 +1,102 @@
+"""What a provider swap hands over, stated exactly: stored conversations as turns, and the recalled-memory fence."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hermes_core.memory.fence import StreamingContextScrubber, api_user_message, sanitize_context
+from hermes_core.memory.replay_turns import ReplayTurn, content_text, copies_of, session_turns, wire_messages
+
+MESSAGES = [
+    {"id": 1, "role": "user", "content": "hi", "timestamp": 1.0},
+    {"id": 2, "role": "assistant", "content": "a1", "timestamp": 2.0},
+    {"id": 3, "role": "tool", "content": "t", "timestamp": 3.0, "tool_call_id": "c1"},
+    {"id": 4, "role": "assistant", "content": "a2", "timestamp": 4.0},
+    {"id": 5, "role": "user", "content": "  two ", "timestamp": 5.0},
+    {"id": 6, "role": "tool", "content": "x"},
+]
+
+
+def test_a_turn_is_a_user_message_and_the_last_assistant_text_before_the_next_one():
+    assert session_turns("s", MESSAGES) == [
+        ReplayTurn("s", 1, "hi", "a2", 4.0, 4),
+        # a message without a time keeps the turn's; the turn ends after it
+        ReplayTurn("s", 5, "two", "", 5.0, 6),
+    ]
+    turn = session_turns("s", MESSAGES)[0]
+    assert (turn.item, turn.source) == ("turn:1", "session:s:message:1")
+
+
+def test_since_keeps_the_turns_started_then_or_later():
+    assert [t.message_id for t in session_turns("s", MESSAGES, since=5.0)] == [5]
+    assert [t.message_id for t in session_turns("s", MESSAGES, since=1.0)] == [1, 5]
+    assert [t.message_id for t in session_turns("s", MESSAGES, since=1.5)] == [5]
+    assert session_turns("s", MESSAGES, since=5.5) == []
+
+
+def test_copies_are_left_out_as_often_as_they_were_carried_over():
+    assert [t.message_id for t in session_turns("s", MESSAGES, copies=Counter({("user", "hi"): 1}))] == [5]
+    # counted: one copy hides one message, not every message of that text
+    twice = [*MESSAGES, {"id": 7, "role": "user", "content": "hi", "timestamp": 7.0}]
+    assert [t.message_id for t in session_turns("s", twice, copies=Counter({("user", "hi"): 1}))] == [5, 7]
+    assert [t.message_id for t in session_turns("s", twice, copies=Counter({("user", "hi"): 2}))] == [5]
+    # a copied assistant text is still the turn's answer; only a copied user message hides its turn
+    assert session_turns("s", MESSAGES, copies=Counter({("assistant", "a2"): 1}))[0].assistant == "a2"
+    assert copies_of([MESSAGES], str.strip) == Counter({("user", "hi"): 1, ("assistant", "a1"): 1, ("assistant", "a2"): 1, ("user", "two"): 1})
+    assert copies_of([MESSAGES[:2], MESSAGES[:1]], lambda text: text.upper()) == Counter({("user", "HI"): 2, ("assistant", "A1"): 1})
+
+
+def test_the_text_filter_cleans_both_sides():
+    turns = session_turns("s", MESSAGES, clean=lambda text: text.replace("a", "A").strip())
+    assert [(t.user, t.assistant) for t in turns] == [("hi", "A2"), ("two", "")]
+    # a user message cleaned to nothing starts no turn
+    assert session_turns("s", MESSAGES, clean=lambda text: "" if text == "hi" else text) == [ReplayTurn("s", 5, "  two ", "", 5.0, 6)]
+
+
+def test_wire_messages_keep_role_content_and_the_tool_fields_that_are_set():
+    assert wire_messages([{"id": 3, "role": "assistant", "content": "x", "tool_calls": [1], "tool_call_id": "", "timestamp": 1.0},
+                          {"role": "tool", "content": "r", "tool_call_id": "c1", "tool_name": "search"}]) == [
+        {"role": "assistant", "content": "x", "tool_calls": [1]},
+        {"role": "tool", "content": "r", "tool_call_id": "c1", "tool_name": "search"},
+    ]
+
+
+def test_content_text_reads_every_kind_of_text_part():
+    parts = '[{"type": "input_text", "text": "a"}, {"type": "output_text", "text": "b"}, {"type": "text", "text": 3}]'
+    assert content_text(parts) == "a\nb"
+    assert content_text([{"type": "text", "text": "q"}]) == "q"
+    assert content_text('{"a": 1}') == '{"a": 1}'
+    assert content_text('[{"x": 1}]') == '[{"x": 1}]'
+    assert content_text("[1") == "[1"
+    assert content_text("[]") == ""
+    assert content_text([]) == ""
+    assert content_text(5) == ""
+    assert content_text([{"x": 1}]) == ""
+
+
+def test_the_api_copy_of_a_message_of_parts_is_sanitised_part_by_part():
+    message = {"role": "user", "content": [{"type": "text", "text": "a <memory-context>x</memory-context>b"}, {"type": "image"}, "raw"]}
+    copy = api_user_message(message, "", "  ", "recalled")
+    assert copy["content"] == [{"type": "text", "text": "a b"}, {"type": "image"}, "raw", {"type": "text", "text": "recalled"}]
+    assert message["content"][0]["text"] == "a <memory-context>x</memory-context>b"
+    assert api_user_message({"role": "user", "content": None}, "recalled") == {"role": "user", "content": None}
+    assert api_user_message({"role": "user", "content": "q"}, "r1", "r2")["content"] == "q\n\nr1\n\nr2"
+    assert api_user_message({"role": "user", "content": "q"}, "")["content"] == "q"
+
+
+def test_sanitize_leaves_text_without_fence_words_as_it_is():
+    assert sanitize_context("") == ""
+    assert sanitize_context("System Note: keep") == "System Note: keep"
+    assert sanitize_context("a\n<Memory-Context>\nx\n</MEMORY-context>  \r\nb") == "a\nb"
+
+
+def test_the_scrubber_holds_back_only_what_may_become_a_tag():
+    scrubber = StreamingContextScrubber()
+    assert scrubber.feed("hello\n<memory-con") == "hello\n"
+    assert scrubber.feed("text>\nsecret\n</memory-context>\r") == ""
+    assert scrubber.feed("\nafter") == "after"
+    assert scrubber.flush() == ""
+    # text held back that turned out to be no tag is given back at the end
+    assert scrubber.feed("x\n<memory") == "x\n"
+    assert scrubber.flush() == "<memory"
+    assert scrubber.feed("<memory-context> inline") == "<memory-context> inline"
