@@ -314,6 +314,28 @@ def test_a_dot_just_before_the_anchor_ends_a_sentence_only_where_any_other_dot_d
     assert _found(_pair(), "this entry. skip") is None
 
 
+def test_the_stops_looked_at_are_those_within_reach_and_one_character_more():
+    """With stops that need no character after them, the window's edges show: a stop reach + 1 characters before
+    the anchor bounds the stretch, one farther back does not (the other half crosses it: a phrase with a dot)."""
+    bare = re.compile(r"[.]")
+    detector = _pair(other=r"ab\.c+", reach=10, stops=bare, deny=False, also=("ab",))
+    # the anchor starts at 13; the dot is at 2 = 13 - 10 - 1, inside the window: the other half starts before it
+    assert _found(detector, "ab." + "c" * 9 + " skip") is None
+    # the anchor starts at 14; the dot is at 2 = 14 - 10 - 2, outside: the other half is read
+    assert _found(detector, "ab." + "c" * 10 + " skip") is not None
+
+
+def test_an_other_half_must_lie_wholly_after_the_last_stop():
+    bare = re.compile(r"[.]")
+    detector = _pair(other=r"\.?this entry", stops=bare, deny=False, also=("this entry",))
+    assert _found(detector, "a .this entry skip") is None  # the stop is the other half's first character
+    assert _found(detector, ".this entry skip") is None  # also at the very start of the note
+    assert _found(detector, "a . this entry skip") is not None
+    # a stop right before the anchor ends the sentence, whatever the anchor starts with
+    assert _found(_pair(stops=bare, deny=False), "this entry.skip") is None
+    assert _found(_pair(stops=bare, deny=False), "this entry skip") is not None
+
+
 def test_the_stop_closest_before_the_anchor_bounds_the_stretch():
     detector = _pair(reach=40)
     # two stops before the anchor: the other half between them is in another sentence
