@@ -154,7 +154,6 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             last[0] = cached
         return cached[1]
 
-    @case_blind
     def check(match: re.Match[str]) -> bool:
         # ``then`` looks at the note or the line, which is cheaper than the search below: it goes first.
         if then is not None and not then(match):
@@ -188,6 +187,8 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             return found[2], found[3]
         return match.span()
 
+    # Marked by a call, not a decorator: mutmut leaves decorated functions unmutated, and this is the search itself.
+    check = case_blind(check)
     if then is not None and getattr(then, "needs", None) is not None:
         check = needs(then.needs)(check)  # type: ignore[attr-defined]
     check.extent = extent  # type: ignore[attr-defined]
