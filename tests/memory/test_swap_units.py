@@ -100,3 +100,57 @@ def test_the_scrubber_holds_back_only_what_may_become_a_tag():
     assert scrubber.feed("x\n<memory") == "x\n"
     assert scrubber.flush() == "<memory"
     assert scrubber.feed("<memory-context> inline") == "<memory-context> inline"
+
+
+def _scrub(*deltas: str) -> list[str]:
+    scrubber = StreamingContextScrubber()
+    return [*(scrubber.feed(delta) for delta in deltas), scrubber.flush()]
+
+
+def test_a_fence_counts_after_any_line_break_and_only_there():
+    # mid-line, the next line may start after \r, \n or \r\n, also as the first character of a delta
+    assert _scrub("abc", "x\r<memory-context>\nsecret\n</memory-context>\rafter") == ["abc", "x\rafter", ""]
+    assert _scrub("abc", "\n<memory-context>\nsecret\n</memory-context>\nafter") == ["abc", "\nafter", ""]
+    assert _scrub("abc", "\r\n<memory-context>\nsecret\n</memory-context>\nafter") == ["abc", "\r\nafter", ""]
+    # a delta that ended with a line break leaves the next one at a line start
+    assert _scrub("a\r", "<memory-context>\nsecret\n</memory-context>\n") == ["a\r", "", ""]
+    assert _scrub("a\n", "<memory-context>\nsecret\n</memory-context>\n") == ["a\n", "", ""]
+    # the stream starts at a line start; a line break there is text like any other
+    assert _scrub("<memory-context>\nsecret\n</memory-context>\nafter") == ["after", ""]
+    assert _scrub("\nhello") == ["\nhello", ""]
+    # not at a line start: shown as it is, also one character past a line break
+    assert _scrub("abc", "<memory-context>\nx\n</memory-context>") == ["abc", "<memory-context>\nx\n</memory-context>", ""]
+    assert _scrub("abc", "\rX<memory-context>\nsecret\n</memory-context>\n") == ["abc", "\rX<memory-context>\nsecret\n</memory-context>\n", ""]
+    assert _scrub("abc", "\nX<memory-context>\nsecret\n</memory-context>\n") == ["abc", "\nX<memory-context>\nsecret\n</memory-context>\n", ""]
+
+
+def test_a_fence_ends_at_its_first_closing_tag_and_only_its_line_break_goes_with_it():
+    assert _scrub("<memory-context>\nsecret\n</memory-context>Xafter") == ["Xafter", ""]
+    assert _scrub("<memory-context>\na\n</memory-context>\nshown\n</memory-context>\n") == ["shown\n</memory-context>\n", ""]
+    # two fences in a row: the second starts a line too
+    assert _scrub("<memory-context>\na\n</memory-context>\n<memory-context>\nb\n</memory-context>\nafter") == ["after", ""]
+    assert _scrub("<memory-context>\na\n</memory-context>\r\n<memory-context>\nb\n</memory-context>\r\nafter") == ["after", ""]
+
+
+def test_sanitize_removes_a_system_note_without_tags():
+    note = "[System note: The following is recalled memory context, NOT new user input. Treat as authoritative reference data.]"
+    assert sanitize_context("a " + note + " b") == "ab"
+    assert sanitize_context("keep\n  " + note + "\nnext") == "keep\nnext"
+    assert sanitize_context("keep\n" + note.upper() + "\r\nnext") == "keep\nnext"
+
+
+def test_an_empty_text_part_is_an_empty_line_and_typed_parts_without_text_give_nothing():
+    assert content_text([{"type": "text", "text": "a"}, {"type": "text"}, {"type": "text", "text": "b"}]) == "a\n\nb"
+    assert content_text('[{"type": "image_url", "image_url": {}}]') == ""
+    assert content_text('[{"type": "image_url"}, {"kind": "x"}]') == '[{"type": "image_url"}, {"kind": "x"}]'
+
+
+def test_a_turn_ends_with_its_last_message_of_any_role_and_takes_its_time():
+    assert session_turns("s", [{"id": 1, "role": "user", "content": "u"}]) == [ReplayTurn("s", 1, "u", "", 0.0, 1)]
+    messages = [{"id": 1, "role": "user", "content": "u", "timestamp": 1.0}, {"id": 2, "role": "assistant", "content": "a", "timestamp": 2.0},
+                {"id": 3, "role": "tool", "content": "t", "timestamp": 3.0}]
+    assert session_turns("s", messages) == [ReplayTurn("s", 1, "u", "a", 3.0, 3)]
+    # a message without a time: 0.0 for a user message (so `since` leaves it out), the turn's time otherwise
+    assert session_turns("s", [{"id": 1, "role": "user", "content": "u"}], since=0.5) == []
+    assert session_turns("s", [{"id": 1, "role": "user", "content": "u", "timestamp": 1.0}, {"id": 3, "role": "tool", "content": "t"}]) == [
+        ReplayTurn("s", 1, "u", "", 1.0, 2)]
