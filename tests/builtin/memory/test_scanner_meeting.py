@@ -325,6 +325,24 @@ def test_the_stops_looked_at_are_those_within_reach_and_one_character_more():
     assert _found(detector, "ab." + "c" * 10 + " skip") is not None
 
 
+def test_the_stops_looked_at_after_the_anchor_are_those_within_reach_and_one_character_more():
+    bare = re.compile(r"[.]")
+    # the anchor ends at 4; a stop at 13 = 4 + 10 - 1 ends the stretch before the other half at 14
+    assert _found(_pair(reach=10, stops=bare, deny=False), "skip" + " " * 9 + ".this entry") is None
+    assert _found(_pair(reach=10, stops=bare, deny=False), "skip" + " " * 10 + "this entry") is not None
+    # a stop at 15 = 4 + 10 + 1 is past the window: an other half starting at 14 may run over it
+    crossing = _pair(other=r"a\.bc", reach=10, stops=bare, deny=False, also=("bc",))
+    assert _found(crossing, "skip" + " " * 10 + "a.bc") is not None
+    # and one starting inside the window that reaches a stop farther on
+    assert _found(_pair(other=r"abcdefgh\.x", reach=10, stops=bare, deny=False, also=("abcdefgh",)), "skip" + " " * 9 + "abcdefgh.x") is not None
+
+
+def test_halves_that_touch_are_a_pair():
+    touching = _pair(anchor="skip", other="this entry")
+    assert _found(touching, "this entryskip") is not None
+    assert _found(touching, "skipthis entry") is not None
+
+
 def test_an_other_half_must_lie_wholly_after_the_last_stop():
     bare = re.compile(r"[.]")
     detector = _pair(other=r"\.?this entry", stops=bare, deny=False, also=("this entry",))
