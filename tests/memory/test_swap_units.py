@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hermes_core.memory.backfill import Backfill
 from hermes_core.memory.fence import StreamingContextScrubber, api_user_message, sanitize_context
+from hermes_core.memory.provider import MemoryProvider
+from hermes_core.memory.records import MemoryRecord
 from hermes_core.memory.replay_turns import ReplayTurn, content_text, copies_of, session_turns, wire_messages
 
 MESSAGES = [
@@ -154,3 +157,70 @@ def test_a_turn_ends_with_its_last_message_of_any_role_and_takes_its_time():
     assert session_turns("s", [{"id": 1, "role": "user", "content": "u"}], since=0.5) == []
     assert session_turns("s", [{"id": 1, "role": "user", "content": "u", "timestamp": 1.0}, {"id": 3, "role": "tool", "content": "t"}]) == [
         ReplayTurn("s", 1, "u", "", 1.0, 2)]
+
+
+# ---- the backfill, driven directly: a real session store and a provider that records what it is given
+
+
+class _Recorder(MemoryProvider):
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **kwargs) -> None:
+        self.calls.append(("initialize", session_id, kwargs.get("platform")))
+
+    def get_tool_schemas(self) -> list:
+        return []
+
+    def on_session_switch(self, new_session_id: str, **kwargs) -> None:
+        self.calls.append(("switch", new_session_id, kwargs))
+
+    def sync_turn(self, user_content, assistant_content, *, session_id="", timestamp=None, source="", messages=None) -> None:
+        self.calls.append(("turn", session_id, user_content, source, len(messages or [])))
+
+    def on_memory_write(self, action, target, content, metadata=None) -> None:
+        self.calls.append(("write", action, target, content, metadata))
+
+    def on_session_end(self, messages) -> None:
+        self.calls.append(("end", len(messages)))
+
+    def flush_writes(self, timeout=None) -> bool:
+        return True
+
+
+def test_a_backfill_sends_entries_to_their_files_then_each_session_with_its_switch(tmp_path):
+    from hermes_plugins_builtin.state import SessionStore
+
+    with SessionStore(tmp_path / "state.db") as store:
+        for sid, parent, at in (("a", None, 1.0), ("b", None, 100.0), ("c", "b", 200.0)):
+            store.create_session(sid, "cli", parent_session_id=parent, started_at=at)
+            store.append_messages(sid, [{"role": "user", "content": f"question {sid}", "timestamp": at + 1},
+                                        {"role": "assistant", "content": f"answer {sid}", "timestamp": at + 2}])
+        store.end_session("a", "user", ended_at=50.0)
+        store.end_session("b", "compression", ended_at=150.0)
+        entries = [MemoryRecord("n1", kind="note", source="s1"), MemoryRecord("p1", kind="profile", source="s2"),
+                   MemoryRecord("u1", kind="preference", peer="user", source="s3"), MemoryRecord("o1", kind="fact", peer="dana", source="s4")]
+        provider = _Recorder()
+        backfill = Backfill(provider, store, hermes_home=str(tmp_path), retries=0)
+        report = backfill.run(backfill.plan(entries))
+    metadata = {"write_origin": "backfill", "session_id": "a", "platform": "cli"}
+    assert provider.calls == [
+        ("initialize", "a", "cli"),
+        ("write", "add", "memory", "n1", {**metadata, "source": "s1"}),
+        ("write", "add", "user", "p1", {**metadata, "source": "s2"}),
+        ("write", "add", "user", "u1", {**metadata, "source": "s3"}),
+        ("write", "add", "memory", "o1", {**metadata, "source": "s4"}),
+        ("turn", "a", "question a", f"session:a:message:{1}", 2),
+        ("end", 2),
+        # a new conversation starts afresh; its continuation after a compression does not
+        ("switch", "b", {"parent_session_id": "", "reset": True}),
+        ("turn", "b", "question b", "session:b:message:3", 2),
+        ("switch", "c", {"parent_session_id": "b", "reset": False, "reason": "compression"}),
+        ("turn", "c", "question c", "session:c:message:5", 2),
+    ]
+    assert (report.entries_sent, report.turns_sent, report.sessions_ended) == (4, 3, 1)
