@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from hermes_core.memory.backfill import Backfill
 from hermes_core.memory.fence import StreamingContextScrubber, api_user_message, sanitize_context
 from hermes_core.memory.provider import MemoryProvider
@@ -224,3 +226,98 @@ def test_a_backfill_sends_entries_to_their_files_then_each_session_with_its_swit
         ("turn", "c", "question c", "session:c:message:5", 2),
     ]
     assert (report.entries_sent, report.turns_sent, report.sessions_ended) == (4, 3, 1)
+
+
+class _Plain(MemoryProvider):
+    """A provider whose ``sync_turn`` takes no extras (as many third-party ones do)."""
+
+    name = "plain"
+
+    def __init__(self, *, fail: bool = False, confirm: bool = True, problems: list[str] | None = None) -> None:
+        self.calls: list[tuple] = []
+        self._fail, self._confirm, self._problems = fail, confirm, problems or []
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **kwargs) -> None:
+        pass
+
+    def get_tool_schemas(self) -> list:
+        return []
+
+    def sync_turn(self, user_content, assistant_content, *, session_id="") -> None:
+        if self._fail:
+            raise ConnectionError("backend is down")
+        self.calls.append(("turn", session_id, user_content))
+
+    def on_memory_write(self, action, target, content, metadata=None) -> None:
+        if self._fail:
+            raise ConnectionError("backend is down")
+
+    def on_session_end(self, messages) -> None:
+        self.calls.append(("end", messages))
+
+    def problems(self) -> list[str]:
+        return self._problems
+
+    def flush_writes(self, timeout=None) -> bool:
+        return self._confirm
+
+
+def _store_with_tools(tmp_path):
+    from hermes_plugins_builtin.state import SessionStore
+
+    store = SessionStore(tmp_path / "state.db")
+    tool_call = [{"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]
+    for sid, parent, at in (("a", None, 1.0), ("b", None, 100.0), ("d", "a", 300.0)):
+        store.create_session(sid, "cli", parent_session_id=parent, started_at=at)
+        store.append_messages(sid, [{"role": "user", "content": f"question {sid}", "timestamp": at + 1},
+                                    {"role": "assistant", "content": "", "tool_calls": tool_call, "timestamp": at + 2},
+                                    {"role": "tool", "content": "ok", "tool_call_id": "c1", "tool_name": "terminal", "timestamp": at + 3},
+                                    {"role": "assistant", "content": f"answer {sid}", "timestamp": at + 4}])
+    store.end_session("a", "user", ended_at=50.0)
+    return store
+
+
+def test_a_provider_taking_messages_gets_them_with_their_tool_fields_and_one_taking_none_gets_none(tmp_path):
+    with _store_with_tools(tmp_path) as store:
+        recorder = _Recorder()
+        seen: list = []
+        recorder.sync_turn = lambda user, assistant, *, session_id="", timestamp=None, source="", messages=None: seen.append(messages)  # type: ignore[method-assign]
+        backfill = Backfill(recorder, store, hermes_home=str(tmp_path), retries=0)
+        backfill.run(backfill.plan([]))
+        assert seen[0][1] == {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]}
+        assert seen[0][2] == {"role": "tool", "content": "ok", "tool_call_id": "c1", "tool_name": "terminal"}
+        # a session whose parent is not the one before it starts afresh
+        assert [c for c in recorder.calls if c[0] == "switch"] == [
+            ("switch", "b", {"parent_session_id": "", "reset": True}), ("switch", "d", {"parent_session_id": "a", "reset": True})]
+        plain = _Plain()
+        backfill = Backfill(plain, store, hermes_home=str(tmp_path), retries=0)
+        backfill.run(backfill.plan([], fresh=True))
+    assert [c for c in plain.calls if c[0] == "turn"] == [("turn", "a", "question a"), ("turn", "b", "question b"), ("turn", "d", "question d")]
+    # the end of a session is given its messages as stored for replay: role and content
+    assert [c for c in plain.calls if c[0] == "end"] == [("end", [{"role": "user", "content": "question a"}, {"role": "assistant", "content": ""},
+                                                                  {"role": "tool", "content": "ok"}, {"role": "assistant", "content": "answer a"}])]
+
+
+def test_a_failed_item_is_named_with_its_cause_and_attempts(tmp_path):
+    from hermes_core.memory.backfill import BackfillFailed
+
+    with _store_with_tools(tmp_path) as store:
+        long_entry = MemoryRecord("x" * 50, kind="note", source="s1")
+        backfill = Backfill(_Plain(fail=True), store, hermes_home=str(tmp_path), retries=0)
+        with pytest.raises(BackfillFailed) as failed:
+            backfill.run(backfill.plan([long_entry]))
+        assert str(failed.value) == f"built-in memory entry {'x' * 40!r}: ConnectionError: backend is down (gave up after 1 attempts)"
+        assert (failed.value.item, failed.value.attempts, failed.value.where) == ("entry:s1", 1, f"built-in memory entry {'x' * 40!r}")
+        # a write the provider does not confirm: its own latest problem, else the timeout
+        backfill = Backfill(_Plain(confirm=False, problems=["old", "queued for later"]), store, hermes_home=str(tmp_path), retries=0)
+        with pytest.raises(BackfillFailed) as failed:
+            backfill.run(backfill.plan([], fresh=True))
+        assert str(failed.value) == "session a turn 1: NotDelivered: the provider did not confirm the write: queued for later (gave up after 1 attempts)"
+        backfill = Backfill(_Plain(confirm=False), store, hermes_home=str(tmp_path), retries=0, flush_timeout=2.5)
+        with pytest.raises(BackfillFailed) as failed:
+            backfill.run(backfill.plan([], fresh=True))
+        assert str(failed.value) == ("session a turn 1: NotDelivered: flush_writes() did not confirm the write "
+                                     "(not stored within 2.5 s, or queued by the provider for later) (gave up after 1 attempts)")
