@@ -249,6 +249,21 @@ GROUPS: dict[str, Group] = {
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
         ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
     ),
+    # the provider's lifecycle and per-turn writes, session naming, what status reports and export/import, with the
+    # tests that drive a HonchoMemoryProvider directly (the real honcho-ai SDK against the loopback Honcho server)
+    "honcho-provider": Group(
+        ("plugins/memory/honcho/provider.py", "plugins/memory/honcho/sessions.py", "plugins/memory/honcho/status.py",
+         "plugins/memory/honcho/portability.py"),
+        ("tests/honcho_provider/test_honcho_provider.py", "tests/honcho_provider/test_honcho_faults.py",
+         "tests/honcho_provider/test_honcho_contract.py", "tests/honcho_provider/test_honcho_chat.py"),
+    ),
+    # ``hermes honcho ...`` run in-process (``run_hermes``): the host loads the plugin, so it is imported under
+    # the name mutmut gives its files (``loaded_plugins``)
+    "honcho-cli": Group(
+        ("plugins/memory/honcho/cli.py",),
+        ("tests/honcho_provider/test_honcho_cli.py",),
+        loaded_plugins=("memory/honcho",),
+    ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
         (
