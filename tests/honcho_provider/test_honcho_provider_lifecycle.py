@@ -1,0 +1,218 @@
+"""The provider's answers to the host outside a turn: session switches, flushes, mirrored memory writes that
+fail, status, setup and the recall indicator (the real SDK against the loopback Honcho server)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_bundled_plugins.memory.honcho.provider import HonchoMemoryProvider
+from hermes_bundled_plugins.memory.honcho.settings import CONFIG_SCHEMA
+from hermes_core.memory.provider import RecallStatus
+
+
+def stored(sdk: Any, session: str) -> list[str]:
+    return [m.content for m in sdk.session(session).messages()]
+
+
+# -- session switches --
+
+
+def test_a_switch_sends_later_turns_to_the_new_session_and_keeps_the_turn_count(make_provider: Any, fake: Any, sdk: Any, turn: Any) -> None:
+    provider = make_provider(writeFrequency="turn", sessionStrategy="per-session", injectionFrequency="first-turn")
+    turn(provider, 1, "first question")
+    provider.on_session_switch("branch-2", parent_session_id="20260415_a3f2b1")
+    assert (provider.session_id, provider.session_name.name, provider.session_name.rule) == ("branch-2", "branch-2", "per-session")
+    provider.prefetch("a question")  # no on_turn_start: this prefetch is turn 2, after the first: nothing injected
+    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == 1  # asked once, for the first turn: the switch reset nothing
+    provider.sync_turn("second question", "ok")
+    assert provider.flush_writes(30)
+    assert stored(sdk, "branch-2") == ["second question", "ok"]
+    assert stored(sdk, "20260415_a3f2b1") == ["first question", "ok"]
+
+
+def test_a_reset_starts_the_turns_and_the_recall_over(make_provider: Any, fake: Any, turn: Any) -> None:
+    provider = make_provider(writeFrequency="turn", injectionFrequency="first-turn")
+    turn(provider, 1, "first question")
+    turn(provider, 2, "second question")
+    assert len(provider._prefetcher.state.dialectic_runs) == 1  # the first turn only
+    provider.on_session_switch("fresh", reset=True)
+    assert provider._prefetcher.state.dialectic_runs == []  # nothing stale carried over
+    provider.prefetch("a new start")  # the new conversation's first turn: fetched again
+    assert [turn for turn, _ in provider._prefetcher.state.dialectic_runs] == [1]
+
+
+def test_a_switch_with_a_title_names_the_session_after_it_and_one_without_keeps_the_title(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="turn")
+    provider.on_session_switch("s2", title="Release plan")
+    assert (provider.session_name.name, provider.session_name.rule) == ("Release-plan", "/title")
+    provider.on_session_switch("s3")
+    assert provider.session_name.name == "Release-plan"
+    provider.sync_turn("after the switch", "ok")
+    assert provider.flush_writes(30) and stored(sdk, "Release-plan") == ["after the switch", "ok"]
+
+
+def test_an_inactive_provider_ignores_a_switch(hermes_home: Path) -> None:
+    provider = HonchoMemoryProvider()
+    provider.initialize("s1", hermes_home=str(hermes_home))  # no honcho.json: not active
+    provider.on_session_switch("s2", title="x")
+    assert (provider.session_id, provider.session_name.name) == ("s1", "")
+    assert provider.system_prompt_block() == "" and provider.prefetch("q") == "" and provider.recall_status() is None
+
+
+# -- flushes and mirrored memory writes --
+
+
+def test_a_provider_that_never_started_has_nothing_to_flush() -> None:
+    assert HonchoMemoryProvider().flush_writes(0.1) is True
+
+
+def test_flush_waits_only_as_long_as_it_is_given(make_provider: Any, fake: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="async")
+    fake.fail("POST .*/messages$", 200, times=1, delay=1.5, body=b"[]")  # one slow answer (still in time for the client)
+    provider.sync_turn("slow to store", "ok")
+    assert provider.flush_writes(0.05) is False
+    assert provider.flush_writes(30) is True
+
+
+def test_failed_writes_make_one_flush_false_and_name_the_memory_file(make_provider: Any, fake: Any, caplog: pytest.LogCaptureFixture) -> None:
+    provider = make_provider(writeFrequency="turn")
+    fake.fail("POST .*/conclusions$", 422)
+    fake.fail("POST .*/messages$", 422)
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins.honcho"):
+        provider.on_memory_write("add", "user", "Eri prefers tea")
+        provider.on_memory_write("add", "memory", "The build needs Python 3.11")
+        provider.on_memory_write("add", "notes", "something else")
+        provider.sync_turn("a turn that fails", "ok")
+        assert provider.flush_writes(30) is False
+    warned = [r.getMessage() for r in caplog.records if "not mirrored" in r.getMessage()]
+    assert [w.split(":")[0:2] for w in warned] == [["honcho", " the new USER.md entry was not mirrored as a conclusion"],
+                                                    ["honcho", " the new MEMORY.md entry was not mirrored as a conclusion"],
+                                                    ["honcho", " the new notes entry was not mirrored as a conclusion"]]
+    assert all("422" in w for w in warned)
+    assert provider.flush_writes(30) is True  # each failure is reported once
+    fake.heal()
+    provider.on_memory_write("add", "user", "Eri prefers coffee")
+    assert provider.flush_writes(30) is True
+    fake.fail("POST .*/messages$", 422)
+    provider.sync_turn("only the turn fails", "ok")  # one failed batch alone is reported too
+    assert provider.flush_writes(30) is False
+
+
+def test_a_failed_batch_and_a_failed_conclusion_are_both_counted(make_provider: Any, fake: Any) -> None:
+    provider = make_provider(writeFrequency="turn")
+    fake.fail("POST .*/messages$", 422, times=1)
+    provider.sync_turn("fails", "ok")
+    assert provider.flush_writes(30) is False
+    fake.fail("POST .*/conclusions$", 422, times=1)
+    fake.fail("POST .*/messages$", 422, times=1)
+    provider.sync_turn("fails again", "ok")
+    provider.on_memory_write("add", "user", "fails too")
+    assert provider.flush_writes(30) is False
+
+
+def test_an_empty_or_long_memory_entry(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="turn")
+    provider.on_memory_write("add", "user", "")
+    provider.on_memory_write("add", "user", None)  # type: ignore[arg-type]
+    provider.on_memory_write("add", "user", "x" * 70_000)
+    assert provider.flush_writes(30)
+    (concluded,) = [c.content for c in sdk.peer("hermes").conclusions_of("eri").list()]
+    assert concluded == "x" * 65535
+
+
+# -- status, setup, recall indicator --
+
+
+def test_status_details_and_a_bad_file(make_provider: Any, hermes_home: Path, workspace: str) -> None:
+    provider = make_provider(writeFrequency="session")
+    assert provider.status_details() == {"host": "hermes", "workspace": workspace, "session": "project", "recall": "hybrid", "writes": "session", "failed writes": 0}
+    (hermes_home / "honcho.json").write_text('{"hosts": []}')  # broken while the session runs: reloaded, not cached
+    details = provider.status_details()
+    assert list(details) == ["config"] and "hosts must be an object" in details["config"]
+    problems = provider.problems()
+    assert len(problems) == 1 and "hosts must be an object" in problems[0]
+
+
+def test_problems_name_stray_settings_and_the_writes_waiting(make_provider: Any, honcho_config: Any, hermes_home: Path) -> None:
+    provider = make_provider(writeFrequency="turn")
+    assert provider.problems() == []
+    journal = provider.journal()
+    journal.path.parent.mkdir(parents=True, exist_ok=True)
+    entry = {"cause": "first cause", "messages": [{"session": "s", "peer": "eri", "content": "a", "metadata": {}}]}
+    journal.path.write_text(json.dumps(entry) + "\n" + json.dumps({**entry, "cause": "Honcho unreachable", "messages": entry["messages"] * 2}) + "\n")
+    honcho_config(root={"stray": 1})
+    assert provider.problems() == [
+        f"{hermes_home / 'honcho.json'}: stray is not a Honcho setting of hermes; it is ignored (settings: 'hermes honcho status')",
+        f"3 message(s) in 2 write(s) failed to reach Honcho (last cause: Honcho unreachable); they are kept in {journal.path} "
+        "and sent again when the next session starts",
+    ]
+    assert provider.status_details()["failed writes"] == 3
+
+
+def test_check_connection_answers_empty_when_honcho_answers_and_names_the_cause_when_not(make_provider: Any, honcho_config: Any, hermes_home: Path) -> None:
+    provider = make_provider()
+    assert provider.check_connection() == ""
+    honcho_config(root={"baseUrl": "http://127.0.0.1:9"})
+    assert provider.check_connection().startswith("Honcho unreachable at http://127.0.0.1:9")
+    (hermes_home / "honcho.json").unlink()
+    assert provider.check_connection() == ""  # not configured: status says that already
+
+
+def test_check_connection_reports_the_time_it_took(honcho_config: Any, hermes_home: Path) -> None:
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+    from hermes_bundled_plugins.memory.honcho.status import check_connection
+
+    honcho_config()
+    result = check_connection(load_config(hermes_home))
+    assert result["ok"] is True and isinstance(result["ms"], int) and 0 <= result["ms"] < 10_000 and set(result) == {"ok", "ms"}
+
+
+def test_the_setup_fields_leave_out_the_key_when_the_file_holds_one(make_provider: Any, honcho_config: Any, hermes_home: Path) -> None:
+    provider = make_provider()
+    keys = [f["key"] for f in provider.get_config_schema()]
+    assert "apiKey" not in keys and "peerName" in keys  # a local server needs none
+    honcho_config(root={"baseUrl": "https://honcho.example.org"})
+    assert [f["key"] for f in provider.get_config_schema()][0] == "apiKey"  # reloaded: a remote server needs one
+    (hermes_home / "honcho.json").write_text("{ broken")
+    assert provider.get_config_schema() == CONFIG_SCHEMA
+
+
+def test_save_config_writes_the_host_block(hermes_home: Path) -> None:
+    provider = HonchoMemoryProvider()
+    provider.save_config({"peerName": "eri", "recallMode": "tools", "apiKey": "", "unknown": 1}, str(hermes_home))
+    assert json.loads((hermes_home / "honcho.json").read_text()) == {"hosts": {"hermes": {"peerName": "eri", "recallMode": "tools"}}}
+
+
+def test_post_setup_runs_the_wizard_and_says_where_it_wrote(hermes_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["local", "", "eri", "context"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    HonchoMemoryProvider().post_setup(str(hermes_home), {})
+    assert capsys.readouterr().out == f"Honcho settings written to {hermes_home / 'honcho.json'}\n"
+    assert json.loads((hermes_home / "honcho.json").read_text())["hosts"]["hermes"] == {
+        "baseUrl": "http://localhost:8000", "peerName": "eri", "recallMode": "context", "enabled": True}
+
+
+def test_the_recall_indicator_counts_the_recalled_layers(make_provider: Any, fake: Any, workspace: str, turn: Any) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri deploys on Fridays")
+    fake.chat_replies.append("Eri deploys on Fridays")
+    provider = make_provider(writeFrequency="turn")
+    assert provider.recall_status() is None  # nothing recalled yet
+    recalled = turn(provider, 1, "when do I deploy?")
+    layers = recalled.count("\n## ") + 1
+    assert recalled and provider.recall_status() == RecallStatus("Honcho", layers)
+    assert layers >= 2  # the base context and the dialectic answer
+
+
+def test_inspection_starts_no_background_work_and_keeps_the_session_id(make_provider: Any, hermes_home: Path) -> None:
+    make_provider()  # writes honcho.json
+    inspected = HonchoMemoryProvider()
+    inspected.initialize_for_inspection("inspect-1", hermes_home=str(hermes_home), platform="cli", agent_context="primary")
+    assert inspected.session_id == "inspect-1" and inspected.prefetch_thread is None and inspected.replay_thread is None
+    assert inspected.system_prompt_block().startswith("# Honcho memory")
+    inspected.shutdown()
+    assert inspected.system_prompt_block() == ""
