@@ -216,3 +216,36 @@ def test_inspection_starts_no_background_work_and_keeps_the_session_id(make_prov
     assert inspected.system_prompt_block().startswith("# Honcho memory")
     inspected.shutdown()
     assert inspected.system_prompt_block() == ""
+
+
+# -- moving memories --
+
+
+def test_export_records_each_conclusion_in_full_and_a_peer_without_any_by_its_representation(make_provider: Any, fake: Any, workspace: str, sdk: Any) -> None:
+    from datetime import datetime
+
+    fake.add_conclusion(workspace, "hermes", "eri", "Eri prefers metric units")
+    fake.add_conclusion(workspace, "hermes", "hermes", "  I answer tersely  ")
+    provider = make_provider()
+    (stored_conclusion,) = sdk.peer("hermes").conclusions_of("eri").list()
+    records = provider.export_memories()
+    assert records[0] == {
+        "text": "Eri prefers metric units", "kind": "conclusion", "peer": "user",
+        "created_at": stored_conclusion.created_at.isoformat(), "source": f"honcho:{workspace}:conclusion:{stored_conclusion.id}",
+        "metadata": {"observer": "hermes", "observed": "eri", "user": "eri"},
+    }
+    assert isinstance(records[0]["created_at"], str) and datetime.fromisoformat(records[0]["created_at"])
+    assert records[1]["peer"] == "assistant" and records[1]["metadata"] == {"observer": "hermes", "observed": "hermes", "user": "eri"}
+    assert len(records) == 2
+
+
+def test_export_falls_back_to_the_representation_of_a_peer_without_conclusions(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")  # the user's own view: not a conclusion of the AI peer
+    provider = make_provider()
+    records = provider.export_memories()
+    (profile,) = records  # the AI peer has no representation of itself either: nothing for it
+    assert profile["kind"] == "profile" and "Eri is a night owl" in profile["text"] and profile["text"] == profile["text"].strip()
+    assert {k: v for k, v in profile.items() if k != "text"} == {
+        "kind": "profile", "peer": "user", "created_at": None, "source": f"honcho:{workspace}:representation:eri",
+        "metadata": {"observed": "eri", "user": "eri"},
+    }
