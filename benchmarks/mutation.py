@@ -249,19 +249,28 @@ GROUPS: dict[str, Group] = {
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
         ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
     ),
-    # the provider's lifecycle and per-turn writes, session naming, what status reports and export/import, with the
-    # tests that drive a HonchoMemoryProvider directly (the real honcho-ai SDK against the loopback Honcho server)
+    # the provider's lifecycle and per-turn writes, what status reports, and export/import, with the tests that
+    # drive a HonchoMemoryProvider directly (the real honcho-ai SDK against the loopback Honcho server)
     "honcho-provider": Group(
-        ("plugins/memory/honcho/provider.py", "plugins/memory/honcho/sessions.py", "plugins/memory/honcho/status.py",
-         "plugins/memory/honcho/portability.py"),
+        ("plugins/memory/honcho/provider.py", "plugins/memory/honcho/status.py", "plugins/memory/honcho/portability.py"),
         ("tests/honcho_provider/test_honcho_provider.py", "tests/honcho_provider/test_honcho_faults.py",
-         "tests/honcho_provider/test_honcho_contract.py", "tests/honcho_provider/test_honcho_chat.py"),
+         "tests/honcho_provider/test_honcho_contract.py", "tests/honcho_provider/test_honcho_chat.py",
+         "tests/honcho_provider/test_honcho_provider_lifecycle.py"),
+    ),
+    # session naming and observation flags: pure rules, with their own tests (no server; under a second per mutant,
+    # where in "honcho-provider" every provider test reaches them) and the provider tests of the same rules
+    "honcho-sessions": Group(
+        ("plugins/memory/honcho/sessions.py",),
+        ("tests/honcho_provider/test_honcho_sessions.py",
+         *(f"tests/honcho_provider/test_honcho_provider.py::{name}" for name in (
+             "test_session_names_follow_the_priority_chain", "test_per_repo_uses_the_git_root_name_from_a_subdirectory",
+             "test_observation_reaches_the_session_peer_config"))),
     ),
     # ``hermes honcho ...`` run in-process (``run_hermes``): the host loads the plugin, so it is imported under
     # the name mutmut gives its files (``loaded_plugins``)
     "honcho-cli": Group(
         ("plugins/memory/honcho/cli.py",),
-        ("tests/honcho_provider/test_honcho_cli.py",),
+        ("tests/honcho_provider/test_honcho_cli.py", "tests/honcho_provider/test_honcho_cli_commands.py"),
         loaded_plugins=("memory/honcho",),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
