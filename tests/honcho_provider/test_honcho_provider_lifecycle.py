@@ -249,3 +249,111 @@ def test_export_falls_back_to_the_representation_of_a_peer_without_conclusions(m
         "kind": "profile", "peer": "user", "created_at": None, "source": f"honcho:{workspace}:representation:eri",
         "metadata": {"observed": "eri", "user": "eri"},
     }
+
+
+def test_import_sorts_records_by_peer_and_links_them_to_the_session(make_provider: Any, fake: Any, sdk: Any, workspace: str) -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Bare:  # a record object with a text and nothing else
+        text: str
+
+    provider = make_provider()
+    records = [{"text": "about the user"}, {"text": "said by the ai", "peer": "ai"}, {"text": "the ai peer's own", "peer": "hermes"},
+               {"text": "by the user field", "user": "assistant"}, Bare("a bare record"), {"text": "y" * 70_000, "peer": "user"}]
+    assert provider.import_memories(records) == 6
+    listed = fake.calls("POST", rf"/{workspace}/conclusions/list$")
+    assert listed and all(r.query.get("size") == "100" for r in listed)  # what is held is read 100 at a time
+    about_user = sdk.peer("hermes").conclusions_of("eri").list()
+    about_ai = sdk.peer("hermes").conclusions.list()
+    assert sorted(c.content for c in about_user) == sorted(["about the user", "a bare record", "y" * 65535])
+    assert sorted(c.content for c in about_ai) == ["by the user field", "said by the ai", "the ai peer's own"]
+    assert {c.session_id for c in [*about_user, *about_ai]} == {provider.session_name.name}
+
+
+def test_import_and_export_start_an_idle_provider_and_refuse_when_honcho_is_not_set_up(hermes_home: Path, honcho_config: Any, sdk: Any) -> None:
+    import os
+
+    from hermes_bundled_plugins.memory.honcho.client import HonchoCallError
+
+    idle = HonchoMemoryProvider()
+    with pytest.raises(HonchoCallError, match=r"^Honcho is not available: Honcho is not configured: no apiKey or baseUrl -> ") as refused:
+        idle.import_memories([{"text": "x"}])
+    assert refused.value.retryable is False
+    honcho_config()
+    journal = idle.journal()
+    journal.record([], "nothing")  # an empty entry: the replay at the start has something to look at
+    assert idle.import_memories([{"text": "Eri likes tea"}]) == 1
+    assert idle.session_id == f"hermes-{os.getpid()}" and idle.replay_thread is not None  # started as the primary agent
+    idle.replay_thread.join(30)
+    assert [c.content for c in sdk.peer("hermes").conclusions_of("eri").list()] == ["Eri likes tea"]
+    idle.shutdown()
+
+
+def test_a_tool_call_before_honcho_is_active_is_answered_with_the_reason(hermes_home: Path, honcho_config: Any) -> None:
+    provider = HonchoMemoryProvider()
+    assert json.loads(provider.handle_tool_call("honcho_profile", {})) == {
+        "error": "Honcho is not active: Honcho is not configured: no apiKey or baseUrl -> run 'hermes honcho setup' (or set HONCHO_API_KEY)"}
+    honcho_config()
+    assert json.loads(provider.handle_tool_call("honcho_profile", {})) == {"error": "Honcho is not active: initialize() was not called"}
+
+
+def test_the_conclude_tool_links_the_conclusion_to_the_session(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider()
+    json.loads(provider.handle_tool_call("honcho_conclude", {"conclusion": "Eri reviews on Mondays"}))
+    (concluded,) = sdk.peer("hermes").conclusions_of("eri").list()
+    assert concluded.session_id == provider.session_name.name == "project"
+
+
+def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")  # a base context: the dialectic asks about the message
+    provider = make_provider(writeFrequency="turn")
+    provider.prefetch_thread.join(30)  # the first turn's fetch, started at initialize
+    provider.on_turn_start(1, "first")
+    provider.prefetch("first")
+    provider.queue_prefetch("what about the release?")
+    thread = provider.prefetch_thread
+    assert thread is not None and thread.name == "honcho-prefetch"
+    thread.join(30)
+    assert list(provider._prefetcher.state.ready) == [2]
+    assert "what about the release?" in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]
+    provider.queue_prefetch("the same turn again")  # turn 2 is ready already: nothing new, the thread is kept
+    assert provider.prefetch_thread is thread
+    provider.on_turn_start(2, "what about the release?")
+    provider.prefetch("what about the release?")
+    provider.queue_prefetch("")
+    provider.prefetch_thread.join(30)
+    assert list(provider._prefetcher.state.ready) == [3]
+    assert "Current message" not in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]  # no message: none quoted
+    chats = len(fake.calls("POST", r"/peers/[^/]+/chat$"))
+    provider.shutdown()
+    provider.queue_prefetch("after the end")
+    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == chats
+
+
+def test_each_stored_message_says_where_it_came_from(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="turn")
+    provider.sync_turn("", "an answer to nothing")
+    provider.sync_turn("second", "two", session_id="20260415_a3f2b1")
+    messages = sdk.session("project").messages()
+    assert [m.content for m in messages] == ["an answer to nothing", "second", "two"]
+    first, second, third = (m.metadata for m in messages)
+    assert {k: v for k, v in first.items() if k != "hermes_turn"} == {"source": "hermes", "hermes_session_id": "20260415_a3f2b1", "hermes_part": 0}
+    assert first["hermes_turn"] and second["hermes_turn"] == third["hermes_turn"] != first["hermes_turn"]
+    assert (second["hermes_part"], third["hermes_part"]) == (0, 1)
+
+
+def test_another_sessions_turn_goes_to_its_own_prefixed_session(make_provider: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="turn", sessionStrategy="per-session", sessionPeerPrefix=True)
+    assert provider.session_name.name == "eri-20260415_a3f2b1"
+    provider.sync_turn("from an older session", "ok", session_id="20250101_old")
+    assert [m.content for m in sdk.session("eri-20250101_old").messages()] == ["from an older session", "ok"]
+
+
+def test_a_replayed_turn_honcho_holds_already_is_not_sent_again(make_provider: Any, sdk: Any) -> None:
+    first = make_provider(writeFrequency="turn")
+    first.sync_turn("an old question", "an old answer", source="state.db:7")
+    first.shutdown()
+    again = make_provider(writeFrequency="turn")  # a new connection: it does not know what the session holds
+    again.sync_turn("an old question", "an old answer", source="state.db:7")
+    assert [m.content for m in sdk.session("project").messages()] == ["an old question", "an old answer"]
