@@ -113,6 +113,10 @@ def test_a_failed_batch_and_a_failed_conclusion_are_both_counted(make_provider: 
     provider.sync_turn("fails again", "ok")
     provider.on_memory_write("add", "user", "fails too")
     assert provider.flush_writes(30) is False
+    fake.fail("POST .*/conclusions$", 422, times=1)
+    provider.on_memory_write("add", "user", "a second conclusion failing later")  # each failure counts, not only the first
+    assert provider.flush_writes(30) is False
+    assert provider.flush_writes(30) is True
 
 
 def test_an_empty_or_long_memory_entry(make_provider: Any, sdk: Any) -> None:
