@@ -124,3 +124,10 @@ def test_the_user_peer_is_the_configured_name_else_the_platform_user_else_user(h
     assert user_peer_id(config(hermes_home, peerName="Eri Smith"), "tg-1") == "Eri-Smith"
     assert user_peer_id(config(hermes_home), "tg:84391") == "tg-84391"
     assert user_peer_id(config(hermes_home)) == "user"
+
+
+def test_without_a_session_id_or_user_peer_nothing_is_invented(hermes_home: Path, project: Path) -> None:
+    """``hermes honcho status`` resolves the name with no hermes session: per-session falls back, no prefix is made up."""
+    assert resolve_session_name(config(hermes_home, sessionStrategy="per-session"), cwd=project) == SessionName(
+        "my-project", "per-directory (fallback of per-session)")
+    assert resolve_session_name(config(hermes_home, sessionPeerPrefix=True), cwd=project) == SessionName("my-project", "per-directory")
