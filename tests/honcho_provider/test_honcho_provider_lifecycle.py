@@ -125,8 +125,8 @@ def test_an_empty_or_long_memory_entry(make_provider: Any, sdk: Any) -> None:
     provider.on_memory_write("add", "user", None)  # type: ignore[arg-type]
     provider.on_memory_write("add", "user", "x" * 70_000)
     assert provider.flush_writes(30)
-    (concluded,) = [c.content for c in sdk.peer("hermes").conclusions_of("eri").list()]
-    assert concluded == "x" * 65535
+    (concluded,) = sdk.peer("hermes").conclusions_of("eri").list()
+    assert concluded.content == "x" * 65535 and concluded.session_id == provider.session_name.name == "project"
 
 
 # -- status, setup, recall indicator --
@@ -148,14 +148,15 @@ def test_problems_name_stray_settings_and_the_writes_waiting(make_provider: Any,
     journal = provider.journal()
     journal.path.parent.mkdir(parents=True, exist_ok=True)
     entry = {"cause": "first cause", "messages": [{"session": "s", "peer": "eri", "content": "a", "metadata": {}}]}
-    journal.path.write_text(json.dumps(entry) + "\n" + json.dumps({**entry, "cause": "Honcho unreachable", "messages": entry["messages"] * 2}) + "\n")
+    journal.path.write_text("".join(json.dumps(e) + "\n" for e in (
+        entry, {**entry, "cause": "second cause"}, {**entry, "cause": "Honcho unreachable", "messages": entry["messages"] * 2})))
     honcho_config(root={"stray": 1})
     assert provider.problems() == [
         f"{hermes_home / 'honcho.json'}: stray is not a Honcho setting of hermes; it is ignored (settings: 'hermes honcho status')",
-        f"3 message(s) in 2 write(s) failed to reach Honcho (last cause: Honcho unreachable); they are kept in {journal.path} "
+        f"4 message(s) in 3 write(s) failed to reach Honcho (last cause: Honcho unreachable); they are kept in {journal.path} "
         "and sent again when the next session starts",
     ]
-    assert provider.status_details()["failed writes"] == 3
+    assert provider.status_details()["failed writes"] == 4
 
 
 def test_check_connection_answers_empty_when_honcho_answers_and_names_the_cause_when_not(make_provider: Any, honcho_config: Any, hermes_home: Path) -> None:
@@ -329,10 +330,14 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     provider.prefetch_thread.join(30)
     assert list(provider._prefetcher.state.ready) == [3]
     assert "Current message" not in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]  # no message: none quoted
+    provider.on_turn_start(3, "")
+    provider.prefetch("")  # takes what was fetched ahead for turn 3
     chats = len(fake.calls("POST", r"/peers/[^/]+/chat$"))
     provider.shutdown()
     provider.queue_prefetch("after the end")
-    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == chats
+    provider.on_turn_start(4, "after the end")
+    assert provider.prefetch("after the end") == ""
+    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == chats  # a provider shut down asks Honcho nothing
 
 
 def test_each_stored_message_says_where_it_came_from(make_provider: Any, sdk: Any) -> None:
@@ -361,3 +366,43 @@ def test_a_replayed_turn_honcho_holds_already_is_not_sent_again(make_provider: A
     again = make_provider(writeFrequency="turn")  # a new connection: it does not know what the session holds
     again.sync_turn("an old question", "an old answer", source="state.db:7")
     assert [m.content for m in sdk.session("project").messages()] == ["an old question", "an old answer"]
+
+
+def test_a_host_without_turn_starts_counts_each_prefetch_as_a_turn(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")
+    provider = make_provider(writeFrequency="turn", injectionFrequency="first-turn")
+    provider.prefetch_thread.join(30)
+    assert "night owl" in provider.prefetch("hello")  # turn 1: injected
+    assert provider.prefetch("and then?") == ""  # turn 2: first-turn injects nothing
+    assert provider.prefetch("and then?") == ""  # turn 3
+
+
+def test_a_turn_fetched_now_quotes_its_message_to_the_dialectic(make_provider: Any, fake: Any, workspace: str) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")  # a base context: the warm prompt quotes the message
+    provider = make_provider(writeFrequency="turn")
+    provider.prefetch_thread.join(30)
+    provider.prefetch("hello")  # turn 1, fetched ahead at initialize
+    provider.prefetch("what about the release?")  # turn 2, nothing fetched ahead: asked now
+    assert fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"].endswith("Current message: what about the release?")
+    provider.prefetch("")
+    assert "Current message" not in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]
+
+
+def test_check_connection_reports_milliseconds(honcho_config: Any, hermes_home: Path, fake: Any) -> None:
+    from hermes_bundled_plugins.memory.honcho.config import load_config
+    from hermes_bundled_plugins.memory.honcho.status import check_connection
+
+    honcho_config()
+    fake.delay = 0.3  # every answer: the check makes two calls
+    result = check_connection(load_config(hermes_home))
+    assert result["ok"] is True and 600 <= result["ms"] < 10_000
+
+
+def test_save_config_writes_where_the_providers_environment_and_home_say(hermes_home: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "another_home"
+    (elsewhere / ".honcho").mkdir(parents=True)
+    (elsewhere / ".honcho" / "config.json").write_text('{"workspace": "shared"}')
+    provider = HonchoMemoryProvider(env={"HERMES_HONCHO_HOST": "hermes.work"}, user_home=elsewhere)
+    provider.save_config({"peerName": "eri"}, str(hermes_home))
+    assert not (hermes_home / "honcho.json").exists()  # the file in use is the user's ~/.honcho/config.json
+    assert json.loads((elsewhere / ".honcho" / "config.json").read_text()) == {"workspace": "shared", "hosts": {"hermes.work": {"peerName": "eri"}}}
