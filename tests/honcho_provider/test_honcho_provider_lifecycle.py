@@ -406,3 +406,26 @@ def test_save_config_writes_where_the_providers_environment_and_home_say(hermes_
     provider.save_config({"peerName": "eri"}, str(hermes_home))
     assert not (hermes_home / "honcho.json").exists()  # the file in use is the user's ~/.honcho/config.json
     assert json.loads((elsewhere / ".honcho" / "config.json").read_text()) == {"workspace": "shared", "hosts": {"hermes.work": {"peerName": "eri"}}}
+
+
+def test_a_gateway_key_names_the_session_only_on_a_chat_platform(make_provider: Any) -> None:
+    assert make_provider(init={"platform": "cli", "gateway_session_key": "agent:main:x"}).session_name.name == "project"
+    assert make_provider(init={"platform": "telegram"}).session_name == make_provider().session_name  # no key: the strategy decides
+
+
+def test_the_journal_follows_the_home_of_the_latest_start(make_provider: Any, hermes_home: Path, tmp_path: Path) -> None:
+    provider = make_provider()
+    assert provider.journal().path == hermes_home / "honcho" / "failed_writes.jsonl"
+    other = tmp_path / "other_home"
+    other.mkdir()
+    (other / "honcho.json").write_text((hermes_home / "honcho.json").read_text())
+    provider.initialize("s2", hermes_home=str(other), platform="cli")
+    assert provider.journal().path == other / "honcho" / "failed_writes.jsonl"
+
+
+def test_the_session_end_waits_for_a_slow_write(make_provider: Any, fake: Any, sdk: Any) -> None:
+    provider = make_provider(writeFrequency="async")  # timeout 2 s: the end waits up to three times that
+    fake.fail("POST .*/messages$", 200, times=1, delay=1.5, body=b"[]")  # slow, still in time (answers nothing)
+    provider.sync_turn("slow to store", "ok")
+    provider.on_session_end([])
+    assert provider._writer.sent_batches == 1  # the end waited until Honcho answered (1.5 s), not a third of the timeout
