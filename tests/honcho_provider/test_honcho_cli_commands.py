@@ -155,7 +155,7 @@ def test_sync_without_profiles_creates_the_default_block(run_hermes: Any, hermes
     ("argv", "message"),
     [
         (("peer", "--user", "eri smith"), "peer name 'eri smith' may use only letters, digits, '_' and '-' -> e.g. 'eri-smith'"),
-        (("peer", "--ai", "  "), "peer name '  ' may use only letters, digits, '_' and '-'"),
+        (("peer", "--ai", "  "), "peer name '  ' may use only letters, digits, '_' and '-' -> e.g. 'default'"),
         (("peer", "--user", "eri", "--ai", "co/der"), "peer name 'co/der' may use only letters, digits, '_' and '-' -> e.g. 'co-der'"),
         (("peer",), "give --user NAME and/or --ai NAME"),
         (("tokens",), "give --context N and/or --dialectic N"),
@@ -164,7 +164,7 @@ def test_sync_without_profiles_creates_the_default_block(run_hermes: Any, hermes
 )
 def test_a_bad_edit_is_one_exact_error_and_writes_nothing(run_hermes: Any, hermes_home: Path, argv: tuple[str, ...], message: str) -> None:
     result = run_hermes("honcho", *argv)
-    assert result.exit_code == 1 and result.stdout == "" and message in result.stderr and "internal error" not in result.stderr
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"hermes: error: {message}\n")
     assert not (hermes_home / "honcho.json").exists()
 
 
