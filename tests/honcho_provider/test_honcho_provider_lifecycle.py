@@ -335,6 +335,7 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     chats = len(fake.calls("POST", r"/peers/[^/]+/chat$"))
     provider.shutdown()
     provider.queue_prefetch("after the end")
+    provider.prefetch_thread.join(30)  # a fetch it had started would be done by now
     provider.on_turn_start(4, "after the end")
     assert provider.prefetch("after the end") == ""
     assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == chats  # a provider shut down asks Honcho nothing
