@@ -430,3 +430,21 @@ def test_the_session_end_waits_for_a_slow_write(make_provider: Any, fake: Any, s
     provider.sync_turn("slow to store", "ok")
     provider.on_session_end([])
     assert provider._writer.sent_batches == 1  # the end waited until Honcho answered (1.5 s), not a third of the timeout
+
+
+def test_a_profile_given_at_start_picks_its_host_block(make_provider: Any, hermes_home: Path) -> None:
+    make_provider()
+    data = json.loads((hermes_home / "honcho.json").read_text())
+    data["hosts"]["hermes.coder"] = {"aiPeer": "coder"}
+    (hermes_home / "honcho.json").write_text(json.dumps(data))
+    provider = HonchoMemoryProvider()
+    provider.initialize("s1", hermes_home=str(hermes_home), platform="cli", agent_context="subagent", profile="coder")
+    assert (provider.config().host, provider.ai_peer) == ("hermes.coder", "coder")
+    provider.shutdown()
+
+
+def test_a_provider_that_cannot_start_says_why_in_the_log(hermes_home: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.honcho"):
+        HonchoMemoryProvider().initialize("s1", hermes_home=str(hermes_home))
+    assert [r.getMessage() for r in caplog.records] == [
+        "honcho: not active: Honcho is not configured: no apiKey or baseUrl -> run 'hermes honcho setup' (or set HONCHO_API_KEY)"]
