@@ -448,3 +448,18 @@ def test_a_provider_that_cannot_start_says_why_in_the_log(hermes_home: Path, cap
         HonchoMemoryProvider().initialize("s1", hermes_home=str(hermes_home))
     assert [r.getMessage() for r in caplog.records] == [
         "honcho: not active: Honcho is not configured: no apiKey or baseUrl -> run 'hermes honcho setup' (or set HONCHO_API_KEY)"]
+
+
+def test_the_start_logs_config_warnings_names_the_peers_and_takes_the_platform_user(make_provider: Any, caplog: pytest.LogCaptureFixture, hermes_home: Path) -> None:
+    with caplog.at_level(logging.WARNING, logger="hermes.plugins.honcho"):
+        provider = make_provider(root={"peerName": None, "stray": 1}, init={"user_id": "tg:84391"})
+    assert f"honcho: {hermes_home / 'honcho.json'}: stray is not a Honcho setting of hermes; it is ignored (settings: 'hermes honcho status')" in [
+        r.getMessage() for r in caplog.records]
+    assert provider.user_peer == "tg-84391"
+    assert "(you are peer 'hermes', the user is peer 'tg-84391')" in provider.system_prompt_block()
+
+
+def test_a_sub_agent_start_fetches_nothing_ahead(make_provider: Any) -> None:
+    provider = make_provider(init={"agent_context": "subagent"})
+    assert provider.prefetch_thread is None and provider.replay_thread is None
+    assert make_provider(root={"peerName": None}).user_peer == "user"  # no name and no platform user
