@@ -230,6 +230,19 @@ GROUPS: dict[str, Group] = {
         shared_postgres=True,
         pytest_args=("-k", "postgres"),
     ),
+    # what the PostgreSQL store indexes for a message and asks for a query (tokens, weights, grams, tsquery
+    # literals, storable text), with the tests that pin each value (no server) and the store tests of odd
+    # text, long words and NUL: a second or two per mutant, where postgres-store runs every append's tests
+    "postgres-text": Group(
+        ("hermes_plugins_builtin/state/postgres/text.py",),
+        ("tests/state/test_state_postgres_text.py",
+         *(f"tests/state/test_state_postgres_store.py::{name}" for name in (
+             "test_an_id_and_a_title_holding_nul_work_everywhere_and_are_found_again",
+             "test_queries_of_odd_text_find_exactly_the_rows_that_hold_it",
+             "test_a_word_longer_than_postgresql_keeps_is_stored_and_found_by_its_start",
+             "test_words_are_ranked_by_bm25_from_the_postings_over_every_match"))),
+        shared_postgres=True,
+    ),
     # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
     # used or shown), with the tests that call load_settings directly: no model server, well under a second
     "mem0-settings": Group(

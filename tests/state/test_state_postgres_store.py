@@ -17,6 +17,7 @@ from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundErro
 from hermes_plugins_builtin.state.postgres import open_postgres_store
 from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
 from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
+from hermes_plugins_builtin.state.postgres.text import bm25_weight
 from hermes_plugins_builtin.state.query import ascii_lower, parse
 
 
@@ -396,3 +397,26 @@ def test_integrity_names_each_session_whose_count_is_wrong_and_missing_postings_
     assert pg.check_integrity() == [
         "session s: message_count 5 but 1 messages stored",
         "search postings: 1 stored but the messages hold 2 distinct words -> run 'hermes sessions reindex'"]
+
+
+def test_words_are_ranked_by_bm25_from_the_postings_over_every_match(pg) -> None:
+    # BM25 (reference length 40) puts 20 occurrences in 40 words above one in one; ts_rank_cd normalised
+    # by length, the ranking of prefixes and grams, puts them the other way round
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", [{"role": "user", "content": "alpha x " * 20}, {"role": "user", "content": "alpha"}])
+    hits = pg.search("alpha")
+    assert [h.message_id for h in hits] == ids
+    # one word, one idf: the scores stand as the postings' weights do
+    assert hits[0].rank / hits[1].rank == pytest.approx(bm25_weight(20, 40) / bm25_weight(1, 1), rel=1e-5)  # stored as real
+
+
+def test_a_prefix_is_ranked_over_the_newest_rank_window_matches_only(pg, pg_url) -> None:
+    # the best match of appl* (ts_rank_cd over the length) is the oldest: a window of 2 leaves it out
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", [{"role": "user", "content": "applesauce"},
+                                   {"role": "user", "content": "apple and many more words " * 4},
+                                   {"role": "user", "content": "apple and other words " * 5}])
+    with open_postgres_store(pg_url, rank_window=2) as windowed, open_postgres_store(pg_url, rank_window=None) as whole:
+        assert [h.message_id for h in windowed.search("appl*", limit=1)] == [ids[2]]
+        assert [h.message_id for h in windowed.search("appl*", limit=3)] == [ids[0], ids[2], ids[1]]  # window 3
+        assert [h.message_id for h in whole.search("appl*", limit=1)] == [ids[0]]
