@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
-from hermes_plugins_builtin.state.postgres import open_postgres_store
+from hermes_plugins_builtin.state.postgres import open_postgres_store, redact_url
 from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
 from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
 from hermes_plugins_builtin.state.postgres.text import bm25_weight
 from hermes_plugins_builtin.state.query import ascii_lower, parse
+from hermes_plugins_builtin.state.search import DEFAULT_RANK_WINDOW
 
 
 @pytest.fixture
@@ -420,3 +421,34 @@ def test_a_prefix_is_ranked_over_the_newest_rank_window_matches_only(pg, pg_url)
         assert [h.message_id for h in windowed.search("appl*", limit=1)] == [ids[2]]
         assert [h.message_id for h in windowed.search("appl*", limit=3)] == [ids[0], ids[2], ids[1]]  # window 3
         assert [h.message_id for h in whole.search("appl*", limit=1)] == [ids[0]]
+
+
+def _connections_to(pg_url: str) -> int:
+    """Other sessions connected to the test database now, as the server counts them."""
+    dbname = psycopg.conninfo.conninfo_to_dict(pg_url)["dbname"]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                            (dbname,)).fetchone()[0]
+
+
+def _until_no_connections(pg_url: str) -> int:
+    # a backend leaves pg_stat_activity a moment after its client hung up: ask until it has, within 10 s
+    deadline = time.monotonic() + 10
+    while (left := _connections_to(pg_url)) and time.monotonic() < deadline:
+        pass
+    return left
+
+
+def test_a_store_shows_its_url_redacted_and_leaves_no_connection_open_when_closed_or_refused(pg_url) -> None:
+    store = open_postgres_store(pg_url, pool_size=2)
+    assert store.url == pg_url and store.path == redact_url(pg_url) != pg_url and "hermes-test-secret" not in store.path
+    assert store.rank_window == DEFAULT_RANK_WINDOW == 500 and store.backend == "postgres"
+    assert _connections_to(pg_url) >= 1
+    store.close()
+    store.close()  # a second close is harmless
+    assert _until_no_connections(pg_url) == 0
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE hermes_state_meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(StateStoreError, match="newer") as refused:
+        open_postgres_store(pg_url)
+    assert _until_no_connections(pg_url) == 0, refused  # the refused store's pool is closed, not left to the GC
