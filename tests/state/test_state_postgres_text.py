@@ -22,6 +22,7 @@ def test_a_word_is_folded_to_lower_case_without_diacritics() -> None:
     assert text.fold("ÅNGSTRÖM") == "angstrom"
     assert text.fold("ﬁne") == "fine"  # compatibility forms decomposed too (NFKD)
     assert text.fold("\u0301") == "\u0301"  # nothing but a combining mark: kept rather than emptied
+    assert text.fold("\u0345") == "\u0345"  # ... in lower case (this one's upper case is a capital iota)
     assert text.fold("É\u0301") == "e"
 
 
