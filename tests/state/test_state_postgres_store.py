@@ -195,10 +195,12 @@ def test_a_title_another_host_took_as_the_transaction_began_is_numbered_past(pg,
     pg._pool.transaction = transaction
     assert pg.set_title("b", "Plan", auto_number=True) == "Plan #3"
     pg._pool.transaction = real
-    with pytest.raises(TitleInUseError, match="'Plan #3' is already used"):
+    with pytest.raises(TitleInUseError) as refused:
         pg.set_title("a", "Plan #3")
-    with pytest.raises(SessionNotFoundError):
+    assert str(refused.value) == "title 'Plan #3' is already used by another session -> choose another title"
+    with pytest.raises(SessionNotFoundError) as missing:
         pg.set_title("missing", "x")
+    assert missing.value.session_id == "missing"
 
 
 # -- search: any string is a safe query, and every hit holds what the query asks for --------------------
