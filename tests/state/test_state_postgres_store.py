@@ -6,6 +6,7 @@ import contextlib
 import string
 import threading
 import time
+import uuid
 from typing import Any, Iterator
 
 import psycopg
@@ -454,3 +455,15 @@ def test_a_store_shows_its_url_redacted_and_leaves_no_connection_open_when_close
     with pytest.raises(StateStoreError, match="newer") as refused:
         open_postgres_store(pg_url)
     assert _until_no_connections(pg_url) == 0, refused  # the refused store's pool is closed, not left to the GC
+
+
+def test_a_session_created_and_ended_without_arguments_gets_an_id_the_cli_source_and_the_clocks_times(pg) -> None:
+    before = time.time()
+    sid = pg.create_session()
+    pg.end_session(sid)
+    after = time.time()
+    assert str(uuid.UUID(sid)) == sid  # a new UUID
+    session = pg.get_session(sid)
+    assert (session["source"], session["end_reason"], session["title"], session["model_config"]) == ("cli", "user", None, None)
+    assert before <= session["started_at"] <= session["ended_at"] <= after
+    assert pg.create_session() != sid
