@@ -467,3 +467,12 @@ def test_a_session_created_and_ended_without_arguments_gets_an_id_the_cli_source
     assert (session["source"], session["end_reason"], session["title"], session["model_config"]) == ("cli", "user", None, None)
     assert before <= session["started_at"] <= session["ended_at"] <= after
     assert pg.create_session() != sid
+
+
+def test_ending_or_counting_a_missing_session_names_it(pg) -> None:
+    for call in (lambda: pg.end_session("nobody"), lambda: pg.update_token_counts("nobody", input_tokens=1),
+                 lambda: pg.update_token_counts("nobody", absolute=True, input_tokens=1),
+                 lambda: pg.update_token_counts("nobody")):
+        with pytest.raises(SessionNotFoundError) as missing:
+            call()
+        assert str(missing.value) == "no session with id 'nobody' -> 'hermes sessions list' shows the ids"
