@@ -153,6 +153,9 @@ def test_counters_added_are_never_retried_and_set_counters_are(pg) -> None:
     commits = _lose_next_acknowledgement(pg)
     pg.update_token_counts("s", absolute=True, input_tokens=7, model="m")
     assert len(commits) == 2 and pg.get_session("s")["input_tokens"] == 7 and pg.get_session("s")["model"] == "m"
+    commits = _lose_next_acknowledgement(pg)
+    pg.end_session("s", "done", ended_at=9.0)  # setting the end is safe to repeat: retried
+    assert len(commits) == 2 and (pg.get_session("s")["ended_at"], pg.get_session("s")["end_reason"]) == (9.0, "done")
     pg.update_token_counts("s", input_tokens=None)  # nothing to change: only checks the session exists
     for values in ({}, {"input_tokens": 1}, {"absolute": True, "model": "m"}):
         with pytest.raises(SessionNotFoundError, match="'missing'"):  # the id asked for, whichever way it fails
