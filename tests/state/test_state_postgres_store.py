@@ -479,3 +479,11 @@ def test_ending_or_counting_a_missing_session_names_it(pg) -> None:
         with pytest.raises(SessionNotFoundError) as missing:
             call()
         assert str(missing.value) == "no session with id 'nobody' -> 'hermes sessions list' shows the ids"
+
+
+def test_equal_scores_list_the_newest_first_across_the_groups_of_a_query(pg) -> None:
+    pg.create_session("s", "cli")
+    older, newer = pg.append_messages("s", [{"role": "user", "content": "alpha"}, {"role": "user", "content": "beta"}])
+    hits = pg.search("alpha OR beta")
+    assert hits[0].rank == hits[1].rank
+    assert [h.message_id for h in hits] == [newer, older]
