@@ -153,3 +153,16 @@ def test_a_value_stored_in_env_reads_back_redacted(hermes_home, run_hermes):
     assert run_hermes("config", "get", "HERMES_STATE_URL").stdout == "postgresql://u:[REDACTED]@db/h\n"
     missing = run_hermes("config", "get", "NOT_SET_ANYWHERE")
     assert missing.exit_code == 1 and "hermes config set NOT_SET_ANYWHERE" in missing.stderr
+
+
+def test_config_unset_removes_a_variable_config_set_stored_in_env(hermes_home, run_hermes, monkeypatch):
+    monkeypatch.delenv("QA_SERVICE_TOKEN", raising=False)
+    (hermes_home / ".env").write_text("# keys\nOTHER=1\n", encoding="utf-8")
+    assert run_hermes("config", "set", "QA_SERVICE_TOKEN", "s3cret").exit_code == 0
+    removed = run_hermes("config", "unset", "QA_SERVICE_TOKEN", "--json")
+    assert removed.exit_code == 0, removed.stderr
+    assert removed.json() == {"key": "QA_SERVICE_TOKEN", "removed": True, "file": str(hermes_home / ".env")}
+    assert (hermes_home / ".env").read_text(encoding="utf-8") == "# keys\nOTHER=1\n"  # the rest kept as written
+    again = run_hermes("config", "unset", "QA_SERVICE_TOKEN")
+    assert again.exit_code == 1
+    assert f"QA_SERVICE_TOKEN is not set in {hermes_home / '.env'}" in again.stderr and " -> " in again.stderr
