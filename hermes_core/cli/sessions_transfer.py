@@ -136,8 +136,10 @@ MAX_IMPORT_BYTES = 1 << 30
 
 
 def _read_lines(path: Path) -> list[str]:
-    from hermes_core.files import read_limited_text
+    from hermes_core.files import read_limited_text, read_stdin_text
 
+    if str(path) == "-":  # `hermes sessions export ID | hermes -p other sessions import -`
+        return read_stdin_text(MAX_IMPORT_BYTES, what="file to import").splitlines()
     try:
         # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
         # names the line of a byte that is not UTF-8; a leading byte-order mark is fine

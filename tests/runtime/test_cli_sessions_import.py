@@ -123,3 +123,14 @@ def test_ctrl_c_half_way_keeps_no_half_conversation_and_the_next_run_imports_it_
     assert finished.returncode == 0, finished.stderr
     assert [s["status"] for s in json.loads(finished.stdout)["sessions"]] == ["skipped", "imported"]
     assert sorted(len(s["messages"]) for s in _sessions(hermes_home)) == [2, 20_000]
+
+
+def test_a_file_of_dash_is_read_from_standard_input(run_hermes, hermes_home):
+    piped = "".join(json.dumps({"messages": c}, ensure_ascii=False) + "\n" for c in (TRIPS, COOKING))
+    result = run_hermes("sessions", "import", "-", "--json", input=piped)
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["file"] == "-"
+    assert [s["status"] for s in result.json()["sessions"]] == ["imported", "imported"]
+    assert sorted(len(s["messages"]) for s in _sessions(hermes_home)) == [2, 5]  # the system prompt is kept apart
+    bad = run_hermes("sessions", "import", "-", input='{"role": "robot", "content": "x"}\n')
+    assert bad.exit_code == 1 and "-:1: 'role' is 'robot'" in bad.stderr
