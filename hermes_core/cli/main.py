@@ -216,14 +216,15 @@ def describe_os_error(exc: OSError) -> str:
     from hermes_core.config import get_hermes_home
 
     home = get_hermes_home()
-    cause = exc.strerror or type(exc).__name__
+    cause = exc.strerror or str(exc) or type(exc).__name__
     if not home.is_dir():
         return (
             f"HERMES_HOME ({home}) does not exist and cannot be created ({cause}) -> "
             "point HERMES_HOME at a directory you can write, e.g. export HERMES_HOME=~/.hermes"
         )
-    where = exc.filename or home
-    return f"{where}: {cause} -> check that the path exists and that you may read and write it"
+    if not exc.filename:  # the error names no path: blaming HERMES_HOME would send the user to the wrong place
+        return f"{cause} -> check that the paths the command was given exist and that you may read and write them"
+    return f"{exc.filename}: {cause} -> check that the path exists and that you may read and write it"
 
 
 def run(argv: Sequence[str]) -> int:
