@@ -54,3 +54,24 @@ def test_every_spelling_of_the_profile_option_uses_that_profile(run_hermes, herm
     assert (hermes_home / "profiles" / "work" / "config.yaml").is_file()
     assert not (hermes_home / "config.yaml").exists()
     assert not (hermes_home / "profiles" / "other").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("plugins", "validate", ""),
+        ("sessions", "import", ""),
+        ("sessions", "export", "abcdef12", "-o", ""),
+        ("memory", "export", ""),
+        ("memory", "import", ""),
+        ("plugins", "install", "-r", ""),
+        ("plugins", "new", "empty_out", "-o", ""),
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_an_empty_path_is_a_usage_error_not_the_current_directory(run_hermes, hermes_home, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)  # '' used to mean '.', here
+    result = run_hermes(*argv, "--json")
+    assert result.exit_code == 2, result.stderr
+    assert "the path is empty" in result.json()["cause"] and result.json()["fix"]
+    assert list(tmp_path.iterdir()) == [hermes_home] or list(tmp_path.iterdir()) == []

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     disable.set_defaults(func=cmd_disable)
 
     validate = commands.add_parser("validate", help="check a plugin directory, project or wheel without importing it")
-    validate.add_argument("path", type=Path, help="a plugin directory, a plugin project, or a .whl file")
+    validate.add_argument("path", type=path_argument, help="a plugin directory, a plugin project, or a .whl file")
     validate.add_argument("--json", action="store_true")
     validate.set_defaults(func=cmd_validate)
 

@@ -8,9 +8,9 @@ import re
 import sys
 import time
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import print_json
 
 # Re-exported: chat, memory switch/export and tests import these names from here.
@@ -108,12 +108,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = commands.add_parser("export", help="write a session as JSON lines or Markdown")
     export.add_argument("session_id", help="a session ID")
     export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
-    export.add_argument("--output", "-o", type=Path, help="file to write, mode 0600 (default: stdout)")
+    export.add_argument("--output", "-o", type=path_argument, help="file to write, mode 0600 (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace the --output file if it already exists")
     export.set_defaults(func=_run_from("sessions_transfer", "cmd_export"))
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
-    importer.add_argument("file", type=Path, help="the .jsonl file to import")
+    importer.add_argument("file", type=path_argument, help="the .jsonl file to import")
     importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
     importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
     importer.add_argument("--again", action="store_true",
