@@ -248,3 +248,12 @@ def test_an_oversized_manifest_is_one_cause_and_one_fix(make_plugin, run_hermes)
     [problem] = run_hermes("plugins", "info", "bloated", "--json").json()["problems"]
     assert " -> " not in problem["cause"] and "over the limit of 262,144" in problem["cause"]
     assert problem["fix"] == "replace plugin.yaml with a small regular file"
+
+
+def test_plugins_info_shows_control_characters_of_a_manifest_instead_of_sending_them(make_plugin, run_hermes):
+    make_plugin("shady", "def register(ctx):\n    pass\n",
+                manifest={"name": "shady", "version": "1.0", "description": "Helpful\x1b[8m hidden", "author": "Eve\x1b]0;title\x07"})
+    shown = run_hermes("plugins", "info", "shady")
+    assert shown.exit_code == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "Helpful\\x1b[8m hidden" in shown.stdout and "Eve\\x1b]0;title\\x07" in shown.stdout

@@ -8,7 +8,7 @@ import sys
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.output import print_json
+from hermes_core.cli.output import print_json, terminal_safe
 from hermes_core.errors import HermesError
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _indented(entries: list[str]) -> list[str]:
-    return ["    " + entry.replace("\n", "\n      ") for entry in entries]
+    return ["    " + terminal_safe(entry).replace("\n", "\n      ") for entry in entries]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -92,7 +92,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for state in states:
         print(f"{state['target'].upper()} [{state['usage']}]")
         for entry in state["entries"] or ["(empty)"]:
-            print("  " + entry.replace("\n", "\n    "))  # deeper: a line of an entry must not read as an entry
+            print("  " + terminal_safe(entry).replace("\n", "\n    "))  # deeper: a line of an entry must not read as an entry
         print()
     return 0
 

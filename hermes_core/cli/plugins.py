@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from hermes_core.cli.arguments import path_argument
-from hermes_core.cli.output import print_json
+from hermes_core.cli.output import one_line, print_json
 from hermes_core.errors import HermesError
 
 
@@ -171,7 +171,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             continue
         if isinstance(value, bool):
             value = "true" if value else "false"
-        print(f"{label + ':':<{width - 1}} {value}")  # at least one space: 'requires_hermes:' fills the width
+        print(f"{label + ':':<{width - 1}} {one_line(str(value))}")  # at least one space: 'requires_hermes:' fills the width
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
     if entry["parts"]:

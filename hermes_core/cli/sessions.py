@@ -11,7 +11,7 @@ from dataclasses import asdict
 from typing import Any
 
 from hermes_core.cli.arguments import path_argument
-from hermes_core.cli.output import print_json
+from hermes_core.cli.output import one_line, print_json, terminal_safe
 
 # Re-exported: chat, memory switch/export and tests import these names from here.
 from hermes_core.cli.sessions_store import (
@@ -178,7 +178,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("no sessions stored yet; 'hermes chat' starts one")
         return 0
     for row in rows:
-        title = row.get("title") or (row.get("preview") or "")[:50] or "-"
+        title = one_line(row.get("title") or (row.get("preview") or "")[:50] or "-")
         chain = f" ({len(row['chain'])} linked)" if len(row.get("chain") or []) > 1 else ""
         print(f"{row['id']}  {_when(row.get('last_active'))}  {row.get('source', '-'):<8} {row.get('chain_message_count', 0):>5} msgs  {title}{chain}")
     return 0
@@ -191,13 +191,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"session": row, "messages": messages})
         return 0
-    print(f"session {row['id']}  {row.get('title') or ''}  started {_when(row.get('started_at'))}  model {row.get('model') or '-'}")
+    print(f"session {row['id']}  {one_line(row.get('title') or '')}  started {_when(row.get('started_at'))}  model {one_line(row.get('model') or '-')}")
     for message in messages:
-        print(f"\n[{message.get('role')}{' ' + str(message['tool_name']) if message.get('tool_name') else ''}]")
+        header = f"{message.get('role')}{' ' + str(message['tool_name']) if message.get('tool_name') else ''}"
+        print(f"\n[{one_line(header)}]")
         if message.get("content"):
-            print(message["content"])
+            print(terminal_safe(str(message["content"])))
         for name, arguments in _tool_calls(message.get("tool_calls")):
-            print(f"-> {name}({arguments})" if name is not None else f"-> (as stored) {arguments}")
+            print(terminal_safe(f"-> {name}({arguments})" if name is not None else f"-> (as stored) {arguments}"))
     return 0
 
 
@@ -233,7 +234,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no matches")
         return 0
     for hit in hits:
-        print(f"{hit.session_id}  #{hit.message_id}  {hit.role:<9} {_when(hit.timestamp)}  {hit.snippet}")
+        print(f"{hit.session_id}  #{hit.message_id}  {hit.role:<9} {_when(hit.timestamp)}  {one_line(hit.snippet)}")
     return 0
 
 
