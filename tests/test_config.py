@@ -166,3 +166,21 @@ def test_config_unset_removes_a_variable_config_set_stored_in_env(hermes_home, r
     again = run_hermes("config", "unset", "QA_SERVICE_TOKEN")
     assert again.exit_code == 1
     assert f"QA_SERVICE_TOKEN is not set in {hermes_home / '.env'}" in again.stderr and " -> " in again.stderr
+
+
+def test_a_section_written_as_a_scalar_names_the_command_that_repairs_it(hermes_home, run_hermes):
+    (hermes_home / "config.yaml").write_text("plugins: 5\n", encoding="utf-8")
+    refused = run_hermes("plugins", "list", "--json")
+    assert refused.exit_code == 1
+    fix = refused.json()["fix"]
+    assert fix.startswith("'hermes config unset plugins'"), fix
+    repaired = run_hermes(*fix.split("'")[1].split()[1:])  # the command the fix names works
+    assert repaired.exit_code == 0, repaired.stderr
+    assert run_hermes("plugins", "list", "--json").exit_code == 0
+
+
+def test_setting_below_a_scalar_names_the_value_in_words(hermes_home, run_hermes):
+    (hermes_home / "config.yaml").write_text("memory: 5\n", encoding="utf-8")
+    refused = run_hermes("config", "set", "memory.provider", "x")
+    assert refused.exit_code == 1
+    assert "'memory' holds 5 (a whole number), not a mapping" in refused.stderr, refused.stderr
