@@ -102,7 +102,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:
-        print(f"wrote {len(records)} records from {provider.name} to {args.file}", file=sys.stderr)
+        print(f"wrote {len(records)} records from {provider.name} to {args.file if to_file else 'standard output'}", file=sys.stderr)
     return 0
 
 
