@@ -192,7 +192,7 @@ class PluginManager(ActiveParts):
         if record.candidate.problems:
             record.error = "; ".join(str(p) for p in record.candidate.problems)
             if self.strict:
-                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}): {record.error}")
+                raise PluginLoadError(record.error)  # each problem names the plugin, its source and its file
             return record
         from hermes_core.live import loading
         from hermes_core.loader import load_plugin

@@ -257,3 +257,13 @@ def test_plugins_info_shows_control_characters_of_a_manifest_instead_of_sending_
     assert shown.exit_code == 0, shown.stderr
     assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
     assert "Helpful\\x1b[8m hidden" in shown.stdout and "Eve\\x1b]0;title\\x07" in shown.stdout
+
+
+def test_strict_mode_names_a_refused_plugin_once(make_plugin, run_hermes, monkeypatch):
+    directory = make_plugin("crooked", "def register(ctx):\n    pass\n", manifest="name: crooked\nversion: [1\n")
+    assert run_hermes("plugins", "enable", "crooked").exit_code == 0
+    monkeypatch.setenv("HERMES_STRICT_PLUGINS", "1")
+    result = run_hermes("plugins", "list", "--load")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"hermes: error: plugin 'crooked' (user, {directory / 'plugin.yaml'}): plugin.yaml is not valid YAML"), result.stderr
+    assert result.stderr.count("plugin 'crooked'") == 1
