@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import json
+import sys
+
 import pytest
 
 
@@ -75,3 +79,22 @@ def test_an_empty_path_is_a_usage_error_not_the_current_directory(run_hermes, he
     assert result.exit_code == 2, result.stderr
     assert "the path is empty" in result.json()["cause"] and result.json()["fix"]
     assert list(tmp_path.iterdir()) == [hermes_home] or list(tmp_path.iterdir()) == []
+
+
+class _TerminalAtEnd(io.StringIO):
+    """A terminal where the user pressed Ctrl-D at the prompt."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_d_at_a_confirmation_prompt_is_a_refusal_not_an_internal_error(hermes_home, monkeypatch, capsys):
+    from hermes_core.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", _TerminalAtEnd(""))
+    code = main(["sessions", "prune", "--older-than", "30d", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "internal error" not in err and "EOFError" not in err
+    assert "hermes: error: input ended before the question was answered -> " in err
+    assert json.loads(out[out.index("{"):])["exit_code"] == 1

@@ -271,6 +271,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         if isinstance(exc, HermesError):
             return _report(str(exc), 1)
+        if isinstance(exc, EOFError) and not str(exc):  # input() at Ctrl-D; a truncated archive's EOFError says more
+            print(file=sys.stderr)  # the prompt left the cursor at the end of its line
+            return _report(
+                "input ended before the question was answered -> run the command again and answer it, "
+                "or give the answer as an option ('--help' lists them, e.g. --yes)",
+                1,
+            )
         if isinstance(exc, UnicodeDecodeError):  # a file that should be UTF-8 text is not
             return _report(
                 f"a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "
