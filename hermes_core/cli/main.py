@@ -271,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         if isinstance(exc, HermesError):
             return _report(str(exc), 1)
-        if isinstance(exc, EOFError) and not str(exc):  # input() at Ctrl-D; a truncated archive's EOFError says more
+        if isinstance(exc, EOFError) and str(exc) in ("", "EOF when reading a line"):  # input()'s; a truncated archive's says more
             print(file=sys.stderr)  # the prompt left the cursor at the end of its line
             return _report(
                 "input ended before the question was answered -> run the command again and answer it, "
