@@ -259,9 +259,13 @@ def cmd_import(args: argparse.Namespace) -> int:
                     prefix = _stored_prefix(store, session_id, body)
                     already, created = (len(body) if prefix is None else prefix), False
             if created:
-                session_id = store.create_session(session_id, source=args.source, system_prompt=system)
-                if args.title:
-                    store.set_title(session_id, args.title, auto_number=True)  # "Title", "Title #2", ...
+                try:
+                    session_id = store.create_session(session_id, source=args.source, system_prompt=system)
+                except _session_exists_error():
+                    # another host sharing the store imported it between the look above and this write
+                    already, created = len(body), False
+            if created and args.title:
+                store.set_title(session_id, args.title, auto_number=True)  # "Title", "Title #2", ...
             try:
                 for start in range(already, len(body), IMPORT_BATCH):
                     chunk = body[start : start + IMPORT_BATCH]
@@ -287,6 +291,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"file": str(args.file), "sessions": outcomes})
     return 0
+
+
+def _session_exists_error() -> type[Exception]:
+    """The state store's "that session id is taken" error (the store module is loaded by then)."""
+    import importlib
+
+    from hermes_core.cli.sessions_store import STATE_PLUGIN_MODULE
+
+    return importlib.import_module(STATE_PLUGIN_MODULE).SessionExistsError  # type: ignore[no-any-return]
 
 
 def _outcome_line(status: str, messages: int, already: int, session_id: str) -> str:

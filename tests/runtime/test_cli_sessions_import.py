@@ -158,3 +158,29 @@ def test_the_conversion_advised_never_writes_over_the_file_it_reads(run_hermes, 
     named_jsonl.write_text(json.dumps(TRIPS, indent=2), encoding="utf-8")
     assert run_hermes("sessions", "import", str(named_jsonl), "--json").json()["fix"] == (
         f"convert it: jq -c '.[]' {named_jsonl} > chats-lines.jsonl, then import that file")
+
+
+def test_a_conversation_another_host_imports_between_the_look_and_the_write_is_skipped(run_hermes, hermes_home, tmp_path,
+                                                                                        monkeypatch):
+    data = _write(tmp_path / "cooking.jsonl", COOKING)
+    session_id = conversation_session_id(read_chat_jsonl(data)[0])
+    with SessionStore(hermes_home / "state.db") as store:  # the other host's import, already finished
+        store.create_session(session_id, source="import", system_prompt="You are terse.")
+        store.append_messages(session_id, COOKING[1:])
+    # the race itself cannot be timed from a test: this host's look happens as if before the other's write
+    looked = []
+    real_get_session = SessionStore.get_session
+
+    def get_session_before_the_other_host(self, sid):
+        if sid == session_id and not looked:
+            looked.append(sid)
+            return None
+        return real_get_session(self, sid)
+
+    monkeypatch.setattr(SessionStore, "get_session", get_session_before_the_other_host)
+    result = run_hermes("sessions", "import", str(data), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert looked == [session_id]
+    assert [s["status"] for s in result.json()["sessions"]] == ["skipped"]
+    (stored,) = _sessions(hermes_home)
+    assert len(stored["messages"]) == 2
