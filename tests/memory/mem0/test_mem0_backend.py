@@ -38,3 +38,252 @@ def test_export_records_say_what_each_memory_is_and_who_it_is_about():
         record = portable.to_record(dict(base, metadata=metadata, **extra))
         assert (record["kind"], record["peer"]) == (kind, peer), (metadata, extra)
         assert record["source"] == "mem0:m1" and record["text"] == "likes tea" and record["created_at"] == "2026-01-01T00:00:00Z"
+
+
+def backend_module():
+    from hermes_bundled_plugins.memory.mem0 import backend
+
+    return backend
+
+
+def platform_settings(server: PlatformServer, home: Path, **changes: Any):
+    import dataclasses
+
+    from hermes_bundled_plugins.memory.mem0.settings import Mem0Settings
+
+    base = Mem0Settings(mode="platform", home=home, user_id="ann", agent_id="hermes-test", api_key=server.api_key, host=server.url, timeout=2)
+    return dataclasses.replace(base, **changes)
+
+
+@pytest.fixture
+def backend(platform: PlatformServer, hermes_home: Path) -> Iterator[Any]:
+    opened = backend_module().open_backend(platform_settings(platform, hermes_home))
+    yield opened
+    opened.close()
+
+
+def bodies(platform: PlatformServer, path: str) -> list[Any]:
+    return [body for _, seen, body, _ in platform.requests if seen == path]
+
+
+# -- the platform backend --
+
+
+def test_the_platform_backend_needs_a_key_and_names_a_refused_one_and_a_dead_address(platform, hermes_home):
+    import socket
+
+    backend = backend_module()
+    with pytest.raises(backend.BackendError) as raised:
+        backend.PlatformBackend(platform_settings(platform, hermes_home, api_key=None))
+    assert str(raised.value) == "platform mode needs MEM0_API_KEY -> 'hermes memory setup mem0' (it is stored in $HERMES_HOME/.env)"
+    assert platform.requests == []
+    with pytest.raises(backend.BackendError) as raised:
+        backend.PlatformBackend(platform_settings(platform, hermes_home, api_key="wrong"))
+    assert str(raised.value).startswith(f"the Mem0 platform at {platform.url} refused the key: ") and str(raised.value).endswith(" -> check MEM0_API_KEY")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}"
+    with pytest.raises(backend.BackendError) as raised:
+        backend.PlatformBackend(platform_settings(platform, hermes_home, host=dead))
+    assert str(raised.value).startswith(f"the Mem0 platform at {dead} is unreachable: ConnectError: ")
+    assert str(raised.value).endswith(" -> check that it runs and that MEM0_BASE_URL points at it ('hermes memory setup mem0')")
+
+
+def test_the_platform_backend_sends_what_it_is_given(backend, platform):
+    assert (backend.mode, backend.location) == ("platform", platform.url)
+    added = backend.add([{"role": "user", "content": "likes tea"}], user_id="ann", agent_id="hermes-test", infer=False)
+    assert [a["memory"] for a in added] == ["likes tea"]
+    backend.add([{"role": "user", "content": "likes coffee"}], user_id="bob", agent_id="other", infer=True, metadata={"origin": "turn"})
+    first, second = bodies(platform, "/v3/memories/add/")
+    assert (first["user_id"], first["agent_id"], first["infer"], "metadata" in first) == ("ann", "hermes-test", False, False)
+    assert (second["user_id"], second["agent_id"], second["infer"], second["metadata"]) == ("bob", "other", True, {"origin": "turn"})
+    found = backend.search("tea", user_id="ann", top_k=3, rerank=True)
+    assert [f["memory"] for f in found] == ["likes tea"]
+    (search,) = bodies(platform, "/v3/memories/search/")
+    assert (search["query"], search["filters"], search["top_k"], search["rerank"]) == ("tea", {"user_id": "ann"}, 3, True)
+    assert backend.turn_memories("ann", "turn:x") == []
+    memory_id = added[0]["id"]
+    backend.update(memory_id, "likes green tea")
+    assert platform.memories[memory_id]["memory"] == "likes green tea"
+    backend.delete(memory_id)
+    assert memory_id not in platform.memories
+    assert [m["memory"] for m in backend.get_all(user_id="bob")] == ["likes coffee"]
+
+
+def test_the_platform_listing_pages_through_and_stops_at_the_limit(backend, platform):
+    for n in range(230):
+        platform.memories[f"m{n}"] = {"id": f"m{n}", "memory": f"fact {n}", "user_id": "ann"}
+    platform.memories["other"] = {"id": "other", "memory": "not ann's", "user_id": "bob"}
+    everything = backend.get_all(user_id="ann")
+    assert [m["memory"] for m in everything] == [f"fact {n}" for n in range(230)]
+    pages = bodies(platform, "/v3/memories/")
+    assert len(pages) == 3 and all(p["filters"] == {"user_id": "ann"} for p in pages)
+    platform.requests.clear()
+    assert [m["memory"] for m in backend.get_all(user_id="ann", limit=150)] == [f"fact {n}" for n in range(150)]
+    assert len(bodies(platform, "/v3/memories/")) == 2, "no page is asked for past the limit"
+    platform.requests.clear()
+    assert len(backend.get_all(user_id="ann", limit=100)) == 100
+    assert len(bodies(platform, "/v3/memories/")) == 1
+
+
+def test_the_platform_listing_asks_for_pages_of_a_hundred_in_order(backend, platform):
+    seen: list[str] = []
+    original = platform._route
+
+    def route(method: str, path: str, query: dict[str, str], body: Any):
+        if path == "/v3/memories/":
+            seen.append(f"{query.get('page')}/{query.get('page_size')}")
+        return original(method, path, query, body)
+
+    platform._route = route  # type: ignore[method-assign]
+    for n in range(201):
+        platform.memories[f"m{n}"] = {"id": f"m{n}", "memory": f"fact {n}", "user_id": "ann"}
+    assert len(backend.get_all(user_id="ann")) == 201
+    assert seen == ["1/100", "2/100", "3/100"]
+
+
+def test_a_listing_page_without_results_or_without_a_next_page_ends_it(backend, platform):
+    platform.memories["m"] = {"id": "m", "memory": "only one", "user_id": "ann"}
+    platform.failures.append((200, {"results": [], "next": "/v3/memories/?page=2"}))
+    assert backend.get_all(user_id="ann") == []
+    platform.failures.append((200, [{"id": "x", "memory": "a bare list"}, "not a memory"]))
+    assert [m["memory"] for m in backend.get_all(user_id="ann")] == ["a bare list"]
+    assert len(bodies(platform, "/v3/memories/")) == 2
+
+
+def test_the_platform_backend_closes_its_connection_once(platform, hermes_home):
+    backend = backend_module().PlatformBackend(platform_settings(platform, hermes_home))
+    http = backend._http
+    backend.close()
+    assert http.is_closed and backend._http is None
+    backend.close()
+
+
+# -- helpers --
+
+
+def test_replies_are_read_as_lists_of_memories():
+    results = backend_module()._results
+    assert results({"results": [{"id": 1}, "x", None]}) == [{"id": 1}]
+    assert results([{"id": 2}, 3]) == [{"id": 2}]
+    assert results({"no": "results"}) == [] and results({"results": "text"}) == [] and results(None) == [] and results("x") == []
+
+
+def test_endpoint_blocks_for_mem0(hermes_home):
+    from hermes_bundled_plugins.memory.mem0.settings import ModelEndpoint
+
+    block = backend_module().LocalBackend._endpoint_block
+    assert block(ModelEndpoint("openai", "m", "http://h/v1", None, 32), embedder=False) == {
+        "provider": "openai", "config": {"model": "m", "api_key": "unused", "openai_base_url": "http://h/v1"}}
+    assert block(ModelEndpoint("openai", "e", "http://h/v1", "k", 32), embedder=True) == {
+        "provider": "openai", "config": {"model": "e", "api_key": "k", "openai_base_url": "http://h/v1", "embedding_dims": 32}}
+    assert block(ModelEndpoint("openai", "e", "", None, 0), embedder=True) == {"provider": "openai", "config": {"model": "e", "api_key": "unused"}}
+    for provider in ("lmstudio", "vllm"):
+        assert block(ModelEndpoint(provider, "m", "http://h", None), embedder=False)["config"] == {"model": "m", "api_key": "unused", f"{provider}_base_url": "http://h"}
+    for provider in ("deepseek", "together", "groq", "xai"):
+        assert block(ModelEndpoint(provider, "m", "http://h", None), embedder=False)["config"] == {"model": "m", "api_key": "unused"}
+    assert block(ModelEndpoint("ollama", "m", "http://h", None, 8), embedder=True) == {
+        "provider": "ollama", "config": {"model": "m", "ollama_base_url": "http://h", "embedding_dims": 8}}
+    assert block(ModelEndpoint("anthropic", "m", "", "sk"), embedder=False) == {"provider": "anthropic", "config": {"model": "m", "api_key": "sk"}}
+
+
+def test_an_embedded_store_from_mem0_json_is_kept_under_hermes_home(platform, hermes_home):
+    settings = platform_settings(platform, hermes_home)
+    with_path = backend_module()._with_local_path
+    for provider in ("qdrant", "faiss", "chroma"):
+        assert with_path({"provider": provider, "config": {"collection_name": "c"}}, settings) == {
+            "provider": provider, "config": {"collection_name": "c", "path": str(hermes_home / "mem0" / provider)}}
+    assert with_path({"provider": "qdrant"}, settings) == {"provider": "qdrant", "config": {"path": str(hermes_home / "mem0" / "qdrant")}}
+    for remote in ({"url": "http://q"}, {"host": "q"}, {"client": "c"}, {"api_key": "k"}, {"path": "/data/q"}):
+        assert with_path({"provider": "qdrant", "config": remote}, settings) == {"provider": "qdrant", "config": remote}
+    assert with_path({"provider": "pgvector", "config": {"dbname": "x"}}, settings) == {"provider": "pgvector", "config": {"dbname": "x"}}
+    assert with_path({"config": None}, settings) == {"config": {}}
+
+
+def test_the_vector_size_of_a_store_on_disk(tmp_path):
+    import json
+
+    existing = backend_module().existing_dims
+    assert existing(tmp_path, "mem0") == 0
+    (tmp_path / "meta.json").write_text(json.dumps({"collections": {"mem0": {"vectors": {"size": 64}}, "other": {"vectors": {"size": 8}}}}))
+    assert existing(tmp_path, "mem0") == 64 and existing(tmp_path, "other") == 8 and existing(tmp_path, "missing") == 0
+    for bad in ("not json", "[]", '{"collections": {"mem0": {"vectors": {"size": "big"}}}}', '{"collections": {"mem0": {"vectors": null}}}'):
+        (tmp_path / "meta.json").write_text(bad)
+        assert existing(tmp_path, "mem0") == 0
+
+
+def test_the_size_of_the_store_directory(tmp_path):
+    size = backend_module().store_size
+    assert size(None) == 0 and size(tmp_path / "missing") == 0
+    (tmp_path / "a").write_bytes(b"x" * 10)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b").write_bytes(b"y" * 5)
+    assert size(tmp_path) == 15
+
+
+def test_probing_the_embedding_size_asks_once_and_names_what_went_wrong(model_server):
+    from hermes_bundled_plugins.memory.mem0.settings import ModelEndpoint
+    from hermes_core.testing_servers import error_reply, raw_reply
+
+    backend = backend_module()
+    model_server.reset()
+    assert backend.probe_dims(ModelEndpoint("openai", "hashed-bow", model_server.base_url, None), 2) == 64
+    (probe,) = model_server.requests_of("embeddings")
+    assert probe.body["input"] == ["size check"] and probe.body["model"] == "hashed-bow" and probe.body["encoding_format"] == "float"
+    assert probe.headers.get("authorization") == "Bearer unused"
+    with pytest.raises(backend.BackendError) as raised:
+        backend.probe_dims(ModelEndpoint("ollama", "nomic", "http://h", None), 2)
+    assert str(raised.value) == "the size of ollama embeddings is not known -> 'hermes memory setup mem0 --set embedder.dims=<size of nomic>'"
+    with pytest.raises(backend.BackendError) as raised:
+        backend.probe_dims(ModelEndpoint("openai", "e", "", None), 2)
+    assert str(raised.value) == "the size of openai embeddings is not known -> 'hermes memory setup mem0 --set embedder.dims=<size of e>'"
+    model_server.fail_next("embeddings", error_reply(500))
+    with pytest.raises(backend.BackendError) as raised:
+        backend.probe_dims(ModelEndpoint("openai", "e", model_server.base_url, "k"), 2)
+    assert str(raised.value).startswith(f"the embedding endpoint {model_server.base_url} (model e) did not answer a size check: InternalServerError: ")
+    assert str(raised.value).endswith(" -> check embedder.base_url and embedder.model, or set embedder.dims")
+    model_server.fail_next("embeddings", raw_reply(200, '{"object": "list", "data": [], "model": "e"}'))
+    with pytest.raises(backend.BackendError, match="did not answer a size check: IndexError"):
+        backend.probe_dims(ModelEndpoint("openai", "e", model_server.base_url, "k"), 2)
+    model_server.fail_next("embeddings", raw_reply(200, '{"object": "list", "data": [{"object": "embedding", "index": 0, "embedding": []}], "model": "e"}'))
+    with pytest.raises(backend.BackendError) as raised:
+        backend.probe_dims(ModelEndpoint("openai", "e", model_server.base_url, "k"), 2)
+    assert str(raised.value) == f"the embedding endpoint {model_server.base_url} returned no vector for model e -> check embedder.model"
+
+
+def test_mem0_is_found_without_importing_it_and_missing_is_named(monkeypatch, platform, hermes_home):
+    import sys
+    import types
+
+    backend = backend_module()
+    assert backend.mem0_installed() is True
+    monkeypatch.setitem(sys.modules, "mem0", None)
+    assert backend.mem0_installed() is False
+    with pytest.raises(backend.BackendError) as raised:
+        backend.import_mem0(platform_settings(platform, hermes_home))
+    assert str(raised.value) == backend.INSTALL_HINT
+    broken = types.ModuleType("mem0")
+    broken.__spec__ = None
+    monkeypatch.setitem(sys.modules, "mem0", broken)
+    assert backend.mem0_installed() is False
+
+
+def test_importing_mem0_puts_its_directory_under_hermes_home_and_telemetry_as_configured(monkeypatch, platform, hermes_home):
+    import logging
+    import os
+
+    backend = backend_module()
+    monkeypatch.delenv("MEM0_DIR")
+    monkeypatch.delenv("MEM0_TELEMETRY")
+    monkeypatch.setattr(logging.getLogger("mem0"), "level", logging.NOTSET)
+    backend.import_mem0(platform_settings(platform, hermes_home, telemetry=True))
+    assert os.environ["MEM0_DIR"] == str(hermes_home / "mem0") and os.environ["MEM0_TELEMETRY"] == "True"
+    assert logging.getLogger("mem0").level == logging.ERROR, "mem0's warnings about optional extras are not shown"
+    monkeypatch.delenv("MEM0_TELEMETRY")
+    monkeypatch.setenv("MEM0_DIR", "/elsewhere")
+    backend.import_mem0(platform_settings(platform, hermes_home))
+    assert os.environ["MEM0_TELEMETRY"] == "False" and os.environ["MEM0_DIR"] == "/elsewhere", "a directory the user chose is kept"
+    monkeypatch.setattr(logging.getLogger("mem0"), "level", logging.NOTSET)
+    monkeypatch.setattr(logging.getLogger("hermes"), "level", logging.DEBUG)
+    backend.import_mem0(platform_settings(platform, hermes_home))
+    assert logging.getLogger("mem0").level == logging.NOTSET, "debugging hermes shows mem0's warnings too"
