@@ -287,3 +287,138 @@ def test_importing_mem0_puts_its_directory_under_hermes_home_and_telemetry_as_co
     monkeypatch.setattr(logging.getLogger("hermes"), "level", logging.DEBUG)
     backend.import_mem0(platform_settings(platform, hermes_home))
     assert logging.getLogger("mem0").level == logging.NOTSET, "debugging hermes shows mem0's warnings too"
+
+
+# -- portable records --
+
+
+def test_an_export_record_keeps_the_users_metadata_and_mem0s_ids_but_not_the_providers_own():
+    from hermes_bundled_plugins.memory.mem0 import portable
+
+    record = portable.to_record({
+        "id": "m7", "memory": "likes tea", "created_at": "2026-01-01T00:00:00Z", "user_id": "ann", "agent_id": "hermes", "role": "user",
+        "metadata": {"origin": "import", "kind": "preference", "peer": "bob", "turn": "t1", "import_source": "honcho:9", "topic": "drinks"},
+    })
+    assert record == {
+        "text": "likes tea", "kind": "preference", "peer": "bob", "created_at": "2026-01-01T00:00:00Z", "source": "mem0:m7",
+        "metadata": {"topic": "drinks", "user_id": "ann", "agent_id": "hermes", "role": "user", "imported_from": "honcho:9", "mem0_id": "m7"},
+    }
+    bare = portable.to_record({"id": "m8", "user_id": "", "metadata": None})
+    assert bare == {"text": "", "kind": "fact", "peer": "user", "created_at": None, "source": "mem0:m8", "metadata": {"mem0_id": "m8"}}
+
+
+def test_imports_are_verbatim_under_the_configured_user_and_skip_what_is_held(backend, platform):
+    from types import SimpleNamespace
+
+    from hermes_bundled_plugins.memory.mem0 import portable
+    from hermes_core.memory import MemoryRecord
+
+    backend.add([{"role": "user", "content": "already here"}], user_id="ann", agent_id="hermes-test", infer=False, metadata={"import_source": "honcho:1"})
+    (held_id,) = platform.memories
+    records = [
+        {"text": "  likes tea  ", "kind": "preference", "peer": "bob", "created_at": "2026-01-02", "source": "honcho:2",
+         "metadata": {"topic": "drinks", "origin": "x", "kind": "y", "peer": "z", "import_source": "w", "turn": "v"}},
+        {"text": "from honcho:1 again", "source": "honcho:1"},
+        {"text": "an export of this store", "source": f"mem0:{held_id}"},
+        {"text": "   "},
+        {"text": None},
+        {"text": "likes tea twice", "source": "honcho:2"},
+        {"text": "from the assistant", "user": "assistant"},
+        MemoryRecord(text="a record object", kind="note", peer="assistant", source="builtin:3"),
+        SimpleNamespace(text="an attribute object", kind=None, peer=None, source=None, metadata=None, created_at=None),
+    ]
+    assert portable.import_records(backend, records, user_id="ann", agent_id="hermes-test") == 4
+    adds = bodies(platform, "/v3/memories/add/")[1:]
+    assert [a["messages"] for a in adds] == [[{"role": "user", "content": t}] for t in ("likes tea", "from the assistant", "a record object", "an attribute object")]
+    assert {(a["user_id"], a["agent_id"], a["infer"]) for a in adds} == {("ann", "hermes-test", False)}
+    assert [a["metadata"] for a in adds] == [
+        {"topic": "drinks", "origin": "import", "kind": "preference", "peer": "bob", "import_source": "honcho:2", "original_created_at": "2026-01-02"},
+        {"origin": "import", "kind": "fact", "peer": "assistant"},
+        {"origin": "import", "kind": "note", "peer": "assistant", "import_source": "builtin:3"},
+        {"origin": "import", "kind": "fact", "peer": "user"},
+    ]
+    assert portable.import_records(backend, records, user_id="ann", agent_id="hermes-test") == 2, "the records without a source are added again"
+
+
+# -- the local backend: mem0.Memory with the embedded store, against the loopback model server --
+
+
+def local_settings(server: Any, home: Path, **changes: Any):
+    import dataclasses
+
+    from hermes_bundled_plugins.memory.mem0.settings import Mem0Settings, ModelEndpoint
+
+    base = Mem0Settings(
+        mode="local", home=home, user_id="ann", agent_id="hermes-test", timeout=2,
+        llm=ModelEndpoint("openai", "chat-model", server.base_url, None), embedder=ModelEndpoint("openai", "hashed-bow", server.base_url, "ek", 64),
+        store_path=home / "mem0" / "qdrant",
+    )
+    return dataclasses.replace(base, **changes)
+
+
+def test_local_mode_names_the_model_or_embedder_it_lacks(server, hermes_home):
+    backend = backend_module()
+    with pytest.raises(backend.BackendError) as raised:
+        backend.open_backend(local_settings(server, hermes_home, llm=None))
+    assert str(raised.value) == (
+        "local mode needs a model to extract memories with, and no chat model is configured -> "
+        "'hermes config set model.name <model>' (and model.base_url), or 'hermes memory setup mem0 --set llm.model=<model> --set llm.base_url=<url>'"
+    )
+    with pytest.raises(backend.BackendError) as raised:
+        backend.open_backend(local_settings(server, hermes_home, embedder=None))
+    assert str(raised.value) == (
+        "local mode needs an embedding endpoint -> 'hermes memory setup mem0 --set embedder.base_url=<OpenAI-compatible url> "
+        "--set embedder.model=<model> --set embedder.dims=<size>'"
+    )
+    assert not (hermes_home / "mem0" / "qdrant").exists() and server.requests == []
+
+
+def test_a_configuration_mem0_refuses_is_named(server, hermes_home):
+    backend = backend_module()
+    settings = local_settings(server, hermes_home, llm=None, native={"llm": {"provider": "no-such-provider", "config": {}}})
+    with pytest.raises(backend.BackendError) as raised:
+        backend.open_backend(settings)
+    assert str(raised.value).startswith("mem0 refused the configuration: ")
+
+
+def test_the_local_backend_bounds_every_model_call_and_keeps_its_store_under_hermes_home(server, hermes_home):
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        assert (opened.mode, opened.location) == ("local", str(hermes_home / "mem0" / "qdrant"))
+        config = opened.memory.config
+        assert config.history_db_path == str(hermes_home / "mem0" / "history.db") and config.version == "v1.1"
+        store = config.vector_store.config
+        assert (store.collection_name, store.embedding_model_dims, store.path, store.on_disk) == ("hermes", 64, str(hermes_home / "mem0" / "qdrant"), True)
+        llm, embedder = opened.memory.llm.client, opened.memory.embedding_model.client
+        assert (llm.timeout, llm.max_retries, str(llm.base_url), llm.api_key) == (2, 0, server.base_url.rstrip("/") + "/", "unused")
+        assert (embedder.timeout, embedder.max_retries, str(embedder.base_url), embedder.api_key) == (2, 0, server.base_url.rstrip("/") + "/", "ek")
+        assert opened.memory.vector_store.collection_name == "hermes", "the serialized store still shows its attributes"
+        assert not [r for r in server.requests_of("embeddings") if r.body["input"] == ["size check"]], "a configured size is not asked for"
+        assert not (hermes_home / "mem0" / "qdrant" / ".write-check").exists()
+    finally:
+        opened.close()
+
+
+def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(server, hermes_home):
+    backend = backend_module()
+    settings = local_settings(server, hermes_home)
+    opened = backend.open_backend(settings)
+    opened.add([{"role": "user", "content": "likes tea"}], user_id="ann", agent_id="hermes-test", infer=False, metadata={"turn": "t1"})
+    opened.add([{"role": "user", "content": "likes coffee"}], user_id="ann", agent_id="hermes-test", infer=False, metadata={"turn": "t2"})
+    opened.add([{"role": "user", "content": "likes water"}], user_id="bob", agent_id="hermes-test", infer=False, metadata={"turn": "t1"})
+    assert [m["memory"] for m in opened.turn_memories("ann", "t1")] == ["likes tea"]
+    assert opened.turn_memories("ann", "t3") == []
+    assert sorted(m["memory"] for m in opened.get_all(user_id="ann")) == ["likes coffee", "likes tea"]
+    assert len(opened.get_all(user_id="ann", limit=1)) == 1
+    (tea,) = opened.turn_memories("ann", "t1")
+    opened.update(tea["id"], "likes green tea")
+    assert [m["memory"] for m in opened.search("green tea", user_id="ann", top_k=1, rerank=False)] == ["likes green tea"]
+    opened.delete(tea["id"])
+    opened.close()
+    opened.close()
+    again = backend.open_backend(settings)  # the store's lock was released
+    try:
+        assert [m["memory"] for m in again.get_all(user_id="ann")] == ["likes coffee"]
+    finally:
+        again.close()
+    assert backend.store_size(settings.store_path) > 0
