@@ -281,7 +281,8 @@ def test_a_flush_that_times_out_says_how_many_writes_wait_and_where(open_provide
     provider = open_provider()
     assert provider.flush(30)
     held = threading.Event()
-    provider._submit(lambda: held.wait(30))  # the worker is busy with a slow write
+    # the worker is busy with a slow write, longer than the flushes below wait and shorter than the default 10 s
+    provider._submit(lambda: held.wait(5))
     try:
         assert provider.flush(0.05) is False
         assert provider.flush_writes(0.05) is False
@@ -420,3 +421,27 @@ def test_save_config_writes_the_settings_the_next_session_reads(hermes_home):
     provider.save_config({"mode": "local", "top_k": "9"}, str(hermes_home))
     provider.initialize_for_inspection("s", hermes_home=str(hermes_home))
     assert (provider.settings.mode, provider.settings.top_k) == ("local", 9)
+
+
+def test_without_a_session_there_is_no_prompt_block_no_recall_and_no_export():
+    provider = fresh_provider()
+    assert provider.system_prompt_block() == "" and provider.recall_status() is None
+    assert provider.prefetch("which port does postgres use") == "" and provider.wait_for_prefetch(0) is True
+    provider.queue_prefetch("which port does postgres use")
+    for act in (provider.export_memories, lambda: provider.import_memories([{"text": "x"}])):
+        with pytest.raises(AssertionError, match="^initialize first$"):
+            act()
+
+
+def test_the_local_prompt_block_names_the_local_store(mem0_home):
+    provider = fresh_provider()
+    provider.initialize_for_inspection("s", hermes_home=str(mem0_home))
+    assert provider.system_prompt_block().startswith("# Mem0 memory (local store)\nLong-term memory about user hermes-user.")
+
+
+def test_imports_are_made_for_the_configured_user_and_agent(open_provider, platform):
+    provider = open_provider()
+    assert provider.import_memories([{"text": "likes tea", "source": "honcho:1"}, {"text": "likes coffee"}]) == 2
+    adds = requests(platform, "/v3/memories/add/")
+    assert [(a["user_id"], a["agent_id"], a["infer"]) for a in adds] == [("ann", "hermes-test", False)] * 2
+    assert [r["text"] for r in provider.export_memories()] == ["likes tea", "likes coffee"]
