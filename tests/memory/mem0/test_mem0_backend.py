@@ -422,3 +422,15 @@ def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(serve
     finally:
         again.close()
     assert backend.store_size(settings.store_path) > 0
+
+
+def test_an_embedded_store_from_mem0_json_that_cannot_be_made_is_named(server, hermes_home):
+    backend = backend_module()
+    (hermes_home / "a-file").write_text("where the store should go")
+    native = {"vector_store": {"provider": "qdrant", "config": {"path": str(hermes_home / "a-file" / "q"), "collection_name": "c", "embedding_model_dims": 64}}}
+    with pytest.raises(backend.BackendError) as raised:
+        backend.open_backend(local_settings(server, hermes_home, native=native))
+    assert str(raised.value) == (
+        f"cannot open the mem0 store at qdrant (from mem0.json): [Errno 20] Not a directory: '{hermes_home / 'a-file' / 'q'}' "
+        "-> make the directory writable or set memory.mem0.store.path"
+    )
