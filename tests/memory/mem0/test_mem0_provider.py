@@ -99,7 +99,8 @@ def test_a_failed_search_recalls_nothing_and_keeps_the_last_count():
 def test_a_backend_not_opened_in_time_is_not_searched_in_the_turn(caplog):
     search = Searches()
     recall = recall_for(search, opened=False, open_timeout=0.05, search_timeout=0.05)
-    assert recall.for_turn("which port does postgres use") == ""
+    with caplog.at_level(logging.INFO, logger="hermes.plugins.memory.mem0"):
+        assert recall.for_turn("which port does postgres use") == ""
     assert search.queries == []
     assert not [r for r in caplog.records if "recall took longer" in r.getMessage()]
 
@@ -445,3 +446,47 @@ def test_imports_are_made_for_the_configured_user_and_agent(open_provider, platf
     adds = requests(platform, "/v3/memories/add/")
     assert [(a["user_id"], a["agent_id"], a["infer"]) for a in adds] == [("ann", "hermes-test", False)] * 2
     assert [r["text"] for r in provider.export_memories()] == ["likes tea", "likes coffee"]
+
+
+def test_a_failed_recall_is_recorded_as_a_failed_search(open_provider, platform):
+    provider = open_provider()
+    assert provider.flush(30)
+    platform.failures.append((500, {"detail": "search exploded"}))
+    assert provider.prefetch("which port does postgres use") == ""
+    assert provider.last_error() == "search: MemoryError: search exploded"
+
+
+def test_a_write_moved_to_the_outbox_at_shutdown_is_not_made_again_when_the_worker_reaches_it(open_provider, platform, hermes_home, monkeypatch, caplog):
+    from mem0_testkit import plugin_module
+
+    provider = open_provider()
+    assert provider.flush(30)
+    held = threading.Event()
+    provider._submit(lambda: held.wait(30))  # the worker is busy with a slow write
+    provider.sync_turn("never started", "")
+    monkeypatch.setattr(plugin_module(provider, "provider"), "DRAIN_TIMEOUT", 0.05)
+    worker = provider._worker
+    provider.shutdown()
+    held.set()
+    worker._thread.join(30)
+    assert not worker._thread.is_alive()
+    pending = [json.loads(line) for line in (hermes_home / "mem0" / "pending.jsonl").read_text().splitlines()]
+    assert [p["messages"][0]["content"] for p in pending] == ["never started"]
+    assert platform.memories == {}, "made once, by the next session's replay, not now"
+    assert not [r for r in caplog.records if r.getMessage() == "mem0: background job failed"]
+
+
+def test_status_after_a_failed_inspection_reads_the_home_it_was_given(platform, hermes_home, tmp_path):
+    from hermes_bundled_plugins.memory.mem0.settings import SettingsError
+
+    other = tmp_path / "other-home"
+    other.mkdir()
+    (other / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    mode: nonsense\n")
+    provider = fresh_provider()
+    with pytest.raises(SettingsError):
+        provider.initialize_for_inspection("s", hermes_home=str(other))
+    (other / ".env").write_text(f"MEM0_API_KEY={platform.api_key}\nMEM0_BASE_URL={platform.url}\n")
+    (other / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    user_ids:\n      cli: cli-ann\n")
+    assert provider.check_connection() == "" and platform.paths().count("GET /v1/ping/") == 1
+    details = provider.status_details()
+    assert (details["mode"], details["store"], details["user_id"]) == ("platform", platform.url, "cli-ann")
