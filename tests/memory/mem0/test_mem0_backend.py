@@ -3,6 +3,7 @@ loopback platform server, and the helpers that read an embedded store's files.""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -434,3 +435,49 @@ def test_an_embedded_store_from_mem0_json_that_cannot_be_made_is_named(server, h
         f"cannot open the mem0 store at qdrant (from mem0.json): [Errno 20] Not a directory: '{hermes_home / 'a-file' / 'q'}' "
         "-> make the directory writable or set memory.mem0.store.path"
     )
+
+
+def test_a_platform_that_does_not_answer_in_time_fails_the_call(platform, hermes_home):
+    backend = backend_module().PlatformBackend(platform_settings(platform, hermes_home, timeout=0.3))
+    platform.search_gate = threading.Event()
+    try:
+        from mem0.exceptions import NetworkError
+
+        with pytest.raises(NetworkError, match="Request timed out"):
+            backend.search("tea", user_id="ann", top_k=3, rerank=False)
+    finally:
+        platform.search_gate.set()
+        backend.close()
+
+
+def test_the_size_check_is_bounded_by_the_timeout(model_server):
+    from hermes_bundled_plugins.memory.mem0.settings import ModelEndpoint
+    from hermes_core.testing_servers import hang_reply
+
+    backend = backend_module()
+    model_server.reset()
+    model_server.fail_next("embeddings", hang_reply(20))
+    with pytest.raises(backend.BackendError, match="did not answer a size check: APITimeoutError"):
+        backend.probe_dims(ModelEndpoint("openai", "e", model_server.base_url, "k"), 0.3)
+
+
+def test_the_local_search_and_a_turns_memories_are_bounded_as_asked(server, hermes_home):
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        opened.add([{"role": "user", "content": f"likes tea number {n}"} for n in range(25)], user_id="ann", agent_id="hermes-test", infer=False, metadata={"turn": "t1"})
+        assert len(opened.search("likes tea", user_id="ann", top_k=1, rerank=False)) == 1
+        assert len(opened.search("likes tea", user_id="ann", top_k=25, rerank=False)) == 25
+        assert len(opened.turn_memories("ann", "t1")) == 25, "more than mem0's default page of 20"
+    finally:
+        opened.close()
+
+
+def test_closing_releases_the_store_even_while_the_memory_object_is_still_held(server, hermes_home):
+    backend = backend_module()
+    settings = local_settings(server, hermes_home)
+    opened = backend.open_backend(settings)
+    held = opened.memory  # e.g. a search thread that has not let go of it yet
+    opened.close()
+    again = backend.open_backend(settings)
+    again.close()
+    assert held is not None
