@@ -440,12 +440,16 @@ def test_an_embedded_store_from_mem0_json_that_cannot_be_made_is_named(server, h
 def test_a_platform_that_does_not_answer_in_time_fails_the_call(platform, hermes_home):
     backend = backend_module().PlatformBackend(platform_settings(platform, hermes_home, timeout=0.3))
     platform.search_gate = threading.Event()
+    # the answer comes after 3 s: well past the 0.3 s bound, well before httpx's own default of 5 s
+    late = threading.Timer(3, platform.search_gate.set)
+    late.start()
     try:
         from mem0.exceptions import NetworkError
 
         with pytest.raises(NetworkError, match="Request timed out"):
             backend.search("tea", user_id="ann", top_k=3, rerank=False)
     finally:
+        late.cancel()
         platform.search_gate.set()
         backend.close()
 
