@@ -432,6 +432,7 @@ def test_without_a_session_there_is_no_prompt_block_no_recall_and_no_export():
     for act in (provider.export_memories, lambda: provider.import_memories([{"text": "x"}])):
         with pytest.raises(AssertionError, match="^initialize first$"):
             act()
+    provider.shutdown()  # a provider never initialized shuts down without complaint
 
 
 def test_the_local_prompt_block_names_the_local_store(mem0_home):
@@ -472,6 +473,7 @@ def test_a_write_moved_to_the_outbox_at_shutdown_is_not_made_again_when_the_work
     assert not worker._thread.is_alive()
     pending = [json.loads(line) for line in (hermes_home / "mem0" / "pending.jsonl").read_text().splitlines()]
     assert [p["messages"][0]["content"] for p in pending] == ["never started"]
+    assert pending[0]["error"] == "not made before the session ended; the next session makes it"
     assert platform.memories == {}, "made once, by the next session's replay, not now"
     assert not [r for r in caplog.records if r.getMessage() == "mem0: background job failed"]
 
