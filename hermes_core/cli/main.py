@@ -36,8 +36,9 @@ def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> in
     print(f"{prefix}{message}", file=sys.stderr)
     if _json_errors:
         from hermes_core.cli.output import print_json
+        from hermes_core.errors import split_cause_and_fix
 
-        cause, _, fix = message.partition(" -> ")
+        cause, fix = split_cause_and_fix(message)
         print_json({"error": message, "cause": cause, "fix": fix, "exit_code": exit_code})
     return exit_code
 

@@ -89,7 +89,7 @@ def _installer(args: argparse.Namespace, *, env: list[str] | None = None, enable
 def _outcomes_json(outcomes: list[Any]) -> None:
     print_json([
         dict(outcome.entry.as_dict(), key=outcome.entry.key, changed=outcome.changed,
-             plugins=[{"key": p.key, "name": p.name, "kind": p.kind, "version": p.version} for p in outcome.plugins])
+             plugins=[{"key": p.key, "name": p.name, "kind": p.kind, "version": p.version, "warnings": list(p.warnings)} for p in outcome.plugins])
         for outcome in outcomes
     ])
 

@@ -116,6 +116,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     importer.add_argument("file", type=Path, help="the .jsonl file to import")
     importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
     importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
+    importer.add_argument("--again", action="store_true",
+                          help="import conversations already imported again, as new sessions (by default they are skipped)")
     importer.add_argument("--json", action="store_true", help="print the sessions created as JSON")
     importer.set_defaults(func=_run_from("sessions_transfer", "cmd_import"))
 
