@@ -136,14 +136,35 @@ MAX_IMPORT_BYTES = 1 << 30
 
 
 def _read_lines(path: Path) -> list[str]:
-    from hermes_core.files import read_limited_text
+    from hermes_core.files import read_limited_text, read_stdin_text
 
+    if str(path) == "-":  # `hermes sessions export ID | hermes -p other sessions import -`
+        return read_stdin_text(MAX_IMPORT_BYTES, what="file to import").splitlines()
     try:
         # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
         # names the line of a byte that is not UTF-8; a leading byte-order mark is fine
         return read_limited_text(path, MAX_IMPORT_BYTES, what="file to import").splitlines()
     except FileNotFoundError:
         raise HermesError(f"{path}: no such file -> check the path") from None
+
+
+def _refuse_one_document(path: Path, lines: list[str], number: int) -> None:
+    """A .json file (a list, or an object spread over lines) where JSON Lines belong: say so, and how to convert it."""
+    if any(line.strip() for line in lines[: number - 1]):
+        return  # an earlier line was fine: this is a JSON Lines file with a bad line
+    try:
+        document = json.loads("\n".join(lines))
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(document, (list, dict)) or (isinstance(document, list) and not all(isinstance(i, dict) for i in document)):
+        return  # not messages or conversations either: the line's own error says more
+    kind, filter_ = ("list", "'.[]'") if isinstance(document, list) else ("object", ".")
+    spread = " spread over several lines" if isinstance(document, dict) or len([ln for ln in lines if ln.strip()]) > 1 else ""
+    target = "chats" if str(path) == "-" else Path(path).stem
+    if f"{target}.jsonl" == Path(path).name:
+        target += "-lines"  # jq must not write over the file it reads
+    raise HermesError(f"{path} is one JSON {kind}{spread}, not JSON Lines (one message or conversation per line) -> "
+                      f"convert it: jq -c {filter_} {path} > {target}.jsonl, then import that file")
 
 
 def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
@@ -161,6 +182,7 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
         try:
             item = json.loads(line)
         except ValueError as exc:
+            _refuse_one_document(path, lines, number)
             raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
         except RecursionError:
             raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
@@ -170,6 +192,8 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
             raise HermesError(f"{path}:{number}: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which is not valid text -> fix the line") from None
         except (RecursionError, ValueError):
             raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        if isinstance(item, list):
+            _refuse_one_document(path, lines, number)
         if isinstance(item, dict) and "messages" in item:
             if not isinstance(item["messages"], list):
                 raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages, not {_json_kind(item['messages'])} "

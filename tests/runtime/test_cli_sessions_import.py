@@ -125,6 +125,41 @@ def test_ctrl_c_half_way_keeps_no_half_conversation_and_the_next_run_imports_it_
     assert sorted(len(s["messages"]) for s in _sessions(hermes_home)) == [2, 20_000]
 
 
+def test_a_file_of_dash_is_read_from_standard_input(run_hermes, hermes_home):
+    piped = "".join(json.dumps({"messages": c}, ensure_ascii=False) + "\n" for c in (TRIPS, COOKING))
+    result = run_hermes("sessions", "import", "-", "--json", input=piped)
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["file"] == "-"
+    assert [s["status"] for s in result.json()["sessions"]] == ["imported", "imported"]
+    assert sorted(len(s["messages"]) for s in _sessions(hermes_home)) == [2, 5]  # the system prompt is kept apart
+    bad = run_hermes("sessions", "import", "-", input='{"role": "robot", "content": "x"}\n')
+    assert bad.exit_code == 1 and "-:1: 'role' is 'robot'" in bad.stderr
+
+
+def test_a_pretty_printed_json_file_is_named_as_such_with_the_command_that_converts_it(run_hermes, hermes_home, tmp_path):
+    as_list = tmp_path / "chat.json"
+    as_list.write_text(json.dumps(TRIPS, indent=2), encoding="utf-8")
+    refused = run_hermes("sessions", "import", str(as_list), "--json")
+    assert refused.exit_code == 1
+    assert refused.json()["cause"] == f"{as_list} is one JSON list spread over several lines, not JSON Lines (one message or conversation per line)"
+    assert refused.json()["fix"] == f"convert it: jq -c '.[]' {as_list} > chat.jsonl, then import that file"
+    one_line = tmp_path / "flat.json"
+    one_line.write_text(json.dumps(TRIPS), encoding="utf-8")
+    assert "is one JSON list" in run_hermes("sessions", "import", str(one_line)).stderr
+    as_object = tmp_path / "conversation.json"
+    as_object.write_text(json.dumps({"messages": COOKING}, indent=2), encoding="utf-8")
+    refused = run_hermes("sessions", "import", str(as_object), "--json")
+    assert refused.json()["fix"] == f"convert it: jq -c . {as_object} > conversation.jsonl, then import that file"
+    assert not (hermes_home / "state.db").exists() or _sessions(hermes_home) == []
+
+
+def test_the_conversion_advised_never_writes_over_the_file_it_reads(run_hermes, tmp_path):
+    named_jsonl = tmp_path / "chats.jsonl"
+    named_jsonl.write_text(json.dumps(TRIPS, indent=2), encoding="utf-8")
+    assert run_hermes("sessions", "import", str(named_jsonl), "--json").json()["fix"] == (
+        f"convert it: jq -c '.[]' {named_jsonl} > chats-lines.jsonl, then import that file")
+
+
 def test_a_conversation_another_host_imports_between_the_look_and_the_write_is_skipped(run_hermes, hermes_home, tmp_path,
                                                                                         monkeypatch):
     data = _write(tmp_path / "cooking.jsonl", COOKING)
