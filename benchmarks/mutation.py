@@ -286,6 +286,33 @@ GROUPS: dict[str, Group] = {
         ("tests/memory/mem0/test_mem0_tools.py", "tests/memory/mem0/test_mem0_platform.py"),
         loaded_plugins=("memory/mem0",),
     ),
+    # the provider's lifecycle (sessions, writes handed to the worker, shutdown, export/import, status) and
+    # recall before a turn, with the tests that open it through the host: the platform ones first (no model),
+    # the local-mode and fault ones for what only the embedded store reaches (a queued write, a hung model)
+    "mem0-provider": Group(
+        ("plugins/memory/mem0/provider.py", "plugins/memory/mem0/recall.py"),
+        (
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_tools.py",
+            "tests/memory/mem0/test_mem0_provider.py",
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_local.py",
+        ),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # the two doors to mem0 (MemoryClient against the loopback platform server; mem0.Memory with the embedded
+    # store against the loopback model server) and the portable records of export/import
+    "mem0-backend": Group(
+        ("plugins/memory/mem0/backend.py", "plugins/memory/mem0/portable.py"),
+        (
+            "tests/memory/mem0/test_mem0_access.py",
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_backend.py",
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_local.py",
+        ),
+        loaded_plugins=("memory/mem0",),
+    ),
     # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
     "honcho-tools": Group(
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
