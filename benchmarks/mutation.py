@@ -230,6 +230,17 @@ GROUPS: dict[str, Group] = {
         shared_postgres=True,
         pytest_args=("-k", "postgres"),
     ),
+    # the ranking from postings (impact.py) and the maintenance of the store (maintenance.py) with the tests that
+    # reach them: the ranking and store tests and the PostgreSQL half of the search and maintenance contract
+    # tests, against one shared server. In "postgres-store" every search test reaches the ranking, so each of its
+    # mutants ran the whole contract suite (sessions, lineage, backfill, schema ...) that never searches
+    "postgres-impact": Group(
+        ("hermes_plugins_builtin/state/postgres/impact.py", "hermes_plugins_builtin/state/postgres/maintenance.py"),
+        ("tests/state/test_state_postgres_ranking.py", "tests/state/test_state_postgres_store.py",
+         "tests/state/test_state_search.py", "tests/state/test_state_maintenance.py"),
+        shared_postgres=True,
+        pytest_args=("-k", "postgres"),
+    ),
     # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
     # used or shown), with the tests that call load_settings directly: no model server, well under a second
     "mem0-settings": Group(
