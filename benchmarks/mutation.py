@@ -47,6 +47,9 @@ class Group:
     shared_postgres: bool = False
     #: Extra pytest arguments, e.g. ``-k postgres`` to leave out the SQLite half of the contract tests.
     pytest_args: tuple[str, ...] = ()
+    #: Seconds added to a mutant's estimated test time before mutmut's wall-clock bound (4x that sum) stops it
+    #: as a hang. The estimate counts the tests' calls, not their fixtures: raise it where fixtures dominate.
+    timeout_constant: float = 2.0
 
 
 #: The tests that run the session-store contract on PostgreSQL in this process (see ``postgres-store``).
@@ -240,6 +243,9 @@ GROUPS: dict[str, Group] = {
          "tests/state/test_state_search.py", "tests/state/test_state_maintenance.py"),
         shared_postgres=True,
         pytest_args=("-k", "postgres"),
+        # each ranking test fills a database first (hundreds of messages): mutmut's estimate leaves that out,
+        # and with 2 s a mutant no test kills was stopped as a hang (counted killed) on a loaded machine
+        timeout_constant=30.0,
     ),
     # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
     # used or shown), with the tests that call load_settings directly: no model server, well under a second
@@ -392,7 +398,7 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"
-        "timeout_constant = 2.0\n"
+        f"timeout_constant = {group.timeout_constant}\n"
         "use_git_change_detection = false\n"
         "use_setproctitle = false\n"
     )
@@ -417,7 +423,12 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) ->
         shutil.copytree(ROOT / package, scratch / package, ignore=ignore, symlinks=True, dirs_exist_ok=True,
                         copy_function=shutil.copy2)
     # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
-    # would make mutmut discard every verdict and start over.
+    # would make mutmut discard every verdict and start over. Only the timeout follows the group
+    # (mutmut then judges again the mutants it had stopped as hangs, and keeps the other verdicts).
+    pyproject = scratch / "pyproject.toml"
+    lines = pyproject.read_text(encoding="utf-8").splitlines(keepends=True)
+    pyproject.write_text("".join(f"timeout_constant = {group.timeout_constant}\n" if line.startswith("timeout_constant =")
+                                 else line for line in lines), encoding="utf-8")
     return scratch
 
 
