@@ -134,6 +134,8 @@ def test_checked_candidates_are_kept_in_order_across_batches_until_the_limit():
     assert impact._checked(_batches((first, False)), check, 5) == [(1, -9.0), (3, -7.0)]
     assert impact._checked(_batches((first, False), ([], False)), check, 5) == [(1, -9.0), (3, -7.0)]
     assert impact._checked(_batches((first, True), (second, False)), check, 5) == [(1, -9.0), (3, -7.0), (4, -6.0), (6, -4.0)]
+    # as many passed as asked for: that is the answer, however many candidates lie beyond the cap
+    assert impact._checked(_batches((first, True)), check, 2) == [(1, -9.0), (3, -7.0)]
     # they ran out at a cap: more matches may lie beyond it, so the postings cannot tell
     assert impact._checked(_batches((first, True)), check, 5) is None
     assert impact._checked(_batches((first, True), ([], True)), check, 5) is None
