@@ -190,9 +190,10 @@ def _same(got, expected) -> bool:
         all(s == pytest.approx(e, rel=1e-5) for (_, s), (_, e) in zip(got, expected))
 
 
-@pytest.fixture
-def conn(pg_url):
-    impact._stats_cache.clear()
+@pytest.fixture(scope="module")
+def ranked_url(pg_server):
+    """One database for the tests below, which only read it: filled once."""
+    pg_url = pg_server.url(pg_server.create_database())
     with open_postgres_store(pg_url) as opened:
         with psycopg.connect(pg_url, autocommit=True) as setup:
             # the word frequencies are counted unless ANALYZE ran: autovacuum must not run it mid-test
@@ -202,7 +203,13 @@ def conn(pg_url):
         opened.append_messages("s", [{"role": "user", "content": " ".join(
             ["alpha"] * (1 + i % 4) + ["beta"] * (i % 2 == 0) * (1 + i % 3) + ["gamma"] * (i % 100 == 7)
             + ["delta"] * (i == 5) + ["pad"] * (i % 7) + [f"n{i}"])} for i in range(N)])
-    with psycopg.connect(pg_url, autocommit=True) as connection:
+    return pg_url
+
+
+@pytest.fixture
+def conn(ranked_url):
+    impact._stats_cache.clear()
+    with psycopg.connect(ranked_url, autocommit=True) as connection:
         yield connection
 
 
