@@ -48,8 +48,9 @@ class Group:
     #: Extra pytest arguments, e.g. ``-k postgres`` to leave out the SQLite half of the contract tests.
     pytest_args: tuple[str, ...] = ()
     #: Seconds added to a mutant's estimated test time before mutmut's wall-clock bound (4x that sum) stops it
-    #: as a hang. The estimate counts the tests' calls, not their fixtures: raise it where fixtures dominate.
-    timeout_constant: float = 2.0
+    #: as a hang (None: TIMEOUT_CONSTANT_S). The estimate counts the tests' calls, not their fixtures: raise it
+    #: where fixtures dominate. --timeout-constant overrides it.
+    timeout_constant: float | None = None
 
 
 #: The tests that run the session-store contract on PostgreSQL in this process (see ``postgres-store``).
@@ -247,6 +248,19 @@ GROUPS: dict[str, Group] = {
         # and with 2 s a mutant no test kills was stopped as a hang (counted killed) on a loaded machine
         timeout_constant=30.0,
     ),
+    # what the PostgreSQL store indexes for a message and asks for a query (tokens, weights, grams, tsquery
+    # literals, storable text), with the tests that pin each value (no server) and the store tests of odd
+    # text, long words and NUL: a second or two per mutant, where postgres-store runs every append's tests
+    "postgres-text": Group(
+        ("hermes_plugins_builtin/state/postgres/text.py",),
+        ("tests/state/test_state_postgres_text.py",
+         *(f"tests/state/test_state_postgres_store.py::{name}" for name in (
+             "test_an_id_and_a_title_holding_nul_work_everywhere_and_are_found_again",
+             "test_queries_of_odd_text_find_exactly_the_rows_that_hold_it",
+             "test_a_word_longer_than_postgresql_keeps_is_stored_and_found_by_its_start",
+             "test_words_are_ranked_by_bm25_from_the_postings_over_every_match"))),
+        shared_postgres=True,
+    ),
     # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
     # used or shown), with the tests that call load_settings directly: no model server, well under a second
     "mem0-settings": Group(
@@ -382,7 +396,12 @@ def _pytest_plugins(group: Group) -> list[str]:
     return ([PLUGIN_NAMES_MODULE] if group.loaded_plugins else []) + ([SHARED_PG_MODULE] if group.shared_postgres else [])
 
 
-def _mutmut_section(group: Group, max_children: int) -> str:
+#: Seconds added to each mutant's wall-clock limit (4x the covering tests' clean time + this). A mutant that
+#: outlives it counts as a timeout, which counts as killed; see --timeout-constant for a loaded machine.
+TIMEOUT_CONSTANT_S = 2.0
+
+
+def _mutmut_section(group: Group, max_children: int, timeout_constant: float = TIMEOUT_CONSTANT_S) -> str:
     def toml_list(items: tuple[str, ...] | list[str]) -> str:
         return "[" + ", ".join(json.dumps(i) for i in items) + "]"
 
@@ -398,13 +417,13 @@ def _mutmut_section(group: Group, max_children: int) -> str:
         # a mutant that makes a test hang is killed after 4x the test's clean time + 2 s
         # (mutmut's default, 15x + 1 s, lets each hang of a thread-pool mutant cost a minute)
         "timeout_multiplier = 4.0\n"
-        f"timeout_constant = {group.timeout_constant}\n"
+        f"timeout_constant = {float(timeout_constant)}\n"
         "use_git_change_detection = false\n"
         "use_setproctitle = false\n"
     )
 
 
-def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) -> Path:
+def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int, timeout_constant: float | None = None) -> Path:
     """Bring new and changed tests and sources into an existing scratch copy, keeping mutmut's results.
 
     For a re-run of some mutants (``--resume --only ...``) after tests were added or a bug fixed:
@@ -423,16 +442,17 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int) ->
         shutil.copytree(ROOT / package, scratch / package, ignore=ignore, symlinks=True, dirs_exist_ok=True,
                         copy_function=shutil.copy2)
     # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
-    # would make mutmut discard every verdict and start over. Only the timeout follows the group
-    # (mutmut then judges again the mutants it had stopped as hangs, and keeps the other verdicts).
-    pyproject = scratch / "pyproject.toml"
-    lines = pyproject.read_text(encoding="utf-8").splitlines(keepends=True)
-    pyproject.write_text("".join(f"timeout_constant = {group.timeout_constant}\n" if line.startswith("timeout_constant =")
-                                 else line for line in lines), encoding="utf-8")
+    # would make mutmut discard every verdict and start over. Only the timeout may change: mutmut
+    # then judges again just the mutants it had counted as timeouts.
+    if timeout_constant is not None:
+        pyproject = scratch / "pyproject.toml"
+        lines = [f"timeout_constant = {float(timeout_constant)}" if line.startswith("timeout_constant = ") else line
+                 for line in pyproject.read_text(encoding="utf-8").splitlines()]
+        pyproject.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return scratch
 
 
-def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
+def _prepare(name: str, group: Group, workdir: Path, max_children: int, timeout_constant: float | None = None) -> Path:
     scratch = workdir / name
     if scratch.exists():
         shutil.rmtree(scratch)
@@ -450,7 +470,7 @@ def _prepare(name: str, group: Group, workdir: Path, max_children: int) -> Path:
     if group.shared_postgres:
         (scratch / f"{SHARED_PG_MODULE}.py").write_text(SHARED_PG_SOURCE.format(env=SHARED_PG_ENV), encoding="utf-8")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children), encoding="utf-8")
+    (scratch / "pyproject.toml").write_text(pyproject + _mutmut_section(group, max_children, TIMEOUT_CONSTANT_S if timeout_constant is None else timeout_constant), encoding="utf-8")
     return scratch
 
 
@@ -507,9 +527,12 @@ def _run_mutmut(scratch: Path, env: dict[str, str], max_children: int, budget: f
 
 def run_group(
     name: str, group: Group, workdir: Path, max_children: int, show_diffs: bool, budget: float | None, only: tuple[str, ...] = (),
-    resume: bool = False,
+    resume: bool = False, timeout_constant: float | None = None,
 ) -> dict[str, object]:
-    scratch = _refresh_tests(name, group, workdir, max_children) if resume else _prepare(name, group, workdir, max_children)
+    prepare = _refresh_tests if resume else _prepare
+    if timeout_constant is None:
+        timeout_constant = group.timeout_constant
+    scratch = prepare(name, group, workdir, max_children, timeout_constant)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -564,6 +587,12 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true",
         help="keep the group's earlier results and bring in new tests (sources unchanged); with --only, re-judge those mutants",
     )
+    parser.add_argument(
+        "--timeout-constant", type=float, default=None, metavar="S",
+        help=f"seconds added to each mutant's time limit (default {TIMEOUT_CONSTANT_S:g}). On a loaded machine a mutant "
+             "that survives can outlive the limit and be counted as a timeout (killed): with --resume, a new value "
+             "makes mutmut judge again only the timeouts",
+    )
     args = parser.parse_args(argv)
     if args.list:
         for name, group in GROUPS.items():
@@ -577,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         parser.error("mutmut is not installed -> pip install -e '.[dev]'")
     for name in args.groups or list(GROUPS):
-        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only), args.resume)
+        result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only), args.resume, args.timeout_constant)
         print(json.dumps(result)) if args.json else _print(result)
     return 0
 

@@ -261,18 +261,22 @@ def _store_parse(path: Path, text: str, data: dict[str, Any]) -> None:
         pass  # a read-only home only costs speed
 
 
+_VALUE_NOUNS = {list: "a list", int: "a whole number", float: "a number", str: "text", bool: "true or false"}
+
+
 def set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     """Set ``value`` at dotted ``key`` inside ``data``, creating mappings on the way."""
     parts = _split_key(key)
     node = data
-    for part in parts[:-1]:
+    for depth, part in enumerate(parts[:-1]):
         child = node.get(part)
         if child is None:
             child = node[part] = {}
         elif not isinstance(child, dict):
+            shown = repr(child) if len(repr(child)) <= 40 else repr(child)[:37] + "..."
             raise ConfigError(
-                f"cannot set {key!r}: {part!r} holds a {type(child).__name__}, not a mapping -> "
-                f"unset it first or choose another key"
+                f"cannot set {key!r}: {part!r} holds {shown} ({_VALUE_NOUNS.get(type(child), type(child).__name__)}), not a mapping -> "
+                f"'hermes config unset {'.'.join(parts[: depth + 1])}' first, or choose another key"
             )
         node = child
     node[parts[-1]] = value

@@ -167,7 +167,7 @@ def read_directory_plugin(
         problem = PluginProblem(dir_name, source, display_path, "", exc.cause, exc.fix)
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
     except (OSError, UnreadableFileError) as exc:
-        problem = PluginProblem(dir_name, source, display_path, "", f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")
+        problem = PluginProblem(dir_name, source, display_path, "", f"plugin.yaml cannot be read: {str(exc).split(' -> ', 1)[0]}", "replace plugin.yaml with a small regular file")
         return PluginCandidate(dir_name if category is None else f"{category}/{dir_name}", dir_name, source, str(directory), None, [problem], directory=directory)
     report = _read_manifest(
         text,
@@ -267,7 +267,7 @@ def read_entry_point_plugin(ref: EntryPointRef, *, running_version: str, cache: 
         except (ManifestNotUtf8, OSError, UnreadableFileError) as exc:  # that plugin's problem, never a crash
             problem = PluginProblem(ref.name, source, str(manifest_file), "", *(
                 (exc.cause, exc.fix) if isinstance(exc, ManifestNotUtf8) else
-                (f"plugin.yaml cannot be read: {exc}", "replace plugin.yaml with a small regular file")))
+                (f"plugin.yaml cannot be read: {str(exc).split(' -> ', 1)[0]}", "replace plugin.yaml with a small regular file")))
             return PluginCandidate(key=ref.name, name=ref.name, source=source, path=str(directory), manifest=None,
                                    problems=[problem], warnings=[], directory=None, entry_point=ref)
         if "requires_hermes" in text:

@@ -151,6 +151,22 @@ def save_env_value(home: Path, name: str, value: str) -> Path:
     return path
 
 
+def remove_env_value(home: Path, name: str) -> Path | None:
+    """Drop every ``name=`` line from ``$HERMES_HOME/.env``, written atomically; None if it had none.
+
+    Every other line (comments, other variables, lines dotenv cannot parse) is kept as written.
+    """
+    from hermes_core.files import PRIVATE_FILE_MODE, atomic_write_text
+
+    path = home / ENV_FILE_NAME
+    text = _read_text(home) or ""
+    kept = [b.original.string for b in _bindings(text) if b.error or b.key != name]
+    if len(kept) == len(_bindings(text)):
+        return None
+    atomic_write_text(path, "".join(kept), new_mode=PRIVATE_FILE_MODE)
+    return path
+
+
 def export_env_file(home: Path, env: MutableMapping[str, str] | None = None) -> list[str]:
     """Copy the variables of ``$HERMES_HOME/.env`` into ``env`` (default ``os.environ``) where unset.
 

@@ -39,3 +39,25 @@ class ToolOverrideError(RegistrationError):
 
 class HookCallbackTimeout(HermesError):
     """A hook callback ran longer than ``plugins.hook_callback_timeout``."""
+
+
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+def split_cause_and_fix(message: str) -> tuple[str, str]:
+    """``"cause -> fix"`` as ``(cause, fix)``; ``fix`` is empty when the message has none.
+
+    The split is at the first arrow outside brackets: a message quoting another error in
+    parentheses (``"cannot be read (X -> Y) -> restore it"``) keeps the quoted one whole in its cause.
+    A lone bracket in the text (a quoted ``"("``) leaves no arrow outside: then the first arrow.
+    """
+    depth = 0
+    for index, char in enumerate(message):
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth = max(depth - 1, 0)
+        elif depth == 0 and message.startswith(" -> ", index):
+            return message[:index], message[index + 4:]
+    cause, _, fix = message.partition(" -> ")
+    return cause, fix

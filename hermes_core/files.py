@@ -185,6 +185,33 @@ def read_limited_bytes(path: Path, limit: int, *, what: str = "file") -> bytes:
         os.close(fd)
 
 
+def read_stdin_text(limit: int, *, what: str) -> str:
+    """Standard input as UTF-8 text, for a file argument of ``-``: at most ``limit`` bytes, a leading BOM dropped.
+
+    :raises UnreadableFileError: over the limit, or not UTF-8 (naming the line, as for a file).
+    """
+    import sys
+
+    stream = sys.stdin
+    if stream is None:
+        raise UnreadableFileError(f"'-' reads the {what} from standard input, and there is none -> pipe it in, or give a file name")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text stream put in place of stdin (an embedding host, a test)
+        data = stream.read(limit + 1).encode("utf-8", "surrogateescape")
+    else:
+        data = buffer.read(limit + 1)
+    if len(data) > limit:
+        raise UnreadableFileError(f"-: the {what} on standard input is over the limit of {limit:,} bytes -> give less, or a file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UnreadableFileError(
+            f"-:{line}: the {what} on standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
+            "-> convert it to UTF-8 (e.g. with iconv)"
+        ) from None
+
+
 def read_limited_text(path: Path, limit: int, *, what: str = "file") -> str:
     """:func:`read_limited_bytes` decoded as UTF-8 (a leading byte-order mark is dropped)."""
     data = read_limited_bytes(path, limit, what=what)

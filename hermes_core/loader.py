@@ -9,6 +9,7 @@ import importlib.util
 import inspect
 import sys
 import types
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core import hookspecs
@@ -167,7 +168,7 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
         from hermes_core.aliases import describe_missing_module
 
         why = describe_missing_module(exc)
-        cause = f"import failed: {type(exc).__name__}: {exc}" + (f"; {why}" if why else "")
+        cause = f"import failed: {type(exc).__name__}: {exc}{raised_at(exc, candidate)}" + (f"; {why}" if why else "")
         raise PluginLoadError(cause) from exc
 
     try:
@@ -204,7 +205,44 @@ def _run_register(register: Any, context: PluginContext) -> None:
     except PluginLoadError:
         raise
     except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
-        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}{_unset_env_hint(context)}") from exc
+        where = raised_at(exc, context._candidate)
+        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}{where}{_unset_env_hint(context)}") from exc
+
+
+_HERMES_CORE_DIR = str(Path(__file__).resolve().parent)
+
+
+def _plugin_root(candidate: PluginCandidate) -> Path | None:
+    """The directory holding the plugin's own code: its directory, or its entry point's top-level package."""
+    if candidate.directory is not None:
+        return candidate.directory
+    ref = candidate.entry_point
+    if ref is None:
+        return None
+    from hermes_core.plugin_locations import locate_module_dir
+
+    return locate_module_dir(ref.module.partition(".")[0].partition(":")[0])
+
+
+def raised_at(exc: BaseException, candidate: PluginCandidate) -> str:
+    """`` (at FILE:LINE)``: the line of the plugin's own code that raised ``exc``, so its author need not rerun with --debug.
+
+    The innermost frame inside the plugin's directory; without one (a single-module entry point),
+    the first frame of code that is not hermes' own, which is where hermes called into the plugin.
+    """
+    import traceback
+
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f" (at {exc.filename}:{exc.lineno})"
+    frames = [frame for frame in traceback.extract_tb(exc.__traceback__) if not frame.filename.startswith("<")]
+    root = _plugin_root(candidate)
+    if root is not None:
+        prefix = str(root).rstrip("/") + "/"
+        own = [frame for frame in frames if frame.filename.startswith(prefix)]
+        if own:
+            return f" (at {own[-1].filename}:{own[-1].lineno})"
+    outside = [frame for frame in frames if not frame.filename.startswith(_HERMES_CORE_DIR + "/")]
+    return f" (at {outside[0].filename}:{outside[0].lineno})" if outside else ""
 
 
 def _unset_env_hint(context: PluginContext) -> str:

@@ -192,7 +192,7 @@ class PluginManager(ActiveParts):
         if record.candidate.problems:
             record.error = "; ".join(str(p) for p in record.candidate.problems)
             if self.strict:
-                raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}): {record.error}")
+                raise PluginLoadError(record.error)  # each problem names the plugin, its source and its file
             return record
         from hermes_core.live import loading
         from hermes_core.loader import load_plugin
@@ -215,13 +215,14 @@ class PluginManager(ActiveParts):
                 if record.candidate.source == "builtin"
                 else f"disable it with 'hermes plugins disable {record.key}'"
             )
+            cause, _, own_fix = record.error.partition(" -> ")  # a cause that names its own fix keeps it first
             logger.warning(
-                "plugin '%s' (%s, %s) failed to load: %s -> it was skipped; %s",
+                "plugin '%s' (%s, %s) failed to load: %s -> %s",
                 record.key,
                 record.candidate.source,
                 record.candidate.path,
-                record.error,
-                remedy,
+                cause,
+                f"{own_fix}; until then it is skipped, or {remedy}" if own_fix else f"it was skipped; {remedy}",
                 exc_info=exc if debug_enabled() else None,
             )
             return record

@@ -125,6 +125,8 @@ def _refuse(setting: Setting, value: Any, where: str) -> ConfigError:
     command = f"hermes config set {setting.key} {setting.example()}"
     quoted = f'"{command}"' if "'" in command else f"'{command}'"
     fix = f"e.g. {quoted}" if setting.example() else f"set one of its keys, e.g. '{setting.key}.<name>'"
+    if where and not setting.example():  # in config.yaml: 'config set' of a key below it is refused until it is gone
+        fix = f"'hermes config unset {setting.key}' (its defaults apply again), then {fix}"
     return ConfigError(f"{where}{setting.key} is {shown}, but it must be {setting.allowed()} -> {fix}")
 
 

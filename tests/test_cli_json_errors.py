@@ -49,3 +49,23 @@ def test_a_command_that_answers_in_json_on_failure_prints_one_document(run_herme
     result = run_hermes("memory", "remove", "--json", "not in any entry")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["success"] is False  # the memory tool's own answer, not a second object
+
+
+@pytest.mark.parametrize(("message", "cause", "fix"), [
+    ("no plugin named 'x' -> 'hermes plugins list' shows every plugin found",
+     "no plugin named 'x'", "'hermes plugins list' shows every plugin found"),
+    ("plugins.lock: not a plugins.lock (invalid JSON: bad -> worse) -> restore it from a backup",
+     "plugins.lock: not a plugins.lock (invalid JSON: bad -> worse)", "restore it from a backup"),
+    ("state.db stayed locked [busy -> retry] {a -> b} -> close the other hermes",
+     "state.db stayed locked [busy -> retry] {a -> b}", "close the other hermes"),
+    ("the query '(' is refused -> give words", "the query '(' is refused", "give words"),  # a lone bracket
+    ("the provider failed: timeout -> retry later -> or switch providers",
+     "the provider failed: timeout", "retry later -> or switch providers"),
+    ("nothing to fix here", "nothing to fix here", ""),
+    ("odd ) closing first -> still split", "odd ) closing first", "still split"),
+])
+def test_the_cause_ends_at_the_first_arrow_outside_brackets(message, cause, fix):
+    from hermes_core.errors import split_cause_and_fix
+
+    assert split_cause_and_fix(message) == (cause, fix)
+

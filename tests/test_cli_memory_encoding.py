@@ -42,3 +42,15 @@ def test_the_other_file_may_be_edited(run_hermes, hermes_home):
     user_file.write_bytes(LATIN1)
     assert run_hermes("memory", "add", "User likes tea").exit_code == 0
     assert user_file.read_bytes() == LATIN1
+
+
+def test_a_content_of_dash_is_read_from_standard_input(run_hermes, hermes_home):
+    note = "Deploys go out on Thursdays.\nNever on Fridays."
+    added = run_hermes("memory", "add", "-", "--json", input=note + "\n")
+    assert added.exit_code == 0, added.stderr
+    assert added.json()["entries"] == [note]
+    replaced = run_hermes("memory", "replace", "Thursdays", "-", input="Deploys go out on Tuesdays.\n")
+    assert replaced.exit_code == 0, replaced.stderr
+    assert run_hermes("memory", "show", "--target", "memory", "--json").json()["entries"] == ["Deploys go out on Tuesdays."]
+    empty = run_hermes("memory", "add", "-", input="")
+    assert empty.exit_code == 1 and "standard input" in empty.stderr and " -> " in empty.stderr

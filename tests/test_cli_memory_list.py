@@ -14,3 +14,15 @@ def test_memory_list_shows_the_entries_as_show_does(run_hermes, alias):
     assert listed.exit_code == 0, listed.stderr
     assert listed.stdout == run_hermes("memory", "show", "--json").stdout
     assert "Der Nutzer trinkt gern grünen Tee" in json.loads(listed.stdout)[0]["entries"]
+
+
+def test_control_characters_in_an_entry_are_shown_not_obeyed_by_the_terminal(run_hermes, hermes_home):
+    entry = "User likes \x1b[31mred\x1b[0m\ttabs\nand a second line"
+    memories = hermes_home / "memories"
+    memories.mkdir(parents=True, exist_ok=True)
+    (memories / "MEMORY.md").write_text(entry, encoding="utf-8")  # written by another tool, or by hand
+    shown = run_hermes("memory", "show", "--target", "memory")
+    assert shown.exit_code == 0, shown.stderr
+    assert "\x1b" not in shown.stdout
+    assert "User likes \\x1b[31mred\\x1b[0m\ttabs\n    and a second line" in shown.stdout
+    assert run_hermes("memory", "show", "--target", "memory", "--json").json()["entries"] == [entry]

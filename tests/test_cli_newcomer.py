@@ -233,7 +233,7 @@ def test_installing_and_removing_a_directory_plugin_answers_in_json(home, tmp_pa
     assert installed.returncode == 0, installed.stderr
     (entry,) = json.loads(installed.stdout)  # progress went to stderr
     assert (entry["key"], entry["layout"], entry["version"], entry["changed"]) == ("word_guard", "directory", "0.3.0", True)
-    assert entry["plugins"] == [{"key": "word_guard", "name": "word_guard", "kind": "standalone", "version": "0.3.0"}]
+    assert entry["plugins"] == [{"key": "word_guard", "name": "word_guard", "kind": "standalone", "version": "0.3.0", "warnings": []}]
     assert "==> " in installed.stderr and (home / "plugins" / "word_guard" / "plugin.yaml").is_file()
 
     removed = hermes(home, "plugins", "remove", "word_guard", "--json")

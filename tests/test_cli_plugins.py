@@ -227,3 +227,43 @@ def test_a_plugin_yaml_that_is_not_utf8_is_refused_by_name_and_offset(make_plugi
     assert not (hermes_home / "IMPORTED").exists()  # refused before any of its code ran
     assert (hermes_home / "config.yaml").read_bytes() == config_before
     assert (plugin / "plugin.yaml").read_bytes() == latin1
+
+
+def test_a_load_failure_that_names_its_own_fix_is_split_into_cause_and_fix(make_plugin, run_hermes, caplog):
+    make_plugin("does_nothing", "X = 1\n")
+    assert run_hermes("plugins", "enable", "does_nothing").exit_code == 0
+    doctor = run_hermes("plugins", "doctor", "--load", "--json")
+    [problem] = next(p for p in doctor.json() if p["key"] == "does_nothing")["problems"]
+    assert problem["cause"] == "the module has no register(ctx) function and no @hookimpl functions"
+    assert problem["fix"] == "add def register(ctx): ...; or disable it: 'hermes plugins disable does_nothing'"
+    caplog.clear()
+    assert run_hermes("plugins", "list", "--load").exit_code == 0
+    warning = next(r.getMessage() for r in caplog.records if "does_nothing" in r.getMessage() and "failed to load" in r.getMessage())
+    assert warning.count(" -> ") == 1, warning
+    assert warning.endswith("-> add def register(ctx): ...; until then it is skipped, or disable it with 'hermes plugins disable does_nothing'")
+
+
+def test_an_oversized_manifest_is_one_cause_and_one_fix(make_plugin, run_hermes):
+    make_plugin("bloated", "def register(ctx):\n    pass\n", manifest="name: bloated\ndescription: '" + "a" * 300_000 + "'\n")
+    [problem] = run_hermes("plugins", "info", "bloated", "--json").json()["problems"]
+    assert " -> " not in problem["cause"] and "over the limit of 262,144" in problem["cause"]
+    assert problem["fix"] == "replace plugin.yaml with a small regular file"
+
+
+def test_plugins_info_shows_control_characters_of_a_manifest_instead_of_sending_them(make_plugin, run_hermes):
+    make_plugin("shady", "def register(ctx):\n    pass\n",
+                manifest={"name": "shady", "version": "1.0", "description": "Helpful\x1b[8m hidden", "author": "Eve\x1b]0;title\x07"})
+    shown = run_hermes("plugins", "info", "shady")
+    assert shown.exit_code == 0, shown.stderr
+    assert "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "Helpful\\x1b[8m hidden" in shown.stdout and "Eve\\x1b]0;title\\x07" in shown.stdout
+
+
+def test_strict_mode_names_a_refused_plugin_once(make_plugin, run_hermes, monkeypatch):
+    directory = make_plugin("crooked", "def register(ctx):\n    pass\n", manifest="name: crooked\nversion: [1\n")
+    assert run_hermes("plugins", "enable", "crooked").exit_code == 0
+    monkeypatch.setenv("HERMES_STRICT_PLUGINS", "1")
+    result = run_hermes("plugins", "list", "--load")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"hermes: error: plugin 'crooked' (user, {directory / 'plugin.yaml'}): plugin.yaml is not valid YAML"), result.stderr
+    assert result.stderr.count("plugin 'crooked'") == 1

@@ -153,3 +153,34 @@ def test_a_value_stored_in_env_reads_back_redacted(hermes_home, run_hermes):
     assert run_hermes("config", "get", "HERMES_STATE_URL").stdout == "postgresql://u:[REDACTED]@db/h\n"
     missing = run_hermes("config", "get", "NOT_SET_ANYWHERE")
     assert missing.exit_code == 1 and "hermes config set NOT_SET_ANYWHERE" in missing.stderr
+
+
+def test_config_unset_removes_a_variable_config_set_stored_in_env(hermes_home, run_hermes, monkeypatch):
+    monkeypatch.delenv("QA_SERVICE_TOKEN", raising=False)
+    (hermes_home / ".env").write_text("# keys\nOTHER=1\n", encoding="utf-8")
+    assert run_hermes("config", "set", "QA_SERVICE_TOKEN", "s3cret").exit_code == 0
+    removed = run_hermes("config", "unset", "QA_SERVICE_TOKEN", "--json")
+    assert removed.exit_code == 0, removed.stderr
+    assert removed.json() == {"key": "QA_SERVICE_TOKEN", "removed": True, "file": str(hermes_home / ".env")}
+    assert (hermes_home / ".env").read_text(encoding="utf-8") == "# keys\nOTHER=1\n"  # the rest kept as written
+    again = run_hermes("config", "unset", "QA_SERVICE_TOKEN")
+    assert again.exit_code == 1
+    assert f"QA_SERVICE_TOKEN is not set in {hermes_home / '.env'}" in again.stderr and " -> " in again.stderr
+
+
+def test_a_section_written_as_a_scalar_names_the_command_that_repairs_it(hermes_home, run_hermes):
+    (hermes_home / "config.yaml").write_text("plugins: 5\n", encoding="utf-8")
+    refused = run_hermes("plugins", "list", "--json")
+    assert refused.exit_code == 1
+    fix = refused.json()["fix"]
+    assert fix.startswith("'hermes config unset plugins'"), fix
+    repaired = run_hermes(*fix.split("'")[1].split()[1:])  # the command the fix names works
+    assert repaired.exit_code == 0, repaired.stderr
+    assert run_hermes("plugins", "list", "--json").exit_code == 0
+
+
+def test_setting_below_a_scalar_names_the_value_in_words(hermes_home, run_hermes):
+    (hermes_home / "config.yaml").write_text("memory: 5\n", encoding="utf-8")
+    refused = run_hermes("config", "set", "memory.provider", "x")
+    assert refused.exit_code == 1
+    assert "'memory' holds 5 (a whole number), not a mapping" in refused.stderr, refused.stderr

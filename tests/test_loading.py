@@ -194,3 +194,28 @@ def test_unload_removes_everything_and_allows_a_reload(make_plugin, plugin_manag
     assert "cycle_tool" not in manager.tools and "hermes_plugins.cycle" not in sys.modules
     manager.load("cycle")
     assert manager.tools.dispatch("cycle_tool", {}) == "one"
+
+
+def test_an_import_failure_names_the_file_and_line_that_raised(make_plugin, plugin_manager):
+    directory = make_plugin("trips", "import os\n\nLIMIT = int(os.environ.get('TRIPS_LIMIT', 'ten'))\n")
+    record = _record(plugin_manager(enabled=["trips"], strict=False), "trips")
+    assert record.error.startswith("import failed: ValueError: invalid literal for int() with base 10: 'ten'")
+    assert f"(at {directory / '__init__.py'}:3)" in record.error
+
+
+def test_a_failure_in_a_module_of_the_plugin_names_that_module(make_plugin, plugin_manager):
+    directory = make_plugin("layered", "from .settings import LIMIT\n", files={"settings.py": "LIMIT = 1\nLIMIT = undefined_name\n"})
+    record = _record(plugin_manager(enabled=["layered"], strict=False), "layered")
+    assert f"NameError: name 'undefined_name' is not defined (at {directory / 'settings.py'}:2)" in record.error
+
+
+def test_a_syntax_error_names_the_file_and_line(make_plugin, plugin_manager):
+    directory = make_plugin("typo", "def register(ctx)\n    pass\n")
+    record = _record(plugin_manager(enabled=["typo"], strict=False), "typo")
+    assert "SyntaxError" in record.error and f"(at {directory / '__init__.py'}:1)" in record.error
+
+
+def test_register_raising_names_the_line_in_the_plugin_not_in_hermes(make_plugin, plugin_manager):
+    directory = make_plugin("needs_key", "import os\n\ndef register(ctx):\n    key = os.environ['NEEDS_KEY_TOKEN']\n")
+    record = _record(plugin_manager(enabled=["needs_key"], strict=False), "needs_key")
+    assert record.error == f"register(ctx) raised KeyError: 'NEEDS_KEY_TOKEN' (at {directory / '__init__.py'}:4)"

@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setter.add_argument("--json", action="store_true", help="print the key, the value stored and the file as JSON")
     setter.set_defaults(func=cmd_set)
 
-    unset = commands.add_parser("unset", help="remove a dotted key from config.yaml (its default applies again)")
-    unset.add_argument("key")
+    unset = commands.add_parser("unset", help="remove a dotted key from config.yaml (its default applies again); an UPPER_CASE name from .env")
+    unset.add_argument("key", help="a dotted key (model.name), or an environment variable name stored in .env")
     unset.add_argument("--json", action="store_true", help="print the key removed and the file as JSON")
     unset.set_defaults(func=cmd_unset)
 
@@ -275,6 +275,18 @@ def cmd_unset(args: argparse.Namespace) -> int:
     from hermes_core.config import get_hermes_home, read_user_config, unset_dotted, write_user_config
 
     home = get_hermes_home()
+    if _ENV_NAME.fullmatch(args.key):  # what `config set` stored in .env
+        from hermes_core.env_file import ENV_FILE_NAME, remove_env_value
+
+        env_path = remove_env_value(home, args.key)
+        if env_path is None:
+            raise ConfigError(f"{args.key} is not set in {home / ENV_FILE_NAME}, so there is nothing to remove "
+                              f"-> 'hermes config get {args.key}' says where a value comes from (the environment wins over .env)")
+        if args.json:
+            _print_value({"key": args.key, "removed": True, "file": str(env_path)}, True)
+        else:
+            print(f"removed {args.key} from {env_path}")
+        return 0
     data = read_user_config(home)
     if not unset_dotted(data, args.key):
         raise ConfigError(f"{args.key!r} is not set in {home / 'config.yaml'}{_did_you_mean(args.key)}, so there is nothing to remove "

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from hermes_core._version import __version__
 
@@ -36,8 +38,9 @@ def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> in
     print(f"{prefix}{message}", file=sys.stderr)
     if _json_errors:
         from hermes_core.cli.output import print_json
+        from hermes_core.errors import split_cause_and_fix
 
-        cause, _, fix = message.partition(" -> ")
+        cause, fix = split_cause_and_fix(message)
         print_json({"error": message, "cause": cause, "fix": fix, "exit_code": exit_code})
     return exit_code
 
@@ -47,25 +50,63 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
         hint = _misplaced_option_hint(message, argv) if argv is not None else ""
-        self.exit(_report(f"{message}{hint}", 2))
+        self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog)}", 2))
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*)' \(choose from (?P<choices>.*)\)$")
+
+
+def _choice_hint(message: str, prog: str) -> str:
+    """``hermes plugin list``: the command (or option value) that was probably meant, else where the choices are listed."""
+    import difflib
+
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return ""
+    choices = [choice.strip().strip("'") for choice in found.group("choices").split(",")]
+    close = difflib.get_close_matches(found.group("given"), choices, n=1, cutoff=0.6)
+    if close:
+        return f" -> did you mean '{close[0]}'?"
+    return f" -> '{prog} --help' lists them"
+
+
+#: Options of ``hermes`` itself, which go before the command.
+_GLOBAL_FLAGS = ("--debug",)
+_GLOBAL_WITH_VALUE = ("-p", "--profile")
+
+
+def _misplaced_global_option(words: list[str]) -> list[str]:
+    """The first global option (with its value) among ``words``, the words after the command; [] if none."""
+    for index, word in enumerate(words):
+        if word in _GLOBAL_WITH_VALUE and index + 1 < len(words):
+            return words[index : index + 2]
+        if word in _GLOBAL_FLAGS or word.startswith("--profile=") or (word.startswith("-p") and not word.startswith("--") and len(word) > 2):
+            return [word]
+    return []
 
 
 def _misplaced_option_hint(message: str, argv: list[str]) -> str:
-    """``hermes --json plugins list``: a command's option given before the command is read as a global one."""
+    """An option given on the wrong side of the command: a command's own before it, or a global one after it."""
     prefix = "unrecognized arguments: "
     if not message.startswith(prefix):
         return ""
-    command = _first_command(argv)
+    command = _global_options(argv).command
     if command is None or command not in argv:
         return ""
-    before = argv[: argv.index(command)]
-    misplaced = [word for word in message[len(prefix):].split() if word.startswith("-") and word in before]
+    unrecognized = message[len(prefix):].split()
+    before, after = argv[: argv.index(command)], argv[argv.index(command) + 1 :]
+    moved = _misplaced_global_option(after)
+    if moved and moved[0] in unrecognized:
+        rest = list(after)
+        del rest[rest.index(moved[0]) : rest.index(moved[0]) + len(moved)]
+        name = moved[0].split("=", 1)[0] if moved[0].startswith("--") else moved[0][:2]
+        return f" -> {name} is a global option: it goes before the command: 'hermes {' '.join([*moved, command, *rest])}'"
+    misplaced = [word for word in unrecognized if word.startswith("-") and word in before]
     if not misplaced:
-        after = argv[argv.index(command) + 1 :]
         sub = f" {after[0]}" if after and not after[0].startswith("-") else ""  # the subcommand, when there is one
         return f" -> 'hermes {command}{sub} --help' lists its options"
-    rest = " ".join(argv[argv.index(command):])
-    return f" -> {misplaced[0]} belongs to the command, after it: 'hermes {rest} {misplaced[0]}'"
+    rest_text = " ".join(argv[argv.index(command):])
+    return f" -> {misplaced[0]} belongs to the command, after it: 'hermes {rest_text} {misplaced[0]}'"
 
 
 def build_parser(plugin_commands: Sequence[object] = (), groups: Iterable[str] | None = None) -> argparse.ArgumentParser:
@@ -98,42 +139,49 @@ def build_parser(plugin_commands: Sequence[object] = (), groups: Iterable[str] |
     return parser
 
 
-def _first_command(argv: Sequence[str]) -> str | None:
-    """The first positional word, skipping global options and their values."""
-    skip_next = False
-    for word in argv:
-        if skip_next:
-            skip_next = False
-            continue
-        if word in ("-p", "--profile"):
-            skip_next = True
-            continue
-        if word.startswith("-"):
-            continue
-        return word
-    return None
+class _GlobalOptions(NamedTuple):
+    profile: str | None
+    debug: bool
+    command: str | None
 
 
-def _apply_profile(argv: Sequence[str]) -> None:
+class _Unparsable(Exception):
+    pass
+
+
+class _QuietParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _Unparsable(message)  # the full parser reports it, with the usage
+
+
+def _global_options(argv: Sequence[str]) -> _GlobalOptions:
+    """``-p``, ``--debug`` and the command, read exactly as the full parser reads them.
+
+    They are needed before that parser is built (the profile decides HERMES_HOME, the command
+    which groups to import), so argparse itself reads them: ``-pwork``, ``--prof work`` and
+    ``--profile=work`` all mean the profile ``work``, and the last ``-p`` wins. Only the options
+    before the command count: a plugin command may have a ``-p`` of its own.
+    """
+    parser = _QuietParser(prog="hermes", add_help=False)
+    parser.add_argument("-h", "--help", action="store_true")  # the same options, so abbreviations resolve alike
+    parser.add_argument("--version", action="store_true")
+    parser.add_argument("-p", "--profile")
+    parser.add_argument("--debug", action="store_true")
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        options, _ = parser.parse_known_args(list(argv))
+    except _Unparsable:  # e.g. '-p' without a name: no profile; the full parser says what is wrong
+        return _GlobalOptions(None, False, None)
+    words = [word for word in options.rest if word != "--"]
+    return _GlobalOptions(options.profile, options.debug, words[0] if words else None)
+
+
+def _apply_profile(profile: str | None) -> None:
     """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first."""
     from hermes_core.config import profile_home
 
-    # Only global options count: a plugin command may have a -p of its own after its name.
-    skip_next = False
-    for index, word in enumerate(argv):
-        if skip_next:
-            skip_next = False
-            continue
-        value = None
-        if word in ("-p", "--profile") and index + 1 < len(argv):
-            value = argv[index + 1]
-        elif word.startswith("--profile="):
-            value = word.split("=", 1)[1]
-        elif not word.startswith("-"):
-            return
-        if value is not None:
-            os.environ["HERMES_HOME"] = str(profile_home(value))
-            return
+    if profile is not None:
+        os.environ["HERMES_HOME"] = str(profile_home(profile))
 
 
 def _plugin_cli_commands(command: str | None = None) -> list[object]:
@@ -169,22 +217,24 @@ def describe_os_error(exc: OSError) -> str:
     from hermes_core.config import get_hermes_home
 
     home = get_hermes_home()
-    cause = exc.strerror or type(exc).__name__
+    cause = exc.strerror or str(exc) or type(exc).__name__
     if not home.is_dir():
         return (
             f"HERMES_HOME ({home}) does not exist and cannot be created ({cause}) -> "
             "point HERMES_HOME at a directory you can write, e.g. export HERMES_HOME=~/.hermes"
         )
-    where = exc.filename or home
-    return f"{where}: {cause} -> check that the path exists and that you may read and write it"
+    if not exc.filename:  # the error names no path: blaming HERMES_HOME would send the user to the wrong place
+        return f"{cause} -> check that the paths the command was given exist and that you may read and write them"
+    return f"{exc.filename}: {cause} -> check that the path exists and that you may read and write it"
 
 
 def run(argv: Sequence[str]) -> int:
     """Parse ``argv`` and run the command; return the exit code. Errors propagate."""
-    _apply_profile(argv)
-    if "--debug" in argv:
+    options = _global_options(argv)
+    _apply_profile(options.profile)
+    if options.debug:
         os.environ["HERMES_PLUGINS_DEBUG"] = "1"
-    command = _first_command(argv)
+    command = options.command
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:
         plugin_commands = _plugin_cli_commands(command)
@@ -204,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hermes`` console script."""
     global _json_errors
     argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
+    debug = _global_options(argv).debug
     _json_errors = _wants_json(argv)
     try:
         return run(argv)
@@ -222,6 +272,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         if isinstance(exc, HermesError):
             return _report(str(exc), 1)
+        if isinstance(exc, EOFError) and str(exc) in ("", "EOF when reading a line"):  # input()'s; a truncated archive's says more
+            print(file=sys.stderr)  # the prompt left the cursor at the end of its line
+            return _report(
+                "input ended before the question was answered -> run the command again and answer it, "
+                "or give the answer as an option ('--help' lists them, e.g. --yes)",
+                1,
+            )
         if isinstance(exc, UnicodeDecodeError):  # a file that should be UTF-8 text is not
             return _report(
                 f"a file hermes read is not UTF-8 text ({exc.reason} at byte {exc.start}) "

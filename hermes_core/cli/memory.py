@@ -8,7 +8,7 @@ import sys
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.output import print_json
+from hermes_core.cli.output import print_json, terminal_safe
 from hermes_core.errors import HermesError
 
 if TYPE_CHECKING:
@@ -27,6 +27,11 @@ from hermes_core.cli.memory_setup import cmd_setup
 from hermes_core.cli.memory_status import cmd_status
 
 
+_STDIN_HELP = "'-' reads it from standard input (one trailing line break is dropped)"
+#: More than any memory file holds: the tool refuses what does not fit, with the usage.
+MAX_STDIN_BYTES = 1 << 20
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="memory_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
@@ -38,20 +43,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.set_defaults(func=cmd_show)
 
     add = commands.add_parser("add", help="add an entry")
-    add.add_argument("content")
+    add.add_argument("content", help=f"the text of the entry; {_STDIN_HELP}")
     add.add_argument("--target", choices=TARGETS, default="memory")
     add.add_argument("--json", action="store_true", help="print the memory tool's JSON answer")
     add.set_defaults(func=cmd_add)
 
     replace = commands.add_parser("replace", help="replace the entry containing OLD_TEXT (a unique substring)")
-    replace.add_argument("old_text")
-    replace.add_argument("content")
+    replace.add_argument("old_text", help="a substring of exactly one entry")
+    replace.add_argument("content", help=f"the new text of the entry; {_STDIN_HELP}")
     replace.add_argument("--target", choices=TARGETS, default="memory")
     replace.add_argument("--json", action="store_true", help="print the memory tool's JSON answer")
     replace.set_defaults(func=cmd_replace)
 
     remove = commands.add_parser("remove", help="remove the entry containing OLD_TEXT (a unique substring)")
-    remove.add_argument("old_text")
+    remove.add_argument("old_text", help="a substring of exactly one entry")
     remove.add_argument("--target", choices=TARGETS, default="memory")
     remove.add_argument("--json", action="store_true", help="print the memory tool's JSON answer")
     remove.set_defaults(func=cmd_remove)
@@ -74,7 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _indented(entries: list[str]) -> list[str]:
-    return ["    " + entry.replace("\n", "\n      ") for entry in entries]
+    return ["    " + terminal_safe(entry).replace("\n", "\n      ") for entry in entries]
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -87,7 +92,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for state in states:
         print(f"{state['target'].upper()} [{state['usage']}]")
         for entry in state["entries"] or ["(empty)"]:
-            print("  " + entry.replace("\n", "\n    "))  # deeper: a line of an entry must not read as an entry
+            print("  " + terminal_safe(entry).replace("\n", "\n    "))  # deeper: a line of an entry must not read as an entry
         print()
     return 0
 
@@ -157,12 +162,26 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
     return 0
 
 
+def _content(text: str) -> str:
+    """The entry's text; ``-`` reads it from standard input (``echo note | hermes memory add -``)."""
+    if text != "-":
+        return text
+    from hermes_core.files import read_stdin_text
+
+    piped = read_stdin_text(MAX_STDIN_BYTES, what="entry")
+    piped = piped[:-2] if piped.endswith("\r\n") else piped[:-1] if piped.endswith("\n") else piped
+    if not piped.strip():
+        raise HermesError("'-' reads the entry from standard input, which was empty -> pipe the text in: "
+                          "echo 'User prefers dark mode' | hermes memory add -")
+    return piped
+
+
 def cmd_add(args: argparse.Namespace) -> int:
-    return _edit(args, "add", content=args.content)
+    return _edit(args, "add", content=_content(args.content))
 
 
 def cmd_replace(args: argparse.Namespace) -> int:
-    return _edit(args, "replace", old_text=args.old_text, content=args.content)
+    return _edit(args, "replace", old_text=args.old_text, content=_content(args.content))
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
@@ -25,14 +26,14 @@ SHOWN_ERRORS = 10
 
 def add_arguments(commands: Any) -> None:
     export = commands.add_parser("export", help="write a provider's memories to FILE.jsonl (one record per line)")
-    export.add_argument("file", type=Path, metavar="FILE.jsonl", help="where to write ('-' for stdout)")
+    export.add_argument("file", type=path_argument, metavar="FILE.jsonl", help="where to write ('-' for stdout)")
     export.add_argument("--provider", metavar="NAME", help="provider to export (default: memory.provider, else the built-in memory)")
     export.add_argument("--force", action="store_true", help="replace FILE.jsonl if it already exists")
     export.add_argument("--json", action="store_true", help="print a JSON summary")
     export.set_defaults(func=cmd_export)
 
     load = commands.add_parser("import", help="store the records of FILE.jsonl in a provider (the whole file is checked first)")
-    load.add_argument("file", type=Path, metavar="FILE.jsonl")
+    load.add_argument("file", type=path_argument, metavar="FILE.jsonl")
     load.add_argument("--provider", metavar="NAME", help="provider to import into (default: memory.provider, else the built-in memory)")
     load.add_argument("--dry-run", action="store_true", help="check the file and count what would be imported")
     load.add_argument("--json", action="store_true", help="print a JSON summary")
@@ -101,7 +102,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:
-        print(f"wrote {len(records)} records from {provider.name} to {args.file}", file=sys.stderr)
+        print(f"wrote {len(records)} records from {provider.name} to {args.file if to_file else 'standard output'}", file=sys.stderr)
     return 0
 
 

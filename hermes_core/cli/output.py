@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
+
+# C0 controls but tab and line feed, DEL and the C1 controls: ESC starts sequences that clear the
+# screen, set the window title or hide text, and CR lets a line overwrite itself.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def print_json(data: Any) -> None:
     """``--json`` output: indented, non-ASCII kept, values JSON cannot hold (timestamps, paths) as text."""
     json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write("\n")
+
+
+def terminal_safe(text: str) -> str:
+    """Stored text (a message, a memory entry, a plugin's manifest) as it may go to a terminal.
+
+    Control characters are shown as ``\\x1b`` instead of being obeyed: such text comes from
+    imported files, models and third-party plugins, and must not be able to clear the screen,
+    retitle the window or hide the line after it. ``--json`` and exports keep the text as stored.
+    """
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text.replace("\r\n", "\n"))
+
+
+def one_line(text: str) -> str:
+    """:func:`terminal_safe` for a table cell: line breaks and tabs become spaces."""
+    return terminal_safe(text).replace("\n", " ").replace("\t", " ")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from hermes_core.cli.output import print_json
+from hermes_core.cli.arguments import path_argument
+from hermes_core.cli.output import one_line, print_json
 from hermes_core.errors import HermesError
 
 
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     disable.set_defaults(func=cmd_disable)
 
     validate = commands.add_parser("validate", help="check a plugin directory, project or wheel without importing it")
-    validate.add_argument("path", type=Path, help="a plugin directory, a plugin project, or a .whl file")
+    validate.add_argument("path", type=path_argument, help="a plugin directory, a plugin project, or a .whl file")
     validate.add_argument("--json", action="store_true")
     validate.set_defaults(func=cmd_validate)
 
@@ -171,7 +171,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             continue
         if isinstance(value, bool):
             value = "true" if value else "false"
-        print(f"{label + ':':<{width - 1}} {value}")  # at least one space: 'requires_hermes:' fills the width
+        print(f"{label + ':':<{width - 1}} {one_line(str(value))}")  # at least one space: 'requires_hermes:' fills the width
     print(f"{'hooks:':<{width}}{', '.join(entry['hooks']) or '-'}  (declared)")
     print(f"{'tools:':<{width}}{', '.join(entry['tools']) or '-'}  (declared)")
     if entry["parts"]:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError
 
@@ -27,7 +28,7 @@ def add_distribution_commands(commands: Any) -> None:
     """Add the distribution subcommands to the ``hermes plugins`` subparsers ``commands``."""
     install = commands.add_parser("install", help="install a plugin from an index, a path, a wheel or a git repository")
     install.add_argument("spec", nargs="?", help="name[==version], ./path, file.whl, sdist, git URL, owner/repo; '#subdir' selects a subdirectory")
-    install.add_argument("-r", "--requirements", metavar="FILE", type=Path, help="install every SPEC listed in FILE, or restore a plugins.lock")
+    install.add_argument("-r", "--requirements", metavar="FILE", type=path_argument, help="install every SPEC listed in FILE, or restore a plugins.lock")
     install.add_argument("--enable", action=argparse.BooleanOptionalAction, default=None, help="turn the plugin on after installing (default: ask on a terminal)")
     install.add_argument("--force", action="store_true", help="replace an installed plugin of the same name")
     install.add_argument("--env", metavar="KEY=VALUE", action="append", default=[], help="store a variable in $HERMES_HOME/.env (repeatable)")
@@ -60,7 +61,7 @@ def add_distribution_commands(commands: Any) -> None:
     new = commands.add_parser("new", help="start a plugin project from the bundled template")
     new.add_argument("name", help="the plugin name, e.g. rm_guard (the project becomes hermes-rm-guard)")
     new.add_argument("--kind", choices=["hooks", "tools", "memory-provider", "context-engine"], default="hooks", help="what the plugin provides (default: hooks)")
-    new.add_argument("-o", "--output-dir", type=Path, default=Path("."), help="where to create the project (default: here)")
+    new.add_argument("-o", "--output-dir", type=path_argument, default=Path("."), help="where to create the project (default: here)")
     new.add_argument("--json", action="store_true", help="print the project created as JSON (asks nothing, like --no-input)")
     new.add_argument("--description", help="one line saying what the plugin does")
     new.add_argument("--author", help="author name")
@@ -89,7 +90,7 @@ def _installer(args: argparse.Namespace, *, env: list[str] | None = None, enable
 def _outcomes_json(outcomes: list[Any]) -> None:
     print_json([
         dict(outcome.entry.as_dict(), key=outcome.entry.key, changed=outcome.changed,
-             plugins=[{"key": p.key, "name": p.name, "kind": p.kind, "version": p.version} for p in outcome.plugins])
+             plugins=[{"key": p.key, "name": p.name, "kind": p.kind, "version": p.version, "warnings": list(p.warnings)} for p in outcome.plugins])
         for outcome in outcomes
     ])
 

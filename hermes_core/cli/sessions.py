@@ -8,10 +8,10 @@ import re
 import sys
 import time
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
-from hermes_core.cli.output import print_json
+from hermes_core.cli.arguments import path_argument
+from hermes_core.cli.output import one_line, print_json, terminal_safe
 
 # Re-exported: chat, memory switch/export and tests import these names from here.
 from hermes_core.cli.sessions_store import (
@@ -108,14 +108,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = commands.add_parser("export", help="write a session as JSON lines or Markdown")
     export.add_argument("session_id", help="a session ID")
     export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
-    export.add_argument("--output", "-o", type=Path, help="file to write, mode 0600 (default: stdout)")
+    export.add_argument("--output", "-o", type=path_argument, help="file to write, mode 0600 (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace the --output file if it already exists")
     export.set_defaults(func=_run_from("sessions_transfer", "cmd_export"))
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")
-    importer.add_argument("file", type=Path, help="the .jsonl file to import")
+    importer.add_argument("file", type=path_argument, help="the .jsonl file to import")
     importer.add_argument("--title", help="title of the imported session (numbered when the file holds several)")
     importer.add_argument("--source", default="import", help="source recorded on the sessions (default: import)")
+    importer.add_argument("--again", action="store_true",
+                          help="import conversations already imported again, as new sessions (by default they are skipped)")
     importer.add_argument("--json", action="store_true", help="print the sessions created as JSON")
     importer.set_defaults(func=_run_from("sessions_transfer", "cmd_import"))
 
@@ -176,7 +178,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print("no sessions stored yet; 'hermes chat' starts one")
         return 0
     for row in rows:
-        title = row.get("title") or (row.get("preview") or "")[:50] or "-"
+        title = one_line(row.get("title") or (row.get("preview") or "")[:50] or "-")
         chain = f" ({len(row['chain'])} linked)" if len(row.get("chain") or []) > 1 else ""
         print(f"{row['id']}  {_when(row.get('last_active'))}  {row.get('source', '-'):<8} {row.get('chain_message_count', 0):>5} msgs  {title}{chain}")
     return 0
@@ -189,13 +191,14 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"session": row, "messages": messages})
         return 0
-    print(f"session {row['id']}  {row.get('title') or ''}  started {_when(row.get('started_at'))}  model {row.get('model') or '-'}")
+    print(f"session {row['id']}  {one_line(row.get('title') or '')}  started {_when(row.get('started_at'))}  model {one_line(row.get('model') or '-')}")
     for message in messages:
-        print(f"\n[{message.get('role')}{' ' + str(message['tool_name']) if message.get('tool_name') else ''}]")
+        header = f"{message.get('role')}{' ' + str(message['tool_name']) if message.get('tool_name') else ''}"
+        print(f"\n[{one_line(header)}]")
         if message.get("content"):
-            print(message["content"])
+            print(terminal_safe(str(message["content"])))
         for name, arguments in _tool_calls(message.get("tool_calls")):
-            print(f"-> {name}({arguments})" if name is not None else f"-> (as stored) {arguments}")
+            print(terminal_safe(f"-> {name}({arguments})" if name is not None else f"-> (as stored) {arguments}"))
     return 0
 
 
@@ -231,7 +234,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no matches")
         return 0
     for hit in hits:
-        print(f"{hit.session_id}  #{hit.message_id}  {hit.role:<9} {_when(hit.timestamp)}  {hit.snippet}")
+        print(f"{hit.session_id}  #{hit.message_id}  {hit.role:<9} {_when(hit.timestamp)}  {one_line(hit.snippet)}")
     return 0
 
 

@@ -136,14 +136,35 @@ MAX_IMPORT_BYTES = 1 << 30
 
 
 def _read_lines(path: Path) -> list[str]:
-    from hermes_core.files import read_limited_text
+    from hermes_core.files import read_limited_text, read_stdin_text
 
+    if str(path) == "-":  # `hermes sessions export ID | hermes -p other sessions import -`
+        return read_stdin_text(MAX_IMPORT_BYTES, what="file to import").splitlines()
     try:
         # refuses FIFOs and devices (a FIFO would block, /dev/zero would fill memory), bounds the size,
         # names the line of a byte that is not UTF-8; a leading byte-order mark is fine
         return read_limited_text(path, MAX_IMPORT_BYTES, what="file to import").splitlines()
     except FileNotFoundError:
         raise HermesError(f"{path}: no such file -> check the path") from None
+
+
+def _refuse_one_document(path: Path, lines: list[str], number: int) -> None:
+    """A .json file (a list, or an object spread over lines) where JSON Lines belong: say so, and how to convert it."""
+    if any(line.strip() for line in lines[: number - 1]):
+        return  # an earlier line was fine: this is a JSON Lines file with a bad line
+    try:
+        document = json.loads("\n".join(lines))
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(document, (list, dict)) or (isinstance(document, list) and not all(isinstance(i, dict) for i in document)):
+        return  # not messages or conversations either: the line's own error says more
+    kind, filter_ = ("list", "'.[]'") if isinstance(document, list) else ("object", ".")
+    spread = " spread over several lines" if isinstance(document, dict) or len([ln for ln in lines if ln.strip()]) > 1 else ""
+    target = "chats" if str(path) == "-" else Path(path).stem
+    if f"{target}.jsonl" == Path(path).name:
+        target += "-lines"  # jq must not write over the file it reads
+    raise HermesError(f"{path} is one JSON {kind}{spread}, not JSON Lines (one message or conversation per line) -> "
+                      f"convert it: jq -c {filter_} {path} > {target}.jsonl, then import that file")
 
 
 def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
@@ -161,6 +182,7 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
         try:
             item = json.loads(line)
         except ValueError as exc:
+            _refuse_one_document(path, lines, number)
             raise HermesError(f"{path}:{number}: not JSON ({exc.msg}) -> each line must be a chat message or {{\"messages\": [...]}}") from exc
         except RecursionError:
             raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
@@ -170,6 +192,8 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
             raise HermesError(f"{path}:{number}: holds a lone surrogate (U+{ord(exc.object[exc.start]):04X}), which is not valid text -> fix the line") from None
         except (RecursionError, ValueError):
             raise HermesError(f"{path}:{number}: the JSON is nested too deeply to be a chat message -> check the file") from None
+        if isinstance(item, list):
+            _refuse_one_document(path, lines, number)
         if isinstance(item, dict) and "messages" in item:
             if not isinstance(item["messages"], list):
                 raise HermesError(f"{path}:{number}: 'messages' must be a list of chat messages, not {_json_kind(item['messages'])} "
@@ -186,31 +210,107 @@ def read_chat_jsonl(path: Path) -> list[list[dict[str, Any]]]:
     return found
 
 
+#: Names the ids of imported conversations (uuid5); any fixed UUID would do, this one must never change.
+_IMPORT_NAMESPACE = "7d0b4a8e-3c51-4f0e-9a37-5b8f2d6c1e94"
+
+
+def conversation_session_id(conversation: list[dict[str, Any]]) -> str:
+    """The session id an imported conversation gets: derived from its messages, so importing it again finds it.
+
+    A UUID like every other session id (version 5, named by a digest of the conversation as read).
+    """
+    import hashlib
+    import uuid
+
+    namespace = uuid.UUID(_IMPORT_NAMESPACE)
+    canonical = json.dumps(conversation, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return str(uuid.uuid5(namespace, hashlib.sha256(canonical.encode("utf-8")).hexdigest()))
+
+
+def _stored_prefix(store: Any, session_id: str, body: list[dict[str, Any]]) -> int | None:
+    """How many of ``body``'s messages the existing session already holds, or None when it holds something else.
+
+    A process killed half-way through a conversation leaves its first messages stored under the
+    conversation's id; the next import appends the rest instead of skipping a half conversation.
+    """
+    stored = [(m.get("role"), m.get("content")) for m in store.get_messages(session_id) if m.get("role") != "system"]
+    if len(stored) <= len(body) and stored == [(m["role"], m.get("content")) for m in body[: len(stored)]]:
+        return len(stored)
+    return None
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     conversations = read_chat_jsonl(args.file)
     total = sum(len(c) for c in conversations)
     from hermes_core.cli.progress import Progress
 
     done = 0
-    imported: list[dict[str, Any]] = []
+    outcomes: list[dict[str, Any]] = []
     progress = Progress("importing", unit="messages", minimum=IMPORT_BATCH + 1)
     with _open_store() as store, progress:
         progress.start(total)  # one job for the whole file, however many conversations it holds
         for conversation in conversations:
             system = next((m["content"] for m in conversation if m["role"] == "system"), None)
             body = [m for m in conversation if m["role"] != "system"]
-            session_id = store.create_session(source=args.source, system_prompt=system)
-            if args.title:
+            session_id, already, created = None, 0, True
+            if not args.again:
+                session_id = conversation_session_id(conversation)
+                if store.get_session(session_id) is not None:
+                    prefix = _stored_prefix(store, session_id, body)
+                    already, created = (len(body) if prefix is None else prefix), False
+            if created:
+                try:
+                    session_id = store.create_session(session_id, source=args.source, system_prompt=system)
+                except _session_exists_error():
+                    # another host sharing the store imported it between the look above and this write
+                    already, created = len(body), False
+            if created and args.title:
                 store.set_title(session_id, args.title, auto_number=True)  # "Title", "Title #2", ...
-            for start in range(0, len(body), IMPORT_BATCH):
-                chunk = body[start : start + IMPORT_BATCH]
-                store.append_messages(session_id, chunk)
-                done += len(chunk)
-                progress.update(done)
-            done += len(conversation) - len(body)
-            imported.append({"id": session_id, "messages": len(body), "title": store.get_session(session_id).get("title") if args.title else None})
+            try:
+                for start in range(already, len(body), IMPORT_BATCH):
+                    chunk = body[start : start + IMPORT_BATCH]
+                    store.append_messages(session_id, chunk)
+                    done += len(chunk)
+                    progress.update(done)
+            except BaseException:
+                # a conversation is imported whole or not at all: Ctrl-C or a failing store half-way
+                # must not leave half of it looking like a session of its own
+                if created:
+                    try:
+                        store.delete_session(session_id)
+                    except Exception:  # the store itself failed; what is left is finished by the next run
+                        pass
+                print(f"hermes: {_stopped(outcomes, len(conversations))}", file=sys.stderr)
+                raise
+            done += len(conversation) - len(body) + already
+            status = "skipped" if already == len(body) else "imported" if created else "completed"
+            row = store.get_session(session_id) or {}
+            outcomes.append({"id": session_id, "messages": len(body), "title": row.get("title"), "status": status})
             if not args.json:
-                print(f"imported {len(body)} messages as session {session_id}")
+                print(_outcome_line(status, len(body), already, session_id))
     if args.json:
-        print_json({"file": str(args.file), "sessions": imported})
+        print_json({"file": str(args.file), "sessions": outcomes})
     return 0
+
+
+def _session_exists_error() -> type[Exception]:
+    """The state store's "that session id is taken" error (the store module is loaded by then)."""
+    import importlib
+
+    from hermes_core.cli.sessions_store import STATE_PLUGIN_MODULE
+
+    return importlib.import_module(STATE_PLUGIN_MODULE).SessionExistsError  # type: ignore[no-any-return]
+
+
+def _outcome_line(status: str, messages: int, already: int, session_id: str) -> str:
+    if status == "skipped":
+        return f"skipped {messages} messages already imported as session {session_id}"
+    if status == "completed":
+        return f"imported the last {messages - already} of {messages} messages into session {session_id}"
+    return f"imported {messages} messages as session {session_id}"
+
+
+def _stopped(outcomes: list[dict[str, Any]], total: int) -> str:
+    """What a stopped import tells the user: what is stored, and that running it again finishes the job."""
+    return (f"import stopped after {len(outcomes)} of {total} conversations -> run the same command again: "
+            "it skips the conversations already imported and writes the rest")

@@ -43,6 +43,8 @@ class StagedDirectory:
             os.replace(self.target, previous)
         os.replace(self.staged, self.target)
         self.plugin.directory = self.target
+        # the manifest was checked in the staging copy, which is gone now: name the file where it stays
+        self.plugin.warnings = [w.replace(str(self.staged), str(self.target)) for w in self.plugin.warnings]
         shutil.rmtree(self.stage_root, ignore_errors=True)
 
     def rollback(self) -> None:

@@ -27,7 +27,7 @@ from hermes_core.distribution.package_install import StagedPackage, install_pack
 from hermes_core.distribution.pip_runner import PipOptions
 from hermes_core.distribution.sources import Fetched, fetch
 from hermes_core.distribution.specs import PluginSpec, canonical_name, parse_spec, spec_from_lines
-from hermes_core.errors import HermesError
+from hermes_core.errors import HermesError, split_cause_and_fix
 
 Staged = Union[StagedPackage, StagedDirectory]
 
@@ -87,7 +87,7 @@ class Installer:
             try:
                 check()
             except HermesError as exc:
-                cause, _, fix = str(exc).partition(" -> ")
+                cause, fix = split_cause_and_fix(str(exc))
                 raise InstallError(subject, cause, fix.rstrip(".") or "fix it and try again") from exc
 
     def install(self, text: str, *, ref: str = "") -> Outcome:

@@ -114,8 +114,10 @@ def _child(home: Path, report: Path, skip: set[str]) -> None:
             continue  # refused plugins are reported by the checks that need no import
         write({"start": record.key})
         manager.load(record.key)
-        fix = f"fix the plugin, or disable it: 'hermes plugins disable {record.key}'" if record.error else ""
-        write({"key": record.key, "error": record.error if not record.loaded else None, "fix": fix})
+        cause, _, own_fix = (record.error or "").partition(" -> ")  # a cause that names its own fix keeps it first
+        disable = f"disable it: 'hermes plugins disable {record.key}'"
+        fix = (f"{own_fix}; or {disable}" if own_fix else f"fix the plugin, or {disable}") if record.error else ""
+        write({"key": record.key, "error": cause if not record.loaded else None, "fix": fix})
     write({"done": "1"})
     os._exit(0)  # no plugin shutdown code or atexit handler can change the verdict now
 

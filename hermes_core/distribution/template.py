@@ -73,6 +73,8 @@ def create_project(
     major_minor = ".".join(__version__.split(".")[:2])
     context = {"plugin_name": plugin_name, "kind": kind, "_hermes_version": major_minor, **(extra or {})}
     slug = f"hermes-{plugin_name.replace('_', '-')}"
+    if output_dir.exists() and not output_dir.is_dir():
+        raise HermesError(f"--output-dir {output_dir} is a file, not a directory -> give the directory to create the project in")
     if (output_dir / slug).exists():
         raise HermesError(f"{output_dir / slug} already exists -> choose another name or --output-dir, or remove it")
     try:
@@ -95,5 +97,17 @@ def create_project(
         except FailedHookException as exc:
             raise HermesError(f"the template refused the input ({exc}) -> check the values given") from exc
         except CookiecutterException as exc:
+            _remove_partial(output_dir / slug)
             raise HermesError(f"cannot generate the project: {exc} -> check the values given") from exc
+        except OSError as exc:  # a directory that cannot be created or written, a full disk
+            _remove_partial(output_dir / slug)
+            raise HermesError(f"cannot create the project in {output_dir}: {exc.strerror or exc} -> give a directory you can write to "
+                              "(--output-dir); nothing was left behind") from exc
     return Path(project)
+
+
+def _remove_partial(project: Path) -> None:
+    """A project cut off half-way is removed: it was checked not to exist before generation began."""
+    import shutil
+
+    shutil.rmtree(project, ignore_errors=True)

@@ -117,6 +117,9 @@ def _df(rows: list[_Row], alt: Alternative, grams: bool) -> int:
 def _match(row: _Row, group: Group, terms: list[tuple[list[Alternative], bool, str | None]], avg_words: float,
            avg_grams: float, count: int, df_of: Callable[[Alternative, bool], int]) -> float | None:
     score = 0.0
+    for term in group.positives:  # text with no word in it (``&``): no index term, only its literal check
+        if term.literal is not None and not term.word_expr and not term.gram_exprs and term.literal not in row.lowered:
+            return None
     for alts, grams, literal in terms:
         toks, counts = (row.grams, row.gram_counts) if grams else (row.words, row.word_counts)
         hits = [(alt, frequency(toks, counts, alt)) for alt in alts]

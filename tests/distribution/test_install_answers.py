@@ -182,7 +182,20 @@ def test_a_directory_plugins_manifest_warnings_are_shown(hermes_home, tmp_path):
     source = write_files(tmp_path / "memo-src", {"plugin.yaml": "name: memo\nversion: '1.0'\nfrobnicate: 1\n", "__init__.py": ""})
     install, out = installer(hermes_home, interactive=False)
     install.install(str(source))
-    assert "warning: plugin 'memo' (user, " in out.getvalue() and "unknown key(s) 'frobnicate' in plugin.yaml are ignored" in out.getvalue()
+    installed = hermes_home / "plugins" / "memo" / "plugin.yaml"
+    # named where the file stays, not in the staging copy it was checked in (gone once installed)
+    assert (f"warning: plugin 'memo' (user, {installed}): unknown key(s) 'frobnicate' in plugin.yaml are ignored"
+            in out.getvalue().splitlines())
+
+
+def test_install_json_lists_each_plugins_manifest_warnings(run_hermes, hermes_home, tmp_path):
+    noisy = write_files(tmp_path / "memo-src", {"plugin.yaml": "name: memo\nversion: '1.0'\nfrobnicate: 1\n", "__init__.py": ""})
+    quiet = write_files(tmp_path / "calm-src", {"plugin.yaml": "name: calm\nversion: '1.0'\n", "__init__.py": ""})
+    for source, expected in ((noisy, [f"plugin 'memo' (user, {hermes_home / 'plugins' / 'memo' / 'plugin.yaml'}): "
+                                      "unknown key(s) 'frobnicate' in plugin.yaml are ignored"]), (quiet, [])):
+        result = run_hermes("plugins", "install", str(source), "--json")
+        assert result.exit_code == 0, result.stderr
+        assert [p["warnings"] for p in result.json()[0]["plugins"]] == [expected]
 
 
 def test_a_git_directory_plugin_keeps_its_work_tree_and_a_subdirectory_does_not(run_hermes, hermes_home, tmp_path):

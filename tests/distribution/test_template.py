@@ -196,3 +196,14 @@ def test_new_at_a_terminal_asks_only_for_what_was_not_given(tmp_path):
     assert "plugin_name" not in text and "kind" not in text.split("created")[0] and "author name" not in text
     pyproject = (tmp_path / "hermes-tty-one" / "pyproject.toml").read_text()
     assert "Guards rm -rf" in pyproject and "Ann" in pyproject
+
+
+def test_new_into_a_file_names_the_file_and_writes_nothing(run_hermes, tmp_path):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me\n", encoding="utf-8")
+    result = run_hermes("plugins", "new", "filed", "--no-input", "-o", str(a_file), "--json")
+    assert result.exit_code == 1
+    assert result.json()["cause"] == f"--output-dir {a_file} is a file, not a directory"
+    assert "Traceback" not in result.stderr and "OSError" not in result.stderr
+    assert a_file.read_text(encoding="utf-8") == "keep me\n"
+

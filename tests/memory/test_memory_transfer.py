@@ -47,6 +47,7 @@ def test_builtin_export_then_import_into_another_provider(ledger, run_hermes, he
     # and the ledger's own export carries them on, to stdout
     exported = run_hermes("memory", "export", "--provider", "ledger-memory", "-")
     assert [json.loads(line)["text"] for line in exported.stdout.splitlines()] == [r["text"] for r in records]
+    assert exported.stderr == "wrote 2 records from ledger to standard output\n"
 
 
 def test_a_malformed_line_is_named_and_nothing_is_imported(ledger, run_hermes, hermes_home, tmp_path):

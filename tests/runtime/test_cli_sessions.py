@@ -368,3 +368,19 @@ def test_chat_on_a_state_db_from_a_newer_hermes_is_a_user_error(hermes_home, run
     assert result.exit_code == 1 and "internal error" not in result.stderr
     assert f"hermes: error: {db} was written by a newer hermes" in result.stderr and "-> upgrade hermes" in result.stderr
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+def test_control_characters_in_stored_text_are_shown_not_obeyed_by_the_terminal(run_hermes, hermes_home, tmp_path):
+    # text from an imported file or a model: ESC sequences could clear the screen, recolour or hide the rest
+    hostile = "\x1b[2J\x1b]0;owned\x07wipe \x1b[8mhidden\x1b[0m done\rX"
+    source = tmp_path / "hostile.jsonl"
+    source.write_text(json.dumps({"messages": [{"role": "user", "content": hostile}, {"role": "assistant", "content": "wipe noted"}]}) + "\n",
+                      encoding="utf-8")
+    assert run_hermes("sessions", "import", str(source), "--title", "t\x1b[31m").exit_code == 0
+    session_id = run_hermes("sessions", "list", "--json").json()[0]["id"]
+    for argv in (("sessions", "show", session_id), ("sessions", "search", "wipe"), ("sessions", "list")):
+        result = run_hermes(*argv)
+        assert result.exit_code == 0, result.stderr
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\r" not in result.stdout, (argv, result.stdout)
+    assert "\\x1b[2J\\x1b]0;owned\\x07wipe \\x1b[8mhidden\\x1b[0m done\\x0dX" in run_hermes("sessions", "show", session_id).stdout
+    assert run_hermes("sessions", "show", session_id, "--json").json()["messages"][0]["content"] == hostile  # data stays as stored

@@ -168,3 +168,28 @@ def test_migrating_onto_the_store_in_use_is_refused_without_showing_the_password
     result = run_hermes("sessions", "migrate", "--to", pg_url)
     assert result.exit_code == 1 and "already uses" in result.stderr
     assert "hermes-test-secret" not in result.stderr and ":***@" in result.stderr
+
+
+def test_importing_a_file_again_on_postgresql_skips_it_and_completes_a_half_written_one(hermes_home, pg_url, run_hermes,
+                                                                                        monkeypatch, tmp_path):
+    from hermes_core.cli.sessions_transfer import conversation_session_id, read_chat_jsonl
+
+    _use_postgres(monkeypatch, hermes_home, pg_url)
+    chats = tmp_path / "chats.jsonl"
+    whole = [{"role": "user", "content": "Which port does postgres use?"}, {"role": "assistant", "content": "5432 by default."}]
+    half = [{"role": "user", "content": f"step {i} of the runbook"} for i in range(6)]
+    chats.write_text("".join(json.dumps({"messages": c}) + "\n" for c in (whole, half)))
+    # another host was killed after storing the first three messages of the second conversation
+    with open_postgres_store(pg_url) as store:
+        half_id = conversation_session_id(read_chat_jsonl(chats)[1])
+        store.create_session(half_id, "import")
+        store.append_messages(half_id, half[:3])
+
+    first = run_hermes("sessions", "import", str(chats), "--json")
+    assert first.exit_code == 0, first.stderr
+    assert [s["status"] for s in first.json()["sessions"]] == ["imported", "completed"]
+    again = run_hermes("sessions", "import", str(chats), "--json")
+    assert [s["status"] for s in again.json()["sessions"]] == ["skipped", "skipped"]
+    with open_postgres_store(pg_url) as store:
+        assert [m["content"] for m in store.get_messages(half_id)] == [m["content"] for m in half]
+        assert store.message_count() == 8

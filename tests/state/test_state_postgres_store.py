@@ -6,6 +6,7 @@ import contextlib
 import string
 import threading
 import time
+import uuid
 from typing import Any, Iterator
 
 import psycopg
@@ -14,10 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermes_plugins_builtin.state import SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
-from hermes_plugins_builtin.state.postgres import open_postgres_store
+from hermes_plugins_builtin.state.postgres import open_postgres_store, redact_url
 from hermes_plugins_builtin.state.postgres.schema import SCHEMA_VERSION
 from hermes_plugins_builtin.state.postgres.store import MAX_SEARCH_LIMIT
+from hermes_plugins_builtin.state.postgres.text import bm25_weight
 from hermes_plugins_builtin.state.query import ascii_lower, parse
+from hermes_plugins_builtin.state.search import DEFAULT_RANK_WINDOW
 
 
 @pytest.fixture
@@ -150,6 +153,9 @@ def test_counters_added_are_never_retried_and_set_counters_are(pg) -> None:
     commits = _lose_next_acknowledgement(pg)
     pg.update_token_counts("s", absolute=True, input_tokens=7, model="m")
     assert len(commits) == 2 and pg.get_session("s")["input_tokens"] == 7 and pg.get_session("s")["model"] == "m"
+    commits = _lose_next_acknowledgement(pg)
+    pg.end_session("s", "done", ended_at=9.0)  # setting the end is safe to repeat: retried
+    assert len(commits) == 2 and (pg.get_session("s")["ended_at"], pg.get_session("s")["end_reason"]) == (9.0, "done")
     pg.update_token_counts("s", input_tokens=None)  # nothing to change: only checks the session exists
     for values in ({}, {"input_tokens": 1}, {"absolute": True, "model": "m"}):
         with pytest.raises(SessionNotFoundError, match="'missing'"):  # the id asked for, whichever way it fails
@@ -193,10 +199,12 @@ def test_a_title_another_host_took_as_the_transaction_began_is_numbered_past(pg,
     pg._pool.transaction = transaction
     assert pg.set_title("b", "Plan", auto_number=True) == "Plan #3"
     pg._pool.transaction = real
-    with pytest.raises(TitleInUseError, match="'Plan #3' is already used"):
+    with pytest.raises(TitleInUseError) as refused:
         pg.set_title("a", "Plan #3")
-    with pytest.raises(SessionNotFoundError):
+    assert str(refused.value) == "title 'Plan #3' is already used by another session -> choose another title"
+    with pytest.raises(SessionNotFoundError) as missing:
         pg.set_title("missing", "x")
+    assert missing.value.session_id == "missing"
 
 
 # -- search: any string is a safe query, and every hit holds what the query asks for --------------------
@@ -420,3 +428,86 @@ def test_stats_of_a_database_a_newer_host_migrated_meanwhile_name_it(pg_url, pg)
     with pytest.raises(StateStoreError) as refused:
         pg.stats()
     assert pg_url.rsplit("/", 1)[-1] in str(refused.value) and f"version {SCHEMA_VERSION + 1}" in str(refused.value)
+
+
+def test_words_are_ranked_by_bm25_from_the_postings_over_every_match(pg) -> None:
+    # BM25 (reference length 40) puts 20 occurrences in 40 words above one in one; ts_rank_cd normalised
+    # by length, the ranking of prefixes and grams, puts them the other way round
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", [{"role": "user", "content": "alpha x " * 20}, {"role": "user", "content": "alpha"}])
+    hits = pg.search("alpha")
+    assert [h.message_id for h in hits] == ids
+    # one word, one idf: the scores stand as the postings' weights do
+    assert hits[0].rank / hits[1].rank == pytest.approx(bm25_weight(20, 40) / bm25_weight(1, 1), rel=1e-5)  # stored as real
+
+
+def test_a_prefix_is_ranked_over_the_newest_rank_window_matches_only(pg, pg_url) -> None:
+    # the best match of appl* (ts_rank_cd over the length) is the oldest: a window of 2 leaves it out
+    pg.create_session("s", "cli")
+    ids = pg.append_messages("s", [{"role": "user", "content": "applesauce"},
+                                   {"role": "user", "content": "apple and many more words " * 4},
+                                   {"role": "user", "content": "apple and other words " * 5}])
+    with open_postgres_store(pg_url, rank_window=2) as windowed, open_postgres_store(pg_url, rank_window=None) as whole:
+        assert [h.message_id for h in windowed.search("appl*", limit=1)] == [ids[2]]
+        assert [h.message_id for h in windowed.search("appl*", limit=3)] == [ids[0], ids[2], ids[1]]  # window 3
+        assert [h.message_id for h in whole.search("appl*", limit=1)] == [ids[0]]
+
+
+def _connections_to(pg_url: str) -> int:
+    """Other sessions connected to the test database now, as the server counts them."""
+    dbname = psycopg.conninfo.conninfo_to_dict(pg_url)["dbname"]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                            (dbname,)).fetchone()[0]
+
+
+def _until_no_connections(pg_url: str) -> int:
+    # a backend leaves pg_stat_activity a moment after its client hung up: ask until it has, within 10 s
+    deadline = time.monotonic() + 10
+    while (left := _connections_to(pg_url)) and time.monotonic() < deadline:
+        pass
+    return left
+
+
+def test_a_store_shows_its_url_redacted_and_leaves_no_connection_open_when_closed_or_refused(pg_url) -> None:
+    store = open_postgres_store(pg_url, pool_size=2)
+    assert store.url == pg_url and store.path == redact_url(pg_url) != pg_url and "hermes-test-secret" not in store.path
+    assert store.rank_window == DEFAULT_RANK_WINDOW == 500 and store.backend == "postgres"
+    assert _connections_to(pg_url) >= 1
+    store.close()
+    store.close()  # a second close is harmless
+    assert _until_no_connections(pg_url) == 0
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE hermes_state_meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(StateStoreError, match="newer") as refused:
+        open_postgres_store(pg_url)
+    assert _until_no_connections(pg_url) == 0, refused  # the refused store's pool is closed, not left to the GC
+
+
+def test_a_session_created_and_ended_without_arguments_gets_an_id_the_cli_source_and_the_clocks_times(pg) -> None:
+    before = time.time()
+    sid = pg.create_session()
+    pg.end_session(sid)
+    after = time.time()
+    assert str(uuid.UUID(sid)) == sid  # a new UUID
+    session = pg.get_session(sid)
+    assert (session["source"], session["end_reason"], session["title"], session["model_config"]) == ("cli", "user", None, None)
+    assert before <= session["started_at"] <= session["ended_at"] <= after
+    assert pg.create_session() != sid
+
+
+def test_ending_or_counting_a_missing_session_names_it(pg) -> None:
+    for call in (lambda: pg.end_session("nobody"), lambda: pg.update_token_counts("nobody", input_tokens=1),
+                 lambda: pg.update_token_counts("nobody", absolute=True, input_tokens=1),
+                 lambda: pg.update_token_counts("nobody")):
+        with pytest.raises(SessionNotFoundError) as missing:
+            call()
+        assert str(missing.value) == "no session with id 'nobody' -> 'hermes sessions list' shows the ids"
+
+
+def test_equal_scores_list_the_newest_first_across_the_groups_of_a_query(pg) -> None:
+    pg.create_session("s", "cli")
+    older, newer = pg.append_messages("s", [{"role": "user", "content": "alpha"}, {"role": "user", "content": "beta"}])
+    hits = pg.search("alpha OR beta")
+    assert hits[0].rank == hits[1].rank
+    assert [h.message_id for h in hits] == [newer, older]

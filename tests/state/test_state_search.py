@@ -121,6 +121,19 @@ def test_special_strings_match_literally_not_by_their_words(store, corpus):
     assert ids(store.search('foo-bar.baz "unterminated')) == {corpus["dashes"]}
 
 
+@pytest.mark.parametrize("flush", [False, True], ids=["waiting-rows", "indexed-rows"])
+def test_a_term_of_punctuation_beside_words_must_occur_literally_indexed_or_not(store, flush):
+    store.create_session("s1", "cli")
+    both = store.append_message("s1", "user", "deploy the app & roll back")
+    words_only = store.append_message("s1", "user", "deploy the app now")
+    if flush:
+        store.flush_search_index()
+    assert ids(store.search("deploy &")) == {both}
+    assert ids(store.search("deploy NOT &")) == {words_only}
+    assert ids(store.search('app "&" roll')) == {both}
+    assert store.search("deploy %") == []
+
+
 @pytest.mark.parametrize("query", ["", "   ", "***", "AND OR NOT", "NOT", '"', '""', "(", ")", "NEAR(", "-",
                                    ":", "%", "_", "*", "^", "x" * 3000, "a " * 100, "\x00", "'", "{}", "C++"])
 def test_hostile_queries_return_nothing_or_literal_matches(store, corpus, query):

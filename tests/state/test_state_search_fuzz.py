@@ -69,3 +69,40 @@ def test_typed_text_is_found_and_every_hit_contains_it(literal_store, term, fill
         text = ascii_lower(literal_store.get_messages("s")[hit.message_id - 1]["content"])
         assert marker in text
         assert ascii_lower(term.rstrip("*") if prefix else term) in text
+
+
+# Messages whose words, punctuation and scripts the queries below recombine (fewer than an index batch,
+# so the waiting copy keeps every row waiting).
+MIXED = ["deploy the app & roll back", "deploy the app now", "see foo-bar.baz for the string", "C++ and c# at 100%_done",
+         "path/to/file.py:42 failed", "数据库服务器 部署 完成", "用python写脚本 and a cache_timeout knob", "NEAR(deploy server)",
+         "quoted \"text\" {json: true}", "roll-back -verbose --force", "the app is the app", "ünïcödé Straße café",
+         "email me at a.b@example.com", "rate 23% vat", "[brackets] (parens) <angle>"]
+WORDS = st.sampled_from(sorted({w for m in MIXED for w in m.replace('"', " ").split()} | {"NOT", "OR", "AND", "*", "-", "&"}))
+
+
+@pytest.fixture(scope="module")
+def twin_stores(tmp_path_factory, pg_server):
+    """The same messages thrice: every row indexed in one store, every row waiting for its batch in the other, and PostgreSQL."""
+    from hermes_plugins_builtin.state.postgres import open_postgres_store
+
+    root = tmp_path_factory.mktemp("twins")
+    twins = []
+    for name in ("indexed", "waiting", "postgres"):
+        store = SessionStore(root / f"{name}.db") if name != "postgres" else open_postgres_store(pg_server.url(pg_server.create_database()))
+        store.create_session("s", "cli")
+        store.append_messages("s", [{"role": "user", "content": text} for text in MIXED])
+        twins.append(store)
+    twins[0].flush_search_index()
+    yield twins
+    for store in twins:
+        store.close()
+
+
+@FUZZ
+@given(words=st.lists(st.one_of(WORDS, NASTY), min_size=1, max_size=5))
+def test_indexed_and_waiting_rows_give_the_same_hits(twin_stores, words):
+    indexed, waiting, postgres = twin_stores
+    query = " ".join(words)
+    expected = {h.message_id for h in indexed.search(query, limit=50)}
+    assert {h.message_id for h in waiting.search(query, limit=50)} == expected, query
+    assert {h.message_id for h in postgres.search(query, limit=50)} == expected, query

@@ -2,7 +2,9 @@
 
 ``mem0.json`` is the file Hermes Agent's Mem0 plugin writes; it is read so an existing setup keeps
 working. Secrets (the platform key, model keys) come only from the environment or ``$HERMES_HOME/.env``;
-a key written into either file is ignored and reported.
+a key written into either file is ignored and reported. The one exception is a key inside one of mem0's
+own blocks in mem0.json (``llm``, ``embedder``, ``vector_store``), where Hermes Agent's setup put it: it is
+used, so that setup keeps working, and reported; the block's variable, when set, wins.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ API_KEY_ENV = "MEM0_API_KEY"
 HOST_ENVS = ("MEM0_BASE_URL", "MEM0_HOST")
 LLM_KEY_ENV = "MEM0_LLM_API_KEY"
 EMBEDDER_KEY_ENV = "MEM0_EMBEDDER_API_KEY"
+VECTOR_STORE_KEY_ENV = "MEM0_VECTOR_STORE_API_KEY"
 #: Keys that hold secrets if someone writes them into a settings file.
 SECRET_KEYS = frozenset({"api_key", "llm.api_key", "embedder.api_key"})
 
@@ -68,7 +71,7 @@ class Mem0Settings:
     store_path: Path | None = None
     collection: str = DEFAULT_COLLECTION
     #: mem0-format ``vector_store``/``llm``/``embedder`` blocks from mem0.json, used verbatim.
-    native: dict[str, Any] = field(default_factory=dict)
+    native: dict[str, Any] = field(default_factory=dict, repr=False)  # its blocks may carry a key from the environment
     #: Things the user should know (ignored secrets, unreadable mem0.json); shown by status.
     notes: tuple[str, ...] = ()
 
@@ -165,9 +168,35 @@ def _chat_model(home: Path, env: Mapping[str, str]) -> Any:
         return None
 
 
-def _native_blocks(json_data: Mapping[str, Any]) -> dict[str, Any]:
-    """mem0-format blocks (``{"provider", "config"}``) a Hermes Agent mem0.json may hold."""
-    return {k: dict(json_data[k]) for k in ("vector_store", "llm", "embedder") if isinstance(json_data.get(k), dict) and "provider" in json_data[k]}
+#: The variables whose value, when set, is each mem0-format block's ``config.api_key``.
+NATIVE_KEY_ENVS = {"llm": (LLM_KEY_ENV,), "embedder": (EMBEDDER_KEY_ENV, LLM_KEY_ENV), "vector_store": (VECTOR_STORE_KEY_ENV,)}
+
+
+def _native_blocks(json_data: Mapping[str, Any], home: Path, env: Mapping[str, str], notes: list[str]) -> dict[str, Any]:
+    """mem0-format blocks (``{"provider", "config"}``) a Hermes Agent mem0.json may hold, keys from the environment first.
+
+    Such a block is mem0's own configuration, and Hermes Agent's setup wrote keys into it: a key
+    found there is still used, so the setup keeps working, but reported with where it belongs; the
+    block's variable, when set, replaces it.
+    """
+    blocks: dict[str, Any] = {}
+    for name in ("vector_store", "llm", "embedder"):
+        block = json_data.get(name)
+        if not isinstance(block, dict) or "provider" not in block:
+            continue
+        block = dict(block)
+        if isinstance(block.get("config"), Mapping):
+            config = dict(block["config"])
+            variables = NATIVE_KEY_ENVS[name]
+            key = next((v for v in (_env(n, home, env) for n in variables) if v), None)
+            if config.get("api_key") and not key:
+                notes.append(f"{name}.config.api_key is read from {JSON_FILE_NAME}, where anyone who can read the file sees it "
+                             f"-> move it to {variables[0]} in {home / '.env'} and delete it from {JSON_FILE_NAME}")
+            if key:
+                config["api_key"] = key
+            block["config"] = config
+        blocks[name] = block
+    return blocks
 
 
 def _user_id(layers: _Layers, platform: str, given: str | None, env: Mapping[str, str], home: Path) -> str:
@@ -198,7 +227,7 @@ def load_settings(home: Path, *, platform: str = "cli", user_id: str | None = No
     mode = str(layers.get("mode", "auto")).strip().lower()
     if mode not in MODES:
         raise SettingsError(f"memory.mem0.mode is {mode!r} -> set it to one of {', '.join(MODES)}")
-    native = _native_blocks(json_data)
+    native = _native_blocks(json_data, home, env, notes)
     if mode == "auto":
         # Hermes Agent's rule: an OSS vector_store block means local; otherwise a key means the platform.
         mode = "platform" if api_key and "vector_store" not in native else "local"

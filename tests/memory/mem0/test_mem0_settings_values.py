@@ -406,3 +406,31 @@ def test_each_native_block_of_mem0_json_is_kept(tmp_path):
     blocks = {"vector_store": {"provider": "qdrant", "config": {}}, "llm": {"provider": "ollama", "config": {}}, "embedder": {"provider": "ollama", "config": {"model": "nomic"}}}
     make_home(tmp_path, json_data=blocks)
     assert load_settings(tmp_path, env={}).native == blocks
+
+
+def test_a_key_inside_a_native_block_is_used_and_reported_and_the_environments_wins(tmp_path):
+    blocks = {"vector_store": {"provider": "qdrant", "config": {"url": "https://q.example", "api_key": "qd-in-file"}},
+              "llm": {"provider": "openai", "config": {"model": "gpt-x", "api_key": "sk-in-file"}},
+              "embedder": {"provider": "openai", "config": {"model": "emb-x"}}}
+    make_home(tmp_path, json_data=blocks)
+    written = (tmp_path / "mem0.json").read_text()
+
+    bare = load_settings(tmp_path, env={})
+    assert bare.native == blocks  # a Hermes Agent setup keeps working
+    dotenv = tmp_path / ".env"
+    assert bare.notes == (
+        "vector_store.config.api_key is read from mem0.json, where anyone who can read the file sees it "
+        f"-> move it to MEM0_VECTOR_STORE_API_KEY in {dotenv} and delete it from mem0.json",
+        "llm.config.api_key is read from mem0.json, where anyone who can read the file sees it "
+        f"-> move it to MEM0_LLM_API_KEY in {dotenv} and delete it from mem0.json")
+    assert "sk-in-file" not in repr(bare) and "qd-in-file" not in repr(bare)
+
+    keyed = load_settings(tmp_path, env={"MEM0_LLM_API_KEY": "sk-env", "MEM0_VECTOR_STORE_API_KEY": "qd-env"})
+    assert keyed.notes == ()
+    assert keyed.native["llm"]["config"] == {"model": "gpt-x", "api_key": "sk-env"}
+    assert keyed.native["embedder"]["config"] == {"model": "emb-x", "api_key": "sk-env"}  # the extraction model's key by default
+    assert keyed.native["vector_store"]["config"] == {"url": "https://q.example", "api_key": "qd-env"}
+    assert "sk-env" not in repr(keyed)
+    own = load_settings(tmp_path, env={"MEM0_LLM_API_KEY": "sk-env", "MEM0_EMBEDDER_API_KEY": "emb-env"})
+    assert own.native["embedder"]["config"]["api_key"] == "emb-env"
+    assert (tmp_path / "mem0.json").read_text() == written  # the file is only read

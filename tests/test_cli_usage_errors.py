@@ -1,0 +1,100 @@
+"""Usage errors of the `hermes` command line: a mistyped command, a global option in the wrong place, -p spelt another way."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (("plugin", "list"), "plugins"),
+        (("sesions", "list"), "sessions"),
+        (("plugins", "lst"), "list"),
+        (("memory", "shwo"), "show"),
+        (("sessions", "serch", "x"), "search"),
+    ],
+)
+def test_a_mistyped_command_names_the_command_meant(run_hermes, argv, meant):
+    result = run_hermes(*argv, "--json")
+    assert result.exit_code == 2
+    answer = result.json()
+    assert answer["fix"].startswith(f"did you mean '{meant}'?"), answer
+    assert f"did you mean '{meant}'?" in result.stderr
+
+
+def test_an_unknown_command_with_no_close_match_points_to_the_help(run_hermes):
+    result = run_hermes("plugins", "zzzzzz", "--json")
+    assert result.exit_code == 2
+    assert result.json()["fix"] == "'hermes plugins --help' lists them"
+
+
+def test_an_invalid_option_choice_names_the_choice_meant(run_hermes):
+    result = run_hermes("memory", "show", "--target", "usr", "--json")
+    assert result.exit_code == 2
+    assert result.json()["fix"].startswith("did you mean 'user'?")
+
+
+@pytest.mark.parametrize("option", [("--debug",), ("-p", "work"), ("--profile", "work"), ("--profile=work",)])
+def test_a_global_option_after_the_command_says_it_goes_before_the_command(run_hermes, option):
+    result = run_hermes("config", "path", *option)
+    assert result.exit_code == 2
+    shown = " ".join(option)
+    assert f"{option[0].split('=')[0]} is a global option: it goes before the command: 'hermes {shown} config path'" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [("-pwork",), ("--prof", "work"), ("--profile=work",), ("-p", "other", "-p", "work"), ("--debug", "-p", "work")],
+    ids=["attached", "abbreviated", "equals", "given twice: the last wins", "after --debug"],
+)
+def test_every_spelling_of_the_profile_option_uses_that_profile(run_hermes, hermes_home, profile):
+    result = run_hermes(*profile, "config", "set", "memory.provider", "honcho")
+    assert result.exit_code == 0, result.stderr
+    assert (hermes_home / "profiles" / "work" / "config.yaml").is_file()
+    assert not (hermes_home / "config.yaml").exists()
+    assert not (hermes_home / "profiles" / "other").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("plugins", "validate", ""),
+        ("sessions", "import", ""),
+        ("sessions", "export", "abcdef12", "-o", ""),
+        ("memory", "export", ""),
+        ("memory", "import", ""),
+        ("plugins", "install", "-r", ""),
+        ("plugins", "new", "empty_out", "-o", ""),
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_an_empty_path_is_a_usage_error_not_the_current_directory(run_hermes, hermes_home, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)  # '' used to mean '.', here
+    result = run_hermes(*argv, "--json")
+    assert result.exit_code == 2, result.stderr
+    assert "the path is empty" in result.json()["cause"] and result.json()["fix"]
+    assert list(tmp_path.iterdir()) == [hermes_home] or list(tmp_path.iterdir()) == []
+
+
+class _TerminalAtEnd(io.StringIO):
+    """A terminal where the user pressed Ctrl-D at the prompt."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_d_at_a_confirmation_prompt_is_a_refusal_not_an_internal_error(hermes_home, monkeypatch, capsys):
+    from hermes_core.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", _TerminalAtEnd(""))
+    code = main(["sessions", "prune", "--older-than", "30d", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "internal error" not in err and "EOFError" not in err
+    assert "hermes: error: input ended before the question was answered -> " in err
+    assert json.loads(out[out.index("{"):])["exit_code"] == 1
