@@ -141,6 +141,35 @@ GROUPS: dict[str, Group] = {
              "test_one_sentence_of_attack_in_a_long_note_is_found",
              "test_weights_of_another_feature_version_or_damaged_are_refused_with_the_fix"))),
     ),
+    # the pair detectors' two-class search (meeting) and the literal gates read from every detector's pattern (gate);
+    # the scanner builds its detectors at import, before a mutant is switched on, so the tests that count are the
+    # ones that build their own detectors and derive gates of their own (and the check that gate_cache.py is current)
+    "memory-scanner-gates": Group(
+        ("hermes_plugins_builtin/memory/scanner/meeting.py", "hermes_plugins_builtin/memory/scanner/gate.py"),
+        ("tests/builtin/memory/test_scanner_meeting.py", "tests/builtin/memory/test_scanner_gate.py",
+         "tests/builtin/memory/test_scanner_crosslingual.py", "tests/builtin/memory/test_scanner_semantics.py",
+         "tests/builtin/memory/test_scanner_rules.py"),
+    ),
+    # what a memory-provider swap hands over: stored conversations as turns (replay_turns), the resumable backfill,
+    # and the fence recalled memory travels in; the in-process `memory switch` tests (the SIGKILL and Ctrl-C ones run
+    # children, which cannot judge a mutant) and the unit tests. Measure a file at a time with --only: a backfill
+    # mutant runs the switch tests, seconds each
+    "memory-swap": Group(
+        ("hermes_core/memory/fence.py", "hermes_core/memory/replay_turns.py", "hermes_core/memory/backfill.py"),
+        ("tests/memory/test_swap_units.py", "tests/memory/test_fence.py", "tests/memory/test_memory_records.py",
+         *(f"tests/memory/test_memory_switch.py::{name}" for name in (
+             "test_backfill_sends_entries_and_every_conversation_turn_once_oldest_first",
+             "test_the_same_command_again_sends_nothing",
+             "test_again_sends_everything_once_more_after_the_storage_was_replaced",
+             "test_dry_run_writes_nothing",
+             "test_sessions_and_since_choose_the_conversations",
+             "test_an_unknown_or_unavailable_provider_changes_nothing",
+             "test_backfill_without_a_terminal_needs_yes",
+             "test_switch_without_backfill_and_back_to_builtin",
+             "test_a_failing_provider_stops_after_bounded_retries_and_the_rerun_resumes",
+             "test_a_provider_failing_to_start_is_reported_and_nothing_is_recorded",
+             "test_a_second_backfill_into_the_same_provider_is_refused_while_one_runs"))),
+    ),
     "state": Group(
         (
             "hermes_plugins_builtin/state/query.py",
@@ -275,10 +304,61 @@ GROUPS: dict[str, Group] = {
         ("tests/memory/mem0/test_mem0_tools.py", "tests/memory/mem0/test_mem0_platform.py"),
         loaded_plugins=("memory/mem0",),
     ),
+    # the provider's lifecycle (sessions, writes handed to the worker, shutdown, export/import, status) and
+    # recall before a turn, with the tests that open it through the host: the platform ones first (no model),
+    # the local-mode and fault ones for what only the embedded store reaches (a queued write, a hung model)
+    "mem0-provider": Group(
+        ("plugins/memory/mem0/provider.py", "plugins/memory/mem0/recall.py"),
+        (
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_tools.py",
+            "tests/memory/mem0/test_mem0_provider.py",
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_local.py",
+        ),
+        loaded_plugins=("memory/mem0",),
+    ),
+    # the two doors to mem0 (MemoryClient against the loopback platform server; mem0.Memory with the embedded
+    # store against the loopback model server) and the portable records of export/import
+    "mem0-backend": Group(
+        ("plugins/memory/mem0/backend.py", "plugins/memory/mem0/portable.py"),
+        (
+            "tests/memory/mem0/test_mem0_access.py",
+            "tests/memory/mem0/test_mem0_platform.py",
+            "tests/memory/mem0/test_mem0_backend.py",
+            "tests/memory/mem0/test_mem0_faults.py",
+            "tests/memory/mem0/test_mem0_local.py",
+        ),
+        loaded_plugins=("memory/mem0",),
+    ),
     # what a model's tool call can make the Honcho provider do, and what recall and prefetch put in the prompt
     "honcho-tools": Group(
         ("plugins/memory/honcho/tools.py", "plugins/memory/honcho/recall.py", "plugins/memory/honcho/prefetch.py"),
         ("tests/honcho_provider/test_honcho_tools.py", "tests/honcho_provider/test_honcho_recall.py", "tests/honcho_provider/test_honcho_provider.py"),
+    ),
+    # the provider's lifecycle and per-turn writes, what status reports, and export/import, with the tests that
+    # drive a HonchoMemoryProvider directly (the real honcho-ai SDK against the loopback Honcho server)
+    "honcho-provider": Group(
+        ("plugins/memory/honcho/provider.py", "plugins/memory/honcho/status.py", "plugins/memory/honcho/portability.py"),
+        ("tests/honcho_provider/test_honcho_provider.py", "tests/honcho_provider/test_honcho_faults.py",
+         "tests/honcho_provider/test_honcho_contract.py", "tests/honcho_provider/test_honcho_chat.py",
+         "tests/honcho_provider/test_honcho_provider_lifecycle.py"),
+    ),
+    # session naming and observation flags: pure rules, with their own tests (no server; under a second per mutant,
+    # where in "honcho-provider" every provider test reaches them) and the provider tests of the same rules
+    "honcho-sessions": Group(
+        ("plugins/memory/honcho/sessions.py",),
+        ("tests/honcho_provider/test_honcho_sessions.py",
+         *(f"tests/honcho_provider/test_honcho_provider.py::{name}" for name in (
+             "test_session_names_follow_the_priority_chain", "test_per_repo_uses_the_git_root_name_from_a_subdirectory",
+             "test_observation_reaches_the_session_peer_config"))),
+    ),
+    # ``hermes honcho ...`` run in-process (``run_hermes``): the host loads the plugin, so it is imported under
+    # the name mutmut gives its files (``loaded_plugins``)
+    "honcho-cli": Group(
+        ("plugins/memory/honcho/cli.py",),
+        ("tests/honcho_provider/test_honcho_cli.py", "tests/honcho_provider/test_honcho_cli_commands.py"),
+        loaded_plugins=("memory/honcho",),
     ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(

@@ -161,4 +161,4 @@ def _next_line_start(text: str, position: int) -> int:
     following = newline + 1
     if text[newline] == "\r" and text[following : following + 1] == "\n":
         following += 1
-    return following if following <= len(text) else -1
+    return following  # at most len(text): a line break found is a character of the text

@@ -154,13 +154,14 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             last[0] = cached
         return cached[1]
 
-    @case_blind
     def check(match: re.Match[str]) -> bool:
         # ``then`` looks at the note or the line, which is cheaper than the search below: it goes first.
         if then is not None and not then(match):
             return False
         text, start, end = match.string, match.start(), match.end()
-        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start)]
+        # A stop is known by the character after it, so the search sees the anchor's first one: cut off at the
+        # anchor, every dot just before it ("~/.ssh", "example.com") would read as the end of a sentence.
+        stops_before = [stop.end() for stop in stops.finditer(text, max(0, start - reach - 1), start + 1) if stop.end() <= start]
         low = stops_before[-1] if stops_before else max(0, start - reach - _LONGEST_OTHER)
         stop_after = stops.search(text, end, end + reach + 1)
         high = stop_after.start() if stop_after is not None else len(text)
@@ -186,6 +187,8 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
             return found[2], found[3]
         return match.span()
 
+    # Marked by a call, not a decorator: mutmut leaves decorated functions unmutated, and this is the search itself.
+    check = case_blind(check)
     if then is not None and getattr(then, "needs", None) is not None:
         check = needs(then.needs)(check)  # type: ignore[attr-defined]
     check.extent = extent  # type: ignore[attr-defined]

@@ -31,6 +31,10 @@ class PlatformServer:
         self.failures: deque[tuple[int, Any]] = deque()
         #: The answer to the key check (``GET /v1/ping/``) the client makes when it starts.
         self.ping_answer: tuple[int, Any] = (200, {"status": "ok", "org_id": "org", "project_id": "proj", "user_email": None})
+        #: While not set, searches wait for it (a slow platform); ``None``: they answer at once.
+        self.search_gate: threading.Event | None = None
+        #: Set whenever a search request arrived.
+        self.search_arrived = threading.Event()
         self._lock = threading.Lock()
         owner = self
 
@@ -89,6 +93,11 @@ class PlatformServer:
             return self._send(handler, 401, {"detail": "Invalid API key"})
         if failure is not None:
             return self._send(handler, *failure)
+        if method == "POST" and url.path == "/v3/memories/search/":
+            self.search_arrived.set()
+            gate = self.search_gate
+            if gate is not None:
+                gate.wait(30)
         status, answer = self._route(method, url.path, query, body)
         self._send(handler, status, answer)
 

@@ -87,6 +87,16 @@ def test_profile_lists_every_memory_of_the_user(open_provider, platform):
     assert call(provider, "mem0_profile", {"ignored": True}) == {"result": "- Prefers tabs\n- Lives in Oslo", "count": 2}
 
 
+def test_the_profile_shows_at_most_500_memories(open_provider, platform):
+    provider = open_provider()
+    for n in range(501):
+        platform.memories[f"m{n}"] = {"id": f"m{n}", "memory": f"fact {n}", "user_id": "ann", "metadata": {}}
+    answer = call(provider, "mem0_profile", {})
+    assert answer["count"] == 500
+    assert answer["result"].split("\n")[-1] == "- fact 499"
+    assert len(requests(platform, "/v3/memories/")) == 5, "pages of 100, none past the 500th memory"
+
+
 def test_a_refused_call_is_an_error_answer_and_a_fact_not_stored_says_so(open_provider, platform):
     provider = open_provider()
     call(provider, "mem0_profile", {})  # opened: the key check is behind us

@@ -1,0 +1,194 @@
+"""The literal gates read from a detector's pattern: the words one of which every match must contain.
+
+A gate that claims a word some match lacks lets that match through unseen, so each derivation is pinned exactly
+on small patterns, and every gate is checked against matches of its pattern.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from hermes_plugins_builtin.memory.scanner import gate
+from hermes_plugins_builtin.memory.scanner.gate import cache_key, derive, derived, gate_for, render_cache, required_words
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"(?:ignore|disregard) (?:all )?rules", ("ignore", "disregard")),
+        (r"\bskip\b", ("skip",)),
+        (r"skip this", ("skip this",)),
+        (r"ab", ("ab",)),
+        (r"a", None),  # one letter is no word
+        (r"", None),
+        (r"\d+", None),
+        (r"(", None),  # not a pattern
+        (r"(?:ab)?cd", ("ab", "cd")),  # an optional start: either word
+        (r"(?:a)?cd", None),
+        (r"(?:ab)?c", None),
+        (r"(?:ab)+cd", ("ab",)),  # only the first repetition is certain
+        (r"(?:ab)+?cd", ("ab",)),
+        (r"(?:ab){2,3}", ("ab",)),
+        (r"(?:a|b)+cd", None),
+        (r"x(?:ab)+", ("xab",)),
+        (r"x\d+", None),
+        (r"a+bc", None),
+        (r"(?:x|yy)z", None),
+        (r"(?:yz|ab)q", ("ab", "yz")),  # the prefix stops after a branch
+        (r"(?:yz|ab)", ("ab", "yz")),
+        (r"(?:yz|a)", None),
+        (r"(?:yz|\d)", None),
+        (r"(?=x)yz", ("yz",)),  # zero-width parts are passed over
+        (r"(?!x)yz", ("yz",)),
+        (r"^yz$", ("yz",)),
+        (r"yz(?:a|b)", ("yz",)),
+        (r"yz\d", ("yz",)),
+        (r"(?:(?:ab|cd)ef|gh)", ("ab", "cd", "gh")),
+        (r"(?:skip|skipping) it", ("skip",)),  # a word that holds a shorter one adds nothing
+        (r"(?:Skip|SKIP)", ("skip",)),  # lower case
+        (r"((((((((((ab))))))))))", None),  # nested deeper than the reader goes
+        (r"(((((((ab)))))))", ("ab",)),
+    ],
+)
+def test_gate_for_gives_the_words_every_match_starts_with(pattern, words):
+    assert gate_for(pattern, 0) == words
+
+
+def test_an_alternation_of_more_than_120_words_gets_no_gate():
+    words = [f"w{i:03d}" for i in range(121)]
+    assert gate_for("(?:" + "|".join(words[:120]) + ")", 0) == tuple(words[:120])
+    assert gate_for("(?:" + "|".join(words) + ")", 0) is None
+
+
+def test_a_case_blind_gate_matches_the_lower_cased_text():
+    assert gate_for(r"Skip", re.IGNORECASE) == ("skip",)
+    assert gate_for(r"(?i)ABC", 0) == ("abc",)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"(?:ignore|disregard) (?:all )?rules", (("ignore", "disregard"), ("rules",))),
+        (r"\bskip\b", (("skip",), None)),
+        (r"a", (None, None)),
+        (r"(", (None, None)),
+        (r"[a-z]+\d", (None, None)),
+        (r"(?:ab)?cd", (("cd",), None)),
+        (r"(?:ab)+cd", (("cd",), None)),
+        (r"a+bc", (("bc",), None)),
+        (r"(?:a|b)*cd", (("cd",), None)),
+        (r"(?:yz|ab)q", (("ab", "yz"), None)),
+        (r"(?:x|yy)z", (None, None)),
+    ],
+)
+def test_required_words_are_the_strongest_sets_every_match_needs(pattern, words):
+    assert required_words(pattern, 0) == words
+
+
+def test_every_gate_word_list_holds_a_word_of_every_match():
+    cases = {
+        r"(?:ignore|disregard) (?:all )?(?:previous )?rules": ["ignore rules", "DISREGARD all previous rules"],
+        r"\b(?:the|my) (?:rules|policies)\b.{0,20}(?:revoked|void)": ["the rules are void", "my policies were revoked"],
+        r"(?:a|an) (?:secret|token)s? (?:exfiltrate|upload)": ["a tokens upload", "an secret exfiltrate"],
+    }
+    for pattern, texts in cases.items():
+        for words in derive(pattern, re.IGNORECASE):
+            for text in texts:
+                assert re.search(pattern, text, re.IGNORECASE)
+                assert words is None or any(w in text.lower() for w in words), (pattern, words, text)
+
+
+def test_the_cache_is_keyed_by_flags_and_pattern():
+    assert cache_key("x", 2) == cache_key("x", 2)
+    assert cache_key("x", 2) != cache_key("x", 0)
+    assert len(cache_key("x", 2)) == 24 and int(cache_key("x", 2), 16) >= 0
+    assert cache_key("1:x", 2) != cache_key("x", 21)
+
+
+def test_derived_reads_the_cache_and_derives_what_is_missing():
+    pattern = r"\bquux-never-in-a-detector\b (?:alpha|beta)"
+    assert cache_key(pattern, 2) not in gate._cached()
+    assert derived(pattern, 2) == derive(pattern, 2) == (
+        ("quux-never-in-a-detector beta", "quux-never-in-a-detector alpha"), ("quux-never-in-a-detector",), ("beta", "alpha"))
+    # a pattern in the cache is answered from it
+    key, words = next(iter(gate._cached().items()))
+    assert isinstance(words, tuple) and len(words) == 3
+
+
+def test_render_cache_writes_each_pattern_once_sorted_by_key():
+    source = render_cache([("cd", 2), ("ab", 0), ("ab", 0)])
+    keys = sorted([cache_key("ab", 0), cache_key("cd", 2)])
+    assert source == (
+        '"""Generated by `python -m hermes_plugins_builtin.memory.scanner.gate`: each detector\'s gate words, derived ahead of time."""\n'
+        "\n"
+        "DERIVED = {\n"
+        + "".join(f"    {k!r}: {derive(*({cache_key('ab', 0): ('ab', 0), cache_key('cd', 2): ('cd', 2)}[k]))!r},\n" for k in keys)
+        + "}\n"
+    )
+    namespace: dict[str, object] = {}
+    exec(compile(source, "gate_cache", "exec"), namespace)
+    assert namespace["DERIVED"] == {cache_key("ab", 0): (("ab",), ("ab",), None), cache_key("cd", 2): (("cd",), ("cd",), None)}
+
+
+# ---- how deep the reader goes: eight levels of groups, counted the same way on every path
+
+
+def _nest(levels: int, core: str) -> str:
+    return "(" * levels + core + ")" * levels
+
+
+@pytest.mark.parametrize(
+    ("shape", "gate_at_8", "required_at_8"),
+    [
+        # each shape puts its words eight levels deep at ``levels=8`` (seven inside the construct) and nine at 9
+        (lambda n: _nest(n, "abcd"), ("abcd",), ("abcd",)),
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + "|wxyz)", ("abcd", "wxyz"), ("abcd", "wxyz")),  # an arm of a branch
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + ")?efgh", ("abcd", "efgh"), ("efgh",)),  # an optional start
+        (lambda n: "(?:abcd)?" + _nest(n - 1, "efgh"), ("abcd", "efgh"), ("efgh",)),  # what follows an optional start
+        (lambda n: "(?:" + _nest(n - 1, "abcd") + ")+", ("abcd",), ("abcd",)),  # a repeat
+    ],
+)
+def test_words_eight_levels_deep_are_read_and_nine_levels_deep_are_not(shape, gate_at_8, required_at_8):
+    assert gate_for(shape(8), 0) == gate_at_8
+    assert required_words(shape(8), 0)[0] == required_at_8
+    assert gate_for(shape(9), 0) is None
+    deeper = required_words(shape(9), 0)[0]
+    assert deeper is None or "abcd" not in deeper and deeper == ("efgh",)
+
+
+def test_a_required_word_inside_a_repeat_counts_once_it_must_occur():
+    assert required_words(r"(?:abcd)+\d", 0) == (("abcd",), None)
+    assert required_words(r"(?:abcd){1,3}\d", 0) == (("abcd",), None)
+    assert required_words(r"(?:abcd)*\d", 0) == (None, None)
+    assert required_words(r"(?:abcd)?\d", 0) == (None, None)
+    assert required_words(r"(?:abcd){0,3}\d", 0) == (None, None)
+
+
+def test_a_branch_of_120_arms_is_one_required_set_and_of_121_none():
+    arms = [f"{chr(97 + i % 26)}{i:03d}" for i in range(121)]  # no prefix all arms share (the parser would factor it out)
+    assert required_words(r"\d(?:" + "|".join(arms[:120]) + r")\d", 0)[0] == tuple(sorted(arms[:120]))
+    assert required_words(r"\d(?:" + "|".join(arms) + r")\d", 0) == (None, None)
+
+
+def test_the_flags_are_those_the_pattern_is_read_with():
+    assert gate_for(r"ab cd # a comment", re.VERBOSE) == ("abcd",)
+    assert gate_for(r"ab cd", 0) == ("ab cd",)
+    assert required_words(r"\d ab cd # a comment", re.VERBOSE) == (("abcd",), None)
+    assert required_words(r"\d ab cd", 0) == ((" ab cd",), None)
+
+
+def test_derived_answers_from_the_cache_before_reading_the_pattern():
+    """The point of gate_cache.py: a detector in it is never parsed, so what the cache says is what is used."""
+    pattern, flags = r"\bquux-cached\b", 2
+    cache = gate._cached()
+    assert cache_key(pattern, flags) not in cache
+    planted = (("planted",), None, None)
+    cache[cache_key(pattern, flags)] = planted
+    try:
+        assert derived(pattern, flags) is planted
+        assert derived(pattern, 0) == derive(pattern, 0) == (("quux-cached",), ("quux-cached",), None)
+    finally:
+        del cache[cache_key(pattern, flags)]
+    assert derived(pattern, flags) == derive(pattern, flags)
