@@ -12,6 +12,7 @@ from typing import Any
 from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
+from hermes_core.plugin_candidate import PluginCandidate
 from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
 from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
@@ -72,11 +73,17 @@ def _unknown_hook_warnings(manifest: PluginManifest | None) -> list[str]:
 def validate_directory(directory: Path) -> ValidationReport:
     candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
     report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
-    report.warnings += _unknown_hook_warnings(candidate.manifest)
+    report.warnings += code_warnings(directory, candidate)
+    return report
+
+
+def code_warnings(directory: Path, candidate: PluginCandidate) -> list[str]:
+    """What validate adds to discovery's warnings: hooks no hermes fires, an ``__init__.py`` that registers nothing."""
+    warnings = _unknown_hook_warnings(candidate.manifest)
     init_file = directory / "__init__.py"
     if init_file.is_file():
-        report.warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name)
-    return report
+        warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name)
+    return warnings
 
 
 def _unsafe_member(name: str) -> bool:

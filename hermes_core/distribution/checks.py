@@ -15,7 +15,7 @@ from hermes_core.discovery import MEMORY_ENTRY_POINT_GROUP, read_directory_plugi
 from hermes_core.distribution.distributions import InstalledDist, find_module
 from hermes_core.distribution.errors import InstallError
 from hermes_core.manifest import PluginProblem, RequiredEnv, find_manifest_file
-from hermes_core.validate import ValidationReport, validate_path
+from hermes_core.validate import ValidationReport, code_warnings, validate_path
 
 _NAME_FIX = "set 'name' in plugin.yaml to a plain name of letters, digits, '_', '.' and '-'"
 # As much of __init__.py as the host reads to detect a plugin's kind (see manifest.detect_kind).
@@ -146,7 +146,7 @@ def validate_source(path: Path, subject: str, *, required: bool) -> list[Validat
 
 
 def read_directory_info(directory: Path, subject: str) -> PluginInfo:
-    """Validate a directory plugin and describe it."""
+    """Validate a directory plugin and describe it; its warnings are those ``hermes plugins validate`` prints."""
     validate_source(directory, subject, required=True)
     candidate = read_directory_plugin(directory, source="user", running_version=__version__)
     refuse_builtin_key(candidate.name, subject, f"change 'name:' in {find_manifest_file(directory) or directory / 'plugin.yaml'}")
@@ -159,7 +159,7 @@ def read_directory_info(directory: Path, subject: str) -> PluginInfo:
         requires_env=list(manifest.requires_env) if manifest else [],
         optional_env=list(manifest.optional_env) if manifest else [],
         directory=directory,
-        warnings=list(candidate.warnings),
+        warnings=[*candidate.warnings, *code_warnings(directory, candidate)],
         context_engine=candidate.kind == "standalone" and registers_context_engine(directory),
     )
 

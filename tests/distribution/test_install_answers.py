@@ -189,13 +189,18 @@ def test_a_directory_plugins_manifest_warnings_are_shown(hermes_home, tmp_path):
 
 
 def test_install_json_lists_each_plugins_manifest_warnings(run_hermes, hermes_home, tmp_path):
-    noisy = write_files(tmp_path / "memo-src", {"plugin.yaml": "name: memo\nversion: '1.0'\nfrobnicate: 1\n", "__init__.py": ""})
-    quiet = write_files(tmp_path / "calm-src", {"plugin.yaml": "name: calm\nversion: '1.0'\n", "__init__.py": ""})
+    registering = "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: None)\n"
+    noisy = write_files(tmp_path / "memo-src", {"plugin.yaml": "name: memo\nversion: '1.0'\nfrobnicate: 1\n", "__init__.py": registering})
+    quiet = write_files(tmp_path / "calm-src", {"plugin.yaml": "name: calm\nversion: '1.0'\n", "__init__.py": registering})
+    idle = write_files(tmp_path / "idle-src", {"plugin.yaml": "name: idle\nversion: '1.0'\n", "__init__.py": "# nothing yet\n"})
     for source, expected in ((noisy, [f"plugin 'memo' (user, {hermes_home / 'plugins' / 'memo' / 'plugin.yaml'}): "
-                                      "unknown key(s) 'frobnicate' in plugin.yaml are ignored"]), (quiet, [])):
+                                      "unknown key(s) 'frobnicate' in plugin.yaml are ignored"]), (quiet, []),
+                             # what 'hermes plugins validate' says of the code, install says too
+                             (idle, ["plugin 'idle': __init__.py defines neither register(ctx) nor @hookimpl functions, so it would do nothing"])):
         result = run_hermes("plugins", "install", str(source), "--json")
         assert result.exit_code == 0, result.stderr
         assert [p["warnings"] for p in result.json()[0]["plugins"]] == [expected]
+        assert all(f"warning: {w}" in result.stderr for w in expected)
 
 
 def test_a_git_directory_plugin_keeps_its_work_tree_and_a_subdirectory_does_not(run_hermes, hermes_home, tmp_path):
