@@ -290,6 +290,8 @@ def test_a_provider_taking_messages_gets_them_with_their_tool_fields_and_one_tak
         backfill.run(backfill.plan([]))
         assert seen[0][1] == {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]}
         assert seen[0][2] == {"role": "tool", "content": "ok", "tool_call_id": "c1", "tool_name": "terminal"}
+        # the same in the sessions that have not ended ("b", "d")
+        assert [turn[1:3] for turn in seen] == [seen[0][1:3]] * 3
         # a session whose parent is not the one before it starts afresh
         assert [c for c in recorder.calls if c[0] == "switch"] == [
             ("switch", "b", {"parent_session_id": "", "reset": True}), ("switch", "d", {"parent_session_id": "a", "reset": True})]
