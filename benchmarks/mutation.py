@@ -47,6 +47,10 @@ class Group:
     shared_postgres: bool = False
     #: Extra pytest arguments, e.g. ``-k postgres`` to leave out the SQLite half of the contract tests.
     pytest_args: tuple[str, ...] = ()
+    #: Seconds added to a mutant's estimated test time before mutmut's wall-clock bound (4x that sum) stops it
+    #: as a hang (None: TIMEOUT_CONSTANT_S). The estimate counts the tests' calls, not their fixtures: raise it
+    #: where fixtures dominate. --timeout-constant overrides it.
+    timeout_constant: float | None = None
 
 
 #: The tests that run the session-store contract on PostgreSQL in this process (see ``postgres-store``).
@@ -258,6 +262,20 @@ GROUPS: dict[str, Group] = {
         POSTGRES_CONTRACT_TESTS,
         shared_postgres=True,
         pytest_args=("-k", "postgres"),
+    ),
+    # the ranking from postings (impact.py) and the maintenance of the store (maintenance.py) with the tests that
+    # reach them: the ranking and store tests and the PostgreSQL half of the search and maintenance contract
+    # tests, against one shared server. In "postgres-store" every search test reaches the ranking, so each of its
+    # mutants ran the whole contract suite (sessions, lineage, backfill, schema ...) that never searches
+    "postgres-impact": Group(
+        ("hermes_plugins_builtin/state/postgres/impact.py", "hermes_plugins_builtin/state/postgres/maintenance.py"),
+        ("tests/state/test_state_postgres_ranking.py", "tests/state/test_state_postgres_store.py",
+         "tests/state/test_state_search.py", "tests/state/test_state_maintenance.py"),
+        shared_postgres=True,
+        pytest_args=("-k", "postgres"),
+        # each ranking test fills a database first (hundreds of messages): mutmut's estimate leaves that out,
+        # and with 2 s a mutant no test kills was stopped as a hang (counted killed) on a loaded machine
+        timeout_constant=30.0,
     ),
     # what the PostgreSQL store indexes for a message and asks for a query (tokens, weights, grams, tsquery
     # literals, storable text), with the tests that pin each value (no server) and the store tests of odd
@@ -592,6 +610,8 @@ def run_group(
     resume: bool = False, timeout_constant: float | None = None,
 ) -> dict[str, object]:
     prepare = _refresh_tests if resume else _prepare
+    if timeout_constant is None:
+        timeout_constant = group.timeout_constant
     scratch = prepare(name, group, workdir, max_children, timeout_constant)
     started = time.monotonic()
     print(f"[{name}] mutating {', '.join(group.sources)}; covering tests: {', '.join(group.tests)}", file=sys.stderr, flush=True)

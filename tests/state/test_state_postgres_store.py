@@ -406,6 +406,30 @@ def test_integrity_names_each_session_whose_count_is_wrong_and_missing_postings_
         "search postings: 1 stored but the messages hold 2 distinct words -> run 'hermes sessions reindex'"]
 
 
+def test_nothing_waits_for_indexing_so_a_flush_indexes_nothing(pg):
+    pg.create_session("s", "cli")
+    pg.append_message("s", "user", "indexed as it is stored")
+    assert pg.flush_search_index() == 0
+    assert [h.message_id for h in pg.search("indexed")] != []
+
+
+def test_a_rebuild_keeps_substrings_of_scripts_without_spaces_searchable(pg_url, pg):
+    pg.create_session("s", "cli")
+    mid = pg.append_message("s", "user", "東京タワーの近く")
+    pg.rebuild_search_index()
+    assert [h.message_id for h in pg.search("京タワ")] == [mid]
+    with psycopg.connect(pg_url) as conn:  # the gram array is rebuilt, not emptied
+        assert conn.execute("SELECT grams IS NOT NULL FROM messages WHERE id = %s", (mid,)).fetchone()[0]
+
+
+def test_stats_of_a_database_a_newer_host_migrated_meanwhile_name_it(pg_url, pg):
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("UPDATE hermes_state_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(StateStoreError) as refused:
+        pg.stats()
+    assert pg_url.rsplit("/", 1)[-1] in str(refused.value) and f"version {SCHEMA_VERSION + 1}" in str(refused.value)
+
+
 def test_words_are_ranked_by_bm25_from_the_postings_over_every_match(pg) -> None:
     # BM25 (reference length 40) puts 20 occurrences in 40 words above one in one; ts_rank_cd normalised
     # by length, the ranking of prefixes and grams, puts them the other way round

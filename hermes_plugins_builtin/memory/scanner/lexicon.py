@@ -173,11 +173,16 @@ def _english_sentence(sentence: str) -> bool:
     return len(_ENGLISH.findall(sentence)) >= 2 and _OTHER_LATIN.search(sentence) is None
 
 
-def _sentence_of(match: re.Match[str]) -> str:
+def _sentence_bounds(match: re.Match[str]) -> tuple[int, int]:
     text = match.string
     start = max((text.rfind(stop, 0, match.start()) for stop in ".!?;。！？；\n"), default=-1) + 1
     ends = [i for i in (text.find(stop, match.end()) for stop in ".!?;。！？；\n") if i >= 0]
-    return text[start : min(ends) if ends else len(text)]
+    return start, min(ends) if ends else len(text)
+
+
+def _sentence_of(match: re.Match[str]) -> str:
+    start, end = _sentence_bounds(match)
+    return match.string[start:end]
 
 
 @case_blind
@@ -188,6 +193,55 @@ def _agents_not_users_format(match: re.Match[str]) -> bool:
         return False
     sentence = _sentence_of(match)
     return _FORMATTING.search(sentence) is None and not _english_sentence(sentence)
+
+
+#: A negation right before a dismissal verb, per language ("no ignores", "ne pas oublier", "不要忽略"): the note asks
+#: the agent to keep the rules, not to drop them. Pronouns that sit between the two are allowed for.
+_NEGATED_BEFORE = {
+    "es": r"\bno (?:(?:las?|los|les?|lo|me|te|nos) )?$", "pt": r"\b(?:não|nao) (?:(?:as?|os?|lhes?|me|te) )?$", "it": r"\bnon (?:(?:le|li|la|lo|gli) )?$",
+    "fr": r"(?:\bne (?:pas |jamais )?(?:(?:les?|la|l')\s?)?|\bn')$", "ru": r"(?:^|\s)не $", "uk": r"(?:^|\s)не $", "pl": r"\bnie $",
+    "zh": r"(?:不要|不能|不可|不得|不准|别|別|勿|切勿|请勿|請勿)$",
+}
+#: A negation right after it, in the languages that put it there ("無視しないで", "무시하지 마", "ignoriere sie nicht").
+_NEGATED_AFTER = {
+    "ja": r"(?:しない|せず|するな|しては(?:いけない|ならない|だめ|ダメ)|しちゃ(?:だめ|ダメ|いけない)|してほしくない|ない|ず|るな)",
+    "ko": r"(?:하지 ?(?:마|말|않)|하면 안|지 ?(?:마|말|않))",
+    "de": r"\w{0,4} (?:(?:sie|es|die|diese) )?(?:nicht|nie|niemals)\b",
+}
+
+
+def _dismissal_kept(code: str, dismiss: str) -> Check | None:
+    """A check passing unless every dismissal verb in the match's sentence is negated ("do not ignore the earlier
+    instructions"); one verb left standing ("don't forget to ignore them") keeps the refusal."""
+    before_source, after_source = _NEGATED_BEFORE.get(code), _NEGATED_AFTER.get(code)
+    if before_source is None and after_source is None:
+        return None
+    compiled: list[re.Pattern[str]] = []
+
+    def kept(match: re.Match[str]) -> bool:
+        if not compiled:
+            compiled.extend(re.compile(source, re.IGNORECASE) for source in (dismiss, before_source or "(?!)", after_source or "(?!)"))
+        verbs, before, after = compiled
+        text = match.string
+        start, end = _sentence_bounds(match)
+        found = list(verbs.finditer(text, start, end))
+        return not found or not all(before.search(text[max(start, m.start() - 16) : m.start()]) or after.match(text, m.end(), min(end, m.end() + 16))
+                                    for m in found)
+
+    return kept
+
+
+def _both(first: Check, second: Check | None) -> Check:
+    """``first``, and ``second`` after it when there is one; case-blind when ``first`` is (``second`` reads words only)."""
+    if second is None:
+        return first
+
+    def check(match: re.Match[str]) -> bool:
+        return first(match) and second(match)
+
+    if getattr(first, "case_blind", False):
+        case_blind(check)
+    return check
 
 
 #: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
@@ -202,7 +256,7 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     user = rf"(?<![^\W\d_])(?:{lex.user})" if code in _COMPOUNDING else lex.user
     prompt = f"(?:{lex.prompt}){lex.topic}"
     return (
-        _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code, _agents_not_users_format,
+        _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code, _both(_agents_not_users_format, _dismissal_kept(code, lex.dismiss)),
                 gate=gates.get("instructions", {}).get("gate") or needed(instructions, strict=False), also=needed(lex.dismiss, strict=False)),
         rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
         # "Sag dem Benutzer nichts" holds the user inside the phrase that says nothing.

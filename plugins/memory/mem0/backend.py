@@ -190,8 +190,10 @@ class LocalBackend(Backend):
     @staticmethod
     def _store_dims(settings: Mem0Settings) -> int:
         """The vector size: the one the store was created with, which a configured size must match, or the endpoint's."""
-        assert settings.store_path is not None and settings.embedder is not None
+        assert settings.store_path is not None
         existing = existing_dims(settings.store_path, settings.collection)
+        if settings.embedder is None:  # mem0's own embedder block from mem0.json: its size is written there or nowhere
+            return existing or _native_dims(settings.native["embedder"], settings.store_path, settings.collection)
         configured = settings.embedder.dims
         if existing and configured and existing != configured:
             raise BackendError(
@@ -319,6 +321,18 @@ def _with_local_path(block: dict[str, Any], settings: Mem0Settings) -> dict[str,
     if provider in _PATH_STORES and not remote and not config.get("path"):
         config["path"] = str(settings.data_dir / provider)
     return {**block, "config": config}
+
+
+def _native_dims(block: Any, store_path: Path, collection: str) -> int:
+    """``embedding_dims`` of a mem0.json ``embedder`` block, which the embedded store needs before its first vector."""
+    config = block.get("config") if isinstance(block, dict) else None
+    dims = config.get("embedding_dims") if isinstance(config, dict) else None
+    if isinstance(dims, int) and not isinstance(dims, bool) and dims > 0:
+        return dims
+    raise BackendError(
+        f"the embedder block of mem0.json does not say its vector size, and the store {store_path} (collection "
+        f"{collection!r}) holds none yet -> add \"embedding_dims\": <size> to the block's \"config\" in mem0.json"
+    )
 
 
 def existing_dims(store_path: Path, collection: str) -> int:

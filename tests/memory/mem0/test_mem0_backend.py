@@ -485,3 +485,26 @@ def test_closing_releases_the_store_even_while_the_memory_object_is_still_held(s
     again = backend.open_backend(settings)
     again.close()
     assert held is not None
+
+
+def test_an_embedder_block_from_mem0_json_gives_the_store_its_size_or_is_named(server, hermes_home):
+    backend = backend_module()
+    block = {"provider": "openai", "config": {"model": "hashed-bow", "api_key": "ek", "openai_base_url": server.base_url}}
+    # no embedder of hermes' own: the block of mem0.json is the only one, and the embedded store is hermes'
+    without_size = local_settings(server, hermes_home, embedder=None, native={"embedder": block})
+    with pytest.raises(backend.BackendError) as raised:
+        backend.open_backend(without_size)
+    assert str(raised.value) == (
+        f"the embedder block of mem0.json does not say its vector size, and the store {hermes_home / 'mem0' / 'qdrant'} "
+        "(collection 'hermes') holds none yet -> add \"embedding_dims\": <size> to the block's \"config\" in mem0.json"
+    )
+    sized = dict(block, config=dict(block["config"], embedding_dims=64))
+    opened = backend.open_backend(local_settings(server, hermes_home, embedder=None, native={"embedder": sized}))
+    try:
+        opened.add([{"role": "user", "content": "I like coffee"}], user_id="ann", agent_id="hermes-test", infer=False)
+    finally:
+        opened.close()
+    assert backend.existing_dims(hermes_home / "mem0" / "qdrant", "hermes") == 64
+    # the store's size now answers, whatever the block says
+    reopened = backend.open_backend(local_settings(server, hermes_home, embedder=None, native={"embedder": block}))
+    reopened.close()
