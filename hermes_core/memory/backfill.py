@@ -131,7 +131,8 @@ class Backfill:
 
     def __init__(self, provider: MemoryProvider, store: Any, *, hermes_home: str, clean: TextFilter = str.strip,
                  retries: int = DEFAULT_RETRIES, retry_delay: float = DEFAULT_RETRY_DELAY,
-                 flush_timeout: float = DEFAULT_FLUSH_TIMEOUT, progress: Progress | None = None) -> None:
+                 flush_timeout: float = DEFAULT_FLUSH_TIMEOUT, progress: Progress | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.provider = provider
         self.store = store
         self.hermes_home = hermes_home
@@ -140,6 +141,7 @@ class Backfill:
         self.retry_delay = retry_delay
         self.flush_timeout = flush_timeout
         self.progress = progress
+        self.sleep = sleep  # the back-off between attempts; a parameter so its waits can be checked
         self.ledger = store.memory_backfill_ledger(provider.name)
         sync = provider.sync_turn
         self._turn_extras = {name for name in ("timestamp", "source", "messages") if accepts(sync, name)}
@@ -236,7 +238,9 @@ class Backfill:
                 previous = current
                 self._switch(sid, session, previous)
                 current = sid
-            messages = self.store.replay_messages(sid, upto_message_id=plan.upto_message_id, full="messages" in self._turn_extras)
+            # on_session_end gets the tool fields whatever sync_turn accepts, as in a live session
+            full = "messages" in self._turn_extras or entry.pending_end
+            messages = self.store.replay_messages(sid, upto_message_id=plan.upto_message_id, full=full)
             wire = wire_messages(messages) if "messages" in self._turn_extras else None
             for turn in session_turns(sid, messages, copies=self._copies(sid, plan.upto_message_id), clean=self.clean, since=plan.since):
                 if turn.item in done:
@@ -267,18 +271,18 @@ class Backfill:
 
     def _deliver(self, item: str, where: str, send: Callable[[], None]) -> int:
         """Send one item until the provider confirms it; returns the retries it took."""
-        attempts = self.retries + 1
-        for attempt in range(attempts):
+        attempt = 0
+        while True:
             try:
                 send()
                 if self.provider.flush_writes(self.flush_timeout) is False:
                     raise NotDelivered(self._undelivered_cause())
                 return attempt
             except (Exception, SystemExit) as exc:  # provider code: bounded retries, then stop with the ledger intact
-                if attempt == attempts - 1:
-                    raise BackfillFailed(item, attempts, exc, where) from exc
-                time.sleep(self.retry_delay * (2**attempt))
-        raise AssertionError("unreachable")
+                if attempt >= self.retries:
+                    raise BackfillFailed(item, attempt + 1, exc, where) from exc
+                self.sleep(self.retry_delay * (2**attempt))
+                attempt += 1
 
     def _undelivered_cause(self) -> str:
         """Why the provider did not confirm a write: its own latest problem (a write queued for later, a

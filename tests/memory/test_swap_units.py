@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -289,6 +290,8 @@ def test_a_provider_taking_messages_gets_them_with_their_tool_fields_and_one_tak
         backfill.run(backfill.plan([]))
         assert seen[0][1] == {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]}
         assert seen[0][2] == {"role": "tool", "content": "ok", "tool_call_id": "c1", "tool_name": "terminal"}
+        # the same in the sessions that have not ended ("b", "d")
+        assert [turn[1:3] for turn in seen] == [seen[0][1:3]] * 3
         # a session whose parent is not the one before it starts afresh
         assert [c for c in recorder.calls if c[0] == "switch"] == [
             ("switch", "b", {"parent_session_id": "", "reset": True}), ("switch", "d", {"parent_session_id": "a", "reset": True})]
@@ -296,9 +299,9 @@ def test_a_provider_taking_messages_gets_them_with_their_tool_fields_and_one_tak
         backfill = Backfill(plain, store, hermes_home=str(tmp_path), retries=0)
         backfill.run(backfill.plan([], fresh=True))
     assert [c for c in plain.calls if c[0] == "turn"] == [("turn", "a", "question a"), ("turn", "b", "question b"), ("turn", "d", "question d")]
+    # the session's end carries the tool fields whatever sync_turn accepts, as a live session's end does
     ends = [c[1] for c in plain.calls if c[0] == "end"]
-    assert [[(m["role"], m["content"]) for m in messages] for messages in ends] == [
-        [("user", "question a"), ("assistant", ""), ("tool", "ok"), ("assistant", "answer a")]]
+    assert ends == [[{"role": "user", "content": "question a"}, seen[0][1], seen[0][2], {"role": "assistant", "content": "answer a"}]]
 
 
 def test_a_failed_item_is_named_with_its_cause_and_attempts(tmp_path):
@@ -312,7 +315,7 @@ def test_a_failed_item_is_named_with_its_cause_and_attempts(tmp_path):
         assert str(failed.value) == f"built-in memory entry {'x' * 40!r}: ConnectionError: backend is down (gave up after 1 attempts)"
         assert (failed.value.item, failed.value.attempts, failed.value.where) == ("entry:s1", 1, f"built-in memory entry {'x' * 40!r}")
         # a write the provider does not confirm: its own latest problem, else the timeout
-        backfill = Backfill(_Plain(confirm=False, problems=["old", "queued for later"]), store, hermes_home=str(tmp_path), retries=0)
+        backfill = Backfill(_Plain(confirm=False, problems=["oldest", "old", "queued for later"]), store, hermes_home=str(tmp_path), retries=0)
         with pytest.raises(BackfillFailed) as failed:
             backfill.run(backfill.plan([], fresh=True))
         assert str(failed.value) == "session a turn 1: NotDelivered: the provider did not confirm the write: queued for later (gave up after 1 attempts)"
@@ -321,3 +324,137 @@ def test_a_failed_item_is_named_with_its_cause_and_attempts(tmp_path):
             backfill.run(backfill.plan([], fresh=True))
         assert str(failed.value) == ("session a turn 1: NotDelivered: flush_writes() did not confirm the write "
                                      "(not stored within 2.5 s, or queued by the provider for later) (gave up after 1 attempts)")
+
+
+class _Checked(_Recorder):
+    """Records how it is started and asked to flush; ``fail_on`` makes ``sync_turn`` fail that many times for a user text."""
+
+    def __init__(self, fail_on: dict[str, int] | None = None) -> None:
+        super().__init__()
+        self.fail_on = dict(fail_on or {})
+        self.flush_timeouts: list = []
+
+    def initialize(self, session_id: str, **kwargs) -> None:
+        self.calls.append(("initialize", session_id, kwargs))
+
+    def sync_turn(self, user_content, assistant_content, *, session_id="", timestamp=None, source="", messages=None) -> None:
+        if self.fail_on.get(user_content, 0) > 0:
+            self.fail_on[user_content] -= 1
+            raise ConnectionError("backend is down")
+        super().sync_turn(user_content, assistant_content, session_id=session_id, timestamp=timestamp, source=source, messages=messages)
+
+    def flush_writes(self, timeout=None) -> bool:
+        self.flush_timeouts.append(timeout)
+        return True
+
+
+def _two_sessions(store) -> dict[str, list[int]]:
+    """"a" from telegram, still open (two turns), then "b" from the cli, ended (one turn); returns the message ids."""
+    store.create_session("a", "telegram", started_at=1.0)
+    ids = {"a": store.append_messages("a", [{"role": "user", "content": "qa1", "timestamp": 2.0}, {"role": "assistant", "content": "ra1", "timestamp": 3.0},
+                                            {"role": "user", "content": "qa2", "timestamp": 4.0}, {"role": "assistant", "content": "ra2", "timestamp": 5.0}])}
+    store.create_session("b", "cli", started_at=10.0)
+    ids["b"] = store.append_messages("b", [{"role": "user", "content": "qb1", "timestamp": 11.0}, {"role": "assistant", "content": "rb1", "timestamp": 12.0}])
+    store.end_session("b", "user", ended_at=20.0)
+    return ids
+
+
+def test_an_interrupted_backfill_resumes_within_its_bound_and_says_what_it_sends_again(tmp_path):
+    from hermes_core.memory.backfill import BackfillFailed
+    from hermes_plugins_builtin.state import SessionStore
+
+    entries = [MemoryRecord("n1", kind="note", source="builtin:memory:1")]
+    with SessionStore(tmp_path / "state.db") as store:
+        ids = _two_sessions(store)
+        failing = _Checked(fail_on={"qb1": 1})
+        backfill = Backfill(failing, store, hermes_home=str(tmp_path), retries=0)
+        first = backfill.plan(entries)
+        assert first.summary() == {"provider": "recorder", "upto_message_id": ids["b"][-1], "entries": 1, "entries_to_send": 1,
+                                   "sessions": 2, "sessions_to_send": 2, "turns": 3, "turns_to_send": 3, "already_done": 0, "resuming": False}
+        assert [(s.session["id"], s.ends, s.pending_end) for s in first.sessions] == [("a", False, False), ("b", True, True)]
+        with pytest.raises(BackfillFailed):
+            backfill.run(first)
+        # started with the first session that has something to send, on its platform
+        assert failing.calls[0] == ("initialize", "a", {"hermes_home": str(tmp_path), "platform": "telegram", "agent_context": "primary"})
+        job = backfill.ledger.job()
+        assert (job.in_flight, job.finished_at, job.done) == (f"turn:{ids['b'][0]}", None, 3)
+        later = store.append_messages("b", [{"role": "user", "content": "after the bound", "timestamp": 30.0}])[0]
+
+        progress: list = []
+        resumed = Backfill(_Checked(), store, hermes_home=str(tmp_path), retries=0, progress=lambda *step: progress.append(step))
+        plan = resumed.plan(entries)
+        # the job's bound, not the newest message; what was confirmed (an entry whose source has colons too) is not pending
+        assert (plan.upto_message_id, plan.resumed, plan.in_flight, plan.pending_entries) == (ids["b"][-1], True, f"turn:{ids['b'][0]}", [])
+        assert plan.summary() == {**first.summary(), "entries_to_send": 0, "sessions_to_send": 1, "turns_to_send": 1,
+                                  "already_done": 3, "resuming": True}
+        report = resumed.run(plan)
+        assert (report.resent, report.entries_sent, report.turns_sent, report.sessions_ended) == ([f"turn:{ids['b'][0]}"], 0, 1, 1)
+        assert progress == [(1, 2), (2, 2)]
+        done = resumed.plan(entries)
+        assert (done.resumed, done.in_flight, done.pending_items, done.upto_message_id) == (False, None, 0, ids["b"][-1])
+
+        # starting again forgets this backfill's checkpoints, not what an import recorded beside them
+        resumed.ledger.record_done(["import:mem0:1"])
+        again = resumed.plan(entries, fresh=True)
+        assert (again.upto_message_id, again.resumed, again.in_flight, again.pending_entries) == (later, False, None, entries)
+        assert again.summary()["already_done"] == 0
+        resumed.run(again)
+        assert "import:mem0:1" in resumed.ledger.done_items()
+
+
+def test_since_leaves_out_older_sessions_and_older_turns(tmp_path):
+    from hermes_plugins_builtin.state import SessionStore
+
+    with SessionStore(tmp_path / "state.db") as store:
+        _two_sessions(store)
+        store.append_messages("a", [{"role": "user", "content": "qa3", "timestamp": 40.0}, {"role": "assistant", "content": "ra3", "timestamp": 41.0}])
+        provider = _Checked()
+        backfill = Backfill(provider, store, hermes_home=str(tmp_path), retries=0)
+        plan = backfill.plan([], since=30.0)
+        # "b" (ended before) is not closed again and "a" counts only its newer turn
+        assert ([s.session["id"] for s in plan.sessions], plan.turns, plan.pending_items) == (["a"], 1, 1)
+        backfill.run(plan)
+    assert [c[2] for c in provider.calls if c[0] == "turn"] == ["qa3"]
+    assert not [c for c in provider.calls if c[0] == "end"]
+
+
+def test_a_failing_write_is_tried_again_after_a_doubling_wait_and_the_retries_are_counted(tmp_path):
+    from hermes_core.memory.backfill import BackfillFailed
+    from hermes_plugins_builtin.state import SessionStore
+
+    with SessionStore(tmp_path / "state.db") as store:
+        _two_sessions(store)
+        waits: list[float] = []
+        provider = _Checked(fail_on={"qa1": 2})
+        backfill = Backfill(provider, store, hermes_home=str(tmp_path), retries=2, retry_delay=0.5, flush_timeout=7.5, sleep=waits.append)
+        report = backfill.run(backfill.plan([]))
+        assert (waits, report.retries, report.turns_sent) == ([0.5, 1.0], 2, 3)
+        assert provider.flush_timeouts == [7.5] * 4  # three turns and the end of "b"
+        waits.clear()
+        backfill = Backfill(_Checked(fail_on={"qa1": 9}), store, hermes_home=str(tmp_path), retries=1, retry_delay=0.5, sleep=waits.append)
+        with pytest.raises(BackfillFailed) as failed:
+            backfill.run(backfill.plan([], fresh=True))
+        assert (failed.value.attempts, waits) == (2, [0.5])
+
+
+def test_a_provider_failing_to_start_is_named_and_one_with_only_entries_starts_on_its_own_session(tmp_path):
+    from hermes_core.memory.backfill import BackfillFailed
+    from hermes_plugins_builtin.state import SessionStore
+
+    class _NoStart(_Checked):
+        def initialize(self, session_id: str, **kwargs) -> None:
+            raise RuntimeError("no key")
+
+    with SessionStore(tmp_path / "state.db") as store:
+        backfill = Backfill(_NoStart(), store, hermes_home=str(tmp_path), retries=0)
+        with pytest.raises(BackfillFailed) as failed:
+            backfill.run(backfill.plan([MemoryRecord("n1", kind="note", source="s1")]))
+        assert (failed.value.item, failed.value.attempts, str(failed.value.cause)) == ("initialize", 1, "no key")
+        assert str(failed.value) == "initialize (before anything was sent): RuntimeError: no key (gave up after 1 attempts)"
+        provider = _Checked()
+        backfill = Backfill(provider, store, hermes_home=str(tmp_path), retries=0)
+        before = time.monotonic()
+        report = backfill.run(backfill.plan([MemoryRecord("n1", kind="note", source="s1")]))
+        took = time.monotonic() - before
+    assert provider.calls[0] == ("initialize", "memory-backfill-recorder", {"hermes_home": str(tmp_path), "platform": "cli", "agent_context": "primary"})
+    assert 0 <= report.seconds <= took
