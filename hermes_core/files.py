@@ -202,24 +202,21 @@ def read_stdin_text(limit: int, *, what: str) -> str:
         data = buffer.read(limit + 1)
     if len(data) > limit:
         raise UnreadableFileError(f"-: the {what} on standard input is over the limit of {limit:,} bytes -> give less, or a file")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UnreadableFileError(
-            f"-:{line}: the {what} on standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
-            "-> convert it to UTF-8 (e.g. with iconv)"
-        ) from None
+    return _utf8_text(data, "-", f"the {what} on standard input")
 
 
 def read_limited_text(path: Path, limit: int, *, what: str = "file") -> str:
     """:func:`read_limited_bytes` decoded as UTF-8 (a leading byte-order mark is dropped)."""
-    data = read_limited_bytes(path, limit, what=what)
+    return _utf8_text(read_limited_bytes(path, limit, what=what), str(path), f"the {what}")
+
+
+def _utf8_text(data: bytes, where: str, subject: str) -> str:
+    """``data`` as UTF-8 (a leading byte-order mark dropped), or an error naming the line and the byte."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise UnreadableFileError(
-            f"{path}:{line}: the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
+            f"{where}:{line}: {subject} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}) "
             "-> convert it to UTF-8 (e.g. with iconv)"
         ) from None

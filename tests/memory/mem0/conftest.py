@@ -18,6 +18,7 @@ from hermes_core.testing_openai_embeddings import EmbeddingModelServer
 
 sys.path.insert(0, str(Path(__file__).parent))
 from mem0_testkit import DIMS, write_config  # noqa: E402
+from mem0_platform_server import PlatformServer  # noqa: E402
 
 
 
@@ -71,3 +72,11 @@ def open_provider(mem0_home: Path) -> Iterator[Callable[..., Any]]:
     for provider in opened:
         provider.shutdown()
 
+
+@pytest.fixture
+def platform(hermes_home: Path) -> Iterator[PlatformServer]:
+    """The loopback Mem0 platform, with the key, address and a user (ann) set in the home."""
+    with PlatformServer() as fake:
+        (hermes_home / ".env").write_text(f"MEM0_API_KEY={fake.api_key}\nMEM0_BASE_URL={fake.url}\n")
+        (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    agent_id: hermes-test\n    user_id: ann\n")
+        yield fake

@@ -13,14 +13,6 @@ import pytest
 from mem0_platform_server import PlatformServer
 
 
-@pytest.fixture
-def platform(hermes_home: Path) -> Iterator[PlatformServer]:
-    with PlatformServer() as fake:
-        (hermes_home / ".env").write_text(f"MEM0_API_KEY={fake.api_key}\nMEM0_BASE_URL={fake.url}\n")
-        (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    agent_id: hermes-test\n    user_id: ann\n")
-        yield fake
-
-
 def test_export_records_say_what_each_memory_is_and_who_it_is_about():
     from hermes_bundled_plugins.memory.mem0 import portable
 

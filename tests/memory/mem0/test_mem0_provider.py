@@ -6,21 +6,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mem0_platform_server import PlatformServer
-
-
-@pytest.fixture
-def platform(hermes_home: Path) -> Iterator[PlatformServer]:
-    with PlatformServer() as fake:
-        (hermes_home / ".env").write_text(f"MEM0_API_KEY={fake.api_key}\nMEM0_BASE_URL={fake.url}\n")
-        (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    agent_id: hermes-test\n    user_id: ann\n")
-        yield fake
 
 
 def requests(platform: PlatformServer, path: str) -> list[dict[str, Any]]:

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,14 +11,6 @@ import pytest
 from mem0_platform_server import PlatformServer
 
 UNKNOWN = "unknown tool {!r}; Mem0 offers mem0_search, mem0_profile and mem0_conclude"
-
-
-@pytest.fixture
-def platform(hermes_home: Path) -> Iterator[PlatformServer]:
-    with PlatformServer() as fake:
-        (hermes_home / ".env").write_text(f"MEM0_API_KEY={fake.api_key}\nMEM0_BASE_URL={fake.url}\n")
-        (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    agent_id: hermes-test\n    user_id: ann\n")
-        yield fake
 
 
 def call(provider: Any, name: str, args: Any) -> dict[str, Any]:
