@@ -328,3 +328,13 @@ def test_the_store_and_the_search_module_agree_on_the_default_rank_window():
 
     assert store.DEFAULT_RANK_WINDOW == search.DEFAULT_RANK_WINDOW
     assert store.SessionStore.__init__.__kwdefaults__["rank_window"] == search.DEFAULT_RANK_WINDOW
+
+
+def test_a_hit_names_its_sessions_title_and_source(store):
+    titled = store.create_session("t1", "telegram", title="Billing runbook")
+    untitled = store.create_session("t2", "cli")
+    first = store.append_message(titled, "user", "rotate the quillwort certificate")
+    second = store.append_message(untitled, "user", "quillwort again")
+    hits = {h.message_id: h for h in store.search("quillwort")}
+    assert (hits[first].session_title, hits[first].source) == ("Billing runbook", "telegram")
+    assert (hits[second].session_title, hits[second].source) == (None, "cli")
