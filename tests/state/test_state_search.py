@@ -338,3 +338,23 @@ def test_a_hit_names_its_sessions_title_and_source(store):
     hits = {h.message_id: h for h in store.search("quillwort")}
     assert (hits[first].session_title, hits[first].source) == ("Billing runbook", "telegram")
     assert (hits[second].session_title, hits[second].source) == (None, "cli")
+
+
+def test_lineage_and_session_exclusions_add_up(store):
+    store.create_session("root", "cli", started_at=0.0)
+    store.append_message("root", "user", "tangerine plans")
+    store.end_session("root", "compression", ended_at=1.0)
+    store.create_session("tip", "cli", parent_session_id="root", started_at=2.0)
+    store.create_session("other", "cli", started_at=3.0)
+    store.append_message("other", "user", "tangerine other")
+    store.create_session("kept", "cli", started_at=4.0)
+    store.append_message("kept", "user", "tangerine kept")
+    hits = store.search("tangerine", exclude_lineage_of="tip", exclude_session_ids=["other"])
+    assert {h.session_id for h in hits} == {"kept"}
+
+
+def test_a_search_without_a_limit_returns_twenty_hits(store):
+    store.create_session("s", "cli")
+    store.append_messages("s", [{"role": "user", "content": f"quillwort note {i}"} for i in range(25)])
+    assert len(store.search("quillwort")) == 20
+    assert len(store.search("quillwort", limit=21)) == 21
