@@ -206,7 +206,7 @@ _NEGATED_BEFORE = {
 _NEGATED_AFTER = {
     "ja": r"(?:しない|せず|するな|しては(?:いけない|ならない|だめ|ダメ)|しちゃ(?:だめ|ダメ|いけない)|してほしくない|ない|ず|るな)",
     "ko": r"(?:하지 ?(?:마|말|않)|하면 안|지 ?(?:마|말|않))",
-    "de": r"\w{0,4} (?:(?:sie|es|die|diese) )?(?:nicht|nie|niemals)\b",
+    "de": r"\w{0,4} (?:(?:sie|es|die|diese) )?(?:nicht|nie|niemals)\b(?! nur\b)",  # "nicht nur" (not only) negates nothing
 }
 
 
