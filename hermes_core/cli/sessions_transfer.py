@@ -303,11 +303,12 @@ def _session_exists_error() -> type[Exception]:
 
 
 def _outcome_line(status: str, messages: int, already: int, session_id: str) -> str:
+    counted = f"{messages} message{'' if messages == 1 else 's'}"
     if status == "skipped":
-        return f"skipped {messages} messages already imported as session {session_id}"
+        return f"skipped {counted} already imported as session {session_id}"
     if status == "completed":
-        return f"imported the last {messages - already} of {messages} messages into session {session_id}"
-    return f"imported {messages} messages as session {session_id}"
+        return f"imported the last {messages - already} of {counted} into session {session_id}"
+    return f"imported {counted} as session {session_id}"
 
 
 def _stopped(outcomes: list[dict[str, Any]], total: int) -> str:

@@ -184,3 +184,10 @@ def test_a_conversation_another_host_imports_between_the_look_and_the_write_is_s
     assert [s["status"] for s in result.json()["sessions"]] == ["skipped"]
     (stored,) = _sessions(hermes_home)
     assert len(stored["messages"]) == 2
+
+
+def test_one_message_is_counted_in_the_singular(run_hermes, tmp_path):
+    data = tmp_path / "one.jsonl"
+    data.write_text('{"role": "user", "content": "a single line"}\n', encoding="utf-8")
+    assert run_hermes("sessions", "import", str(data)).stdout.startswith("imported 1 message as session ")
+    assert run_hermes("sessions", "import", str(data)).stdout.startswith("skipped 1 message already imported as session ")
