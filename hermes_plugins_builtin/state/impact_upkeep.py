@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .ranking import B, K1, LIST_SIZE, averages, document_length, idf, tokens, weight
 
@@ -187,12 +187,13 @@ def _next_check(df: int, checked_at: int) -> int:
     return max(checked_at + TRACK_DF - df, steady)
 
 
-def update_lists(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -> None:
+def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None, str | None, int, Counter[str]]]) -> None:
     """Fold freshly indexed *rows* into the impact lists (caller holds the write lock).
 
-    This runs for every batch the writer indexes, so it is written for the common
-    case: each row is tokenized once, only its tracked words are counted, and the
-    batch's distinct words are tallied in one C-level Counter call.
+    Each row is an ``indexing.PreparedRow`` (id, text, grams, word count, word
+    frequencies), tokenized before the lock was taken. This runs for every batch,
+    so it is written for the common case: only a row's tracked words are weighed,
+    and the batch's distinct words are tallied in one C-level Counter call.
     """
     if not rows:
         return
@@ -203,10 +204,7 @@ def update_lists(conn: sqlite3.Connection, rows: list[tuple[int, str | None]]) -
     added: Counter[str] = Counter()
     batch_words: list[str] = []
     k1_plus, norm_base, b_part = K1 + 1, K1 * (1 - B), K1 * B / avgdl
-    for mid, text in rows:
-        toks = tokens(text)
-        dl = len(toks)
-        counts = Counter(toks)
+    for mid, _text, _grams, dl, counts in rows:
         batch_words.extend(counts)
         norm = norm_base + b_part * dl  # weight() with the per-message part hoisted
         for term in names.intersection(counts):  # iterates the row's words, not every tracked one

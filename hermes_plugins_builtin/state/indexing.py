@@ -3,21 +3,32 @@
 FTS5 writes a new index segment for every transaction that touches it, so
 indexing each message in its own commit costs about as much as storing it
 twice. Instead, appends only store the row; once BATCH_ROWS rows are waiting,
-the writer that notices indexes all of them in its transaction (one segment
-per batch) and advances ``state_meta.indexed_upto``. Search covers the few
-waiting rows separately (see pending.py), so nothing is ever unsearchable.
+they are indexed together (one segment per batch) in a transaction of their own
+that also advances ``state_meta.indexed_upto``: by the store's indexer thread
+(indexer.py), or by an appender when the indexer has fallen MAX_WAITING rows
+behind. Search covers the waiting rows separately (see tail.py), so nothing is
+ever unsearchable, and a search never indexes.
+
+The Python half of indexing a row (its word counts for the impact lists, its
+grams) needs no lock: ``prepare`` does it from a read snapshot, and only
+``apply_prepared`` runs inside the write transaction.
 
 Message ids only grow (AUTOINCREMENT), so "waiting" is exactly "id > indexed_upto".
 """
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+from collections import Counter
+from typing import Callable, Iterable, NamedTuple
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
 from .impact_upkeep import rebuild_lists, update_lists
+from .ranking import tokens
 
 BATCH_ROWS = 32
+#: Rows an appender lets wait before it indexes them itself: the bound on the index's lag
+#: (and on what a search reads unindexed) should the indexer thread be starved.
+MAX_WAITING = 8 * BATCH_ROWS
 # Segment merging is done a slice at a time after each batch instead of by FTS5's
 # automerge, which does it in bursts (64 x levels pages at once showed up as
 # 30-70 ms appends). Same total work, no spikes.
@@ -40,26 +51,58 @@ def _set_indexed_upto(conn: sqlite3.Connection, message_id: int) -> None:
         conn.execute("INSERT INTO state_meta(key, value) VALUES ('indexed_upto', ?)", (str(message_id),))
 
 
-def after_append(conn: sqlite3.Connection, last_id: int) -> None:
-    """Index the waiting rows once a batch is full (caller holds the write lock).
+class PreparedRow(NamedTuple):
+    """A waiting row with the lock-free half of its indexing done."""
 
-    indexed_upto only grows, so the value this connection last saw is a lower
-    bound: while *last_id* is within a batch of it, no batch can be full and the
-    append skips reading state_meta (most appends).
+    id: int
+    text: str | None
+    grams: str | None  # the gram index's tokens, for text in scripts without spaces
+    length: int  # word tokens, as the impact lists weigh them
+    counts: Counter[str]  # word -> frequency
+
+
+def prepare(rows: Iterable[tuple[int, str | None]], pause: Callable[[], None] | None = None) -> list[PreparedRow]:
+    """Tokenize *rows* (id, search_text) for the impact lists and the gram index.
+
+    *pause* is called between rows: the indexer thread passes one that lets the
+    appending thread have the interpreter back while this runs.
     """
-    if last_id - getattr(conn, "indexed_seen", 0) < BATCH_ROWS:
-        return
-    upto = indexed_upto(conn)
-    _remember(conn, upto)  # committed by some writer; what this batch writes could still roll back
-    if last_id - upto >= BATCH_ROWS:
-        index_pending(conn, start=upto)
+    out = []
+    for mid, text in rows:
+        toks = tokens(text)
+        grams = document_grams(text) if needs_grams(text) else None
+        out.append(PreparedRow(mid, text, grams or None, len(toks), Counter(toks)))
+        if pause is not None:
+            pause()
+    return out
 
 
-def _remember(conn: sqlite3.Connection, upto: int) -> None:
+def waiting_after(conn: sqlite3.Connection, start: int, limit: int) -> list[tuple[int, str | None]]:
+    """Up to *limit* waiting rows (id, search_text) above *start*, oldest first."""
+    return conn.execute("SELECT id, search_text FROM messages WHERE id > ? ORDER BY id LIMIT ?",
+                        (start, limit)).fetchall()
+
+
+def remember(conn: sqlite3.Connection, upto: int) -> None:
+    """Note the mark some writer committed: it only grows, so it is a lower bound later."""
     try:
         conn.indexed_seen = upto  # type: ignore[attr-defined]  # the store's connections carry it
     except AttributeError:
-        pass  # a plain sqlite3 connection: after_append reads state_meta every time
+        pass  # a plain sqlite3 connection: the mark is read every time
+
+
+def waiting_estimate(conn: sqlite3.Connection, last_id: int) -> int:
+    """How many rows up to *last_id* wait, read from state_meta only when a batch may be full.
+
+    indexed_upto only grows, so the value this connection last saw is a lower bound:
+    while *last_id* is within a batch of it no batch can be full, and most appends
+    skip the read.
+    """
+    if last_id - getattr(conn, "indexed_seen", 0) < BATCH_ROWS:
+        return last_id - getattr(conn, "indexed_seen", 0)
+    upto = indexed_upto(conn)
+    remember(conn, upto)
+    return last_id - upto
 
 
 def has_rank_lists(conn: sqlite3.Connection) -> bool:
@@ -85,23 +128,15 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
     has just read it.
     """
     start = indexed_upto(conn) if start is None else start
-    current = has_rank_lists(conn)
     total = conn.execute("SELECT count(*) FROM messages WHERE id > ?", (start,)).fetchone()[0] if progress else 0
     done, upto, grams_added = 0, start, False
     while True:
-        rows = conn.execute("SELECT id, search_text FROM messages WHERE id > ? ORDER BY id LIMIT ?",
-                            (upto, _CHUNK)).fetchall()
+        rows = prepare(waiting_after(conn, upto, _CHUNK))
         if not rows:
             break
-        conn.executemany("INSERT INTO messages_fts(rowid, search_text) VALUES (?, ?)", rows)
-        gram_rows = [(mid, g) for mid, text in rows if needs_grams(text) and (g := document_grams(text))]
-        if gram_rows:
-            conn.executemany("INSERT INTO messages_grams(rowid, grams) VALUES (?, ?)", gram_rows)
-            grams_added = True
-        upto = rows[-1][0]
+        grams_added |= _index_rows(conn, rows, lists=lists)
+        upto = rows[-1].id
         done += len(rows)
-        if current and lists:
-            update_lists(conn, rows)
         if progress:
             progress(done, total)
         if len(rows) < _CHUNK:
@@ -109,7 +144,46 @@ def index_pending(conn: sqlite3.Connection, progress: ProgressCallback | None = 
     if done:
         _set_indexed_upto(conn, upto)
         merge_step(conn, grams=grams_added)
+    remember(conn, upto)
     return done
+
+
+def apply_prepared(conn: sqlite3.Connection, rows: list[PreparedRow], start: int) -> int:
+    """Index *rows*, prepared from a snapshot whose mark was *start* (caller holds the write lock).
+
+    Another writer may have indexed some of them since, or deleted their session:
+    only rows above the mark now, and still stored, are indexed. Should the mark
+    have moved back (a rebuild), the waiting rows are read again here. Returns the
+    number of rows indexed.
+    """
+    upto = indexed_upto(conn)
+    if upto < start:
+        return index_pending(conn, start=upto)
+    rows = [r for r in rows if r.id > upto]
+    if not rows:
+        remember(conn, upto)
+        return 0
+    stored = {r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ? AND id <= ?", (upto, rows[-1].id))}
+    if len(stored) != len(rows):
+        rows = [r for r in rows if r.id in stored]
+    if not rows:
+        return 0
+    grams_added = _index_rows(conn, rows, lists=True)
+    _set_indexed_upto(conn, rows[-1].id)
+    merge_step(conn, grams=grams_added)
+    remember(conn, rows[-1].id)
+    return len(rows)
+
+
+def _index_rows(conn: sqlite3.Connection, rows: list[PreparedRow], *, lists: bool) -> bool:
+    """Both indexes and (with *lists*) the impact lists; returns whether any grams were added."""
+    conn.executemany("INSERT INTO messages_fts(rowid, search_text) VALUES (?, ?)", [(r.id, r.text) for r in rows])
+    gram_rows = [(r.id, r.grams) for r in rows if r.grams]
+    if gram_rows:
+        conn.executemany("INSERT INTO messages_grams(rowid, grams) VALUES (?, ?)", gram_rows)
+    if lists and has_rank_lists(conn):
+        update_lists(conn, rows)
+    return bool(gram_rows)
 
 
 def merge_step(conn: sqlite3.Connection, *, grams: bool) -> None:

@@ -1,6 +1,7 @@
 """SessionStore: sessions, messages, counters, titles, lineage and search over state.db."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from . import indexing, lineage
 from .checkpoint import BackgroundCheckpointer
+from .indexer import BackgroundIndexer
 from .connection import (configure, create_private_file, open_raw, read_transaction, restrict_modes,
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
@@ -60,15 +62,20 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
 
     def __init__(self, db_path: str | Path, *, durable: bool = False,
                  rank_window: int | None = DEFAULT_RANK_WINDOW,
-                 progress: indexing.ProgressCallback | None = None) -> None:
+                 progress: indexing.ProgressCallback | None = None, background_index: bool = True) -> None:
         """Open (creating or migrating) the store at *db_path*.
 
         *progress* is called as progress(rows_done, rows_total) when opening has to
         index stored rows: a migration that builds the search indexes, a rebuild of
         the gram index after its rules changed, or a backlog of waiting rows.
+
+        With *background_index* (the default) a thread indexes the appended rows in
+        transactions of their own (indexer.py); without it, the append that leaves a
+        batch waiting indexes it, after its own commit, before it returns.
         """
         self.path = Path(db_path)
         self.rank_window = rank_window
+        self._durable = durable
         self._lock = threading.RLock()
         try:
             create_private_file(self.path)
@@ -77,6 +84,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
             raise _cannot_open(self.path, exc) from exc
         self._prefixes: PrefixExpander | None = None  # made by the first search
         self._checkpointer = BackgroundCheckpointer(self.path, synchronous="FULL" if durable else "NORMAL")
+        self._indexer = BackgroundIndexer(self.path, self._apply_prepared) if background_index else None
         self._closed = False
         try:
             # refuse a newer schema before anything (even the WAL switch) writes
@@ -112,6 +120,8 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
 
         (The last connection to close also folds the WAL back into the file.)
         """
+        if self._indexer is not None:
+            self._indexer.close()  # before the lock: its last pass may be waiting for it
         with self._lock:
             if self._closed:
                 return
@@ -275,15 +285,85 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
         return self._append(session_id, encoded) if encoded else []
 
     def _append(self, session_id: str, encoded: list[EncodedMessage]) -> list[int]:
-        # everything that needs no lock (encoding) is done by now: other writers wait only for this
-        with self._lock, write_transaction(self._conn) as conn:
-            if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
-                                                  session_id)).rowcount == 0:
-                raise SessionNotFoundError(session_id)
-            ids = [_insert(conn, e.values) for e in encoded]
-            indexing.after_append(conn, ids[-1])
+        # everything that needs no lock (encoding) is done by now: other writers wait only for this,
+        # and the search indexes are kept up after the commit (see _keep_index_up)
+        with self._lock:
+            with write_transaction(self._conn) as conn:
+                if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
+                                                      session_id)).rowcount == 0:
+                    raise SessionNotFoundError(session_id)
+                ids = [_insert(conn, e.values) for e in encoded]
+            waiting = indexing.waiting_estimate(self._conn, ids[-1])
         self._checkpointer.note_commit(len(ids))
+        if waiting >= indexing.BATCH_ROWS:
+            self._keep_index_up(waiting)
         return ids
+
+    # -- index upkeep ----------------------------------------------------------
+    def _keep_index_up(self, waiting: int) -> None:
+        """A batch is waiting: wake the indexer, or index it here if there is none or it lags
+        MAX_WAITING rows behind (so that what a search reads unindexed stays bounded)."""
+        if self._indexer is not None and waiting < indexing.MAX_WAITING:
+            self._indexer.wake()
+            return
+        try:
+            with self._lock, self._index_commits():
+                with write_transaction(self._conn) as conn:
+                    indexing.index_pending(conn)
+        except (sqlite3.Error, StateStoreError):
+            # the append has committed and stands; its batch rolled back whole and waits
+            # (searchable) for the next append or the indexer to try again
+            pass
+
+    def _apply_prepared(self, rows: list[indexing.PreparedRow], start: int) -> int:
+        """The indexer thread's step under the write lock (see indexer.py)."""
+        with self._lock:
+            if self._closed:
+                return 0
+            with self._index_commits(), write_transaction(self._conn) as conn:
+                return indexing.apply_prepared(conn, rows, start)
+
+    @contextlib.contextmanager
+    def _index_commits(self) -> Iterator[None]:
+        """Commit index upkeep without an fsync: it is derived from rows already durable, and its
+        mark commits with it, so losing such a commit to a power cut leaves rows waiting, not lost.
+        The next durable commit's fsync covers it anyway (one WAL, written in order)."""
+        if not self._durable:
+            yield
+            return
+        self._conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            yield
+        finally:
+            self._conn.execute("PRAGMA synchronous = FULL")
+
+    def wait_for_index(self, timeout: float | None = None) -> bool:
+        """Block until fewer than a batch of rows wait for the indexes (True), or *timeout* passes.
+
+        The indexer thread does the work; nothing here indexes. Rows a search can find
+        either way: this is for tests, benchmarks and tools that want the index caught up.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                waiting = self._waiting()
+            if waiting < indexing.BATCH_ROWS:
+                return True
+            if self._indexer is None:
+                return False
+            seen = self._indexer.rounds
+            self._indexer.wake()
+            left = None if deadline is None else deadline - time.monotonic()
+            if (left is not None and left <= 0) or not self._indexer.wait_round(seen, left):
+                return False
+
+    def index_status(self) -> dict[str, float]:
+        """Rows waiting for the indexes, and this store's indexer thread's passes, rows and CPU seconds."""
+        indexer = self._indexer
+        with self._lock:
+            waiting = self._waiting()
+        return {"waiting": waiting, "indexer_passes": indexer.passes if indexer else 0,
+                "indexer_rows": indexer.rows if indexer else 0, "indexer_cpu_s": indexer.cpu_s if indexer else 0.0}
 
     def get_messages(self, session_id: str) -> list[dict[str, Any]]:
         """All messages of a session in append order, JSON columns decoded."""

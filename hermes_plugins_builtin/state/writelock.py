@@ -33,8 +33,8 @@ class WriterLock:
     The lock file is opened on first use, so a store that only reads creates nothing.
     """
 
-    def __init__(self, db_path: Path) -> None:
-        self.path = Path(str(db_path) + LOCK_SUFFIX)
+    def __init__(self, db_path: Path, suffix: str = LOCK_SUFFIX) -> None:
+        self.path = Path(str(db_path) + suffix)
         self._fd: int | None = None
         self._usable = fcntl is not None
         self._depth = 0

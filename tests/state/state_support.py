@@ -115,24 +115,26 @@ def pg_endless_batches_worker(url: str, batch: int, conn_pipe: Any) -> None:
 
 
 def killed_while_indexing_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
-    """Append single messages until one of them indexes the batch, and block inside that work.
+    """Append a batch of single messages, each acknowledged, and block the indexer thread inside its work.
 
     The parent SIGKILLs this process once the batch's rows are going into the word
-    index, so the kill lands after the append's own INSERT, inside the same
-    transaction.
+    index: the kill lands inside the indexer's own write transaction, after every
+    append has returned.
     """
+    import threading
+
     store = SessionStore(db_path)
     sid = store.create_session("victim", "cli")
 
     def on_statement(sql: str) -> None:
         if sql.startswith("INSERT INTO messages_fts(rowid"):
             conn_pipe.send("indexing")
-            conn_pipe.recv()  # never answered: the parent kills us here
+            threading.Event().wait()  # never set: the parent kills us here
 
-    for i in range(batch - 1):
-        store.append_message(sid, "user", f"acknowledged row {i} 数据库")
     store._conn.set_trace_callback(on_statement)
-    store.append_message(sid, "user", "the row whose append indexes the batch")
+    for i in range(batch):
+        store.append_message(sid, "user", f"acknowledged row {i} 数据库")
+    threading.Event().wait()  # the indexer thread is the one that reports
 
 
 def sigkill_when_it_says(worker: Callable[..., None], args: tuple, signal_word: str) -> None:

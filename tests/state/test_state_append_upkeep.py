@@ -38,7 +38,7 @@ def test_a_store_that_started_empty_counts_words_itself_as_the_index_does(db_pat
     counted = []
     real = impact_upkeep._document_frequency
     monkeypatch.setattr(impact_upkeep, "_document_frequency", lambda conn, term: counted.append(term) or real(conn, term))
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         for i in range(6 * indexing.BATCH_ROWS):
             words = " ".join(WORDS[: 1 + i % len(WORDS)])
@@ -57,7 +57,7 @@ def test_a_store_that_started_empty_counts_words_itself_as_the_index_does(db_pat
 
 def test_another_writers_batch_ends_the_local_counts_and_the_index_counts_again(db_path, monkeypatch):
     monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
-    with SessionStore(db_path) as first, SessionStore(db_path) as second:
+    with SessionStore(db_path, background_index=False) as first, SessionStore(db_path, background_index=False) as second:
         first.create_session("a", "cli")
         second.create_session("b", "cli")
         for i in range(2 * indexing.BATCH_ROWS):
@@ -80,7 +80,7 @@ def test_another_writers_batch_ends_the_local_counts_and_the_index_counts_again(
 
 def test_a_deletion_ends_the_local_counts(db_path, monkeypatch):
     monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("gone", "cli")
         store.create_session("kept", "cli")
         for i in range(2 * indexing.BATCH_ROWS):
@@ -95,7 +95,7 @@ def test_a_deletion_ends_the_local_counts(db_path, monkeypatch):
 def test_a_new_list_takes_counts_and_lengths_from_fts5_scores_exactly(db_path):
     texts = ["deploy the deploy server", "a long message that mentions deploy only once among many other words here",
              "deploy", "deploy deploy deploy now", "we should deploy it and then deploy it again later today"]
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         store.append_messages("s", [{"role": "user", "content": texts[i % len(texts)] + f" n{i}"}
                                     for i in range(3 * indexing.BATCH_ROWS)])
@@ -111,7 +111,7 @@ def test_a_score_that_is_not_a_whole_count_falls_back_to_reading_the_rows(db_pat
     read = []
     from_text = impact_upkeep._best_matches_from_text
     monkeypatch.setattr(impact_upkeep, "_best_matches_from_text", lambda conn, phrase: read.append(phrase) or from_text(conn, phrase))
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         store.append_messages("s", [{"role": "user", "content": ("deploy " * (1 + i % 3) if i % 4 == 0 else "") + f"x{i}"}
                                     for i in range(200)])
@@ -131,7 +131,7 @@ def test_frequency_refuses_weights_no_count_gives(weighted):
 
 
 def test_a_failed_write_transaction_rolls_back_and_frees_the_lock(db_path):
-    with SessionStore(db_path) as store, SessionStore(db_path) as other:
+    with SessionStore(db_path, background_index=False) as store, SessionStore(db_path, background_index=False) as other:
         store.create_session("s", "cli")
         with pytest.raises(RuntimeError):
             with write_transaction(store._conn) as conn:

@@ -55,6 +55,7 @@ def test_prune_keeps_every_ancestor_of_a_recently_active_session(store):
 @sqlite_only
 def test_stats_report_counts_sizes_and_index_bytes(store):
     fill(store, "a", BATCH_ROWS + 3)
+    assert store.wait_for_index(timeout=60)
     store.append_message("a", "assistant", "reply")
     stats = store.stats()
     assert stats.schema_version == SCHEMA_VERSION and stats.sessions == 1 and stats.messages == BATCH_ROWS + 4
@@ -106,6 +107,7 @@ def test_changed_gram_rules_trigger_a_rebuild_on_open(db_path):
 @sqlite_only
 def test_deleting_rows_still_waiting_for_their_batch_keeps_indexes_consistent(store):
     fill(store, "a", BATCH_ROWS)          # indexed
+    assert store.wait_for_index(timeout=60)
     fill(store, "b", 3, word="pending")   # waiting
     assert store.stats().messages_awaiting_index == 3
     assert store.delete_session("b")

@@ -199,9 +199,13 @@ def test_rows_waiting_for_their_batch_are_found_until_and_after_indexing(store):
     for i in range(BATCH_ROWS * 3 + 5):
         store.append_message("s", "user", f"row{i} common 日志{i % 3}")
         assert len(store.search(f"row{i}")) == 1
-    assert 0 < store.stats().messages_awaiting_index < BATCH_ROWS
+    assert store.wait_for_index(timeout=60)  # the indexer thread's work; no search indexes
+    assert store.stats().messages_awaiting_index < BATCH_ROWS
     assert len(store.search("common", limit=1000)) == BATCH_ROWS * 3 + 5
     assert len(store.search("日志1", limit=1000)) == (BATCH_ROWS * 3 + 5 + 1) // 3
+    store.flush_search_index()
+    assert store.stats().messages_awaiting_index == 0
+    assert len(store.search("common", limit=1000)) == BATCH_ROWS * 3 + 5
 
 
 def test_deleted_messages_leave_both_indexes(store, corpus):
@@ -281,9 +285,11 @@ def test_impact_lists_follow_new_rows_and_a_rebuild(db_path):
 def test_prefix_search_sees_words_indexed_after_an_earlier_search(store):
     store.create_session("s", "cli")
     store.append_messages("s", [{"role": "user", "content": "zetaone"}] * BATCH_ROWS)
+    assert store.wait_for_index(timeout=60)
     assert store.stats().messages_awaiting_index == 0
     assert len(store.search("zeta*", limit=100)) == BATCH_ROWS
     store.append_messages("s", [{"role": "user", "content": "zetatwo"}] * BATCH_ROWS)  # new word, indexed
+    assert store.wait_for_index(timeout=60)
     assert store.stats().messages_awaiting_index == 0
     assert len(store.search("zeta*", limit=100)) == 2 * BATCH_ROWS
     assert len(store.search("zetat*", limit=100)) == BATCH_ROWS
@@ -307,6 +313,7 @@ def test_a_prefix_finds_a_word_first_indexed_after_its_expansion_was_cached(stor
     store.append_messages("s", [{"role": "user", "content": "nothing here"}] * BATCH_ROWS)
     assert len(store.search("deploy*", limit=100)) == BATCH_ROWS
     store.append_messages("s", [{"role": "user", "content": "Déployé today"}] * BATCH_ROWS)
+    assert store.wait_for_index(timeout=60)
     assert store.stats().messages_awaiting_index == 0
     assert len(store.search("deploy*", limit=100)) == 2 * BATCH_ROWS
 

@@ -21,7 +21,7 @@ def _waiting(store: SessionStore) -> int:
 
 def test_two_writers_taking_turns_index_every_batch(db_path):
     """Each writer remembers the mark it last read; the other writer's batches move it on."""
-    with SessionStore(db_path) as first, SessionStore(db_path) as second:
+    with SessionStore(db_path, background_index=False) as first, SessionStore(db_path, background_index=False) as second:
         first.create_session("a", "cli")
         second.create_session("b", "cli")
         for i in range(5 * indexing.BATCH_ROWS + 3):
@@ -34,43 +34,45 @@ def test_two_writers_taking_turns_index_every_batch(db_path):
             assert len(first.search(f"marker{i}")) == 1
 
 
-def test_a_batch_that_rolled_back_is_indexed_by_the_next_append(db_path, monkeypatch):
-    with SessionStore(db_path) as store:
+def test_an_index_batch_that_fails_leaves_the_append_committed_and_the_next_append_indexes(db_path, monkeypatch):
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         for i in range(indexing.BATCH_ROWS - 1):
             store.append_message("s", "user", f"row {i}")
         real_merge = indexing.merge_step
+        failures = []
 
         def failing_merge(conn, *, grams):
+            failures.append(1)
             raise sqlite3.OperationalError("disk I/O error")  # what a failing disk reports
 
         monkeypatch.setattr(indexing, "merge_step", failing_merge)
-        try:
-            store.append_message("s", "user", "this append fills the batch and fails")
-        except sqlite3.OperationalError:
-            pass
-        else:
-            raise AssertionError("the injected failure did not reach the caller")
+        mid = store.append_message("s", "user", "this append fills the batch; its indexing fails")
+        assert failures  # the batch was tried, in a transaction of its own
         monkeypatch.setattr(indexing, "merge_step", real_merge)
-        assert store.message_count() == indexing.BATCH_ROWS - 1  # rolled back whole
+        assert store.message_count() == indexing.BATCH_ROWS  # the append itself stands
+        assert _waiting(store) == indexing.BATCH_ROWS  # the batch rolled back whole
+        assert [h.message_id for h in store.search("fills")] == [mid]  # found while waiting
         store.append_message("s", "user", "the next one")
         assert _waiting(store) == 0
         assert store.check_integrity() == []
 
 
-def test_sigkill_while_a_batch_is_indexed_loses_only_the_unacknowledged_append(db_path):
+def test_sigkill_inside_the_indexer_loses_nothing_and_the_rows_are_indexed_later(db_path):
     batch = indexing.BATCH_ROWS
-    state_support.sigkill_when_it_says(state_support.killed_while_indexing_worker, (str(db_path), batch), "indexing")
-    with SessionStore(db_path) as store:
-        assert store.message_count("victim") == batch - 1
-        assert store.get_session("victim")["message_count"] == batch - 1
-        assert indexing.indexed_upto(store._conn) == 0  # the batch went with the append
-        assert len(store.search("acknowledged 数据库", limit=100)) == batch - 1  # read while waiting
-        assert store.search("indexes") == []
-        store.append_message("victim", "user", "after the crash")
-        assert _waiting(store) == 0
-        assert len(store.search("acknowledged 数据库", limit=100)) == batch - 1  # now from the indexes
-        assert store.check_integrity() == []
+    with SessionStore(db_path) as survivor:  # open before the crash: it has no backlog to index on open
+        state_support.sigkill_when_it_says(state_support.killed_while_indexing_worker, (str(db_path), batch),
+                                           "indexing")
+        assert survivor.message_count("victim") == batch  # every acknowledged append is there
+        assert survivor.get_session("victim")["message_count"] == batch
+        assert indexing.indexed_upto(survivor._conn) == 0  # the killed indexer's batch never committed
+        assert len(survivor.search("acknowledged 数据库", limit=100)) == batch  # read while waiting
+        assert indexing.indexed_upto(survivor._conn) == 0  # and the search indexed nothing
+        assert survivor.wait_for_index(timeout=60)  # this store's indexer thread takes the rows over
+        assert _waiting(survivor) == 0
+        assert survivor.index_status()["indexer_rows"] == batch
+        assert len(survivor.search("acknowledged 数据库", limit=100)) == batch  # now from the indexes
+        assert survivor.check_integrity() == []
 
 
 @settings(max_examples=300, deadline=None)
@@ -100,7 +102,7 @@ def _tracked_words(store: SessionStore) -> set[str]:
 def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later(db_path, monkeypatch):
     monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
     batch = indexing.BATCH_ROWS
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         grown = []
         for i in range(5 * batch):
@@ -117,7 +119,7 @@ def test_a_batch_of_appends_builds_one_impact_list_and_leaves_the_rest_for_later
 
 def test_a_bulk_flush_builds_as_many_lists_as_its_batches_allow(db_path, monkeypatch):
     monkeypatch.setattr(impact_upkeep, "TRACK_DF", 40)
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=False) as store:
         store.create_session("s", "cli")
         for turn in range(2):  # each turn indexes its own rows; the second sees the first's count
             store.append_messages("s", [{"role": "user", "content": f"alpha beta gamma unique{turn}-{i}"}
