@@ -8,15 +8,20 @@ appends the shared workload (seed 1337) to a fresh store, or to a copy of --db (
 100k database, whose impact lists are grown), one message per commit, and reads the
 appending thread's CPU time around:
 
-  index batch      indexing.index_pending: the batch of 32 waiting rows, all of it
+  index batch      indexing.index_pending / apply_prepared: a batch of waiting rows, under the lock
     impact lists   impact_upkeep.update_lists, inside it (as indexing calls it)
       list builds  impact_upkeep._build_list: a word reaching 1,000 messages gets its list
       word counts  impact_upkeep._document_frequency: is this word there yet?
     merging        indexing.merge_step: a slice of FTS5 segment merging
-  store the row    the rest: transaction, counters, INSERT, file lock, encoding
+  tokenizing       indexing.prepare: the rows' words and grams (outside the lock on the
+                   indexer thread; inside index_pending when an appender indexes)
+  store the row    the appending thread's CPU less any index batch it ran itself:
+                   transaction, counters, INSERT, file lock, encoding
 
-plus the process's CPU per message (the checkpoint thread included) and the most CPU
-any one append took. With --against SRC the same runs alternate with a second source
+plus the process's CPU per message (every thread: the indexer thread, which does the
+index batches since the index upkeep left the append, and the checkpoint thread), the
+appending thread's alone, and the most CPU any one append took. The run ends when the
+indexer has caught up (``wait_for_index``), so its work is all counted. With --against SRC the same runs alternate with a second source
 tree (another checkout's directory, e.g. ``git worktree add /tmp/main main``) in
 separate processes, A-B then B-A, and the report gives the per-pair ratios.
 
@@ -43,13 +48,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 # (name, module, function); the upkeep lived in ranking.py before impact_upkeep.py, and an older
 # tree given to --against is timed wherever it has the function
-COMPONENTS = (("index batch", "indexing", "index_pending"), ("impact lists", "indexing", "update_lists"),
+COMPONENTS = (("index batch", "indexing", "index_pending"), ("index batch", "indexing", "apply_prepared"),
+              ("tokenizing", "indexing", "prepare"), ("impact lists", "indexing", "update_lists"),
               ("list builds", "impact_upkeep", "_build_list"), ("list builds", "ranking", "_build_list"),
               ("word counts", "impact_upkeep", "_document_frequency"),
               ("word counts", "ranking", "_document_frequency"), ("merging", "indexing", "merge_step"))
 
 
-def worker(messages: int, directory: str, base: str | None, typographic: bool = False) -> dict[str, Any]:
+def worker(messages: int, directory: str, base: str | None, typographic: bool = False,
+           inline: bool = False) -> dict[str, Any]:
     """One run, in this process, of whichever hermes_plugins_builtin is first on sys.path."""
     import importlib
 
@@ -58,15 +65,27 @@ def worker(messages: int, directory: str, base: str | None, typographic: bool = 
 
     from hermes_plugins_builtin.state import SessionStore
 
+    import threading
+
     spent: dict[str, float] = {name: 0.0 for name, _, _ in COMPONENTS}
+    appender = threading.get_ident()
+    in_appender = {"index batch": 0.0}  # index work the appending thread did itself
+    depth = threading.local()  # index_pending calls prepare: count the inner call once
 
     def timed(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            outer = not getattr(depth, name, False)
+            setattr(depth, name, True)
             started = time.thread_time()
             try:
                 return func(*args, **kwargs)
             finally:
-                spent[name] += time.thread_time() - started
+                if outer:
+                    setattr(depth, name, False)
+                    took = time.thread_time() - started
+                    spent[name] += took
+                    if name == "index batch" and threading.get_ident() == appender:
+                        in_appender[name] += took
         return wrapper
 
     for name, module, function in COMPONENTS:  # looked up at call time by their callers
@@ -82,7 +101,8 @@ def worker(messages: int, directory: str, base: str | None, typographic: bool = 
     wl = shared.Workload(seed=shared.DEFAULT_SEED, n_sessions=max(2, messages // 100), n_messages=messages).build()
     if typographic:
         _typographic(wl)
-    store = SessionStore(path, durable=True)
+    # (an older tree given to --against has neither the option nor the indexer thread)
+    store = SessionStore(path, durable=True, **({"background_index": False} if inline else {}))
     ids = [store.create_session(f"cpu-{s['id']}", s["source"], model=s["model"]) for s in wl.sessions]
     worst, thread, process = 0.0, time.thread_time(), time.process_time()
     for si, m in wl.order:
@@ -91,10 +111,12 @@ def worker(messages: int, directory: str, base: str | None, typographic: bool = 
                              tool_name=m.get("tool_name"), tool_call_id=m.get("tool_call_id"),
                              finish_reason=m.get("finish_reason"))
         worst = max(worst, time.thread_time() - started)
+    if hasattr(store, "wait_for_index"):
+        store.wait_for_index()  # the indexer's work belongs to these appends
     thread, process = time.thread_time() - thread, time.process_time() - process
     store.close()
     per = {name: round(value / messages * 1e6, 1) for name, value in spent.items()}
-    per["store the row"] = round((thread - spent["index batch"]) / messages * 1e6, 1)
+    per["store the row"] = round((thread - in_appender["index batch"]) / messages * 1e6, 1)
     import hermes_plugins_builtin
 
     return {"source": str(Path(hermes_plugins_builtin.__file__).parent.parent), "messages": messages,
@@ -113,11 +135,14 @@ def _typographic(wl: Any) -> None:
             m["content"] = content.replace(". ", " \u2014 ", 1)
 
 
-def run_one(source: Path, messages: int, tmpfs: Path, base: Path | None, typographic: bool = False) -> dict[str, Any]:
+def run_one(source: Path, messages: int, tmpfs: Path, base: Path | None, typographic: bool = False,
+            inline: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=tmpfs) as directory:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source), os.environ.get("PYTHONPATH", "")]))
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--messages", str(messages),
                "--tmpfs", directory] + (["--db", str(base)] if base else []) + (["--typographic"] if typographic else [])
+        if inline:
+            cmd.append("--inline")
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if done.returncode:
             raise SystemExit(f"the run on {source} failed:\n{done.stderr}")
@@ -133,10 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", type=Path, default=None, help="a second source tree to alternate with")
     ap.add_argument("--typographic", action="store_true",
                     help="put an em dash in every fourth English message (mostly-ASCII text, as model output often is)")
+    ap.add_argument("--inline", action="store_true",
+                    help="SessionStore(background_index=False): the appending thread indexes each batch itself")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.messages, str(args.tmpfs), str(args.db) if args.db else None, args.typographic)))
+        print(json.dumps(worker(args.messages, str(args.tmpfs), str(args.db) if args.db else None, args.typographic,
+                                args.inline)))
         return 0
     for given in (args.db, args.against):
         if given is not None and not given.exists():
@@ -145,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for rep in range(args.repeat):
         for side in (list(sides) if rep % 2 == 0 else list(sides)[::-1]):
-            runs[side].append(run_one(sides[side], args.messages, args.tmpfs, args.db, args.typographic))
+            runs[side].append(run_one(sides[side], args.messages, args.tmpfs, args.db, args.typographic, args.inline))
             print(f"run {rep + 1} {side}: {runs[side][-1]['process_cpu_per_msg_us']} us/msg", file=sys.stderr)
     report: dict[str, Any] = {"load": "%.2f %.2f %.2f" % os.getloadavg(), "messages": args.messages,
                               "base": str(args.db) if args.db else None, "typographic": args.typographic, "runs": runs}

@@ -85,6 +85,10 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
     process_cpu = {"ours": 0.0, "ref": 0.0}  # every thread of the process (ours checkpoints on one)
     written = {"ours": 0, "ref": 0}  # bytes given to write(): WAL frames, checkpoints, journals
     ratios, fsyncs, sized_fsyncs = [], [], []
+    # ours indexes on a thread: a turn ends when that has caught up (settle), and the time
+    # spent waiting for it, the rows left waiting when the appends returned, are reported
+    settling = {"ours": 0.0, "ref": 0.0}
+    lag_at_turn_end: dict[str, list[int]] = {"ours": [], "ref": []}
 
     def run(side: str, chunk: list) -> Callable[[], float]:
         def go() -> float:
@@ -95,6 +99,11 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
                 adapter.append_message(wl.sessions[si]["id"], m)
                 cpu[side].append(time.thread_time() - c)
                 lat[side].append(time.perf_counter() - a)
+            if hasattr(adapter, "settle"):
+                lag_at_turn_end[side].append(adapter.index_status()["waiting"])
+                settle_started = time.perf_counter()
+                adapter.settle()
+                settling[side] += time.perf_counter() - settle_started
             process_cpu[side] += time.process_time() - cpu_started
             written[side] += bytes_written() - bytes_started
             return time.perf_counter() - started
@@ -142,6 +151,11 @@ def phase_write(directory: Path, synchronous: str, wl: shared.Workload, batch: i
                      "append_cpu_p50_ms": round(percentile(cpu[side], 0.5) * 1e3, 3),
                      "append_cpu_p99_ms": round(percentile(cpu[side], 0.99) * 1e3, 3),
                      "append_cpu_max_ms": round(max(cpu[side]) * 1e3, 2),
+                     # appends alone (the time the callers waited) beside the rate above, which
+                     # includes waiting at each turn's end until the index had caught up
+                     "appends_only_msgs_per_s": round(n / sum(lat[side]), 1),
+                     "index_catch_up_ms_per_turn": round(settling[side] / max(1, len(ratios)) * 1e3, 2),
+                     "rows_waiting_at_turn_end_max": max(lag_at_turn_end[side], default=0),
                      # the slowest appends, wall against the CPU they used: the rest was waiting
                      # (for a core, for the disk, for a lock)
                      "slowest_wall_vs_cpu_ms": [(round(lat[side][i] * 1e3, 2), round(cpu[side][i] * 1e3, 2))
@@ -202,7 +216,10 @@ def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: 
     start.wait(timeout=600)  # a writer that died before it raises BrokenBarrierError here
     lat, cpu, ok, failed, i = [], [], 0, 0, 0
     t0 = time.perf_counter()
+    lag_max, probe = 0, hasattr(adapter, "index_status")
     while i < len(wl.order) and not (stop is not None and stop.is_set()):
+        if probe and i % 25 == 0:  # how far the index lags behind, sampled (one count query)
+            lag_max = max(lag_max, adapter.index_status()["waiting"])
         si, m = wl.order[i % len(wl.order)]
         a, c = time.perf_counter(), time.thread_time()
         try:
@@ -219,9 +236,17 @@ def _writer(spec: str, synchronous: str, ref_path: str, db: str, wid: int, tag: 
             for s, sid in zip(wl.sessions, ids):
                 adapter.create_session(sid, s["source"], s["model"])
     elapsed = time.perf_counter() - t0
+    status = {}
+    if probe:  # until the index has caught up with what this writer appended
+        lag_max = max(lag_max, adapter.index_status()["waiting"])
+        adapter.settle()
+        status = adapter.index_status()
+    elapsed_indexed = time.perf_counter() - t0
     adapter.close()
     slowest = max(range(len(lat)), key=lat.__getitem__) if lat else None
-    q.put({"ok": ok, "failed": failed, "elapsed": elapsed, "max_ms": max(lat) * 1e3 if lat else 0.0,
+    q.put({"ok": ok, "failed": failed, "elapsed": elapsed, "elapsed_indexed": elapsed_indexed, "lag_max": lag_max,
+           "indexer_cpu_s": status.get("indexer_cpu_s", 0.0), "indexer_rows": status.get("indexer_rows", 0),
+           "max_ms": max(lat) * 1e3 if lat else 0.0,
            "p99_ms": percentile(lat, 0.99) * 1e3 if lat else 0.0,
            "slowest_cpu_ms": cpu[slowest] * 1e3 if slowest is not None else 0.0,
            "cpu_max_ms": max(cpu) * 1e3 if cpu else 0.0})
@@ -244,6 +269,10 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
     worst_cpu: dict[str, float] = {"ours": 0.0, "ref": 0.0}  # CPU of that slowest append
     cpu_max: dict[str, float] = {"ours": 0.0, "ref": 0.0}
     expected, failures, ratios, fsyncs = {"ours": 0, "ref": 0}, {"ours": 0, "ref": 0}, [], []
+    indexed_rates: dict[str, list[float]] = {"ours": [], "ref": []}
+    lag = {"ours": 0, "ref": 0}
+    indexer = {"ours": [0.0, 0], "ref": [0.0, 0]}  # CPU seconds, rows of the writers' indexer threads
+    catch_up: dict[str, list[float]] = {"ours": [], "ref": []}
     dbs = {side: directory / f"conc_{side}_{synchronous}.db" for side in ("ours", "ref")}
     for db in dbs.values():
         for suffix in ("", "-wal", "-shm", "-lock"):
@@ -257,6 +286,12 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
                 p.join()
             wall = max(x["elapsed"] for x in results)
             ok = sum(x["ok"] for x in results)
+            wall_indexed = max(x["elapsed_indexed"] for x in results)
+            indexed_rates[side].append(ok / wall_indexed)
+            catch_up[side].append(wall_indexed - wall)
+            lag[side] = max(lag[side], *(x["lag_max"] for x in results))
+            indexer[side][0] += sum(x["indexer_cpu_s"] for x in results)
+            indexer[side][1] += sum(x["indexer_rows"] for x in results)
             expected[side] += ok
             failures[side] += sum(x["failed"] for x in results)
             for x in results:
@@ -287,6 +322,14 @@ def phase_writers(directory: Path, synchronous: str, procs: int, n: int, rounds:
                       "failed_appends": failures[side], "append_max_ms": round(worst[side], 1),
                       "cpu_of_slowest_append_ms": round(worst_cpu[side], 2),
                       "append_cpu_max_ms": round(cpu_max[side], 2),
+                      # until every writer saw fewer than a batch of rows waiting for the indexes
+                      "msgs_per_s_until_indexed": round(percentile(indexed_rates[side], 0.5), 1),
+                      "share_of_fsync_bound_until_indexed": round(percentile(indexed_rates[side], 0.5) / bound, 3)
+                      if bound and synchronous == "full" else None,
+                      "index_catch_up_after_last_append_ms_p50": round(percentile(catch_up[side], 0.5) * 1e3, 1),
+                      "rows_waiting_max": lag[side],
+                      "indexer_cpu_us_per_msg": round(indexer[side][0] / max(1, expected[side]) * 1e6, 1),
+                      "rows_indexed_by_indexer_threads": indexer[side][1],
                       "share_of_fsync_bound": round(percentile(rates[side], 0.5) / bound, 3)
                       if bound and synchronous == "full" else None} for side in rates}}
 

@@ -1,4 +1,5 @@
-"""The append path: batches indexed by whichever writer fills them, a crash inside a batch,
+"""The append path: batches indexed after the append that fills them (inline or by the indexer thread),
+a crash inside a batch or inside the indexer, the lag bound,
 the impact lists' word tokens and promotions, the row encoding, the durability setting."""
 from __future__ import annotations
 
@@ -148,3 +149,30 @@ def test_an_unknown_synchronous_setting_names_the_setting_and_the_fix(tmp_path):
     with pytest.raises(StateStoreError, match=r"state\.synchronous is 'off'.*'normal'.*'full'.*hermes config set"):
         open_configured_store(tmp_path, {"state": {"synchronous": "off"}}, {})
     assert not (tmp_path / "state.db").exists()  # refused before anything was created
+
+
+def test_a_starved_indexer_bounds_the_lag_the_appenders_index_past_it(db_path):
+    """With the indexer thread stuck (another process's indexer holds <db>-indexer), rows wait
+    only up to MAX_WAITING: the append that reaches it indexes them itself."""
+    from hermes_plugins_builtin.state.indexer import INDEXER_LOCK_SUFFIX
+    from hermes_plugins_builtin.state.writelock import WriterLock
+
+    held = WriterLock(db_path, INDEXER_LOCK_SUFFIX)
+    with SessionStore(db_path) as store:
+        store.create_session("s", "cli")
+        held.acquire()
+        try:
+            most = 0
+            for i in range(indexing.MAX_WAITING + indexing.BATCH_ROWS):
+                store.append_message("s", "user", f"starved {i} term{i}")
+                most = max(most, _waiting(store))
+            assert most == indexing.MAX_WAITING - 1  # never more; the append that made it MAX indexed
+            assert store.index_status()["indexer_rows"] == 0  # the thread did none of it
+            assert indexing.indexed_upto(store._conn) >= indexing.MAX_WAITING
+            assert len(store.search("starved", limit=1000)) == indexing.MAX_WAITING + indexing.BATCH_ROWS
+        finally:
+            held.release()
+        assert store.wait_for_index(timeout=60)  # the thread, free again, takes what waits
+        assert store.index_status()["indexer_rows"] >= indexing.BATCH_ROWS
+        assert store.check_integrity() == []
+    held.close()
