@@ -28,7 +28,7 @@ from .ranking import tokens
 BATCH_ROWS = 32
 #: Rows an appender lets wait before it indexes them itself: the bound on the index's lag
 #: (and on what a search reads unindexed) should the indexer thread be starved.
-MAX_WAITING = 8 * BATCH_ROWS
+MAX_WAITING = 4 * BATCH_ROWS
 # Segment merging is done a slice at a time after each batch instead of by FTS5's
 # automerge, which does it in bursts (64 x levels pages at once showed up as
 # 30-70 ms appends). Same total work, no spikes.

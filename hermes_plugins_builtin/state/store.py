@@ -77,6 +77,10 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
         self.rank_window = rank_window
         self._durable = durable
         self._lock = threading.RLock()
+        # a turnstile in front of _lock for the indexer thread: an appending thread in a tight loop
+        # takes the lock again before a waiting thread wakes up (the lock is not fair), which
+        # left the indexer waiting until the appenders had to index MAX_WAITING rows themselves
+        self._turn = threading.Lock()
         try:
             create_private_file(self.path)
             self._conn = open_raw(self.path)
@@ -287,6 +291,8 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
     def _append(self, session_id: str, encoded: list[EncodedMessage]) -> list[int]:
         # everything that needs no lock (encoding) is done by now: other writers wait only for this,
         # and the search indexes are kept up after the commit (see _keep_index_up)
+        with self._turn:
+            pass  # the indexer thread, when it waits for _lock, goes first
         with self._lock:
             with write_transaction(self._conn) as conn:
                 if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
@@ -317,7 +323,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
 
     def _apply_prepared(self, rows: list[indexing.PreparedRow], start: int) -> int:
         """The indexer thread's step under the write lock (see indexer.py)."""
-        with self._lock:
+        with self._turn, self._lock:
             if self._closed:
                 return 0
             with self._index_commits(), write_transaction(self._conn) as conn:

@@ -1,11 +1,14 @@
 """Search over the rows the indexes do not hold yet (id > indexed_upto), without indexing them.
 
-At most a batch of rows is ever waiting (see indexing.py). A search reads them
-and matches the query against them in Python (matching.py), the way the word and
-gram indexes would; nothing is written, so neither the appending writer nor the
-search pays for indexing rows twice, and concurrent writers cost a search only
-the CPU they take. Scores are BM25 over the waiting rows alone, which is good
-enough to interleave the newest few messages.
+At most indexing.MAX_WAITING rows are ever waiting (see indexing.py, indexer.py).
+A search reads them and matches the query against them in Python (matching.py),
+the way the word and gram indexes would; nothing is written, so neither the
+appending writer nor the search pays for indexing rows twice, and concurrent
+writers cost a search only the CPU they take. Each connection keeps the waiting
+rows it has tokenized, with a small inverted index over them, so that a search
+looks only at the waiting rows holding a word of each term, however far the
+indexer lags. Scores are BM25 over the waiting rows alone, which is good enough
+to interleave the newest few messages.
 """
 from __future__ import annotations
 
@@ -55,31 +58,74 @@ class _TailCache:
 
     A row never changes once appended (the store has no edit), so its tokens stay
     valid until the indexes take it over; a search only tokenizes rows that arrived
-    since the previous one.
+    since the previous one. ``words`` and ``grams`` map each token to the rows
+    holding it.
     """
 
     def __init__(self) -> None:
         self.rows: dict[int, _Row] = {}
+        self.words: dict[str, set[int]] = {}
+        self.grams: dict[str, set[int]] = {}
+
+    def add(self, row: _Row) -> None:
+        self.rows[row.id] = row
+        for index, toks in ((self.words, row.word_counts), (self.grams, row.gram_counts)):
+            for tok in toks:
+                index.setdefault(tok, set()).add(row.id)
+
+    def drop(self, row: _Row) -> None:
+        del self.rows[row.id]
+        for index, toks in ((self.words, row.word_counts), (self.grams, row.gram_counts)):
+            for tok in toks:
+                holders = index[tok]
+                holders.discard(row.id)
+                if not holders:
+                    del index[tok]
+
+    def holding(self, alt: Alternative, grams: bool) -> set[int] | None:
+        """Rows that may hold *alt* (those with its first token), or None when any may (a lone prefix)."""
+        if alt.prefix and len(alt.words) == 1:
+            return None
+        return (self.grams if grams else self.words).get(alt.words[0], set())
 
 
-def _waiting_rows(conn: sqlite3.Connection, upto: int) -> list[_Row]:
+def _waiting_rows(conn: sqlite3.Connection, upto: int) -> tuple[list[_Row], _TailCache]:
     cache = per_connection(conn, "tail_cache", _TailCache)
     ids = [r[0] for r in conn.execute("SELECT id FROM messages WHERE id > ?", (upto,))]
     missing = [i for i in ids if i not in cache.rows]
     if missing:
         for r in conn.execute("SELECT id, role, session_id, search_text FROM messages WHERE id >= ?", (missing[0],)):
             if r[0] not in cache.rows:
-                cache.rows[r[0]] = _Row(*r)
+                cache.add(_Row(*r))
     rows = [cache.rows[i] for i in ids if i in cache.rows]
     if len(cache.rows) > len(rows):  # indexed or deleted meanwhile
-        cache.rows = {row.id: row for row in rows}
-    return rows
+        current = set(ids)
+        for row in [row for mid, row in cache.rows.items() if mid not in current]:
+            cache.drop(row)
+    return rows, cache
+
+
+def _candidates(cache: _TailCache, terms: list[tuple[list[Alternative], bool, str | None]]) -> set[int] | None:
+    """The waiting rows that can match every term (None: no term narrows them)."""
+    found: set[int] | None = None
+    for alts, grams, _ in terms:
+        holders: set[int] = set()
+        for alt in alts:
+            some = cache.holding(alt, grams)
+            if some is None:
+                break
+            holders |= some
+        else:
+            found = holders if found is None else found & holders
+            if not found:
+                return found
+    return found
 
 
 def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, ...], excluded: tuple[str, ...],
                 upto: int) -> list[tuple[int, float]]:
     """(id, score) of every waiting row that matches *plan*, for run_search to merge."""
-    rows = _waiting_rows(conn, upto)
+    rows, cache = _waiting_rows(conn, upto)
     if not rows:
         return []
     avg_words = max(sum(len(r.words) for r in rows) / len(rows), 1e-9)
@@ -90,15 +136,17 @@ def search_tail(conn: sqlite3.Connection, plan: QueryPlan, *, roles: tuple[str, 
     def df(alt: Alternative, grams: bool) -> int:
         """Waiting rows holding *alt* (counted once per search, not once per matching row)."""
         if (alt, grams) not in known:
-            known[alt, grams] = _df(rows, alt, grams)
+            holders = cache.holding(alt, grams)
+            known[alt, grams] = _df(rows if holders is None else [cache.rows[i] for i in holders], alt, grams)
         return known[alt, grams]
 
     for group in plan.groups:
         terms = _term_alternatives(group)
         if terms is None:
             continue
+        narrowed = _candidates(cache, terms)
         scored = []
-        for row in rows:
+        for row in (rows if narrowed is None else [r for r in rows if r.id in narrowed]):
             if (roles and row.role not in roles) or (excluded and row.session_id in excluded):
                 continue
             score = _match(row, group, terms, avg_words, avg_grams, len(rows), df)
