@@ -34,8 +34,9 @@ from .connection import open_raw, read_transaction
 from .writelock import WriterLock
 
 INDEXER_LOCK_SUFFIX = "-indexer"
-#: Rows one pass indexes at most, so that the write lock is held for a few ms at a time.
-PASS_ROWS = 4 * indexing.BATCH_ROWS
+#: Rows one pass indexes at most: the write lock is held for about a ms at a time, and a search
+#: bringing its cached postings forward (postings.advance_postings) meets jumps of the mark no larger.
+PASS_ROWS = 2 * indexing.BATCH_ROWS
 Apply = Callable[[list[indexing.PreparedRow], int], int]
 
 

@@ -1,7 +1,6 @@
 """SessionStore: sessions, messages, counters, titles, lineage and search over state.db."""
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import sqlite3
@@ -20,6 +19,7 @@ from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SE
                       decode_message, decode_session, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .store_backfill import BackfillMixin
+from .store_indexing import IndexUpkeepMixin
 from .store_lineage import LineageMixin
 from .store_maintenance import MaintenanceMixin
 
@@ -51,7 +51,7 @@ def _cannot_open(path: Path, exc: BaseException) -> StateStoreError:
     )
 
 
-class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
+class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMixin):
     """The SQLite session store behind ``$HERMES_HOME/state.db``.
 
     One instance owns one connection and may be shared between threads. Several
@@ -304,72 +304,6 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
         if waiting >= indexing.BATCH_ROWS:
             self._keep_index_up(waiting)
         return ids
-
-    # -- index upkeep ----------------------------------------------------------
-    def _keep_index_up(self, waiting: int) -> None:
-        """A batch is waiting: wake the indexer, or index it here if there is none or it lags
-        MAX_WAITING rows behind (so that what a search reads unindexed stays bounded)."""
-        if self._indexer is not None and waiting < indexing.MAX_WAITING:
-            self._indexer.wake()
-            return
-        try:
-            with self._lock, self._index_commits():
-                with write_transaction(self._conn) as conn:
-                    indexing.index_pending(conn)
-        except (sqlite3.Error, StateStoreError):
-            # the append has committed and stands; its batch rolled back whole and waits
-            # (searchable) for the next append or the indexer to try again
-            pass
-
-    def _apply_prepared(self, rows: list[indexing.PreparedRow], start: int) -> int:
-        """The indexer thread's step under the write lock (see indexer.py)."""
-        with self._turn, self._lock:
-            if self._closed:
-                return 0
-            with self._index_commits(), write_transaction(self._conn) as conn:
-                return indexing.apply_prepared(conn, rows, start)
-
-    @contextlib.contextmanager
-    def _index_commits(self) -> Iterator[None]:
-        """Commit index upkeep without an fsync: it is derived from rows already durable, and its
-        mark commits with it, so losing such a commit to a power cut leaves rows waiting, not lost.
-        The next durable commit's fsync covers it anyway (one WAL, written in order)."""
-        if not self._durable:
-            yield
-            return
-        self._conn.execute("PRAGMA synchronous = NORMAL")
-        try:
-            yield
-        finally:
-            self._conn.execute("PRAGMA synchronous = FULL")
-
-    def wait_for_index(self, timeout: float | None = None) -> bool:
-        """Block until fewer than a batch of rows wait for the indexes (True), or *timeout* passes.
-
-        The indexer thread does the work; nothing here indexes. Rows a search can find
-        either way: this is for tests, benchmarks and tools that want the index caught up.
-        """
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            with self._lock:
-                waiting = self._waiting()
-            if waiting < indexing.BATCH_ROWS:
-                return True
-            if self._indexer is None:
-                return False
-            seen = self._indexer.rounds
-            self._indexer.wake()
-            left = None if deadline is None else deadline - time.monotonic()
-            if (left is not None and left <= 0) or not self._indexer.wait_round(seen, left):
-                return False
-
-    def index_status(self) -> dict[str, float]:
-        """Rows waiting for the indexes, and this store's indexer thread's passes, rows and CPU seconds."""
-        indexer = self._indexer
-        with self._lock:
-            waiting = self._waiting()
-        return {"waiting": waiting, "indexer_passes": indexer.passes if indexer else 0,
-                "indexer_rows": indexer.rows if indexer else 0, "indexer_cpu_s": indexer.cpu_s if indexer else 0.0}
 
     def get_messages(self, session_id: str) -> list[dict[str, Any]]:
         """All messages of a session in append order, JSON columns decoded."""
