@@ -60,15 +60,16 @@ class BackgroundIndexer:
         """A batch is waiting: start the thread if need be and let it look."""
         if self._stopping:
             return
-        if self._thread is None:
+        if self._thread is None or not self._thread.is_alive():  # (a thread an unexpected error ended)
             self._thread = threading.Thread(target=self._run, name=f"indexer:{self._path.name}", daemon=True)
             self._thread.start()
         self._wake.set()
 
     def wait_round(self, seen: int, timeout: float | None) -> bool:
-        """Block until the thread has finished a round after round *seen* (False on timeout)."""
+        """Block until the thread has finished a round after round *seen* (False on timeout or close)."""
         with self._state:
-            return self._state.wait_for(lambda: self.rounds > seen or self._stopping, timeout)
+            self._state.wait_for(lambda: self.rounds > seen or self._stopping, timeout)
+            return self.rounds > seen
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop the thread after its current pass (a pass is at most PASS_ROWS rows)."""
