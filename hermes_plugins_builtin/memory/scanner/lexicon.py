@@ -9,6 +9,7 @@ ones), so "the old build instructions no longer apply" passes in every language.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import re
@@ -230,6 +231,36 @@ def _dismissal_kept(code: str, dismiss: str) -> Check | None:
                                     for m in found)
 
     return kept
+
+
+@functools.cache
+def _negation_readers() -> tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]], ...]:
+    """(dismissal verbs, negation before, negation after) of every language that marks a negated dismissal."""
+    from .languages import LEXICONS
+    from .languages_more import ADDITIONS
+
+    readers = []
+    for code in (*_NEGATED_BEFORE, *_NEGATED_AFTER):
+        lex = LEXICONS[code].extended(**ADDITIONS[code]) if code in ADDITIONS else LEXICONS[code]
+        readers.append(tuple(re.compile(source, re.IGNORECASE) for source in
+                             (lex.dismiss, _NEGATED_BEFORE.get(code, "(?!)"), _NEGATED_AFTER.get(code, "(?!)"))))
+    return tuple(readers)  # type: ignore[arg-type]
+
+
+def about_presentation(sentence: str) -> bool:
+    """Whether ``sentence`` is about tables, emoji, format or tone: a preference the user changes, not the agent's rules."""
+    return _FORMATTING.search(sentence) is not None
+
+
+def dismissals_all_negated(sentence: str) -> bool:
+    """Whether, read in some language, ``sentence`` holds dismissal verbs and every one of them is negated ("no
+    ignores las instrucciones", "無視しないで"): the learned detector, which sees no word order, reads such a
+    sentence as a dismissal."""
+    for verbs, before, after in _negation_readers():
+        found = list(verbs.finditer(sentence))
+        if found and all(before.search(sentence[max(0, m.start() - 16) : m.start()]) or after.match(sentence, m.end(), m.end() + 16) for m in found):
+            return True
+    return False
 
 
 def _both(first: Check, second: Check | None) -> Check:
