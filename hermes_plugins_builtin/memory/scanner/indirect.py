@@ -17,22 +17,25 @@ from __future__ import annotations
 import re
 
 from .guards import not_denied
+from .meeting import meeting
 from .rules import Rule, any_of, rule, window
 
 # ---- the agent's start-up rules, named by place or origin ---------------------------------------------
 
 _SECTION = any_of((r"block", r"section", r"paragraph", r"part", r"text", r"wording", r"passage", r"lines?", r"rules", r"instructions", r"guidelines",
                    r"directives", r"restrictions", r"constraints", r"limits", r"policy", r"polic(?:y|ies)", r"defaults", r"settings", r"configuration", r"orders"))
+# Each branch starts at its first required word (no optional article or adjective in front): a pattern that may
+# start with any word is tried at every position of every note, and the refusal's span loses nothing by it.
 _STARTUP_RULES = any_of((
-    rf"(?:the |this |that |your |its )?\"?(?:assistant|agent|bot|model|ai|safety|policy|vendor|operator|startup|start-up|boot)(?: \w{{1,16}})?\"?\s+{_SECTION}\s+(?:above|at the (?:top|start|beginning)|before (?:this|it|the first))",
-    rf"(?:the |this |that )?(?:\w{{1,16}}\s+)?{_SECTION}\s+(?:above (?:this|the|these|my) (?:note|memory|entry|notes|file)|at the (?:top|start|beginning) of (?:the |your |my )?(?:prompt|context|system message|conversation))",
-    rf"(?:the |this |that )?(?:\w{{1,16}}\s+)?{_SECTION}\s+in (?:the |your |my )?(?:preamble|system message|system prompt|operator prompt|developer message|start-?up (?:text|prompt))",
-    r"(?:the )?(?:configuration|setup|instructions|rules|settings|prompt|orders) (?:I|you) (?:start|started|boot|booted|was started|were started|was launched|were launched|am launched|are launched|was given|were given|came|come) (?:with|up with)",
-    r"(?:the |your |its |my )?(?:assistant'?s|agent'?s|bot'?s|model'?s) (?:\w{1,16} )?(?:defaults|guidelines|rules|instructions|restrictions|policy|settings|configuration)",
-    r"(?:all |any |the )?(?:previously|earlier|originally) (?:loaded|given|issued|set|configured) (?:instructions|rules|directives|guidelines|settings)",
-    r"(?:the |your |its )?(?:operator|system|developer|vendor|default|original|initial|startup|start-up|earlier|prior|previous) (?:prompt|orders|directives)",
+    rf"\"?(?:assistant|agent|bot|model|ai|safety|policy|vendor|operator|startup|start-up|boot)(?: \w{{1,16}})?\"?\s+{_SECTION}\s+(?:above|at the (?:top|start|beginning)|before (?:this|it|the first))",
+    rf"{_SECTION}\s+(?:above (?:this|the|these|my) (?:note|memory|entry|notes|file)|at the (?:top|start|beginning) of (?:the |your |my )?(?:prompt|context|system message|conversation))",
+    rf"{_SECTION}\s+in (?:the |your |my )?(?:preamble|system message|system prompt|operator prompt|developer message|start-?up (?:text|prompt))",
+    r"(?:configuration|setup|instructions|rules|settings|prompt|orders) (?:I|you) (?:start|started|boot|booted|was started|were started|was launched|were launched|am launched|are launched|was given|were given|came|come) (?:with|up with)",
+    r"(?:assistant'?s|agent'?s|bot'?s|model'?s) (?:\w{1,16} )?(?:defaults|guidelines|rules|instructions|restrictions|policy|settings|configuration)",
+    r"(?:previously|earlier|originally) (?:loaded|given|issued|set|configured) (?:instructions|rules|directives|guidelines|settings)",
+    r"(?:operator|system|developer|vendor|default|original|initial|startup|start-up|earlier|prior|previous) (?:prompt|orders|directives)",
     r"(?:anything|everything|whatever|all)(?: that| written| said)? (?:comes |sits |appears )?(?:before|above) (?:it|this|the (?:memory|note|notes))(?: file)? in the (?:prompt|context)",
-    r"(?:the )?(?:rules|instructions|guidelines|text) (?:that )?(?:ships?|shipped|comes?|came) with (?:the |this |every )?(?:assistant|agent|install|bot|model|product)",
+    r"(?:rules|instructions|guidelines|text) (?:that )?(?:ships?|shipped|comes?|came) with (?:the |this |every )?(?:assistant|agent|install|bot|model|product)",
 ))
 _EMPTIED = any_of((
     r"optional", r"boilerplate", r"(?:a |just a |only a |merely a )(?:mistake|draft|suggestion|leftover|formality)", r"(?:just |only |merely )?(?:suggestions|leftovers|formalities)",
@@ -121,7 +124,9 @@ def _not_another_bots(match: re.Match[str]) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
-    rule("instruction_override", "startup_rules_emptied", rf"\b{_STARTUP_RULES}\b{window(80)}\b{_EMPTIED}|\b{_EMPTIED}\b{window(40)}\b{_STARTUP_RULES}\b", _not_another_bots),
+    # Two halves found in one pass each and paired (``meeting``): a nested window between two alternations costs a
+    # quarter of a millisecond on a 200-character note.
+    meeting("instruction_override", "startup_rules_emptied", rf"\b{_STARTUP_RULES}\b", rf"\b{_EMPTIED}\b", _not_another_bots, reach=80),
     rule("instruction_override", "note_sole_source", _SOLE_SOURCE),
     rule("concealment", "denial_when_asked", rf"\b(?:if|when|whenever|should)\s+{_ASKER}\s+(?:ever\s+)?(?:asks?|questions?|checks?|wants to know|inquires?)\b{window(100)}\b{_DENIAL}",
          _asked_about_the_agent),
@@ -130,5 +135,5 @@ RULES: tuple[Rule, ...] = (
     rule("concealment", "notes_kept_secret", _SELF_SECRET),
     rule("role_hijack", "chain_of_command", _CHAIN, _not_the_user),
     rule("role_hijack", "denies_being_ai", _DENIES_AI),
-    rule("prompt_disclosure", "startup_text_shown", rf"\b{_SHOW}\b{window(60)}\b{_STARTUP_TEXT}|\b{_STARTUP_TEXT}\b{window(40)}\b(?:show|print|share|reveal|paste)\b"),
+    meeting("prompt_disclosure", "startup_text_shown", rf"\b{_STARTUP_TEXT}\b", rf"\b{_SHOW}\b", reach=60),
 )
