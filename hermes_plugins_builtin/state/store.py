@@ -116,7 +116,9 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
             with write_transaction(self._conn) as conn:
                 if not indexing.grams_format_current(conn):
                     indexing.rebuild(conn, progress)
-        if self._waiting() >= indexing.BATCH_ROWS:
+        if self._waiting() >= indexing.MAX_WAITING:
+            # a backlog (rows an older tool wrote, a crash's leftovers); fewer rows are the
+            # writers' indexers' normal lag, which a search reads as it is
             self.flush_search_index(progress)
 
     def close(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sqlite3
 
 from hermes_plugins_builtin.state import SCHEMA_VERSION, SessionStore
-from hermes_plugins_builtin.state.indexing import BATCH_ROWS
+from hermes_plugins_builtin.state.indexing import BATCH_ROWS, MAX_WAITING
 
 from state_support import sqlite_only
 
@@ -87,10 +87,24 @@ def test_close_indexes_waiting_rows_and_open_indexes_a_backlog(db_path):
     # rows written by something that does not index (an older tool, raw SQL)
     with sqlite3.connect(db_path) as raw:
         raw.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', ?, 1.0)",
-                        [(f"backlog {i} 缓存",) for i in range(BATCH_ROWS * 2)])
+                        [(f"backlog {i} 缓存",) for i in range(MAX_WAITING)])
     with SessionStore(db_path) as store:
         assert store.stats().messages_awaiting_index == 0
-        assert len(store.search("backlog 缓存", limit=500)) == BATCH_ROWS * 2
+        assert len(store.search("backlog 缓存", limit=500)) == MAX_WAITING
+
+
+def test_opening_a_store_leaves_the_indexers_normal_lag_to_them(db_path):
+    """Fewer than MAX_WAITING rows waiting is what writers' indexer threads lag by: a store
+    opened to search reads them as they are and writes nothing."""
+    with SessionStore(db_path) as store:
+        fill(store, "a", 1)
+    with sqlite3.connect(db_path) as raw:
+        raw.executemany("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('a', 'user', ?, 1.0)",
+                        [(f"lagging {i}",) for i in range(MAX_WAITING - 2)])
+    with SessionStore(db_path) as store:
+        assert store.stats().messages_awaiting_index == MAX_WAITING - 2
+        assert len(store.search("lagging", limit=500)) == MAX_WAITING - 2
+        assert store.stats().messages_awaiting_index == MAX_WAITING - 2  # the search indexed nothing
 
 
 def test_changed_gram_rules_trigger_a_rebuild_on_open(db_path):
