@@ -165,11 +165,7 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
         if isinstance(exc, KeyboardInterrupt):
             raise
-        from hermes_core.aliases import describe_missing_module
-
-        why = describe_missing_module(exc)
-        cause = f"import failed: {type(exc).__name__}: {exc}{raised_at(exc, candidate)}" + (f"; {why}" if why else "")
-        raise PluginLoadError(cause) from exc
+        raise PluginLoadError(_import_failure(exc, candidate)) from exc
 
     try:
         wrappers = wrapper_hookimpls(module, manager.hooks.pm)
@@ -197,6 +193,25 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
         if module_name:
             _forget_modules(module_name)
         raise
+
+
+def _import_failure(exc: BaseException, candidate: PluginCandidate) -> str:
+    """Why the import failed, worded for the plugin's author.
+
+    Published plugins often import their own code in two ways, ``try: from .pkg import x``
+    ``except ImportError: from pkg import x``: when the first fails for a reason of its own
+    (a missing dependency, a name a module lacks), the second fails only because the first
+    did, and its error would hide the real cause. That first failure is named first.
+    """
+    from hermes_core.aliases import describe_missing_module
+
+    first = exc.__context__ if isinstance(exc, ImportError) and not exc.__suppress_context__ else None
+    cause_exc = first if isinstance(first, ImportError) else exc
+    why = describe_missing_module(cause_exc)
+    cause = f"import failed: {type(cause_exc).__name__}: {cause_exc}{raised_at(cause_exc, candidate)}"
+    if cause_exc is not exc:
+        cause += f"; the fallback import then failed too ({type(exc).__name__}: {exc}{raised_at(exc, candidate)})"
+    return cause + (f"; {why}" if why else "")
 
 
 def _run_register(register: Any, context: PluginContext) -> None:

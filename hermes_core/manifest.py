@@ -7,6 +7,7 @@ kind auto-detection that manifests without ``kind`` rely on.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -181,6 +182,24 @@ def detect_kind(init_text: str) -> str | None:
     if "register_provider" in head and "ProviderProfile" in head:
         return "model-provider"
     return None
+
+
+#: What a plugin registers besides a memory provider. An ``exclusive`` plugin's other
+#: registrations take effect only while it is the selected provider.
+_GENERAL_REGISTRATION = re.compile(r"\.register_(?:tool|hook|command|cli_command|skill|middleware|platform)\s*\(|hookimpl")
+
+
+def guessed_kind_needs_word(manifest: PluginManifest, init_text: str) -> bool:
+    """Whether a guessed kind is worth a warning.
+
+    A plugin that is only a memory provider is exactly what the guess makes of it: saying
+    so on every listing (and advising ``kind: standalone``, which would stop
+    ``memory.provider`` from loading it alone) is noise. One that also registers tools,
+    hooks or commands likely meant them to load with ``plugins.enabled``.
+    """
+    if not manifest.kind_detected:
+        return False
+    return manifest.kind != "exclusive" or bool(_GENERAL_REGISTRATION.search(init_text))
 
 
 def _field_of(error: Any) -> str:
@@ -378,7 +397,7 @@ def read_manifest_text(
     except Exception as exc:  # one odd manifest is that plugin's problem, never the host's crash
         cause = f"plugin.yaml cannot be read as a manifest ({type(exc).__name__}: {exc})"
         return ManifestReport(None, [*problems, PluginProblem(name, source, path, "", cause, "correct plugin.yaml against the manifest schema")], warnings)
-    if manifest.kind_detected:
+    if guessed_kind_needs_word(manifest, init_text):
         warnings.append(
             f"plugin '{name}' ({source}, {path}): no 'kind' in plugin.yaml; treated as kind "
             f"'{manifest.kind}' because __init__.py mentions a memory/model provider "

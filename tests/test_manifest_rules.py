@@ -143,11 +143,16 @@ def test_the_name_is_stripped_and_a_blank_name_falls_back_with_a_warning():
 
 
 def test_the_detected_kind_warning_says_how_to_opt_out():
-    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass")
+    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass\ndef register(ctx):\n    ctx.register_tool(name='t')\n")
     assert report.warnings == [
         "plugin 'mem' (user, /p/plugin.yaml): no 'kind' in plugin.yaml; treated as kind 'exclusive' because __init__.py "
         "mentions a memory/model provider (write 'kind: standalone' to load it as a general plugin)"
     ]
+
+
+def test_a_plugin_that_is_only_a_memory_provider_is_not_warned_about_its_guessed_kind():
+    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass\ndef register(ctx):\n    ctx.register_memory_provider(P())\n")
+    assert report.manifest.kind == "exclusive" and report.warnings == []
 
 
 def test_malformed_yaml_is_one_problem_naming_the_plugin_and_the_fix():

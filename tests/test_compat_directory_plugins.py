@@ -1,0 +1,144 @@
+"""Directory plugins in the shapes published Hermes Agent plugins take, as found in their repositories.
+
+Each test is a minimal reproduction written for this suite: a shim ``__init__.py`` importing
+the plugin's package relatively and then absolutely, a platform adapter queueing messages
+through ``gateway.platforms.base``, memory providers whose plugin.yaml lists the provider
+methods under ``hooks`` and leaves ``kind`` out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_core.validate import validate_path
+
+# The shim published plugins put at the root of their directory, the code living in a package beside it.
+SHIM = """
+    try:
+        from .impl.plugin import register
+    except ImportError:
+        from impl.plugin import register
+"""
+
+
+def test_a_failing_relative_import_is_named_before_the_fallback_that_hides_it(make_plugin, plugin_manager):
+    make_plugin("shimmed", SHIM, files={"impl/__init__.py": "", "impl/plugin.py": "import fxc_absent_dependency\ndef register(ctx):\n    pass\n"})
+    record = plugin_manager(enabled=["shimmed"], strict=False).get("shimmed")
+    assert not record.loaded
+    error = record.error
+    assert error.startswith("import failed: ModuleNotFoundError: No module named 'fxc_absent_dependency' (at ")
+    assert "impl/plugin.py:1)" in error.split(";")[0]
+    assert "; the fallback import then failed too (ModuleNotFoundError: No module named 'impl' (at " in error
+
+
+def test_a_name_missing_from_a_served_module_is_named_with_the_hermes_agent_module(make_plugin, plugin_manager):
+    code = "from tools.registry import registry, fxc_not_there\ndef register(ctx):\n    pass\n"
+    make_plugin("lacking", code)
+    error = plugin_manager(enabled=["lacking"], strict=False).get("lacking").error
+    assert "cannot import name 'fxc_not_there'" in error
+    assert "the plugin imports 'fxc_not_there' from 'tools.registry', a Hermes Agent module this host serves without it" in error
+
+
+def test_an_unrelated_fallback_keeps_its_own_error(make_plugin, plugin_manager):
+    # the relative import works; a later import fails on its own: nothing earlier to name
+    make_plugin("direct", "from .impl import X\nimport fxc_other_absent\n", files={"impl.py": "X = 1\n"})
+    error = plugin_manager(enabled=["direct"], strict=False).get("direct").error
+    assert error.startswith("import failed: ModuleNotFoundError: No module named 'fxc_other_absent'") and "fallback import" not in error
+
+
+PLATFORM = """
+    from gateway.config import Platform
+    from gateway.platforms.base import BasePlatformAdapter, MessageEvent, MessageType, merge_pending_message_event
+
+    class Adapter(BasePlatformAdapter):
+        pending = {}
+
+        async def connect(self):
+            return True
+
+        async def disconnect(self):
+            pass
+
+        async def send(self, chat_id, content, reply_to=None, metadata=None):
+            pass
+
+        def queue(self, key, event):
+            merge_pending_message_event(self.pending, key, event, merge_text=True)
+"""
+
+
+def test_a_platform_plugin_queues_messages_with_merge_pending_message_event(make_plugin, plugin_manager):
+    make_plugin("relay", SHIM, manifest={"name": "relay", "kind": "platform"}, files={
+        "impl/__init__.py": "", "impl/adapter.py": PLATFORM,
+        "impl/plugin.py": "from .adapter import Adapter\ndef register(ctx):\n    pass\n",
+    })
+    record = plugin_manager(enabled=["relay"]).get("relay")
+    assert record.loaded
+    from gateway.platforms.base import MessageEvent, MessageType, merge_pending_message_event
+
+    pending: dict = {}
+    merge_pending_message_event(pending, "s", MessageEvent("first", media_urls=["a.png"], media_types=["image/png"], message_type=MessageType.PHOTO))
+    merge_pending_message_event(pending, "s", MessageEvent("second", media_urls=["b.png"], media_types=["image/png"], message_type=MessageType.PHOTO))
+    assert (pending["s"].text, pending["s"].media_urls, pending["s"].media_types) == ("first\nsecond", ["a.png", "b.png"], ["image/png"] * 2)
+    merge_pending_message_event(pending, "s", MessageEvent("caption only"))  # media waiting: the text joins it
+    assert pending["s"].message_type is MessageType.PHOTO and pending["s"].text.endswith("\ncaption only")
+
+    merge_pending_message_event(pending, "t", MessageEvent("a"))
+    merge_pending_message_event(pending, "t", MessageEvent("b"))  # text replaces text unless merge_text
+    assert pending["t"].text == "b"
+    merge_pending_message_event(pending, "t", MessageEvent("c"), merge_text=True)
+    assert pending["t"].text == "b\nc"
+    merge_pending_message_event(pending, "t", MessageEvent("/stop", message_type=MessageType.COMMAND), merge_text=True)
+    assert pending["t"].text == "/stop" and pending["t"].message_type is MessageType.COMMAND
+
+
+# A memory provider as published: no kind, provider methods listed under hooks, no register().
+PROVIDER_ONLY = """
+    from agent.memory_provider import MemoryProvider
+
+    class LedgerProvider(MemoryProvider):
+        name = "ledger"
+        def is_available(self):
+            return True
+        def initialize(self, session_id, **kwargs):
+            pass
+        def get_tool_schemas(self):
+            return []
+"""
+PROVIDER_MANIFEST = "name: ledger\nversion: 0.2.0\nhooks:\n  - sync_turn\n  - prefetch\n  - on_delegation\n  - on_turn_start\n  - on_memory_write\n"
+
+
+def test_a_provider_only_plugin_validates_and_lists_without_warnings(make_plugin, plugin_manager):
+    directory = make_plugin("ledger", PROVIDER_ONLY, manifest=PROVIDER_MANIFEST)
+    (report,) = validate_path(directory)
+    assert (report.kind, report.problems, report.warnings) == ("exclusive", [], [])
+    manager = plugin_manager(config={"memory": {"provider": "ledger"}})
+    record = manager.get("ledger")
+    assert record.loaded and record.warnings == []
+    assert manager.memory_providers["ledger"].name == "ledger"
+
+
+def test_provider_method_names_still_warn_in_a_general_plugin(make_plugin):
+    directory = make_plugin("general", "def register(ctx):\n    pass\n", manifest="name: general\nkind: standalone\nhooks: [sync_turn]\n")
+    (report,) = validate_path(directory)
+    assert report.warnings == ["plugin 'general': plugin.yaml declares hook 'sync_turn', which this version of hermes never calls -> see docs/hooks.md for the hook names"]
+
+
+def test_a_guessed_kind_is_still_reported_when_the_plugin_registers_more_than_a_provider(make_plugin):
+    code = PROVIDER_ONLY + "\ndef register(ctx):\n    ctx.register_memory_provider(LedgerProvider())\n    ctx.register_tool(name='ledger_note', toolset='ledger', schema={}, handler=None)\n"
+    (report,) = validate_path(make_plugin("ledger", code, manifest="name: ledger\n"))
+    assert [w for w in report.warnings if "treated as kind 'exclusive'" in w]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [SHIM, "from ledger_impl import (\n    LedgerProvider,\n    register,\n)\n", "from .impl import register  # re-export\n"],
+)
+def test_a_shim_re_exporting_register_is_not_warned_about(make_plugin, code):
+    (report,) = validate_path(make_plugin("shim", code, manifest="name: shim\nkind: standalone\n"))
+    assert report.warnings == []
+
+
+def test_a_register_imported_under_another_name_still_warns(make_plugin):
+    (report,) = validate_path(make_plugin("alias", "from .impl import register as setup\n", manifest="name: alias\nkind: standalone\n"))
+    assert [w for w in report.warnings if "would do nothing" in w]
