@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 #: Directory plugins import as ``hermes_plugins.<slug>`` under this synthetic package.
 NAMESPACE_PACKAGE = "hermes_plugins"
+#: Memory providers in ``$HERMES_HOME/plugins/`` import as ``_hermes_user_memory.<directory>``, the
+#: name Hermes Agent's memory loader gives them: published providers test ``__name__`` for it,
+#: or import their siblings relative to it.
+USER_MEMORY_PACKAGE = "_hermes_user_memory"
+_SYNTHETIC_PACKAGES = (NAMESPACE_PACKAGE, USER_MEMORY_PACKAGE)
 
 
 def module_slug(key: str) -> str:
@@ -31,12 +36,20 @@ def module_slug(key: str) -> str:
     return key.replace("/", "__").replace("-", "_").replace(".", "_")
 
 
-def _ensure_namespace_package() -> None:
-    if NAMESPACE_PACKAGE not in sys.modules:
-        package = types.ModuleType(NAMESPACE_PACKAGE)
+def _ensure_namespace_package(namespace: str = NAMESPACE_PACKAGE) -> None:
+    if namespace not in sys.modules:
+        package = types.ModuleType(namespace)
         package.__path__ = []  # a package with no files; children are added one by one
-        package.__package__ = NAMESPACE_PACKAGE
-        sys.modules[NAMESPACE_PACKAGE] = package
+        package.__package__ = namespace
+        sys.modules[namespace] = package
+
+
+def directory_module_name(candidate: PluginCandidate) -> str:
+    """The module name a directory plugin imports as (see ``USER_MEMORY_PACKAGE``)."""
+    assert candidate.directory is not None
+    if candidate.kind == "exclusive" and candidate.source == "user":
+        return f"{USER_MEMORY_PACKAGE}.{candidate.directory.name}"
+    return f"{NAMESPACE_PACKAGE}.{module_slug(candidate.key)}"
 
 
 def _forget_modules(name: str) -> None:
@@ -45,10 +58,9 @@ def _forget_modules(name: str) -> None:
 
 
 def import_directory_plugin(candidate: PluginCandidate) -> types.ModuleType:
-    """Import a directory plugin as ``hermes_plugins.<slug>`` so relative imports work."""
-    assert candidate.directory is not None
-    _ensure_namespace_package()
-    name = f"{NAMESPACE_PACKAGE}.{module_slug(candidate.key)}"
+    """Import a directory plugin as a submodule of a synthetic package, so relative imports work."""
+    name = directory_module_name(candidate)
+    _ensure_namespace_package(name.partition(".")[0])
     _forget_modules(name)  # a reload after a fix must not see the broken module
     init_file = candidate.directory / "__init__.py"
     spec = importlib.util.spec_from_file_location(name, init_file, submodule_search_locations=[str(candidate.directory)])
@@ -299,5 +311,5 @@ def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], firs
 
 def forget_plugin_module(module: types.ModuleType | None) -> None:
     """Drop a directory plugin's modules from ``sys.modules`` (entry-point packages stay)."""
-    if module is not None and module.__name__.startswith(NAMESPACE_PACKAGE + "."):
+    if module is not None and module.__name__.startswith(tuple(f"{namespace}." for namespace in _SYNTHETIC_PACKAGES)):
         _forget_modules(module.__name__)

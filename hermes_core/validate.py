@@ -20,7 +20,11 @@ SOURCE_LABEL = "path"
 _PROJECT_SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox"}
 _REGISTER_PATTERN = re.compile(r"^\s*(async\s+)?def\s+register\s*\(|hookimpl", re.MULTILINE)
 #: ``from .impl import register`` (or ``from impl import (X, register)``): a shim re-exporting the package's register
-_REGISTER_IMPORT = re.compile(r"^\s*from\s+[\w.]+\s+import\s+\(?[\w\s,]*\bregister\b(?!\s+as\b)", re.MULTILINE)
+_REGISTER_IMPORT = re.compile(
+    r"^\s*from\s+[\w.]+\s+import\s+\(?[\w\s,]*\bregister\b(?!\s+as\b)"
+    r"|^\s*register\s*=\s*[A-Za-z_]\w*(\.\w+)+\s*$",  # register = _inner.register, from a module it loaded itself
+    re.MULTILINE,
+)
 #: The provider class a memory plugin without register() is loaded through (see loader._fallback_provider)
 _PROVIDER_CLASS = re.compile(r"^class\s+\w+\s*\([^)]*MemoryProvider", re.MULTILINE)
 

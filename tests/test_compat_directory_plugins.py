@@ -142,3 +142,61 @@ def test_a_shim_re_exporting_register_is_not_warned_about(make_plugin, code):
 def test_a_register_imported_under_another_name_still_warns(make_plugin):
     (report,) = validate_path(make_plugin("alias", "from .impl import register as setup\n", manifest="name: alias\nkind: standalone\n"))
     assert [w for w in report.warnings if "would do nothing" in w]
+
+
+# A published provider's root __init__.py: it loads its inner package only when imported by
+# Hermes Agent's memory loader, which names user memory providers _hermes_user_memory.<directory>.
+NAMESPACED_PROVIDER = """
+    '''Loads the MemoryProvider of inner/.'''
+    import importlib.util, sys
+    from pathlib import Path
+
+    if __name__.startswith("_hermes_user_memory"):
+        _spec = importlib.util.spec_from_file_location(__name__ + "._inner", Path(__file__).parent / "inner" / "__init__.py")
+        _inner = importlib.util.module_from_spec(_spec)
+        sys.modules[_spec.name] = _inner
+        _spec.loader.exec_module(_inner)
+        register = _inner.register
+"""
+INNER = """
+    from agent.memory_provider import MemoryProvider
+    from .store import PREFIX
+
+    class VaultProvider(MemoryProvider):
+        name = "vault-mem"
+        def is_available(self):
+            return True
+        def initialize(self, session_id, **kwargs):
+            pass
+        def get_tool_schemas(self):
+            return []
+        def prefetch(self, query, *, session_id=""):
+            return PREFIX + query
+
+    def register(ctx):
+        ctx.register_memory_provider(VaultProvider())
+"""
+
+
+def test_a_user_memory_provider_imports_under_the_hermes_agent_module_name(make_plugin, plugin_manager):
+    import sys
+
+    directory = make_plugin(
+        "vault-mem", NAMESPACED_PROVIDER, manifest="name: vault-mem\n",
+        files={"inner/__init__.py": INNER, "inner/store.py": "PREFIX = 'vault: '\n"},
+    )
+    (report,) = validate_path(directory)
+    assert report.kind == "exclusive" and not [w for w in report.warnings if "would do nothing" in w]
+    manager = plugin_manager(config={"memory": {"provider": "vault-mem"}})
+    record = manager.get("vault-mem")
+    assert record.loaded, record.error
+    assert record.module.__name__ == "_hermes_user_memory.vault-mem"
+    assert manager.memory_providers["vault-mem"].prefetch("tea", session_id="s") == "vault: tea"
+    manager.unload("vault-mem")
+    assert "_hermes_user_memory.vault-mem" not in sys.modules
+
+
+def test_general_plugins_keep_their_own_module_names(make_plugin, plugin_manager):
+    make_plugin("plain-tool", "def register(ctx):\n    pass\n")
+    record = plugin_manager(enabled=["plain-tool"]).get("plain-tool")
+    assert record.module.__name__ == "hermes_plugins.plain_tool"
