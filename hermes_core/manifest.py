@@ -190,16 +190,9 @@ _GENERAL_REGISTRATION = re.compile(r"\.register_(?:tool|hook|command|cli_command
 
 
 def guessed_kind_needs_word(manifest: PluginManifest, init_text: str) -> bool:
-    """Whether a guessed kind is worth a warning.
-
-    A plugin that is only a memory provider is exactly what the guess makes of it: saying
-    so on every listing (and advising ``kind: standalone``, which would stop
-    ``memory.provider`` from loading it alone) is noise. One that also registers tools,
-    hooks or commands likely meant them to load with ``plugins.enabled``.
-    """
-    if not manifest.kind_detected:
-        return False
-    return manifest.kind != "exclusive" or bool(_GENERAL_REGISTRATION.search(init_text))
+    """Whether a guessed kind is worth a warning: not for a plugin that is only a memory provider,
+    which is what the guess makes of it (``kind: standalone`` would stop ``memory.provider`` loading it)."""
+    return manifest.kind_detected and (manifest.kind != "exclusive" or bool(_GENERAL_REGISTRATION.search(init_text)))
 
 
 def _field_of(error: Any) -> str:

@@ -200,3 +200,38 @@ def test_general_plugins_keep_their_own_module_names(make_plugin, plugin_manager
     make_plugin("plain-tool", "def register(ctx):\n    pass\n")
     record = plugin_manager(enabled=["plain-tool"]).get("plain-tool")
     assert record.module.__name__ == "hermes_plugins.plain_tool"
+
+
+TTS = """
+    from agent.tts_provider import DEFAULT_OUTPUT_FORMAT, TTSProvider, resolve_output_format
+
+    class LocalVoice(TTSProvider):
+        @property
+        def name(self):
+            return "local-voice"
+
+        def list_voices(self):
+            return [{"id": "aoi"}]
+
+        def synthesize(self, text, output_path, *, voice=None, model=None, speed=None, format=DEFAULT_OUTPUT_FORMAT, **extra):
+            return output_path
+
+    def register(ctx):
+        ctx.register_tts_provider(LocalVoice())
+"""
+
+
+def test_a_tts_provider_plugin_loads_and_is_listed(make_plugin, plugin_manager):
+    make_plugin("local-voice", TTS)
+    manager = plugin_manager(enabled=["local-voice"])
+    record = manager.get("local-voice")
+    assert record.loaded and manager.describe(record)["other_providers"] == ["tts:local-voice"]
+    [(kind, provider)] = record.registrations.other_providers
+    assert (kind, provider.display_name, provider.default_voice(), provider.voice_compatible) == ("tts", "Local-Voice", "aoi", False)
+    from agent.tts_provider import TTSProvider, resolve_output_format
+
+    assert (resolve_output_format(" WAV "), resolve_output_format("aiff"), resolve_output_format(None)) == ("wav", "mp3", "mp3")
+    with pytest.raises(TypeError):  # synthesize is the contract
+        type("Mute", (TTSProvider,), {"name": "mute"})()
+    with pytest.raises(NotImplementedError, match="does not stream"):
+        next(iter(provider.stream("hi")))
