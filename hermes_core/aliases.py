@@ -27,6 +27,7 @@ ALIASES: dict[str, str] = {
     "agent.memory_manager": "hermes_core.compat.agent_memory_manager",
     "agent.web_search_provider": "hermes_core.compat.agent_web_search_provider",
     "agent.tts_provider": "hermes_core.compat.agent_tts_provider",
+    "agent.image_gen_provider": "hermes_core.compat.agent_image_gen_provider",
     "agent.secret_scope": "hermes_core.compat.agent_secret_scope",
     "agent.usage_pricing": "hermes_core.compat.agent_usage_pricing",
     "agent.redact": "hermes_core.compat.agent_redact",

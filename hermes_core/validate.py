@@ -57,6 +57,8 @@ def _entry_point_warning(init_text: str, name: str, kind: str = "") -> list[str]
         return []
     if kind == "exclusive" and _PROVIDER_CLASS.search(init_text):
         return []
+    if kind == "model-provider":
+        return []  # registers its profile as it imports (register_provider(...)); hermes only lists it
     return [f"plugin '{name}': __init__.py defines neither register(ctx) nor @hookimpl functions, so it would do nothing"]
 
 

@@ -235,3 +235,46 @@ def test_a_tts_provider_plugin_loads_and_is_listed(make_plugin, plugin_manager):
         type("Mute", (TTSProvider,), {"name": "mute"})()
     with pytest.raises(NotImplementedError, match="does not stream"):
         next(iter(provider.stream("hi")))
+
+
+IMAGE_GEN = """
+    import base64
+    from agent.image_gen_provider import DEFAULT_ASPECT_RATIO, ImageGenProvider, error_response, resolve_aspect_ratio, save_b64_image, success_response
+
+    class Sketch(ImageGenProvider):
+        @property
+        def name(self):
+            return "sketch"
+
+        def generate(self, prompt, aspect_ratio=DEFAULT_ASPECT_RATIO, **kwargs):
+            if not prompt:
+                return error_response(error="empty prompt", provider=self.name)
+            path = save_b64_image(base64.b64encode(b"PNGDATA").decode(), prefix="sketch")
+            return success_response(image=str(path), model="s1", prompt=prompt, aspect_ratio=resolve_aspect_ratio(aspect_ratio), provider=self.name, extra={"success": "kept", "seed": 7})
+
+    def register(ctx):
+        ctx.register_image_gen_provider(Sketch())
+"""
+
+
+def test_an_image_generation_backend_loads_is_listed_and_its_helpers_answer(make_plugin, plugin_manager):
+    from pathlib import Path
+
+    make_plugin("sketch", IMAGE_GEN, manifest="name: sketch\nkind: backend\n")
+    manager = plugin_manager(enabled=["sketch"])
+    record = manager.get("sketch")
+    assert record.loaded and manager.describe(record)["other_providers"] == ["image_gen:sketch"]
+    [(_, backend)] = record.registrations.other_providers
+    answer = backend.generate("a cat", aspect_ratio="SQUARE ")
+    image = Path(answer["image"])
+    assert image.parent == manager.home / "cache" / "images" and image.read_bytes() == b"PNGDATA" and image.name.startswith("sketch_")
+    assert (answer["success"], answer["aspect_ratio"], answer["seed"], answer["provider"]) == (True, "square", 7, "sketch")
+    failed = backend.generate("")
+    assert (failed["success"], failed["image"], failed["error"], failed["error_type"]) == (False, None, "empty prompt", "provider_error")
+    assert backend.default_model() is None and backend.get_setup_schema()["name"] == "Sketch"
+
+
+def test_a_model_provider_plugin_is_not_said_to_do_nothing(make_plugin):
+    code = "from providers import ProviderProfile, register_provider\nregister_provider(ProviderProfile(name='relay'))\n"
+    (report,) = validate_path(make_plugin("relay-provider", code, manifest="name: relay-provider\nkind: model-provider\n"))
+    assert report.kind == "model-provider" and report.warnings == []

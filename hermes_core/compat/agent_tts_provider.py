@@ -11,6 +11,8 @@ import abc
 from collections.abc import Iterator
 from typing import Any
 
+from hermes_core.compat.listed_backend import ListedBackend
+
 __all__ = ["TTSProvider", "DEFAULT_OUTPUT_FORMAT", "VALID_OUTPUT_FORMATS", "resolve_output_format"]
 
 DEFAULT_OUTPUT_FORMAT = "mp3"
@@ -24,36 +26,12 @@ def resolve_output_format(value: Any) -> str:
     return DEFAULT_OUTPUT_FORMAT
 
 
-class TTSProvider(abc.ABC):
+class TTSProvider(ListedBackend):
     """A text-to-speech backend: implement :attr:`name` and :meth:`synthesize`; the rest has defaults."""
-
-    @property
-    @abc.abstractmethod
-    def name(self) -> str:
-        """The short identifier ``tts.provider`` selects (lowercase, no spaces)."""
-
-    @property
-    def display_name(self) -> str:
-        return self.name.title()
-
-    def is_available(self) -> bool:
-        """Whether the backend can serve calls (keys, SDK); must not raise."""
-        return True
 
     def list_voices(self) -> list[dict[str, Any]]:
         """Voices as ``{"id", "display"?, "language"?, ...}``."""
         return []
-
-    def list_models(self) -> list[dict[str, Any]]:
-        """Models as ``{"id", "display"?, "languages"?, ...}``."""
-        return []
-
-    def get_setup_schema(self) -> dict[str, Any]:
-        return {"name": self.display_name, "badge": "", "tag": "", "env_vars": []}
-
-    def default_model(self) -> str | None:
-        models = self.list_models()
-        return models[0].get("id") if models else None
 
     def default_voice(self) -> str | None:
         voices = self.list_voices()
