@@ -32,13 +32,13 @@ class LoadResult:
     fix: str = ""
 
 
-def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT) -> dict[str, LoadResult]:
-    """Load every enabled plugin of ``home`` in child processes; return the result per plugin key."""
+def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT, skip: frozenset[str] = frozenset()) -> dict[str, LoadResult]:
+    """Load every enabled plugin of ``home`` but those in ``skip`` in child processes; return the result per plugin key."""
     results: dict[str, LoadResult] = {}
     with tempfile.TemporaryDirectory(prefix="hermes-doctor-") as scratch:
         for attempt in range(1000):  # every round settles at least one plugin, so this ends
             report = Path(scratch) / f"report-{attempt}.jsonl"
-            outcome, stderr = _run_child(home, report, sorted(results), timeout)
+            outcome, stderr = _run_child(home, report, sorted(skip | set(results)), timeout)
             started: str | None = None
             for line in _read_lines(report):
                 if "start" in line:
