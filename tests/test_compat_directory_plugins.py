@@ -92,19 +92,28 @@ def test_a_platform_plugin_queues_messages_with_merge_pending_message_event(make
     assert pending["t"].text == "/stop" and pending["t"].message_type is MessageType.COMMAND
 
 
-# A memory provider as published: no kind, provider methods listed under hooks, no register().
-PROVIDER_ONLY = """
+
+
+def provider_source(class_name: str, name: str, *extra_lines: str) -> str:
+    """A memory provider module as published plugins write one (the contract's required members)."""
+    body = "\n".join(f"        {line}" for line in extra_lines)
+    return f"""
     from agent.memory_provider import MemoryProvider
 
-    class LedgerProvider(MemoryProvider):
-        name = "ledger"
+    class {class_name}(MemoryProvider):
+        name = "{name}"
         def is_available(self):
             return True
         def initialize(self, session_id, **kwargs):
             pass
         def get_tool_schemas(self):
             return []
+{body}
 """
+
+
+# A memory provider as published: no kind, provider methods listed under hooks, no register().
+PROVIDER_ONLY = provider_source("LedgerProvider", "ledger")
 PROVIDER_MANIFEST = "name: ledger\nversion: 0.2.0\nhooks:\n  - sync_turn\n  - prefetch\n  - on_delegation\n  - on_turn_start\n  - on_memory_write\n"
 
 
@@ -158,24 +167,11 @@ NAMESPACED_PROVIDER = """
         _spec.loader.exec_module(_inner)
         register = _inner.register
 """
-INNER = """
-    from agent.memory_provider import MemoryProvider
-    from .store import PREFIX
-
-    class VaultProvider(MemoryProvider):
-        name = "vault-mem"
-        def is_available(self):
-            return True
-        def initialize(self, session_id, **kwargs):
-            pass
-        def get_tool_schemas(self):
-            return []
-        def prefetch(self, query, *, session_id=""):
-            return PREFIX + query
-
-    def register(ctx):
-        ctx.register_memory_provider(VaultProvider())
-"""
+INNER = (
+    "    from .store import PREFIX\n"
+    + provider_source("VaultProvider", "vault-mem", 'def prefetch(self, query, *, session_id=""):', "    return PREFIX + query")
+    + "\n    def register(ctx):\n        ctx.register_memory_provider(VaultProvider())\n"
+)
 
 
 def test_a_user_memory_provider_imports_under_the_hermes_agent_module_name(make_plugin, plugin_manager):
