@@ -254,5 +254,11 @@ def validate_path(path: Path) -> list[ValidationReport]:
         raise HermesError(f"{path} is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml")
     directories = _find_manifests(path)
     if not directories:
+        if (path / "dashboard" / "manifest.json").is_file() and not (path / "__init__.py").is_file():
+            raise HermesError(
+                f"{path} holds only a dashboard extension (dashboard/manifest.json), which Hermes Agent's web dashboard "
+                "loads; it has no plugin.yaml or __init__.py for the agent -> hermes has no web dashboard, so there is "
+                "nothing here for it to load"
+            )
         raise HermesError(f"no plugin.yaml found in {path} (searched 4 levels deep) -> run 'hermes plugins new' to start one")
     return [validate_directory(directory) for directory in directories]

@@ -274,3 +274,16 @@ def test_a_model_provider_plugin_is_not_said_to_do_nothing(make_plugin):
     code = "from providers import ProviderProfile, register_provider\nregister_provider(ProviderProfile(name='relay'))\n"
     (report,) = validate_path(make_plugin("relay-provider", code, manifest="name: relay-provider\nkind: model-provider\n"))
     assert report.kind == "model-provider" and report.warnings == []
+
+
+def test_validating_a_dashboard_only_extension_says_what_it_is(tmp_path):
+    from hermes_core.errors import HermesError
+
+    extension = tmp_path / "achievements"
+    (extension / "dashboard" / "dist").mkdir(parents=True)
+    (extension / "dashboard" / "manifest.json").write_text('{"name": "achievements", "entry": "dist/index.js"}')
+    with pytest.raises(HermesError, match=r"holds only a dashboard extension \(dashboard/manifest.json\).* -> hermes has no web dashboard"):
+        validate_path(extension)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(HermesError, match="no plugin.yaml found"):
+        validate_path(tmp_path / "empty")
