@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, is_local_url, load_config, sanitize_id, writable_path
+from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, default_profile_home, host_key, is_local_url, load_config, sanitize_id, writable_path
 from .settings import checked, edit_host_block, read_raw, write_raw
 from .writer import FailureJournal
 
@@ -56,6 +56,18 @@ def _done(args: argparse.Namespace, path: Path, changed: dict[str, Any], message
     return 0
 
 
+def _filled(example: str) -> Any:
+    """An argparse type refusing a blank value (an unset shell variable, a stray space), which would
+    otherwise be stored as null or silently dropped; argparse names the option in its message."""
+
+    def value(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the value is blank -> give one, e.g. {example}, or leave the option out")
+        return text
+
+    return value
+
+
 def register_cli(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="honcho_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
@@ -68,10 +80,10 @@ def register_cli(parser: argparse.ArgumentParser) -> None:
 
     setup = add("setup", "set up Honcho (cloud or self-hosted) and select it as memory provider", cmd_setup)
     setup.add_argument("--api-key", help="Honcho API key (stored in $HERMES_HOME/.env as HONCHO_API_KEY)")
-    setup.add_argument("--base-url", help="self-hosted Honcho URL (omit for Honcho cloud)")
-    setup.add_argument("--workspace", help="workspace ID (default: host key)")
-    setup.add_argument("--peer-name", help="your peer name")
-    setup.add_argument("--ai-peer", help="this profile's AI peer name")
+    setup.add_argument("--base-url", type=_filled("--base-url http://localhost:8000"), help="self-hosted Honcho URL (omit for Honcho cloud)")
+    setup.add_argument("--workspace", type=_filled("--workspace hermes"), help="workspace ID (default: host key)")
+    setup.add_argument("--peer-name", type=_filled("--peer-name eri"), help="your peer name")
+    setup.add_argument("--ai-peer", type=_filled("--ai-peer hermes"), help="this profile's AI peer name")
     setup.add_argument("--recall-mode", choices=RECALL_MODES)
     setup.add_argument("--session-strategy", choices=SESSION_STRATEGIES)
     setup.add_argument("--no-input", action="store_true", help="never prompt; use the flags and defaults")
@@ -271,12 +283,11 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from hermes_core.config import get_hermes_home
-
-    home = _home()
-    base = home.parent.parent if home.parent.name == "profiles" else get_hermes_home()
+    # the blocks go where every profile without a honcho.json of its own reads them: the default
+    # profile's file in use, whichever profile runs the command
+    base = default_profile_home(_home())
     profiles = sorted(p.name for p in (base / "profiles").iterdir() if p.is_dir()) if (base / "profiles").is_dir() else []
-    path = writable_path(home)
+    path = writable_path(base)
     data = _read(path)
     hosts = data.setdefault("hosts", {})
     if not isinstance(hosts, dict):
