@@ -179,3 +179,21 @@ def test_export_refuses_to_replace_an_existing_file_unless_forced(run_hermes, he
     assert forced.json()["records"] == 1
     assert [json.loads(line)["text"] for line in out.read_text().splitlines()] == ["The project builds with make release."]
     assert out.stat().st_mode & 0o777 == 0o600  # the atomic replacement is private, whatever the old file's mode was
+
+
+def test_importing_the_builtin_export_into_itself_reports_nothing_added(run_hermes, hermes_home, tmp_path):
+    for text in ("The project builds with make release.", "Deploys go out on Tuesdays."):
+        assert run_hermes("memory", "add", text).exit_code == 0
+    out = tmp_path / "memories.jsonl"
+    assert run_hermes("memory", "export", str(out)).exit_code == 0
+    memory_md = (hermes_home / "memories" / "MEMORY.md").read_text(encoding="utf-8")
+    result = run_hermes("memory", "import", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    summary = result.json()
+    assert (summary["provider"], summary["imported"], summary["added"], summary["already_present"]) == ("builtin", 2, 0, 2)
+    assert (hermes_home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == memory_md
+    # one new record beside the two present: the text says which is which
+    out.write_text(out.read_text(encoding="utf-8") + json.dumps({"text": "Staging lives on port 8443.", "kind": "note"}) + "\n", encoding="utf-8")
+    text = run_hermes("memory", "import", str(out))
+    assert text.exit_code == 0, text.stderr
+    assert text.stdout.strip() == "imported 1 record into builtin: 1 added, 0 already present; 2 imported before were skipped"
