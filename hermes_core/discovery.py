@@ -75,7 +75,9 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
     except OSError:
         return
     for child in children:
-        if child.name.startswith((".", "_")) or not child.is_dir():
+        # hidden entries are skipped (installs stage in '.hermes-install-*'); '_name' is a plugin
+        # like any other when it holds one, as in Hermes Agent (__pycache__ holds neither file)
+        if child.name.startswith(".") or not child.is_dir():
             continue
         if find_manifest_file(child) or (child / "__init__.py").is_file():
             yield child, None
@@ -85,7 +87,7 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
         except OSError:
             continue
         for grandchild in grandchildren:
-            if grandchild.name.startswith((".", "_")) or not grandchild.is_dir():
+            if grandchild.name.startswith(".") or not grandchild.is_dir():
                 continue
             if find_manifest_file(grandchild) or (grandchild / "__init__.py").is_file():
                 yield grandchild, child.name
