@@ -184,22 +184,26 @@ def _apply_profile(profile: str | None) -> None:
         os.environ["HERMES_HOME"] = str(profile_home(profile))
 
 
-def _plugin_cli_commands(command: str | None = None) -> list[object]:
+def _plugin_cli_commands(command: str | None = None) -> tuple[list[object], str | None]:
+    """The plugins' command groups, and the memory provider named ``command`` when it adds none."""
     from hermes_core.manager import PluginManager
     from hermes_core.policy import matches, name_list
 
     manager = PluginManager()
     manager.load_all()
+    provider = None
     if command is not None and command not in manager.cli_commands:
         # A memory provider's own command group (e.g. 'hermes honcho setup') must work before
         # memory.provider selects it: that is how it gets selected. Only a provider plugin named
         # like the command is loaded, and never one the user disabled.
         disabled = set(name_list(manager.config.get("plugins.disabled", [])) or [])
         for record in manager.plugins:
-            if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not record.loaded and not matches(record.candidate, disabled):
-                manager.load(record.key, for_command=True)
+            if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not matches(record.candidate, disabled):
+                if not record.loaded:
+                    manager.load(record.key, for_command=True)
+                provider = None if command in manager.cli_commands else record.name
                 break
-    return list(manager.cli_commands.values())
+    return list(manager.cli_commands.values()), provider
 
 
 def _check_home() -> None:
@@ -237,7 +241,14 @@ def run(argv: Sequence[str]) -> int:
     command = options.command
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:
-        plugin_commands = _plugin_cli_commands(command)
+        plugin_commands, bare_provider = _plugin_cli_commands(command)
+        if bare_provider is not None:
+            # 'hermes mem0 ...': the provider is there but brings no commands; the memory group serves it
+            return _report(
+                f"'{command}' is a memory provider that adds no commands of its own -> 'hermes memory setup {bare_provider}' "
+                f"sets it up and selects it; 'hermes memory status' and 'hermes memory switch {bare_provider}' work with it",
+                2,
+            )
     parser = build_parser(plugin_commands, groups=[command] if command in _COMMAND_GROUPS else [])
     parser.hermes_argv = list(argv)  # type: ignore[attr-defined]
     args = parser.parse_args(list(argv))
