@@ -70,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("provider", nargs="?", help="plugin or provider name ('builtin' for built-in memory only)")
     setup.add_argument("--set", dest="values", action="append", default=[], metavar="KEY=VALUE", help="a config value (repeatable)")
     setup.add_argument("--yes", action="store_true", help="never prompt; use defaults for values not given")
+    setup.add_argument("--json", action="store_true", help="print what was set up as JSON (never prompts, like --yes)")
     setup.set_defaults(func=cmd_setup)
 
     from hermes_core.cli import memory_switch, memory_transfer
