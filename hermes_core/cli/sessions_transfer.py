@@ -74,7 +74,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile
     _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
-    print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
+    if getattr(args, "json", False):
+        from hermes_core.cli.output import print_json
+
+        print_json({"session_id": row["id"], "file": str(args.output), "format": args.format, "messages": len(messages)})
+    else:
+        print(f"wrote {len(messages)} message{'' if len(messages) == 1 else 's'} to {args.output}", file=sys.stderr)
     return 0
 
 
