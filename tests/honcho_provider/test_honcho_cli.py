@@ -97,7 +97,7 @@ def test_small_edits(run_hermes: Any, hermes_home: Path, tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("honcho", "tokens", "--context", "0"), "contextTokens"),
+        (("honcho", "tokens", "--context", "0"), "--context 0 is not valid (at least 1)"),
         (("honcho", "peer", "--user", "eri smith"), "only letters"),
         (("honcho", "peer"), "give --user NAME"),
         (("honcho", "map", "  "), "session name is empty"),

@@ -132,19 +132,20 @@ SETUP_FLAGS = {"baseUrl": "--base-url", "workspace": "--workspace", "peerName": 
                "recallMode": "--recall-mode", "sessionStrategy": "--session-strategy"}
 
 
-def _check_flags(values: dict[str, Any]) -> None:
+def _check_flags(values: dict[str, Any], flags: dict[str, str] = SETUP_FLAGS, command: str = "setup") -> None:
     """A bad flag is blamed on the flag (not on a honcho.json that may not even exist), before anything is written."""
     for key, value in values.items():
         if value is None:
             continue
         try:
-            checked(key, value, SETUP_FLAGS[key])
+            checked(key, value, flags[key])
         except HonchoConfigError as exc:
-            flag = SETUP_FLAGS[key]
+            flag = flags[key]
             if key == "baseUrl":
                 raise _error(f"{flag} {value!r} is not an http(s) URL -> give the server's address with http:// or https://, e.g. {flag} http://localhost:8000") from None
+            detail = str(exc).split(" is not valid", 1)[-1].split(": it must be ", 1)[0]  # e.g. " (at least 1)"
             expected = str(exc).split(": it must be ", 1)[-1].split(" -> ", 1)[0]
-            raise _error(f"{flag} {value!r} is not valid: it must be {expected} -> run 'hermes honcho setup' again with a corrected {flag}") from None
+            raise _error(f"{flag} {value!r} is not valid{detail}: it must be {expected} -> run 'hermes honcho {command}' again with a corrected {flag}") from None
 
 
 def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, interactive: bool) -> tuple[Path, dict[str, Any]]:
@@ -160,6 +161,10 @@ def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, intera
             api_key = _ask("API key (from app.honcho.dev, or your server's)", None, secret=True)
         values["peerName"] = values.get("peerName") or _ask("Your peer name", os.environ.get("USER") or "user")
         values["recallMode"] = values.get("recallMode") or _ask("Recall mode (hybrid/context/tools)", "hybrid")
+    for key in ("workspace", "peerName", "aiPeer"):  # IDs Honcho accepts, as 'hermes honcho peer' requires
+        value = values.get(key)
+        if value and sanitize_id(value) != value.strip():
+            raise _error(f"{SETUP_FLAGS[key]} {value!r} may use only letters, digits, '_' and '-' -> e.g. {SETUP_FLAGS[key]} {sanitize_id(value)}")
     if api_key is not None and ("\n" in api_key or not api_key.strip()):
         raise _error("the API key is empty or spans lines -> give it on one line (--api-key KEY)")
     if not api_key and not values.get("baseUrl") and not os.environ.get("HONCHO_API_KEY"):
@@ -249,7 +254,7 @@ def cmd_mode(args: argparse.Namespace) -> int:
 def cmd_peer(args: argparse.Namespace) -> int:
     updates = {k: v for k, v in (("peerName", args.user), ("aiPeer", args.ai)) if v is not None}
     if not updates:
-        raise _error("give --user NAME and/or --ai NAME")
+        raise _error("nothing to change: no peer name was given -> give --user NAME and/or --ai NAME")
     for key, value in updates.items():
         if not value.strip() or sanitize_id(value) != value.strip():
             raise _error(f"peer name {value!r} may use only letters, digits, '_' and '-' -> e.g. {sanitize_id(value)!r}")
@@ -259,7 +264,8 @@ def cmd_peer(args: argparse.Namespace) -> int:
 def cmd_tokens(args: argparse.Namespace) -> int:
     updates = {k: v for k, v in (("contextTokens", args.context), ("dialecticMaxChars", args.dialectic)) if v is not None}
     if not updates:
-        raise _error("give --context N and/or --dialectic N")
+        raise _error("nothing to change: no size was given -> give --context N and/or --dialectic N")
+    _check_flags(updates, {"contextTokens": "--context", "dialecticMaxChars": "--dialectic"}, "tokens")
     return _done(args, _edit(updates), updates, ", ".join(f"{k} = {v}" for k, v in updates.items()))
 
 
