@@ -111,3 +111,19 @@ def test_a_memory_provider_without_commands_of_its_own_points_to_the_memory_grou
     (hermes_home / "config.yaml").write_text("plugins:\n  disabled: [mem0]\n", encoding="utf-8")
     disabled = run_hermes("mem0", "status")
     assert disabled.exit_code == 2 and "invalid choice: 'mem0'" in disabled.stderr  # off: as if it were not there
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        (("sessions", "show"), "give session_id; 'hermes sessions show --help' shows how"),
+        (("sessions", "migrate", "x"), "give --to; 'hermes sessions migrate --help' shows how"),
+        (("sessions", "list", "--limit"), "put the value right after --limit; 'hermes sessions list --help' describes it"),
+        (("sessions", "list", "--limit", "many"), "give --limit a whole number, e.g. --limit 10"),
+        (("plugins", "doctor", "--load", "--timeout", "soon"), "give --timeout a number, e.g. --timeout 2.5"),
+    ],
+)
+def test_every_usage_error_names_a_fix(run_hermes, argv, fix):
+    result = run_hermes(*argv, "--json")
+    assert result.exit_code == 2
+    assert result.json()["fix"] == fix and result.stderr.rstrip().endswith(f" -> {fix}")

@@ -50,7 +50,23 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
         hint = _misplaced_option_hint(message, argv) if argv is not None else ""
-        self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog)}", 2))
+        self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog) or _usage_hint(message, self.prog)}", 2))
+
+
+def _usage_hint(message: str, prog: str) -> str:
+    """The fix for argparse's other usage errors (a missing argument, an option without its value)."""
+    if " -> " in message:  # an argument type's own message already names the fix
+        return ""
+    if message.startswith("the following arguments are required: "):
+        return f" -> give {message.split(': ', 1)[1]}; '{prog} --help' shows how"
+    if message.endswith("expected one argument"):
+        option = message.removeprefix("argument ").split(":", 1)[0].split("/")[-1]
+        return f" -> put the value right after {option}; '{prog} --help' describes it"
+    number = re.search(r"^argument (?P<option>[^:]+): invalid (?P<kind>int|float) value", message)
+    if number:
+        option = number.group("option").split("/")[-1]
+        return f" -> give {option} a {'whole ' if number.group('kind') == 'int' else ''}number, e.g. {option} {'10' if number.group('kind') == 'int' else '2.5'}"
+    return f" -> '{prog} --help' shows the usage"
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*)' \(choose from (?P<choices>.*)\)$")
