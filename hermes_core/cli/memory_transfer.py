@@ -98,7 +98,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         from hermes_core.cli.sessions import _write_export
 
         _refuse_overwrite(args.file, args.force)  # again: the export may have taken a while
-        _write_export(args.file, text, example="memories.jsonl")
+        _write_export(args.file, text, example="memories.jsonl", option="")  # FILE is positional here
     if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:

@@ -37,12 +37,14 @@ def _wire(message: dict[str, Any]) -> dict[str, Any]:
     return wire
 
 
-def _write_export(path: Path, text: str, *, example: str) -> None:
-    """Write *text* to *path* atomically with mode 0600; never creates a directory."""
+def _write_export(path: Path, text: str, *, example: str, option: str = "-o ") -> None:
+    """Write *text* to *path* atomically with mode 0600; never creates a directory.
+
+    *option* is how the command takes the file (``-o FILE``; ``""`` where FILE is positional)."""
     from hermes_core.files import atomic_write_text
 
     if path.is_dir():
-        raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
+        raise HermesError(f"{path} is a directory -> give a file name, e.g. {option}{path / example}")
     parent = path.parent
     if not parent.exists():
         # atomic_write_text would create it: a typo in the path should fail, not leave directories behind

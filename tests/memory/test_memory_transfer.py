@@ -115,7 +115,8 @@ def test_export_from_a_provider_without_export_says_so(run_hermes, make_plugin, 
 
 
 def test_export_refuses_a_directory_or_missing_parent(run_hermes, tmp_path):
-    assert "is a directory" in run_hermes("memory", "export", str(tmp_path)).stderr
+    directory = run_hermes("memory", "export", str(tmp_path)).stderr  # FILE is positional: no '-o' in the example
+    assert f"{tmp_path} is a directory -> give a file name, e.g. {tmp_path / 'memories.jsonl'}" in directory
     assert "does not exist" in run_hermes("memory", "export", str(tmp_path / "no" / "m.jsonl")).stderr
 
 
