@@ -204,10 +204,13 @@ def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryR
         except ImportUnsupported as exc:
             raise HermesError(str(exc)) from None
         except Exception as exc:  # provider code (or the built-in's refusal: no room, injected text)
-            message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            from hermes_core.errors import split_cause_and_fix
+
+            cause, fix = split_cause_and_fix(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+            then = "run the same import again; records already imported are skipped"
             raise HermesError(
-                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {message} -> "
-                "fix the cause and run the same import again; records already imported are skipped"
+                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {cause} -> "
+                + (f"{fix}; then {then}" if fix else f"fix the cause and {then}")
             ) from None
         ledger.record_done([item for item, _ in batch])
         imported += len(batch)

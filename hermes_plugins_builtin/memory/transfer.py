@@ -76,7 +76,7 @@ def import_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryReco
                     edit = apply(request, entries, provider.char_limit(target))
                 except EditError as exc:
                     raise EditError(
-                        f"the imported records do not fit {provider.path(target).name}: {exc.message.split('. ')[0]} -> raise "
+                        f"the imported records do not fit {provider.path(target).name}: {exc.message.split(' -> ')[0]} -> raise "
                         f"memory.{target}_char_limit (hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
                         **{k: v for k, v in exc.details.items() if k == "needed"},
                     ) from None
