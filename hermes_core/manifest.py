@@ -204,7 +204,7 @@ def _fix_for(error: Any, field_name: str) -> str:
     if validator == "required":
         return f"add '{field_name}' to plugin.yaml"
     if validator == "pattern" and field_name == "name":
-        return "rename 'name' to one plain path component: no '/', '\\' or control characters, not '.' or '..', no spaces at either end"
+        return "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"
     if validator == "pattern":
         return f"rename '{field_name}' to match {error.validator_value}"
     if validator == "oneOf":

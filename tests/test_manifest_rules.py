@@ -36,7 +36,7 @@ def _problem(text: str, field: str) -> PluginProblem:
         ("name: x\nmanifest_version: '2'\n", "manifest_version", "make 'manifest_version' an integer"),
         ("name: x\nversion: [1]\n", "version", "make 'version' a string or number"),
         ("name: x\nprovides_tools: [1]\n", "provides_tools.0", "make 'provides_tools.0' a string"),
-        ("name: 'bad/name'\n", "name", "rename 'name' to one plain path component: no '/', '\\' or control characters, not '.' or '..', no spaces at either end"),
+        ("name: 'bad/name'\n", "name", "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"),
         ("name: x\nrequires_env: [{description: no name}]\n", "requires_env.0", "write 'requires_env.0' as a string or as a mapping with a 'name' key"),
         ("name: x\nmanifest_version: 0\n", "manifest_version", "give 'manifest_version' a larger value"),
         ("name: x\nrequires_hermes: ''\n", "requires_hermes", "give 'requires_hermes' a larger value"),

@@ -32,7 +32,7 @@ def test_names_hermes_agent_accepts_load_with_their_relative_imports(run_hermes,
     assert run_hermes("plugins", "info", "天气", "--json").json()["key"] == "天气"
 
 
-@pytest.mark.parametrize("bad", ["..", ".", "a/b", "a\\\\b", " padded", "padded ", "tab\\there", "n" * 129])
+@pytest.mark.parametrize("bad", ["..", ".", "a/b", "a\\\\b", " padded", "padded ", "tab\\there", "n" * 129, "next\\x85line", "evil\\u202etxt.exe"])
 def test_a_name_that_is_not_one_plain_path_component_is_refused_with_the_fix(run_hermes, make_plugin, bad):
     directory = make_plugin("odd", "def register(ctx):\n    pass\n", manifest=f'name: "{bad}"\nversion: 0.1.0\n')
     result = run_hermes("plugins", "validate", str(directory), "--json")
