@@ -69,14 +69,12 @@ __all__ = [
 
 
 def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
-    """Yield (directory, category) for plugin directories up to one category level deep."""
+    """(directory, category) of plugin directories, one category deep at most; hidden ones skipped, '_x' kept."""
     try:
         children = sorted(root.iterdir())
     except OSError:
         return
     for child in children:
-        # hidden entries are skipped (installs stage in '.hermes-install-*'); '_name' is a plugin
-        # like any other when it holds one, as in Hermes Agent (__pycache__ holds neither file)
         if child.name.startswith(".") or not child.is_dir():
             continue
         if find_manifest_file(child) or (child / "__init__.py").is_file():
