@@ -8,7 +8,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.errors import HermesError
+from hermes_core.errors import HermesError, split_cause_and_fix
 from hermes_core.cli.output import print_json
 
 if TYPE_CHECKING:
@@ -248,15 +248,21 @@ def cmd_setup(args: argparse.Namespace) -> int:
     # Everything is checked; only now is anything written.
     secrets = {field["env_var"]: raw for field, raw, _ in values if field.get("secret")}
     plain = {field["key"]: value for field, _, value in values if not field.get("secret")}
-    for env_var, raw in secrets.items():
-        save_env_value(manager.home, env_var, raw)
-    try:
+    try:  # the provider's file first: a value it refuses must leave .env as it was too
         provider.save_config(plain, str(manager.home))
+    except ValueError as exc:  # the provider's own check of a value given (a ValueError by convention)
+        cause, fix = split_cause_and_fix(str(exc))
+        raise HermesError(
+            f"memory provider '{provider.name}' refused the settings: {cause} -> {fix or 'correct the --set value'}; "
+            "memory.provider was not changed"
+        ) from None
     except Exception as exc:  # provider code
         raise HermesError(
             f"memory provider '{provider.name}': save_config() raised {type(exc).__name__}: {exc} -> "
             "memory.provider was not changed; report it to the provider's author"
         ) from exc
+    for env_var, raw in secrets.items():
+        save_env_value(manager.home, env_var, raw)
     selection = selection_for(records, record)
     update_user_config(manager.home, "memory.provider", selection)
     if as_json:

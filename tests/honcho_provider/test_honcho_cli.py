@@ -264,3 +264,16 @@ def test_setup_refuses_a_blank_value_and_writes_nothing(run_hermes: Any, hermes_
     assert not (hermes_home / "honcho.json").exists() and not (hermes_home / "config.yaml").exists() and not (hermes_home / ".env").exists()
     as_json = run_hermes("honcho", "setup", "--no-input", "--json", "--base-url", "http://localhost:8000", flag, "")
     assert as_json.exit_code == 2 and flag in as_json.stderr and not (hermes_home / "honcho.json").exists()
+
+
+def test_the_generic_wizard_refuses_an_id_honcho_would_not_take_and_writes_nothing(run_hermes: Any, hermes_home: Path) -> None:
+    result = run_hermes("memory", "setup", "honcho", "--yes", "--set", "baseUrl=http://localhost:8000", "--set", "apiKey=hk_" + "k" * 20,
+                        "--set", "peerName=eri smith", "--json")
+    assert result.exit_code == 1, result.stdout
+    answer = result.json()
+    assert answer["cause"] == "memory provider 'honcho' refused the settings: peerName 'eri smith' may use only letters, digits, '_' and '-'"
+    assert answer["fix"].startswith("e.g. --set peerName=eri-smith") and "report it to the provider's author" not in result.stderr
+    assert not (hermes_home / "honcho.json").exists() and not (hermes_home / ".env").exists()
+    assert "provider" not in (hermes_home / "config.yaml").read_text(encoding="utf-8") if (hermes_home / "config.yaml").exists() else True
+    for argv in (("peer", "--ai", "co der"), ("setup", "--no-input", "--base-url", "http://localhost:8000", "--ai-peer", "co der")):
+        assert run_hermes("honcho", *argv).exit_code == 1 and not (hermes_home / "honcho.json").exists()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, default_profile_home, host_key, is_local_url, load_config, sanitize_id, writable_path
-from .settings import checked, edit_host_block, read_raw, write_raw
+from .settings import checked, edit_host_block, read_raw, refuse_bad_ids, write_raw
 from .writer import FailureJournal
 
 OBSERVATION_MODES = ("directional", "unified")
@@ -161,10 +161,10 @@ def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, intera
             api_key = _ask("API key (from app.honcho.dev, or your server's)", None, secret=True)
         values["peerName"] = values.get("peerName") or _ask("Your peer name", os.environ.get("USER") or "user")
         values["recallMode"] = values.get("recallMode") or _ask("Recall mode (hybrid/context/tools)", "hybrid")
-    for key in ("workspace", "peerName", "aiPeer"):  # IDs Honcho accepts, as 'hermes honcho peer' requires
-        value = values.get(key)
-        if value and sanitize_id(value) != value.strip():
-            raise _error(f"{SETUP_FLAGS[key]} {value!r} may use only letters, digits, '_' and '-' -> e.g. {SETUP_FLAGS[key]} {sanitize_id(value)}")
+    try:  # IDs Honcho accepts, as 'hermes honcho peer' requires (asked answers are checked here too)
+        refuse_bad_ids(values, SETUP_FLAGS)
+    except HonchoConfigError as exc:
+        raise _error(str(exc)) from None
     if api_key is not None and ("\n" in api_key or not api_key.strip()):
         raise _error("the API key is empty or spans lines -> give it on one line (--api-key KEY)")
     if not api_key and not values.get("baseUrl") and not os.environ.get("HONCHO_API_KEY"):
