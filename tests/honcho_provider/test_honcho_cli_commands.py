@@ -164,6 +164,8 @@ def test_sync_without_profiles_creates_the_default_block(run_hermes: Any, hermes
         (("setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri/smith"), "--peer-name 'eri/smith' may use only letters, digits, '_' and '-' -> e.g. --peer-name eri-smith"),
         (("setup", "--no-input", "--base-url", "http://localhost:8000", "--workspace", "my team"), "--workspace 'my team' may use only letters, digits, '_' and '-' -> e.g. --workspace my-team"),
         (("map", " "), "the session name is empty -> e.g. hermes honcho map myproject-main"),
+        (("map", "proj", "--directory", "/no/such/checkout"),
+         "--directory '/no/such/checkout' is not a directory (/no/such/checkout) -> give an existing directory, or create it first"),
     ],
 )
 def test_a_bad_edit_is_one_exact_error_and_writes_nothing(run_hermes: Any, hermes_home: Path, argv: tuple[str, ...], message: str) -> None:

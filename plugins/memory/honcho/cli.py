@@ -274,6 +274,8 @@ def cmd_map(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name:
         raise _error("the session name is empty -> e.g. hermes honcho map myproject-main")
+    if not Path(directory).is_dir():  # a mistyped path would map a directory no session ever runs in
+        raise _error(f"--directory {args.directory!r} is not a directory ({directory}) -> give an existing directory, or create it first")
     home = _home()
     path = writable_path(home)
     data = _read(path)
