@@ -73,7 +73,8 @@ def test_import_into_the_builtin_is_all_or_nothing(run_hermes, hermes_home, tmp_
     path.write_text("".join(json.dumps({"text": f"fact number {i} " + "x" * 200, "kind": "preference"}) + "\n" for i in range(20)), encoding="utf-8")
     result = run_hermes("memory", "import", str(path))
     assert result.exit_code == 1 and "do not fit USER.md" in result.stderr and "memory.user_char_limit" in result.stderr
-    assert result.stderr.count(" -> ") == 1 and "not enough room: this would bring 'user' to" in result.stderr  # one cause, one fix
+    # one cause (the whole set against the file as it is), one fix
+    assert result.stderr.count(" -> ") == 1 and "with them it would hold 4" in result.stderr and "(it holds 0% — 0/1375 chars)" in result.stderr
     assert json.loads(run_hermes("memory", "show", "--target", "user", "--json").stdout)["entries"] == []
     small = tmp_path / "small.jsonl"
     small.write_text(json.dumps({"text": "Prefers tabs.", "kind": "preference"}) + "\n" + json.dumps({"text": "Repo lives in ~/src/hermes.", "peer": "assistant"}) + "\n")
