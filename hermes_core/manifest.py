@@ -215,8 +215,10 @@ def _fix_for(error: Any, field_name: str) -> str:
         return f"make '{field_name}' a{'n' if str(expected)[0] in 'aeiou' else ''} {expected}"
     if validator == "required":
         return f"add '{field_name}' to plugin.yaml"
+    if validator == "pattern" and field_name == "name":
+        return "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"
     if validator == "pattern":
-        return f"rename '{field_name}' using letters, digits, '_', '.' and '-' (must match {error.validator_value})"
+        return f"rename '{field_name}' to match {error.validator_value}"
     if validator == "oneOf":
         return f"write '{field_name}' as a string or as a mapping with a 'name' key"
     if validator in {"minimum", "minLength"}:

@@ -70,10 +70,11 @@ def _discover(home, **kwargs):
 # --- which directories are plugins --------------------------------------------------
 
 
-def test_hidden_private_and_empty_directories_are_skipped_and_the_scan_goes_on(make_plugin, hermes_home):
+def test_hidden_and_empty_directories_are_skipped_and_the_scan_goes_on(make_plugin, hermes_home):
+    # '_private' holding a plugin is a plugin, as in Hermes Agent; hidden ones ('.hermes-install-*') are not
     root = hermes_home / "plugins"
     for skipped in (".hidden", "_private"):
-        make_plugin(skipped, "def register(ctx): pass\n", manifest={"name": skipped.strip("._") + "_skipped"})
+        make_plugin(skipped, "def register(ctx): pass\n", manifest={"name": skipped.strip("._") + "_flat"})
     (root / "a_note.txt").write_text("not a plugin")
     (root / "b_empty").mkdir()
     make_plugin("c_flat", "def register(ctx): pass\n")
@@ -89,7 +90,7 @@ def test_hidden_private_and_empty_directories_are_skipped_and_the_scan_goes_on(m
     (root / "web" / "e_yamlonly" / "plugin.yaml").write_text("name: e_yamlonly\n")
     found = _discover(hermes_home)
     user = {k for k, c in found.items() if c.source == "user"}
-    assert user == {"c_flat", "web/c_initonly", "web/d_tool", "web/e_yamlonly"}
+    assert user == {"c_flat", "private_flat", "web/_private", "web/c_initonly", "web/d_tool", "web/e_yamlonly"}
     initonly = found["web/c_initonly"]
     (problem,) = initonly.problems
     assert (initonly.name, initonly.source, initonly.path, initonly.directory, initonly.manifest) == ("c_initonly", "user", str(root / "web" / "c_initonly"), root / "web" / "c_initonly", None)

@@ -36,11 +36,11 @@ def _problem(text: str, field: str) -> PluginProblem:
         ("name: x\nmanifest_version: '2'\n", "manifest_version", "make 'manifest_version' an integer"),
         ("name: x\nversion: [1]\n", "version", "make 'version' a string or number"),
         ("name: x\nprovides_tools: [1]\n", "provides_tools.0", "make 'provides_tools.0' a string"),
-        ("name: 'bad name'\n", "name", "rename 'name' using letters, digits, '_', '.' and '-' (must match ^[A-Za-z0-9][A-Za-z0-9_.-]*$)"),
+        ("name: 'bad/name'\n", "name", "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"),
         ("name: x\nrequires_env: [{description: no name}]\n", "requires_env.0", "write 'requires_env.0' as a string or as a mapping with a 'name' key"),
         ("name: x\nmanifest_version: 0\n", "manifest_version", "give 'manifest_version' a larger value"),
         ("name: x\nrequires_hermes: ''\n", "requires_hermes", "give 'requires_hermes' a larger value"),
-        ("name: x\nname: " + "n" * 65 + "\n", "name", "correct 'name' in plugin.yaml"),
+        ("name: x\nname: " + "n" * 129 + "\n", "name", "correct 'name' in plugin.yaml"),
     ],
 )
 def test_each_kind_of_schema_error_gets_its_own_fix(text, field, fix):
