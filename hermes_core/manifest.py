@@ -184,8 +184,7 @@ def detect_kind(init_text: str) -> str | None:
     return None
 
 
-#: What a plugin registers besides a memory provider. An ``exclusive`` plugin's other
-#: registrations take effect only while it is the selected provider.
+#: What a plugin registers besides a memory provider (an ``exclusive`` plugin's, only while it is selected).
 _GENERAL_REGISTRATION = re.compile(r"\.register_(?:tool|hook|command|cli_command|skill|middleware|platform)\s*\(|hookimpl")
 
 
