@@ -178,7 +178,7 @@ def read_directory_plugin(
         init_text=init_text,
         running_version=running_version,
         cache=cache,
-        written_for=audience_of(source, init_text) if "requires_hermes" in text else HERMES,
+        written_for=audience_of(source, init_text) if "requires_hermes" in text or "kind" in text else HERMES,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"

@@ -7,11 +7,12 @@ kind auto-detection that manifests without ``kind`` rely on.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from hermes_core.plugin_kind import detect_kind, guessed_kind_needs_word  # noqa: F401  (detect_kind: re-exported)
 
 if TYPE_CHECKING:
     from hermes_core.requires_hermes import Audience
@@ -22,7 +23,6 @@ PLUGIN_KINDS: tuple[str, ...] = ("standalone", "backend", "exclusive", "platform
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "plugin.schema.json"
 
 # How much of __init__.py the kind auto-detection reads, as the reference host does.
-_KIND_SCAN_CHARS = 8192
 
 
 @dataclass(frozen=True)
@@ -170,30 +170,6 @@ def find_manifest_file(plugin_dir: Path) -> Path | None:
     return None
 
 
-def detect_kind(init_text: str) -> str | None:
-    """Derive ``kind`` from the start of ``__init__.py`` for manifests that omit it.
-
-    Memory providers written for the reference host often leave ``kind`` out and are
-    recognised by what their code mentions; declare ``kind: standalone`` to opt out.
-    """
-    head = init_text[:_KIND_SCAN_CHARS]
-    if "register_memory_provider" in head or "MemoryProvider" in head:
-        return "exclusive"
-    if "register_provider" in head and "ProviderProfile" in head:
-        return "model-provider"
-    return None
-
-
-#: What a plugin registers besides a memory provider (an ``exclusive`` plugin's, only while it is selected).
-_GENERAL_REGISTRATION = re.compile(r"\.register_(?:tool|hook|command|cli_command|skill|middleware|platform)\s*\(|hookimpl")
-
-
-def guessed_kind_needs_word(manifest: PluginManifest, init_text: str) -> bool:
-    """Whether a guessed kind is worth a warning: not for a plugin that is only a memory provider,
-    which is what the guess makes of it (``kind: standalone`` would stop ``memory.provider`` loading it)."""
-    return manifest.kind_detected and (manifest.kind != "exclusive" or bool(_GENERAL_REGISTRATION.search(init_text)))
-
-
 def _field_of(error: Any) -> str:
     parts = [str(p) for p in error.absolute_path]
     if error.validator == "required":
@@ -291,11 +267,14 @@ def validate_manifest_data(
         return [problem("", f"the top level of plugin.yaml must be a mapping of keys, but it is {kind}", "start the file with 'name: <plugin name>'")], []
 
     problems: list[PluginProblem] = []
+    warnings: list[str] = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         field_name = _field_of(error)
+        if field_name == "kind" and written_for == "hermes-agent" and isinstance(data.get("kind"), str):
+            # Hermes Agent loads a plugin of an unknown kind as standalone, with a warning: so does hermes
+            warnings.append(f"plugin '{plugin}' ({source}, {path}): {error.message}; loaded as 'standalone', as Hermes Agent does -> {_fix_for(error, field_name)}")
+            continue
         problems.append(problem(field_name, error.message, _fix_for(error, field_name)))
-
-    warnings: list[str] = []
     # key=str: YAML keys may be numbers, dates or booleans beside strings, which do not compare
     unknown = sorted(set(data) - known_manifest_keys(), key=str)
     if unknown:
@@ -328,6 +307,7 @@ def _parse_yaml(text: str) -> Any:
 def build_manifest(data: dict[str, Any], *, name: str, source: str, path: str, key: str, init_text: str) -> PluginManifest:
     """Turn checked manifest ``data`` into a :class:`PluginManifest`."""
     kind = data.get("kind")
+    kind = kind if kind is None or kind in PLUGIN_KINDS else "standalone"  # refused, or a warning (see validate_manifest_data)
     detected = False
     if kind is None:
         guessed = detect_kind(init_text)

@@ -287,3 +287,19 @@ def test_validating_a_dashboard_only_extension_says_what_it_is(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(HermesError, match="no plugin.yaml found"):
         validate_path(tmp_path / "empty")
+
+
+def test_an_unknown_kind_in_a_hermes_agent_plugin_loads_as_standalone_with_a_warning(make_plugin, plugin_manager):
+    directory = make_plugin("recall-pro", "def register(ctx):\n    ctx.register_hook('on_session_end', lambda **kw: None)\n", manifest="name: recall-pro\nkind: memory\n")
+    (report,) = validate_path(directory)
+    assert report.problems == [] and report.kind == "standalone"
+    [warning] = [w for w in report.warnings if "'memory' is not one of" in w]
+    assert "loaded as 'standalone', as Hermes Agent does -> set 'kind' to one of 'standalone'" in warning
+    record = plugin_manager(enabled=["recall-pro"]).get("recall-pro")
+    assert record.loaded and record.candidate.kind == "standalone" and any("loaded as 'standalone'" in w for w in record.warnings)
+
+
+def test_an_unknown_kind_in_a_plugin_written_for_hermes_is_still_refused(make_plugin):
+    code = "from hermes_core import hookimpl\n\n@hookimpl\ndef on_session_end(session_id, **kwargs):\n    pass\n"
+    (report,) = validate_path(make_plugin("native", code, manifest="name: native\nkind: memory\n"))
+    assert [p.field for p in report.problems] == ["kind"]

@@ -413,9 +413,9 @@ def test_a_provider_without_plugin_yaml_in_a_loose_directory_is_refused(make_plu
 
 
 def test_manifest_problems_point_at_the_manifest_file(make_plugin, hermes_home):
-    directory = make_plugin("badkind", "def register(ctx): pass\n", manifest={"name": "badkind", "kind": "sideways"})
+    directory = make_plugin("badkind", "def register(ctx): pass\n", manifest={"name": "badkind", "provides_hooks": "sideways"})
     (problem,) = _discover(hermes_home)["badkind"].problems
-    assert problem.path == str(directory / "plugin.yaml") and problem.field == "kind"
+    assert problem.path == str(directory / "plugin.yaml") and problem.field == "provides_hooks"
 
 
 def test_an_init_file_that_is_not_utf8_is_still_read_for_the_kind(make_plugin, hermes_home):
@@ -521,7 +521,7 @@ def test_the_validation_cache_keeps_two_entry_points_of_one_package_apart(site_d
 
 
 def test_the_validation_cache_keeps_sources_apart_when_one_directory_is_two_sources(make_plugin, hermes_home):
-    make_plugin("both", "def register(ctx): pass\n", manifest={"name": "both", "kind": "nonsense"})
+    make_plugin("both", "def register(ctx): pass\n", manifest={"name": "both", "provides_hooks": "nonsense"})
     env = {"HERMES_BUNDLED_PLUGINS": str(hermes_home / "plugins")}
     for _ in range(2):
         result = discover_plugins(hermes_home, env=env, running_version=__version__)

@@ -33,7 +33,7 @@ def test_a_missing_variable_of_an_enabled_plugin_is_reported_with_where_to_put_i
 
 
 def test_manifest_version_dependency_and_file_problems_are_each_reported(run_hermes, make_plugin):
-    make_plugin("badkind", "", manifest={"name": "badkind", "kind": "nonsense"})
+    make_plugin("badkind", "", manifest={"name": "badkind", "provides_hooks": "nonsense"})
     make_plugin("future", "from hermes_core import hookimpl\n", manifest={"name": "future", "requires_hermes": ">=99"})
     make_plugin("deps", "", manifest={"name": "deps", "python_dependencies": ["pyyaml>=1", "surely-not-installed-pkg>=1", "packaging<1"]})
     shared = make_plugin("shared", "")
@@ -41,7 +41,7 @@ def test_manifest_version_dependency_and_file_problems_are_each_reported(run_her
     code, found = doctor(run_hermes)
     assert code == 1
     assert [p["check"] for p in found["badkind"]["problems"]] == ["manifest"]
-    assert "'kind': 'nonsense' is not one of" in found["badkind"]["problems"][0]["cause"]
+    assert "'provides_hooks': 'nonsense' is not of type 'array'" in found["badkind"]["problems"][0]["cause"]
     assert found["future"]["problems"][0]["check"] == "requires_hermes"
     assert "upgrade hermes" in found["future"]["problems"][0]["fix"]
     causes = [p["cause"] for p in found["deps"]["problems"]]

@@ -70,14 +70,14 @@ def test_a_bad_manifest_rolls_back_the_package_and_the_dependency_it_upgraded(ve
     seeded = venv.run("-m", "pip", "install", "--no-index", "--find-links", str(wheels.index), "depx==1.0", cwd=tmp_path)
     assert seeded.returncode == 0, seeded.stderr
     message = failing_install(venv, lived_in_home, tmp_path, "hermes-broken", "--no-index", "--find-links", str(wheels.index))
-    assert "cannot install 'hermes-broken': plugin 'broken' is invalid: 'kind': 'nonsense' is not one of" in message
-    assert "-> set 'kind' to one of 'standalone'" in message
+    assert "cannot install 'hermes-broken': plugin 'broken' is invalid: 'provides_hooks': 'nonsense' is not of type 'array'" in message
+    assert "-> make 'provides_hooks' an array" in message
     assert [p.name for p in venv.site_packages.glob("depx-*.dist-info")] == ["depx-1.0.dist-info"]
 
 
 def test_a_bad_manifest_in_a_wheel_is_refused_before_pip_runs(venv, lived_in_home, wheels, tmp_path):
     message = failing_install(venv, lived_in_home, tmp_path, str(wheels.wheel("hermes_broken")))
-    assert "plugin 'broken' is invalid: 'kind'" in message
+    assert "plugin 'broken' is invalid: 'provides_hooks'" in message
 
 
 def test_a_distribution_without_a_plugin_is_uninstalled_again(venv, lived_in_home, wheels, tmp_path):
