@@ -127,3 +127,13 @@ def test_every_usage_error_names_a_fix(run_hermes, argv, fix):
     result = run_hermes(*argv, "--json")
     assert result.exit_code == 2
     assert result.json()["fix"] == fix and result.stderr.rstrip().endswith(f" -> {fix}")
+
+
+def test_a_profile_with_no_home_yet_is_named_with_the_profiles_there_are(run_hermes, hermes_home):
+    assert run_hermes("-p", "work", "config", "set", "memory.provider", "honcho").exit_code == 0
+    result = run_hermes("-p", "wrok", "config", "get", "memory.provider")
+    assert result.exit_code == 0
+    assert result.stderr.strip() == (f"note: profile 'wrok' does not exist yet ({hermes_home / 'profiles' / 'wrok'}); "
+                                     "this command starts it empty (the profiles here: work)")
+    again = run_hermes("-p", "work", "config", "get", "memory.provider")
+    assert again.exit_code == 0 and again.stdout.strip() == "honcho" and "note:" not in again.stderr

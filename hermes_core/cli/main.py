@@ -193,11 +193,25 @@ def _global_options(argv: Sequence[str]) -> _GlobalOptions:
 
 
 def _apply_profile(profile: str | None) -> None:
-    """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first."""
+    """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first.
+
+    A profile comes into being with the first command that writes to it; a name with no home yet is said on
+    stderr with the profiles there are, so a mistyped name ('-p wrok') is not taken silently for a new, empty one.
+    """
     from hermes_core.config import profile_home
 
-    if profile is not None:
-        os.environ["HERMES_HOME"] = str(profile_home(profile))
+    if profile is None:
+        return
+    home = profile_home(profile)
+    os.environ["HERMES_HOME"] = str(home)
+    if not home.exists():
+        try:
+            others = sorted(p.name for p in home.parent.iterdir() if p.is_dir())
+        except OSError:
+            others = []
+        known = f"the profiles here: {', '.join(others)}" if others else "there are no profiles yet"
+        print(f"note: profile '{profile}' does not exist yet ({home}); this command starts it empty ({known})",
+              file=sys.stderr)
 
 
 def _plugin_cli_commands(command: str | None = None) -> tuple[list[object], str | None]:
