@@ -112,10 +112,10 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
                 migrate(conn, str(self.path), progress=progress)
         if not indexing.grams_format_current(self._conn):
             # the gram rules or Python's Unicode tables changed: old tokens would no
-            # longer match what a delete recomputes, so rebuild from the rows
+            # longer match what a delete recomputes, so the gram index is made again from the rows
             with write_transaction(self._conn) as conn:
                 if not indexing.grams_format_current(conn):
-                    indexing.rebuild(conn, progress)
+                    indexing.rebuild_grams(conn, progress)
         if self._waiting() >= indexing.MAX_WAITING:
             # a backlog (rows an older tool wrote, a crash's leftovers); fewer rows are the
             # writers' indexers' normal lag, which a search reads as it is
