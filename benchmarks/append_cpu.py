@@ -56,7 +56,7 @@ COMPONENTS = (("index batch", "indexing", "index_pending"), ("index batch", "ind
 
 
 def worker(messages: int, directory: str, base: str | None, typographic: bool = False,
-           inline: bool = False) -> dict[str, Any]:
+           inline: bool = True) -> dict[str, Any]:
     """One run, in this process, of whichever hermes_plugins_builtin is first on sys.path."""
     import importlib
 
@@ -102,7 +102,7 @@ def worker(messages: int, directory: str, base: str | None, typographic: bool = 
     if typographic:
         _typographic(wl)
     # (an older tree given to --against has neither the option nor the indexer thread)
-    store = SessionStore(path, durable=True, **({"background_index": False} if inline else {}))
+    store = SessionStore(path, durable=True, **({} if inline else {"background_index": True}))
     ids = [store.create_session(f"cpu-{s['id']}", s["source"], model=s["model"]) for s in wl.sessions]
     worst, thread, process = 0.0, time.thread_time(), time.process_time()
     for si, m in wl.order:
@@ -136,13 +136,13 @@ def _typographic(wl: Any) -> None:
 
 
 def run_one(source: Path, messages: int, tmpfs: Path, base: Path | None, typographic: bool = False,
-            inline: bool = False) -> dict[str, Any]:
+            inline: bool = True) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=tmpfs) as directory:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(source), os.environ.get("PYTHONPATH", "")]))
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--messages", str(messages),
                "--tmpfs", directory] + (["--db", str(base)] if base else []) + (["--typographic"] if typographic else [])
-        if inline:
-            cmd.append("--inline")
+        if not inline:
+            cmd.append("--indexer-thread")
         done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
         if done.returncode:
             raise SystemExit(f"the run on {source} failed:\n{done.stderr}")
@@ -158,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", type=Path, default=None, help="a second source tree to alternate with")
     ap.add_argument("--typographic", action="store_true",
                     help="put an em dash in every fourth English message (mostly-ASCII text, as model output often is)")
-    ap.add_argument("--inline", action="store_true",
-                    help="SessionStore(background_index=False): the appending thread indexes each batch itself")
+    ap.add_argument("--indexer-thread", dest="inline", action="store_false",
+                    help="SessionStore(background_index=True): an indexer thread instead of the appending thread")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:

@@ -25,7 +25,11 @@ class SessionStoreAdapter:
 
     def open(self, path: str) -> None:
         # synchronous: "normal" (the store's default) or "full", as the runner asks
-        self.store = SessionStore(path, durable=str(self.kwargs.get("synchronous", "normal")).lower() == "full")
+        # HERMES_BENCH_INDEXER_THREAD=1: an indexer thread per store (background_index=True) instead of
+        # the default, the append that leaves a batch waiting indexing it after its commit
+        thread = os.environ.get("HERMES_BENCH_INDEXER_THREAD") == "1"
+        self.store = SessionStore(path, durable=str(self.kwargs.get("synchronous", "normal")).lower() == "full",
+                                  background_index=thread)
 
     def close(self) -> None:
         assert self.store is not None

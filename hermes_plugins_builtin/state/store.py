@@ -62,16 +62,17 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
 
     def __init__(self, db_path: str | Path, *, durable: bool = False,
                  rank_window: int | None = DEFAULT_RANK_WINDOW,
-                 progress: indexing.ProgressCallback | None = None, background_index: bool = True) -> None:
+                 progress: indexing.ProgressCallback | None = None, background_index: bool = False) -> None:
         """Open (creating or migrating) the store at *db_path*.
 
         *progress* is called as progress(rows_done, rows_total) when opening has to
         index stored rows: a migration that builds the search indexes, a rebuild of
         the gram index after its rules changed, or a backlog of waiting rows.
 
-        With *background_index* (the default) a thread indexes the appended rows in
-        transactions of their own (indexer.py); without it, the append that leaves a
-        batch waiting indexes it, after its own commit, before it returns.
+        By default the append that leaves a batch waiting indexes it, after its own
+        commit, in a transaction of its own. With *background_index* a thread does
+        that instead (indexer.py): measured, it only pays off with several writer
+        processes at synchronous=NORMAL (see docs/benchmarks.md).
         """
         self.path = Path(db_path)
         self.rank_window = rank_window

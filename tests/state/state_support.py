@@ -123,7 +123,7 @@ def killed_while_indexing_worker(db_path: str, batch: int, conn_pipe: Any) -> No
     """
     import threading
 
-    store = SessionStore(db_path)
+    store = SessionStore(db_path, background_index=True)
     sid = store.create_session("victim", "cli")
 
     def on_statement(sql: str) -> None:

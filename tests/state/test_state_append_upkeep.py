@@ -23,7 +23,7 @@ def _stored_df(store: SessionStore) -> dict[str, int]:
 
 
 def test_each_message_is_found_the_moment_its_append_returns(db_path):
-    with SessionStore(db_path, durable=True) as store:
+    with SessionStore(db_path, durable=True, background_index=True) as store:
         store.create_session("s", "cli")
         for i in range(3 * indexing.BATCH_ROWS + 5):  # in a batch, filling one, and past it
             mid = store.append_message("s", "user" if i % 2 else "assistant", f"note number{i} 部署{i}")

@@ -1,4 +1,4 @@
-"""The append path: batches indexed after the append that fills them (inline or by the indexer thread),
+"""The append path: batches indexed after the append that fills them (by it, or by an indexer thread),
 a crash inside a batch or inside the indexer, the lag bound,
 the impact lists' word tokens and promotions, the row encoding, the durability setting."""
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_an_index_batch_that_fails_leaves_the_append_committed_and_the_next_appe
 
 def test_sigkill_inside_the_indexer_loses_nothing_and_the_rows_are_indexed_later(db_path):
     batch = indexing.BATCH_ROWS
-    with SessionStore(db_path) as survivor:  # open before the crash: it has no backlog to index on open
+    with SessionStore(db_path, background_index=True) as survivor:  # open before the crash: it has no backlog to index on open
         state_support.sigkill_when_it_says(state_support.killed_while_indexing_worker, (str(db_path), batch),
                                            "indexing")
         assert survivor.message_count("victim") == batch  # every acknowledged append is there
@@ -158,7 +158,7 @@ def test_a_starved_indexer_bounds_the_lag_the_appenders_index_past_it(db_path):
     from hermes_plugins_builtin.state.writelock import WriterLock
 
     held = WriterLock(db_path, INDEXER_LOCK_SUFFIX)
-    with SessionStore(db_path) as store:
+    with SessionStore(db_path, background_index=True) as store:
         store.create_session("s", "cli")
         held.acquire()
         try:
