@@ -392,6 +392,21 @@ def test_the_local_backend_bounds_every_model_call_and_keeps_its_store_under_her
         opened.close()
 
 
+def test_model_blocks_from_mem0_json_keep_their_own_address_and_are_bounded_too(server, hermes_home):
+    """hermes' own endpoints are set as well, but mem0.json's blocks win: their address stays, only the waiting is bounded."""
+    elsewhere = "http://127.0.0.1:9/v1"  # never asked while the store opens
+    native = {"llm": {"provider": "openai", "config": {"model": "their-chat", "api_key": "lk", "openai_base_url": elsewhere}},
+              "embedder": {"provider": "openai", "config": {"model": "their-embedder", "api_key": "nk", "openai_base_url": elsewhere,
+                                                            "embedding_dims": 64}}}
+    opened = backend_module().open_backend(local_settings(server, hermes_home, native=native))
+    try:
+        llm, embedder = opened.memory.llm.client, opened.memory.embedding_model.client
+        assert (llm.timeout, llm.max_retries, str(llm.base_url), llm.api_key) == (2, 0, elsewhere + "/", "lk")
+        assert (embedder.timeout, embedder.max_retries, str(embedder.base_url), embedder.api_key) == (2, 0, elsewhere + "/", "nk")
+    finally:
+        opened.close()
+
+
 def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(server, hermes_home):
     backend = backend_module()
     settings = local_settings(server, hermes_home)
