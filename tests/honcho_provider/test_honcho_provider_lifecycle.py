@@ -314,6 +314,7 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")  # a base context: the dialectic asks about the message
     provider = make_provider(writeFrequency="turn")
     provider.prefetch_thread.join(30)  # the first turn's fetch, started at initialize
+    assert "Current message" not in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]  # none typed yet
     provider.on_turn_start(1, "first")
     provider.prefetch("first")
     provider.queue_prefetch("what about the release?")

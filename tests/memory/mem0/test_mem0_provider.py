@@ -387,6 +387,24 @@ def test_export_and_import_name_why_mem0_cannot_be_opened(open_provider, platfor
         assert str(raised.value) == f"mem0 cannot be opened: {provider.backend_error()}"
 
 
+def test_a_session_warns_that_mem0_cannot_be_opened_and_an_inspection_only_logs_it(open_provider, platform, hermes_home, caplog):
+    import logging
+
+    (hermes_home / ".env").write_text(f"MEM0_API_KEY=wrong\nMEM0_BASE_URL={platform.url}\n")
+    caplog.set_level(logging.DEBUG, logger="hermes.plugins.memory.mem0")
+    inspected = fresh_provider()
+    inspected.initialize_for_inspection("s-status", hermes_home=str(hermes_home))
+    assert inspected.status_details()["mode"] == "platform"
+    inspected.backend_error()
+    refused = [r for r in caplog.records if "refused the key" in r.getMessage()]
+    assert refused and {r.levelname for r in refused} == {"DEBUG"}, "status shows the error in its own output"
+    caplog.clear()
+    provider = open_provider()
+    assert provider.flush(30)
+    refused = [r for r in caplog.records if "refused the key" in r.getMessage()]
+    assert [r.levelname for r in refused] == ["WARNING"] and refused[0].getMessage() == f"mem0: {provider.backend_error()}"
+
+
 def test_backup_paths_are_the_store_directory_and_mem0_json(open_provider, platform, hermes_home):
     assert fresh_provider().backup_paths() == []
     provider = open_provider()
