@@ -390,6 +390,29 @@ def test_a_turn_fetched_now_quotes_its_message_to_the_dialectic(make_provider: A
     assert "Current message" not in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]
 
 
+def test_a_session_keeps_the_settings_it_started_with(make_provider: Any, honcho_config: Any) -> None:
+    provider = make_provider()
+    honcho_config(root={"peerName": "someone-else"})  # edited while the session runs
+    assert provider.config().peerName == "eri" and provider.config() is provider.config()
+    assert provider.config(reload=True).peerName == "someone-else"
+
+
+def test_the_environment_and_user_home_given_to_the_provider_are_the_ones_read(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".honcho").mkdir(parents=True)
+    (elsewhere / ".honcho" / "config.json").write_text(json.dumps({"workspace": "from-the-given-home", "baseUrl": "https://honcho.example.com"}))
+    provider = HonchoMemoryProvider(env={"HONCHO_API_KEY": "hk_given"}, user_home=elsewhere)
+    assert provider.unavailable_reason() == ""
+    config = provider.config()
+    assert (config.workspace, config.api_key, config.path) == ("from-the-given-home", "hk_given", elsewhere / ".honcho" / "config.json")
+
+
+def test_honcho_cloud_without_a_key_is_named_with_the_fix(hermes_home: Path) -> None:
+    (hermes_home / "honcho.json").write_text(json.dumps({"enabled": True}))
+    assert HonchoMemoryProvider().unavailable_reason() == (
+        "Honcho cloud needs an API key -> set apiKey in honcho.json or HONCHO_API_KEY (hermes honcho setup)")
+
+
 def test_check_connection_reports_milliseconds(honcho_config: Any, hermes_home: Path, fake: Any) -> None:
     from hermes_bundled_plugins.memory.honcho.config import load_config
     from hermes_bundled_plugins.memory.honcho.status import check_connection
