@@ -413,6 +413,16 @@ def test_honcho_cloud_without_a_key_is_named_with_the_fix(hermes_home: Path) -> 
         "Honcho cloud needs an API key -> set apiKey in honcho.json or HONCHO_API_KEY (hermes honcho setup)")
 
 
+def test_shutdown_waits_for_the_first_turns_fetch_still_running(make_provider: Any, fake: Any) -> None:
+    """A fetch still in an HTTP call when the interpreter exits can abort it: shutdown lets it end first."""
+    fake.delay = 0.5  # every answer is late: the fetch started at initialize is still running below
+    provider = make_provider()
+    thread = provider.prefetch_thread
+    assert thread is not None and thread.is_alive()
+    provider.shutdown()
+    assert not thread.is_alive()
+
+
 def test_check_connection_reports_milliseconds(honcho_config: Any, hermes_home: Path, fake: Any) -> None:
     from hermes_bundled_plugins.memory.honcho.config import load_config
     from hermes_bundled_plugins.memory.honcho.status import check_connection
