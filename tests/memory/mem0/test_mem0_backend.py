@@ -407,6 +407,35 @@ def test_model_blocks_from_mem0_json_keep_their_own_address_and_are_bounded_too(
         opened.close()
 
 
+def test_an_openrouter_key_in_the_environment_never_reaches_the_configured_endpoints(server, hermes_home, monkeypatch):
+    """mem0 switches its OpenAI clients to OpenRouter, with its key, whenever OPENROUTER_API_KEY is set: both are undone."""
+    monkeypatch.setenv("OPENROUTER_API_KEY", "or-secret")
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        llm, embedder = opened.memory.llm.client, opened.memory.embedding_model.client
+        assert (str(llm.base_url), llm.api_key) == (server.base_url.rstrip("/") + "/", "unused")
+        assert (str(embedder.base_url), embedder.api_key) == (server.base_url.rstrip("/") + "/", "ek")
+    finally:
+        opened.close()
+
+
+def test_the_embedder_is_asked_for_vectors_of_the_configured_size(server, hermes_home):
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        opened.add([{"role": "user", "content": "I like coffee"}], user_id="ann", agent_id="hermes-test", infer=False)
+    finally:
+        opened.close()
+    assert {r.body.get("dimensions") for r in server.requests_of("embeddings")} == {64}
+
+
+def test_the_size_in_an_embedder_block_is_a_whole_number_of_at_least_one(tmp_path):
+    backend = backend_module()
+    assert backend._native_dims({"provider": "openai", "config": {"embedding_dims": 1}}, tmp_path, "hermes") == 1
+    for config in ({"embedding_dims": 0}, {"embedding_dims": True}, {"embedding_dims": "64"}, "not an object", None):
+        with pytest.raises(backend.BackendError, match="does not say its vector size"):
+            backend._native_dims({"provider": "openai", "config": config}, tmp_path, "hermes")
+
+
 def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(server, hermes_home):
     backend = backend_module()
     settings = local_settings(server, hermes_home)
