@@ -450,6 +450,7 @@ def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(serve
     (tea,) = opened.turn_memories("ann", "t1")
     opened.update(tea["id"], "likes green tea")
     assert [m["memory"] for m in opened.search("green tea", user_id="ann", top_k=1, rerank=False)] == ["likes green tea"]
+    assert opened.memory.vector_store.get(tea["id"]).payload["data"] == "likes green tea"  # the serialized store passes positional arguments on
     opened.delete(tea["id"])
     opened.close()
     opened.close()
