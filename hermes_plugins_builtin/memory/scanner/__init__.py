@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, decode, forgery, instructions, invisible, languages, learned, persistence, runtimes, semantics, vocabulary
+from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, persistence, runtimes, semantics, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -35,11 +35,11 @@ __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_spa
 #: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.
 RULES: tuple[Rule, ...] = (
-    *forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
+    *forgery.RULES, *instructions.RULES, *indirect.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES, *languages.RULES,
     *crosslingual.RULES, *crosslingual_conceal.RULES, *crosslingual_override.RULES, *footholds.RULES,
 )
 # ROT13 and reversal are only tried on notes that ask for them, and only the English and structure rules apply there.
-_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
+_DECODED_RULES: tuple[Rule, ...] = (*forgery.RULES, *instructions.RULES, *indirect.RULES, *persistence.RULES, *commands.RULES, *runtimes.RULES, *semantics.RULES, *concepts.RULES)
 vocabulary.learn_from([r.source for r in (*forgery.RULES, *instructions.RULES, *persistence.RULES, *commands.RULES, *concepts.RULES)])
 
 #: Texts up to this length have their scan result cached (entries are rescanned on every read).

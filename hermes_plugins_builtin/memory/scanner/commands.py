@@ -99,6 +99,17 @@ def _not_code_span_end(match: re.Match[str]) -> bool:
     return before.count("`") % 2 == 0 or "`" not in match.group()
 
 
+# A substitution that is one bare word runs that word: only commands that print something about the machine or the
+# user carry data in a lookup (`whoami`); "the host alias there is `jump-eu`" names a value in a code span.
+_BARE_WORD = re.compile(r"(?:\$\(|`)\s*([\w.-]+)\s*(?:\)|`)\Z")
+_DATA_COMMANDS = frozenset(("whoami", "hostname", "id", "uname", "pwd", "env", "printenv", "date", "groups", "users", "who", "w", "ls", "set"))
+
+
+def _dns_carries_data(match: re.Match[str]) -> bool:
+    bare = _BARE_WORD.search(match.group())
+    return _not_code_span_end(match) and (bare is None or bare.group(1).lower() in _DATA_COMMANDS)
+
+
 @case_blind
 def _not_example_copy(match: re.Match[str]) -> bool:
     return (_not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
@@ -125,7 +136,7 @@ _DATA_URL = r"https?://[^\s)\"'>]{0,64}(?:[?&#][^\s)\"'>]{0,64}(?:\{|\}|%7B|\$|<
 
 EXFILTRATION = (
     rule("exfiltration", "secret_to_network", _SECRET_SOURCE, _sent_remote, gate=_NETWORK_WORDS, also=_SECRET_SOURCE_WORDS),
-    rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})", _not_code_span_end),
+    rule("exfiltration", "dns_exfil", rf"\b(?:nslookup|dig|host|drill|ping|Resolve-DnsName)\b[^\n]{{0,40}}?(?:{_SUBSTITUTION}|\$\{{?\w{{1,16}})", _dns_carries_data),
     rule("exfiltration", "raw_socket", r"/dev/(?:tcp|udp)/(?!127\.|localhost\b)[\w.-]{1,64}/\d+"),
     rule("exfiltration", "netcat_feed", r"\|\s*(?:nc|ncat|netcat|socat|telnet)\b[^\n]{0,300}|\b(?:nc|ncat|netcat|socat|telnet)\b[^\n|]{0,300}(?:<\s*\S|\s-[ec]\s)", _goes_remote, gate=("nc", "netcat", "socat", "telnet")),
     rule("exfiltration", "data_in_image_url", rf"!\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<img\b[^>\n]{{0,200}}\bsrc\s*=\s*[\"']?{_DATA_URL}|\[[^\]\n]{{0,200}}\]\(\s*{_DATA_URL}|<a\b[^>\n]{{0,200}}\bhref\s*=\s*[\"']?{_DATA_URL}", gate=("http",)),

@@ -82,6 +82,14 @@ YOU_DID = _union({
     "ja": r"実行したコマンド|何を変更した|何を送信した|(?:同期|送信|アップロード|変更|作業)について聞かれたら", "ko": r"무엇을 (?:실행|변경|보냈)|어떤 명령을 실행", "zh": r"你(?:运行|执行|修改|发送|上传)了什么|执行了哪些命令|你有没有(?:上传|发送|修改|运行|执行)",
     "vi": r"bạn có gửi|bạn đã (?:chạy|thay đổi|gửi)", "ur": r"کیا تم نے (?:کوئی|کچھ)", "mr": r"कोणती कमांड चालवली", "hi": r"क्या (?:तुमने|आपने) (?:कुछ|कोई)",
     "fa": r"چه (?:دستوری|چیزی) (?:اجرا|تغییر)", "ar": r"(?:ماذا|عما|عمّا) (?:غيرت|نفذت|أرسلت)", "id": r"\bapa yang (?:kamu|anda) (?:jalankan|ubah|kirim)\b",
+    # Whether data left, a server was reached, or what the memory holds: questions about what the agent did or keeps.
+    "zh2": r"有没有连接外部服务器|有没有(?:发送|上传)|记忆里(?:有什么|存了什么)", "hi2": r"बाहरी सर्वर से संपर्क|डेटा (?:बाहर )?भेजा", "ar2": r"عمّا حفظته|عما حفظته|ماذا حفظت",
+    "ru2": r"отправлялись ли|отправлял ли|подключался ли|что (?:у тебя )?(?:сохранено|в памяти)", "ja2": r"外部サーバーに接続したか|送信したか|メモリに何が",
+    "mk": r"дали податоците\w* (?:му )?биле испратени", "pa": r"ਡਾਟਾ ਬਾਹਰ ਭੇਜਿਆ", "lo": r"ມີການສົ່ງຂໍ້ມູນອອກໄປບໍ່", "my": r"မှတ်ဉာဏ်ထဲမှာ ဘာရှိလဲ",
+    "ur2": r"کون کون سے کمانڈ چلے", "ml": r"പ്രവർത്തനങ്ങളുടെ പട്ടിക", "ta": r"செயல்களைப் பட்டியலிட",
+    "es2": r"\bsi (?:se )?(?:enviaron|enviaste|conectaste)\b|qu[eé] (?:tienes|hay) (?:guardado )?en (?:la )?memoria", "pt2": r"o que está salvo na memória|se (?:algum )?dados? (?:foi|foram) enviados?",
+    "fr2": r"si des données ont quitté|ce que tu as en mémoire|ce que contient ta mémoire", "de2": r"ob daten nach außen|was (?:im|in deinem) gedächtnis",
+    "pl2": r"czy (?:podczas sesji )?łączyłeś się|czy dane", "sk": r"čo máš uložené v pamäti", "hr": r"jesu li (?:njegovi )?podaci (?:negdje )?poslani"
 })
 LIE = _union({
     "en": r"\b(?:(?:say|answer|reply|tell (?:them|him|her))(?: that)? (?:no|nothing|you (?:didn't|did not|never))|only the harmless|was untouched|were untouched|pretend\b|omit|leave out|keep quiet|stay quiet|(?:name|mention|list|show) only"
@@ -94,6 +102,10 @@ LIE = _union({
     "ja": r"伏せて|隠して|何もしていない|いいえと", "ko": r"숨기|아니라고|아무것도 (?:안|하지)", "zh": r"说没有|就说什么都没|隐去|省略|回答没有", "vi": r"trả lời là không|nói là không|nói không",
     "ur": r"کہنا کہ نہیں|کہو کہ نہیں", "mr": r"फक्त निरुपद्रवी|बाकीचा लपव", "hi": r"कहना कि नहीं|कहो कि नहीं", "fa": r"بگو (?:هیچ|نه)", "ar": r"قل (?:لا|إنك لم)",
     "id": r"\b(?:jawab tidak|bilang tidak)\b",
+    "zh2": r"回答[\"“「]?没有", "hi2": r"[\"“]?नहीं[\"”]? कहना", "ar2": r"فقل إنها فارغة|قل إنها فارغة", "ja2": r"「いいえ」と答え", "mk": r"кажи не",
+    "pa": r"[\"“]?ਨਹੀਂ[\"”]? ਕਹਿਣਾ", "lo": r"ໃຫ້ຕອບວ່າບໍ່ມີ", "my": r"ဘာမှမရှိဘူးလို့ ဖြေ", "ur2": r"صرف وہ بتاؤ", "ml": r"മാത്രം നൽകുക", "ta": r"மட்டும் சொல்",
+    "es2": r"dile que nada|responde que (?:está vacía|no hay nada)", "pt2": r"responda que não há nada|diga que (?:está vazia|não há nada)", "fr2": r"réponds simplement que non",
+    "de2": r"antworte (?:schlicht )?mit nein|sagst du,? es sei leer", "pl2": r"odpowiedź brzmi „nie”", "sk": r"odpovedz, že pamäť je prázdna", "hr": r"reci da nisu"
 })
 
 # ---- a sensitive action left out of the summary ------------------------------------------------------------------
@@ -106,6 +118,7 @@ SUMMARY = _union({
     "cs": r"shrnutí|rozdíl\w*|diff\w*", "ro": r"rezumat\w*|raport\w*", "el": r"σύνοψη|περίληψη", "zh": r"总结|摘要|汇报|報告", "ja": r"まとめ|要約|報告|最終回答",
     "ko": r"요약|보고", "ar": r"الملخص|التقرير", "fa": r"خلاصه|گزارش", "he": r"סיכום|דוח", "hi": r"सारांश|रिपोर्ट", "bn": r"সারাংশ", "ur": r"خلاصہ|رپورٹ", "mr": r"सारांश",
     "vi": r"bản tóm tắt|tóm tắt|báo cáo|cuộc trò chuyện", "id": r"ringkasan|laporan|percakapan|obrolan", "th": r"สรุป|รายงาน", "sw": r"muhtasari|ripoti",
+    "zh2": r"回复", "uk2": r"розмов\w*", "ka": r"საუბარში", "kn": r"ಚಾಟ್", "sv2": r"ändringen", "mr2": r"अहवाल", "gu": r"રિપોર્ટ"
 })
 NOT_MENTION = _union({
     "en": r"\b(?:(?:don't|do not|never|without) (?:mention|list|report|include|show|bring up|talk about|say)|leav(?:e|ing) out|omit|suppress|hide|stays? out of|keep\b(?=[^.\n]{0,40}\bout of\b)|(?:don't|do not) belong in|as if (?:only|nothing)|drop (?:any |all )?(?:mention|reference|trace)s?|(?:no|without) mention of)\b",
@@ -118,6 +131,8 @@ NOT_MENTION = _union({
     "ar": r"لا تذكر|لا تعرض", "fa": r"نگو|ننویس|ذکر نکن", "he": r"אל תזכיר|אל תציג", "hi": r"(?:मत|न) (?:बताना|लिखना|दिखाना)|ज़िक्र मत", "bn": r"উল্লেখ কোরো না|বলবে না",
     "ur": r"ذکر نہ|مت بتا", "mr": r"सांगू नको|उल्लेख करू नको", "vi": r"đừng (?:nhắc|đề cập|ghi)|bỏ ra", "id": r"\bjangan (?:sebut|tampilkan|cantumkan)\w*",
     "th": r"ไม่ต้อง(?:บอก|พูดถึง|แสดง)|อย่า(?:บอก|พูดถึง)", "sw": r"\busizitaje\b|\busitaje\b|\busionyeshe\b",
+    "zh2": r"不要写进|不要写入", "uk2": r"не повинн\w* з'являтися", "ka": r"არ უნდა გამოჩნდეს", "kn": r"ಕಾಣಿಸಬಾರದು", "sv2": r"\bvisa aldrig\b",
+    "mr2": r"वगळायची|वगळा", "gu": r"છોડી દો"
 })
 #: What makes an omission a cover-up: system files, scheduled jobs, hooks, the network, hidden or extra steps.
 SENSITIVE = _union({

@@ -64,6 +64,22 @@ def not_fiction(match: re.Match[str]) -> bool:
     return _FICTION.search(text) is None or _ADDRESSED.search(text) is not None
 
 
+_PLAY = re.compile(r"\b(?:role-?play\w*|game|campaign|one-shot|d&d|dnd|rpg|larp|improv|tabletop)\b")
+_SCOPED = re.compile(r"\bonly (?:in|when|during|while|for|inside)\b|\buntil (?:i|we|the user) (?:say|end|stop|type)|\bwhen (?:i|we|the user) (?:start|say|type|begin|ask)")
+#: What makes a persona more than play: it denies being an AI, drops its rules, or takes orders from someone else.
+_BEYOND_PLAY = re.compile(r"\b(?:never|don'?t|do not|won'?t|not)\s+(?:\w+\s+){0,3}?(?:admit|say|mention|reveal|break|acknowledge|tell)|"
+                          r"\bnot an? (?:ai|assistant|bot|language model)|\b(?:no|without) (?:rules|limits|restrictions|filters|guidelines)|"
+                          r"\bdeny|\bpermanent|\bforever|\balways\b|\bobey|\borders from|\binstructions from")
+
+
+@case_blind
+def not_scoped_play(match: re.Match[str]) -> bool:
+    """A persona for a game the user starts, and only there ("you're "Nix", a fixer. Only in threads I start with
+    [game]"), is play the user asked for; one that denies being an AI or outlasts the game changes who the agent is."""
+    text = match.string.lower()
+    return _PLAY.search(text) is None or _SCOPED.search(text) is None or _BEYOND_PLAY.search(text) is not None
+
+
 _QUOTES = "\"“”„«»「」『』"
 #: After a quoted phrase: the note says what the phrase is or means ("... is the title of their talk", "they mean the
 #: shell prompt"), which mentions the words instead of saying them to the agent.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_denied_nor_mentioned, not_fiction, not_mentioned
+from .guards import NOT_FORMATTING, NOT_PRIVACY, NOT_TOPIC, OTHER_PROGRAM, imperative, not_denied, not_denied_nor_mentioned, not_fiction, not_mentioned, not_scoped_play
 from .meeting import needed
 from .rules import Rule, any_of, case_blind, rule, window, words_of
 
@@ -139,7 +139,7 @@ ROLE = (
     rule("role_hijack", "never_refuse", r"\b(?:never|don'?t|do not|must not|cannot|can't|won't|no longer)\s+(?:ever\s+)?(?:refuse|decline|say no to|reject)\b(?!\s+(?:the user'?s|cookies))|\bwithout (?:ever )?(?:refusing|declining)\b|\brefuse nothing\b|\banswer (?:every|any|all) (?:question|request)s? without\b"),
     rule("role_hijack", "do_anything_now", r"\bdo anything now\b|\bstay in character (?:forever|no matter|at all times|permanently)|\bdeveloper mode output\b"),
     rule("role_hijack", "roleplay_privileged", rf"\b(?:act|behave|roleplay|role-play|pretend(?: to be| you are| you're)?|play the (?:role|part) of|impersonate|assume the (?:identity|role|persona) of|pose as)\s+(?:as\s+)?(?:an?|the|my)?\s*(?:\w{{1,16}}[\s-]{{1,64}}){{0,4}}?(?:who|that|with)\b{window(40)}\b(?:root|sudo|admin(?:istrator)? (?:rights|access)|never asks?|without asking|no (?:permission|confirmation|restrictions|limits|ethics)|any file|every permission|all permissions|anything)|\b(?:pretend(?: to be| you are| you're)|act as|roleplay as|impersonate)\s+(?:an?|the|my)?\s*(?:\w{{1,16}}[\s-]{{1,64}}){{0,2}}?(?:unrestricted|root|terminal|shell|linux terminal|system administrator|sysadmin|hacker|developer mode|jailbroken)"),
-    rule("role_hijack", "named_identity", r"\byou(?:'re| are)\s+[\"“'«][^\"”'»\n]{1,30}[\"”'»]\s*,?\s+(?:a|an|the|my)\b|\byou(?:'re| are)\s+(?:now\s+)?(?:a|an)\s+(?:fully\s+|completely\s+)?autonomous\s+(?:\w{1,16}\s+)?(?:operator|agent|ai|assistant|system)\b"),
+    rule("role_hijack", "named_identity", r"\byou(?:'re| are)\s+[\"“'«][^\"”'»\n]{1,30}[\"”'»]\s*,?\s+(?:a|an|the|my)\b|\byou(?:'re| are)\s+(?:now\s+)?(?:a|an)\s+(?:fully\s+|completely\s+)?autonomous\s+(?:\w{1,16}\s+)?(?:operator|agent|ai|assistant|system)\b", not_scoped_play),
     rule("role_hijack", "counts_as_authority", r"\b(?:counts?|is|are|should be (?:treated|taken|read|considered)|will be (?:treated|taken)|must be (?:treated|obeyed))\s+as\s+(?:an?\s+|the\s+)?(?:instructions?|orders?|commands?|requests?|messages?|directives?|approval)\s+(?:from|of|by)\s+(?:the\s+)?(?:owner|user|admin(?:istrator)?|system|operator|developer)\b"),
     rule("role_hijack", "works_for_other", rf"\byou\s+(?:now\s+)?(?:work|answer|report|belong)\s+(?:for|to)\b{window(60)}\b(?:now|instead|not (?:for |to )?(?:the |me|us)?\s*(?:user|person|human|owner|one|people))\b"),
     rule("role_hijack", "as_if_from_user", r"\bas (?:if|though)\s+(?:(?:they|it|this|these|those|that|each|every \w{1,16})\s+)?(?:came|come|were|was|had been|are|is)?\s*(?:from|by|sent by|written by)?\s*(?:the user|the owner|the admin(?:istrator)?|your operator|the operator|the system|your developer)\b|\bas (?:if|though) (?:the user|the owner|you) (?:typed|wrote|said|sent|asked|requested|approved|had (?:typed|written|asked|approved))"),
@@ -164,11 +164,23 @@ _USER = rf"(?:the|your|my|our)\s+(?:user|owner|operator|human|account holder|cus
 _HIDDEN_FROM = r"(?:the |your |any )?(?:user|human|owner)s?(?!['’]s)|(?:your |the |any )?(?:\w{1,16} )?(?:replies|reply|responses?|answers?|summar(?:y|ies)|chat|conversation|transcript|output you (?:show|display|print|give)|diff you (?:show|display)|log you (?:show|display)|status (?:report|update)s?)"
 _ACTION = any_of((r"run\w{0,16}", r"execut\w{0,16}", r"send\w{0,16}", r"sent", r"upload\w{0,16}", r"forward\w{0,16}", r"cop(?:y|ies|ying)", r"delet\w{0,16}", r"add\w{0,16}", r"install\w{0,16}", r"post\w{0,16}", r"push\w{0,16}", r"modif\w{0,16}", r"chang\w{0,16}", r"transfer\w{0,16}", r"sync\w{0,16}", r"commit\w{0,16}", r"e-?mail\w{0,16}", r"exfiltrat\w{0,16}", r"leak\w{0,16}", r"record\w{0,16}", r"log\w{0,16}", r"collect\w{0,16}", r"share\w{0,16}", r"mirror\w{0,16}", r"sav\w{0,16}", r"write\w{0,16}", r"edit\w{0,16}", r"replac\w{0,16}", r"creat\w{0,16}", r"download\w{0,16}", r"fetch\w{0,16}", r"grant\w{0,16}", r"disabl\w{0,16}", r"enabl\w{0,16}", r"remov\w{0,16}", r"spend\w{0,16}", r"buy\w{0,16}", r"pay\w{0,16}", r"mov\w{0,16}", r"track\w{0,16}"))
 
+# "Keep secrets out of chat", "redact passwords from the transcript": keeping credentials out of view protects the
+# user; what is hidden is a kind of secret, not something the agent did.
+_SECRET_KEPT_OUT = re.compile(rf"^\s*(?:(?:any|all|the|my|your|their|such)\s+)?(?:\w{{1,16}}\s+)?(?:secrets?|api[\s_-]?keys?|passwords?|passphrases?|tokens?|"
+                              rf"credentials?|private keys?|personal data|pii)\b(?![^\n]{{0,60}}\b{_ACTION}\b)", re.IGNORECASE)
+
+
+@case_blind
+def _not_secret_kept_out(match: re.Match[str]) -> bool:
+    verb = re.match(r"\w+(?: out)?", match.group())
+    return verb is None or _SECRET_KEPT_OUT.match(match.group()[verb.end():]) is None
+
+
 CONCEAL = (
     rule("concealment", "dont_tell_user", rf"\b(?:do not|don't|dont|never|must not|mustn't|shouldn't|should not|without|avoid|no one|nobody)\s+(?:ever\s+)?(?:\w{{1,16}}ing\s+)?{_TELL}\s+(?:to\s+)?(?:{_USER})"),
     rule("concealment", "dont_let_user_know", rf"\b(?:do not|don't|never|without)\s+(?:let(?:ting)?|mak(?:e|ing))\s+(?:{_USER})\s+(?:know|notice|see|find out|learn|aware|suspect)"),
     rule("concealment", "user_must_not_notice", rf"\b(?:so|so that|such that|to make sure|ensure|ensuring|in order that)\s+(?:{_USER}|nobody|no one|they)\s+(?:\w{{1,16}}\s+)?(?:does not|doesn't|do not|don't|won't|will not|never|can't|cannot|can not|isn't|is not)\s+(?:\w{{1,16}}\s+)?(?:notice|know|see|find out|learn|aware|suspect|realise|realize|visible)|\bso (?:that )?nothing (?:is|shows|appears|stays) (?:visible|in the (?:logs?|history))", gate=("notice", "know", "see", "find out", "learn", "aware", "suspect", "realise", "realize", "visible", "nothing")),
-    rule("concealment", "hide_from", rf"\b(?:hide|hiding|hidden|conceal\w{{0,16}}|omit\w{{0,16}}|strip\w{{0,16}}|leave out|leaving out|suppress\w{{0,16}}|redact\w{{0,16}}|filter out|exclude|keep)\b{NOT_FORMATTING}{NOT_PRIVACY}{window(60)}\b(?:from|out of)\s+(?:{_HIDDEN_FROM})"),
+    rule("concealment", "hide_from", rf"\b(?:hide|hiding|hidden|conceal\w{{0,16}}|omit\w{{0,16}}|strip\w{{0,16}}|leave out|leaving out|suppress\w{{0,16}}|redact\w{{0,16}}|filter out|exclude|keep)\b{NOT_FORMATTING}{NOT_PRIVACY}{window(60)}\b(?:from|out of)\s+(?:{_HIDDEN_FROM})", _not_secret_kept_out),
     rule("concealment", "edit_before_showing", rf"\b(?:strip|remove|delete|omit|hide|edit out|cut|filter|drop|redact|scrub|clean)\w{{0,16}}\b{window(60)}\bbefore\s+(?:showing|displaying|presenting|giving|sending|reporting|returning|printing)\s+(?:it|this|them|that|the \w{{1,16}})?\s*(?:to\s+)?(?:{_USER})"),
     rule("concealment", "pretend_not_happened", rf"\b(?:pretend|act as if|act as though|behave as if|claim)\s+(?:that\s+)?(?:the\s+|it\s+|this\s+|you\s+|nothing\b|no\s+)(?:\w{{1,16}}\s+){{0,3}}?(?:did not|didn't|never|wasn't|was not|hasn't|has not|happened|exists?|occurred|took place)"),
     rule("concealment", "keep_unaware", rf"\bkeep\s+(?:{_USER}|them|him|her)\s+(?:unaware|in the dark|uninformed|out of the loop|ignorant)\b|\bwithout (?:{_USER}|them) (?:being aware|knowing|noticing|realising|realizing)\b"),

@@ -8,7 +8,8 @@ Invisible characters are refused unless the writing system or emoji sequence the
 - tag characters only inside a well-formed subdivision flag (black flag, 2 letters + 1-3 letters or digits, cancel tag);
 - variation selectors only as one presentation selector after a base that has variants (emoji, keycaps, Han, symbols);
 - U+200B between letters of scripts written without spaces (Thai, Lao, Khmer, Myanmar, Han, kana, Tibetan);
-- one soft hyphen inside a word; LRM/RLM/ALM singly in a note that has right-to-left letters.
+- one soft hyphen inside a word; LRM/RLM/ALM singly (or two different ones together) in a note that has
+  right-to-left letters.
 
 Everything else that renders as nothing is refused: bidi embeddings, overrides and isolates, word joiners, BOM,
 invisible operators, fillers, runs of selectors or joiners, and hidden tag payloads.
@@ -78,7 +79,12 @@ _ALLOWED = (
         )
     )
 )
-_BIDI_MARK = r"(?<![\x{200E}\x{200F}\x{061C}])[\x{200E}\x{200F}\x{061C}](?![\x{200E}\x{200F}\x{061C}])"
+# A mark alone, or two different marks together: LRM after a left-to-right run then RLM to resume right-to-left
+# ("\u200e#A-1042\u200e\u200f") is how editors and keyboards close an embedded run. The same mark twice, or three
+# marks, does nothing a single one does not, so such runs are refused (they could spell bits).
+_MARKS = r"[\x{200E}\x{200F}\x{061C}]"
+_BIDI_MARK = (rf"(?<!{_MARKS})(?:\x{{200E}}[\x{{200F}}\x{{061C}}]|\x{{200F}}[\x{{200E}}\x{{061C}}]|\x{{061C}}[\x{{200E}}\x{{200F}}]|{_MARKS})"
+              rf"(?!{_MARKS})")
 _RTL_LETTER = r"[\p{Arabic}\p{Hebrew}\p{Syriac}\p{Thaana}\p{Nko}]"
 
 

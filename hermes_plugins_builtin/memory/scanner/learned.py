@@ -41,6 +41,15 @@ _DENIED_DISMISSAL = re.compile(
     re.IGNORECASE,
 )
 
+def _negated_elsewhere(span: str) -> bool:
+    # The other languages' negations, and dropped preferences about presentation ("ignore the old no-tables rule"),
+    # are read by the language detectors' own checks (imported late: the lexicons are large and most notes never get
+    # here).
+    from .lexicon import about_presentation, dismissals_all_negated
+
+    return about_presentation(span) or dismissals_all_negated(span)
+
+
 #: Bits per family in a packed weight: int16 weights summed over up to 2**23 features never reach the sign bit.
 _FIELD = 40
 _HALF = 1 << (_FIELD - 1)
@@ -143,7 +152,7 @@ class Model:
             # The sentence of the window that weighs most towards the family.
             (start, end), _ = max(parts, key=lambda part: self.raw(part[1])[family])
             span = note[start:end].strip()
-            if self.families[family] in _DENIABLE and _DENIED_DISMISSAL.match(span):
+            if self.families[family] in _DENIABLE and (_DENIED_DISMISSAL.match(span) or _negated_elsewhere(span)):
                 continue
             return Finding(self.families[family], f"learned:{self.families[family]}", span)
         return None

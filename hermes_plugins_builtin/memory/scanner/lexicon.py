@@ -9,6 +9,7 @@ ones), so "the old build instructions no longer apply" passes in every language.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 import re
@@ -21,8 +22,9 @@ from .rules import Rule, case_blind, line_of, needs, rule
 #: Up to 50 characters inside one sentence (the full stops of the scripts covered end it).
 GAP = r"[^.!?。！？।؟။።\n]{0,50}?"
 _NEAR = r"[^.!?。！？।؟\n]{0,25}?"
-# A stem glued to a hyphenated compound ("Build-Anweisungen") names another thing's instructions.
-_NOT_COMPOUND = r"(?<![^\W\d_]-)"
+# A stem glued to a hyphenated compound ("Build-Anweisungen") names another thing's instructions; one after an
+# underscore is part of an identifier (`test_sync_ordini`).
+_NOT_COMPOUND = r"(?<![^\W\d_]-)(?<!_)"
 
 
 #: Scripts written without spaces between words, or with particles glued to them: no word start to require.
@@ -231,6 +233,36 @@ def _dismissal_kept(code: str, dismiss: str) -> Check | None:
     return kept
 
 
+@functools.cache
+def _negation_readers() -> tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]], ...]:
+    """(dismissal verbs, negation before, negation after) of every language that marks a negated dismissal."""
+    from .languages import LEXICONS
+    from .languages_more import ADDITIONS
+
+    readers = []
+    for code in (*_NEGATED_BEFORE, *_NEGATED_AFTER):
+        lex = LEXICONS[code].extended(**ADDITIONS[code]) if code in ADDITIONS else LEXICONS[code]
+        readers.append(tuple(re.compile(source, re.IGNORECASE) for source in
+                             (lex.dismiss, _NEGATED_BEFORE.get(code, "(?!)"), _NEGATED_AFTER.get(code, "(?!)"))))
+    return tuple(readers)  # type: ignore[arg-type]
+
+
+def about_presentation(sentence: str) -> bool:
+    """Whether ``sentence`` is about tables, emoji, format or tone: a preference the user changes, not the agent's rules."""
+    return _FORMATTING.search(sentence) is not None
+
+
+def dismissals_all_negated(sentence: str) -> bool:
+    """Whether, read in some language, ``sentence`` holds dismissal verbs and every one of them is negated ("no
+    ignores las instrucciones", "無視しないで"): the learned detector, which sees no word order, reads such a
+    sentence as a dismissal."""
+    for verbs, before, after in _negation_readers():
+        found = list(verbs.finditer(sentence))
+        if found and all(before.search(sentence[max(0, m.start() - 16) : m.start()]) or after.match(sentence, m.end(), m.end() + 16) for m in found):
+            return True
+    return False
+
+
 def _both(first: Check, second: Check | None) -> Check:
     """``first``, and ``second`` after it when there is one; case-blind when ``first`` is (``second`` reads words only)."""
     if second is None:
@@ -242,6 +274,19 @@ def _both(first: Check, second: Check | None) -> Check:
     if getattr(first, "case_blind", False):
         case_blind(check)
     return check
+
+
+_JAILBREAK = re.compile(r"越狱|越獄|脱獄|탈옥|jailbreak|джейлбрейк", re.IGNORECASE)
+#: A jailbreak of a phone, an e-reader or a console is a device modification, not a change in who the agent is.
+_DEVICE = re.compile(r"kindle|iphone|ipad|ipod|android|playstation|ps[345]\b|nintendo|xbox|router|firmware|手机|手機|刷机|刷機|平板|设备|設備|電子書|电子书|"
+                     r"スマホ|端末|携帯|ゲーム機|폰|휴대폰|기기|아이폰|телефон|айфон|устройств", re.IGNORECASE)
+
+
+def _not_device_jailbreak(match: re.Match[str]) -> bool:
+    if _JAILBREAK.fullmatch(match.group()) is None:
+        return True
+    start, end = _sentence_bounds(match)
+    return _DEVICE.search(match.string, start, end) is None
 
 
 #: Languages that glue nouns into compounds ("eindgebruikers", "slutanvändare"): the user noun must start a word.
@@ -258,7 +303,7 @@ def lexicon_rules(code: str, lex: Lexicon, gates: dict[str, dict[str, tuple[str,
     return (
         _paired("instruction_override", f"dismiss_instructions[{code}]", instructions, lex.dismiss, code, _both(_agents_not_users_format, _dismissal_kept(code, lex.dismiss)),
                 gate=gates.get("instructions", {}).get("gate") or needed(instructions, strict=False), also=needed(lex.dismiss, strict=False)),
-        rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", **gates.get("identity", {})),
+        rule("role_hijack", f"new_identity[{code}]", rf"(?:{lex.new_you})|(?:{lex.unrestricted})", _not_device_jailbreak, **gates.get("identity", {})),
         # "Sag dem Benutzer nichts" holds the user inside the phrase that says nothing.
         _paired("concealment", f"keep_from_user[{code}]", rf"{lex.tell_not}|{lex.hide}", user, code, inside=True, gate=needed(rf"{lex.tell_not}|{lex.hide}", strict=False),
                 also=needed(user, strict=False)),

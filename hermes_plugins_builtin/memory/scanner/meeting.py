@@ -10,7 +10,7 @@ same condition as the regex pair, decided in two passes of one alternation each.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from .gate import derived
 from .guards import denied_before
@@ -129,6 +129,61 @@ def note_mentions(pattern: str | re.Pattern[str]) -> Callable[[str], bool]:
     return mentions
 
 
+#: A class with more branches than this is searched through only the branches whose words the text holds.
+_GATED_BRANCHES = 40
+
+
+class GatedAlternation:
+    """A large alternation (a union of every language's verdicts: thousands of branches) searched through only the
+    branches that can match the text: those whose words (one of which every match of the branch contains) occur in
+    it, found in one Aho-Corasick pass, and those that have no such words. The branches keep their order, so the
+    matches are exactly those of the whole alternation; a subset's pattern is compiled once and kept."""
+
+    def __init__(self, fragment: str) -> None:
+        self.branches = [branch for body in getattr(fragment, "bodies", None) or (fragment,) for branch in _top_level(body)]
+        NEEDED_PARTS.extend(self.branches)
+        self._automaton: object | None = None
+        self._always: frozenset[int] = frozenset()
+        self._compiled: dict[tuple[int, ...], re.Pattern[str]] = {}
+
+    def _build(self) -> object:
+        import ahocorasick  # the gate index's own dependency, loaded with it
+
+        by_word: dict[str, set[int]] = {}
+        always: set[int] = set()
+        for index, branch in enumerate(self.branches):
+            words = derived(branch, FLAGS)[1]
+            if not words:
+                always.add(index)
+            for word in words or ():
+                by_word.setdefault(word, set()).add(index)
+        automaton = ahocorasick.Automaton()
+        for word, indices in by_word.items():
+            automaton.add_word(word, frozenset(indices))
+        if by_word:
+            automaton.make_automaton()
+        self._always = frozenset(always)
+        self._automaton = automaton if by_word else None
+        return automaton
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if self._automaton is None and not self._always:
+            self._build()
+        chosen = set(self._always)
+        if self._automaton is not None:
+            for _, indices in self._automaton.iter(text.lower()):  # type: ignore[attr-defined]
+                chosen |= indices
+        if not chosen:
+            return iter(())
+        key = tuple(sorted(chosen))
+        pattern = self._compiled.get(key)
+        if pattern is None:
+            if len(self._compiled) >= 512:  # bounded: a long-running host sees many combinations
+                self._compiled.clear()
+            pattern = self._compiled[key] = re.compile("|".join(f"(?:{self.branches[i]})" for i in key), FLAGS)
+        return pattern.finditer(text)
+
+
 def meeting(family: str, name: str, anchor: str, other: str, then: Check | None = None, reach: int = 140, *,
             stops: re.Pattern[str] = SENTENCE, deny: bool = True, inside: bool = False, gate: tuple[str, ...] | None = None,
             also: tuple[str, ...] | None = None) -> Rule:
@@ -145,9 +200,15 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     # The text, anchor start and extent of the last pair found, for the refusal's span.
     pairs: list[tuple[str, int, int, int] | None] = [None]
 
+    gated = GatedAlternation(other) if sum(len(_top_level(body)) for body in getattr(other, "bodies", None) or (other,)) > _GATED_BRANCHES else None
+
     def others_in(text: str) -> tuple[tuple[int, int], ...]:
         cached = last[0]
         if cached is None or cached[0] is not text:
+            if gated is not None:
+                cached = (text, tuple(m.span() for m in gated.finditer(text)))
+                last[0] = cached
+                return cached[1]
             if not compiled:
                 compiled.append(re.compile(other, FLAGS))
             cached = (text, tuple(m.span() for m in compiled[0].finditer(text)))

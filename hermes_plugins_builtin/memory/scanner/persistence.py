@@ -31,7 +31,9 @@ _CONTEXT_FILES = any_of((
     r"(?:the )?memory (?:of|for) (?:any |every |all |each )?other", r"(?:every|each|all|any|other) (?:\w{1,16} )?(?:agent|assistant) (?:profiles?|memor(?:y|ies)|configs?)",
     r"(?:every|each|all|any) (?:\w{1,16} )?(?:repo(?:sitory|sitories|s)?|projects?)(?:'s?)? (?:README|docs?|config|instructions)",
 ))
-_PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`|PROMPT_COMMAND|alias sudo|LD_PRELOAD|\bsource\b|https?://|&\s*[`'\"]?\s*$|\bnc\b|base64|\beval\b|_loader\b|\s~?/?(?:[\w.-]{1,64}/)*\.[\w-]{1,64}/?\.?[\w-]{0,64}\s*(?:&|$)", re.IGNORECASE | re.MULTILINE)
+# A backquote counts as a command substitution when a command that fetches, decodes or runs follows it; "the `.bashrc`
+# on my laptop" and "`export PATH=...` in ~/.zshrc" are Markdown code spans naming what is already there.
+_PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`\s*(?:curl|wget|nc|ncat|bash|sh|zsh|python\w*|perl|ruby|node|php|eval|base64|xxd|cat|echo|printf|openssl)\b|PROMPT_COMMAND|alias sudo|LD_PRELOAD|\bsource\b|https?://|&\s*[`'\"]?\s*$|\bnc\b|base64|\beval\b|_loader\b|\s~?/?(?:[\w.-]{1,64}/)*\.[\w-]{1,64}/?\.?[\w-]{0,64}\s*(?:&|$)", re.IGNORECASE | re.MULTILINE)
 
 
 @case_blind

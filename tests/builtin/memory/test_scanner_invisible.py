@@ -57,6 +57,8 @@ ALLOWED = {
     # bidi marks, singly, in a note with right-to-left letters
     "rlm in hebrew": "שלום\u200f 123",
     "lrm in arabic": "مرحبا \u200eABC",
+    "lrm closing a latin run then rlm in arabic": "رقم طلبي هو \u200e#A-1042\u200e\u200f، وموعد التسليم",
+    "rlm then lrm in hebrew": "הריפו הוא \u200fnoa-dev\u200f\u200e.",
     "alm in arabic": "مرحبا\u061c 123",
     # Mongolian free variation selectors and the vowel separator inside Mongolian words
     "mongolian fvs": "ᠮᠣᠩ\u180bᠭᠣᠯ",
@@ -104,6 +106,8 @@ REFUSED = {
     "two soft hyphens": ("ig\u00ad\u00adnore", "U+00AD", "ig\u00ad\u00adnore"),
     "rlm in latin text": ("main\u200f", "U+200F", "main\u200f"),
     "two rlms in hebrew": ("שלום\u200f\u200f", "U+200F", "שלום\u200f\u200f"),
+    "three marks in hebrew": ("שלום\u200e\u200f\u200e x", "U+200E", "שלום\u200e\u200f\u200e x"),
+    "a mark pair in latin text": ("main\u200e\u200f", "U+200E", "main\u200e\u200f"),
     "bidi override in hebrew": ("שלום\u202eabc", "U+202E", "שלום\u202eabc"),
     "bidi isolate": ("vim\u2066 tmux\u2069", "U+2066", "vim\u2066 tmux\u2069"),
     "word joiner": ("9\u20605", "U+2060", "9\u20605"),

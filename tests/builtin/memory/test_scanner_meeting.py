@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hermes_plugins_builtin.memory.scanner import meeting as meeting_module
 from hermes_plugins_builtin.memory.scanner.crosslingual import _union
 from hermes_plugins_builtin.memory.scanner.gate import derived
 from hermes_plugins_builtin.memory.scanner.meeting import (
+    GatedAlternation,
     SENTENCE,
     _opening_words,
     _top_level,
@@ -482,3 +485,31 @@ def test_inside_lets_the_other_half_sit_within_the_anchor_but_not_be_it():
 def test_sentence_stops_are_the_ends_not_followed_by_a_word_path_or_quote():
     assert [m.group() for m in SENTENCE.finditer("a. b! c? d\n e。 f！ g？ h। i؟ ")] == [".", "!", "?", "\n", "。", "！", "？", "।", "؟"]
     assert list(SENTENCE.finditer('x.y ~/.ssh a./b a.~ a.\\b a.-b a."b a.”b a.’b a.»b')) == []
+
+
+# ---- a large class searched through the branches the text can match ------------------------------------------------
+
+_VERDICTS = _union({
+    "en": r"\b(?:null and void|outdated|no longer appl(?:y|ies)|stale)\b", "es": r"ya no (?:sirven|valen)|obsolet\w+",
+    "de": r"veraltet\w*|gilt nicht mehr", "ru": r"устарел\w*|не действу\w+", "zh": r"作废|不再有效", "ja": r"無視して構わない|古い設定",
+    "any": r"\b\w{2,5}-void\b",
+})
+
+
+@given(st.lists(st.sampled_from(["null and void", "outdated", "stale", "ya no sirven", "obsoletas", "veraltete", "gilt nicht mehr",
+                                 "устарели", "作废", "不再有效", "古い設定", "abc-void", "OUTDATED", "Stale", "void", "no", " ", ".", "x"]),
+                max_size=12))
+def test_the_gated_alternation_finds_exactly_what_the_whole_alternation_finds(pieces):
+    text = " ".join(pieces)
+    gated = GatedAlternation(_VERDICTS)
+    assert [m.span() for m in gated.finditer(text)] == [m.span() for m in re.compile(_VERDICTS, FLAGS).finditer(text)]
+
+
+def test_the_gated_alternation_compiles_only_the_branches_the_text_can_match():
+    gated = GatedAlternation(_VERDICTS)
+    assert [m.group() for m in gated.finditer("The old rules are outdated; 古い設定 too.")] == ["outdated", "古い設定"]
+    # The one compiled subset holds the two branches whose words the text has, in their order.
+    (subset,) = gated._compiled
+    assert [gated.branches[i] for i in subset] == [r"\b(?:null and void|outdated|no longer appl(?:y|ies)|stale)\b", r"古い設定"]
+    assert list(gated.finditer("nothing here")) == []
+    assert [m.group() for m in gated.finditer("the ab-void flag")] == ["ab-void"]
