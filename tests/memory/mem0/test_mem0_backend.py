@@ -436,6 +436,21 @@ def test_the_size_in_an_embedder_block_is_a_whole_number_of_at_least_one(tmp_pat
             backend._native_dims({"provider": "openai", "config": config}, tmp_path, "hermes")
 
 
+def test_the_serialized_store_makes_each_call_under_its_lock_and_shows_its_attributes():
+    """The background search and the writer share the embedded store: every method runs holding the one lock."""
+    backend = backend_module()
+
+    class Store:
+        collection_name = "hermes"
+
+        def get(self, vector_id: int) -> tuple[int, bool]:
+            return vector_id, wrapped._lock._is_owned()
+
+    wrapped = backend._Serialized(Store())
+    assert wrapped.collection_name == "hermes"
+    assert wrapped.get(7) == (7, True) and not wrapped._lock._is_owned()
+
+
 def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(server, hermes_home):
     backend = backend_module()
     settings = local_settings(server, hermes_home)
