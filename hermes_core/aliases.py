@@ -26,6 +26,8 @@ ALIASES: dict[str, str] = {
     "agent.context_engine": "hermes_core.compat.agent_context_engine",
     "agent.memory_manager": "hermes_core.compat.agent_memory_manager",
     "agent.web_search_provider": "hermes_core.compat.agent_web_search_provider",
+    "agent.tts_provider": "hermes_core.compat.agent_tts_provider",
+    "agent.image_gen_provider": "hermes_core.compat.agent_image_gen_provider",
     "agent.secret_scope": "hermes_core.compat.agent_secret_scope",
     "agent.usage_pricing": "hermes_core.compat.agent_usage_pricing",
     "agent.redact": "hermes_core.compat.agent_redact",
@@ -148,6 +150,14 @@ def describe_missing_module(exc: BaseException) -> str | None:
     missing = getattr(exc, "name", None)
     if not isinstance(exc, ImportError) or not isinstance(missing, str) or not missing:
         return None
+    served_as = next((alias for alias, target in ALIASES.items() if target == missing), None)
+    if served_as is not None and not isinstance(exc, ModuleNotFoundError):
+        # ``from agent.x import y`` found the module this host serves, without ``y``
+        lacking = str(exc).split("'")[1] if str(exc).count("'") >= 2 else "that name"
+        return (
+            f"the plugin imports '{lacking}' from '{served_as}', a Hermes Agent module this host serves without it "
+            "-> the plugin needs Hermes Agent itself for that part; ask its author to guard the import"
+        )
     if missing.split(".")[0] not in HERMES_AGENT_TOP_LEVEL:
         return None
     missing = _imported_name(exc, missing)

@@ -69,13 +69,13 @@ __all__ = [
 
 
 def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
-    """Yield (directory, category) for plugin directories up to one category level deep."""
+    """(directory, category) of plugin directories, one category deep at most; hidden ones skipped, '_x' kept."""
     try:
         children = sorted(root.iterdir())
     except OSError:
         return
     for child in children:
-        if child.name.startswith((".", "_")) or not child.is_dir():
+        if child.name.startswith(".") or not child.is_dir():
             continue
         if find_manifest_file(child) or (child / "__init__.py").is_file():
             yield child, None
@@ -85,7 +85,7 @@ def _iter_plugin_dirs(root: Path) -> Iterator[tuple[Path, str | None]]:
         except OSError:
             continue
         for grandchild in grandchildren:
-            if grandchild.name.startswith((".", "_")) or not grandchild.is_dir():
+            if grandchild.name.startswith(".") or not grandchild.is_dir():
                 continue
             if find_manifest_file(grandchild) or (grandchild / "__init__.py").is_file():
                 yield grandchild, child.name
@@ -178,7 +178,7 @@ def read_directory_plugin(
         init_text=init_text,
         running_version=running_version,
         cache=cache,
-        written_for=audience_of(source, init_text) if "requires_hermes" in text else HERMES,
+        written_for=audience_of(source, init_text) if "requires_hermes" in text or "kind" in text else HERMES,
     )
     name = report.manifest.name if report.manifest else dir_name
     key = name if category is None else f"{category}/{dir_name}"

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 #: Directory plugins import as ``hermes_plugins.<slug>`` under this synthetic package.
 NAMESPACE_PACKAGE = "hermes_plugins"
+#: Memory providers in ``$HERMES_HOME/plugins/`` import as ``_hermes_user_memory.<directory>``, the
+#: name Hermes Agent's memory loader gives them: published providers test ``__name__`` for it,
+#: or import their siblings relative to it.
+USER_MEMORY_PACKAGE = "_hermes_user_memory"
+_SYNTHETIC_PACKAGES = (NAMESPACE_PACKAGE, USER_MEMORY_PACKAGE)
 
 
 def module_slug(key: str) -> str:
@@ -31,12 +36,20 @@ def module_slug(key: str) -> str:
     return key.replace("/", "__").replace("-", "_").replace(".", "_")
 
 
-def _ensure_namespace_package() -> None:
-    if NAMESPACE_PACKAGE not in sys.modules:
-        package = types.ModuleType(NAMESPACE_PACKAGE)
+def _ensure_namespace_package(namespace: str = NAMESPACE_PACKAGE) -> None:
+    if namespace not in sys.modules:
+        package = types.ModuleType(namespace)
         package.__path__ = []  # a package with no files; children are added one by one
-        package.__package__ = NAMESPACE_PACKAGE
-        sys.modules[NAMESPACE_PACKAGE] = package
+        package.__package__ = namespace
+        sys.modules[namespace] = package
+
+
+def directory_module_name(candidate: PluginCandidate) -> str:
+    """The module name a directory plugin imports as (see ``USER_MEMORY_PACKAGE``)."""
+    assert candidate.directory is not None
+    if candidate.kind == "exclusive" and candidate.source == "user":
+        return f"{USER_MEMORY_PACKAGE}.{candidate.directory.name}"
+    return f"{NAMESPACE_PACKAGE}.{module_slug(candidate.key)}"
 
 
 def _forget_modules(name: str) -> None:
@@ -45,10 +58,9 @@ def _forget_modules(name: str) -> None:
 
 
 def import_directory_plugin(candidate: PluginCandidate) -> types.ModuleType:
-    """Import a directory plugin as ``hermes_plugins.<slug>`` so relative imports work."""
-    assert candidate.directory is not None
-    _ensure_namespace_package()
-    name = f"{NAMESPACE_PACKAGE}.{module_slug(candidate.key)}"
+    """Import a directory plugin as a submodule of a synthetic package, so relative imports work."""
+    name = directory_module_name(candidate)
+    _ensure_namespace_package(name.partition(".")[0])
     _forget_modules(name)  # a reload after a fix must not see the broken module
     init_file = candidate.directory / "__init__.py"
     spec = importlib.util.spec_from_file_location(name, init_file, submodule_search_locations=[str(candidate.directory)])
@@ -165,11 +177,7 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
         if isinstance(exc, KeyboardInterrupt):
             raise
-        from hermes_core.aliases import describe_missing_module
-
-        why = describe_missing_module(exc)
-        cause = f"import failed: {type(exc).__name__}: {exc}{raised_at(exc, candidate)}" + (f"; {why}" if why else "")
-        raise PluginLoadError(cause) from exc
+        raise PluginLoadError(_import_failure(exc, candidate)) from exc
 
     try:
         wrappers = wrapper_hookimpls(module, manager.hooks.pm)
@@ -197,6 +205,25 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
         if module_name:
             _forget_modules(module_name)
         raise
+
+
+def _import_failure(exc: BaseException, candidate: PluginCandidate) -> str:
+    """Why the import failed, worded for the plugin's author.
+
+    Published plugins often import their own code in two ways, ``try: from .pkg import x``
+    ``except ImportError: from pkg import x``: when the first fails for a reason of its own
+    (a missing dependency, a name a module lacks), the second fails only because the first
+    did, and its error would hide the real cause. That first failure is named first.
+    """
+    from hermes_core.aliases import describe_missing_module
+
+    first = exc.__context__ if isinstance(exc, ImportError) and not exc.__suppress_context__ else None
+    cause_exc = first if isinstance(first, ImportError) else exc
+    why = describe_missing_module(cause_exc)
+    cause = f"import failed: {type(cause_exc).__name__}: {cause_exc}{raised_at(cause_exc, candidate)}"
+    if cause_exc is not exc:
+        cause += f"; the fallback import then failed too ({type(exc).__name__}: {exc}{raised_at(exc, candidate)})"
+    return cause + (f"; {why}" if why else "")
 
 
 def _run_register(register: Any, context: PluginContext) -> None:
@@ -284,5 +311,5 @@ def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], firs
 
 def forget_plugin_module(module: types.ModuleType | None) -> None:
     """Drop a directory plugin's modules from ``sys.modules`` (entry-point packages stay)."""
-    if module is not None and module.__name__.startswith(NAMESPACE_PACKAGE + "."):
+    if module is not None and module.__name__.startswith(tuple(f"{namespace}." for namespace in _SYNTHETIC_PACKAGES)):
         _forget_modules(module.__name__)

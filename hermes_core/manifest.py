@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.plugin_kind import detect_kind, guessed_kind_needs_word  # noqa: F401  (detect_kind: re-exported)
+
 if TYPE_CHECKING:
     from hermes_core.requires_hermes import Audience
 
@@ -21,7 +23,6 @@ PLUGIN_KINDS: tuple[str, ...] = ("standalone", "backend", "exclusive", "platform
 SCHEMA_PATH = Path(__file__).with_name("schemas") / "plugin.schema.json"
 
 # How much of __init__.py the kind auto-detection reads, as the reference host does.
-_KIND_SCAN_CHARS = 8192
 
 
 @dataclass(frozen=True)
@@ -169,20 +170,6 @@ def find_manifest_file(plugin_dir: Path) -> Path | None:
     return None
 
 
-def detect_kind(init_text: str) -> str | None:
-    """Derive ``kind`` from the start of ``__init__.py`` for manifests that omit it.
-
-    Memory providers written for the reference host often leave ``kind`` out and are
-    recognised by what their code mentions; declare ``kind: standalone`` to opt out.
-    """
-    head = init_text[:_KIND_SCAN_CHARS]
-    if "register_memory_provider" in head or "MemoryProvider" in head:
-        return "exclusive"
-    if "register_provider" in head and "ProviderProfile" in head:
-        return "model-provider"
-    return None
-
-
 def _field_of(error: Any) -> str:
     parts = [str(p) for p in error.absolute_path]
     if error.validator == "required":
@@ -203,8 +190,10 @@ def _fix_for(error: Any, field_name: str) -> str:
         return f"make '{field_name}' a{'n' if str(expected)[0] in 'aeiou' else ''} {expected}"
     if validator == "required":
         return f"add '{field_name}' to plugin.yaml"
+    if validator == "pattern" and field_name == "name":
+        return "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"
     if validator == "pattern":
-        return f"rename '{field_name}' using letters, digits, '_', '.' and '-' (must match {error.validator_value})"
+        return f"rename '{field_name}' to match {error.validator_value}"
     if validator == "oneOf":
         return f"write '{field_name}' as a string or as a mapping with a 'name' key"
     if validator in {"minimum", "minLength"}:
@@ -278,11 +267,14 @@ def validate_manifest_data(
         return [problem("", f"the top level of plugin.yaml must be a mapping of keys, but it is {kind}", "start the file with 'name: <plugin name>'")], []
 
     problems: list[PluginProblem] = []
+    warnings: list[str] = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
         field_name = _field_of(error)
+        if field_name == "kind" and written_for == "hermes-agent" and isinstance(data.get("kind"), str):
+            # Hermes Agent loads a plugin of an unknown kind as standalone, with a warning: so does hermes
+            warnings.append(f"plugin '{plugin}' ({source}, {path}): {error.message}; loaded as 'standalone', as Hermes Agent does -> {_fix_for(error, field_name)}")
+            continue
         problems.append(problem(field_name, error.message, _fix_for(error, field_name)))
-
-    warnings: list[str] = []
     # key=str: YAML keys may be numbers, dates or booleans beside strings, which do not compare
     unknown = sorted(set(data) - known_manifest_keys(), key=str)
     if unknown:
@@ -315,6 +307,7 @@ def _parse_yaml(text: str) -> Any:
 def build_manifest(data: dict[str, Any], *, name: str, source: str, path: str, key: str, init_text: str) -> PluginManifest:
     """Turn checked manifest ``data`` into a :class:`PluginManifest`."""
     kind = data.get("kind")
+    kind = kind if kind is None or kind in PLUGIN_KINDS else "standalone"  # refused, or a warning (see validate_manifest_data)
     detected = False
     if kind is None:
         guessed = detect_kind(init_text)
@@ -378,7 +371,7 @@ def read_manifest_text(
     except Exception as exc:  # one odd manifest is that plugin's problem, never the host's crash
         cause = f"plugin.yaml cannot be read as a manifest ({type(exc).__name__}: {exc})"
         return ManifestReport(None, [*problems, PluginProblem(name, source, path, "", cause, "correct plugin.yaml against the manifest schema")], warnings)
-    if manifest.kind_detected:
+    if guessed_kind_needs_word(manifest, init_text):
         warnings.append(
             f"plugin '{name}' ({source}, {path}): no 'kind' in plugin.yaml; treated as kind "
             f"'{manifest.kind}' because __init__.py mentions a memory/model provider "

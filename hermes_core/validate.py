@@ -19,6 +19,14 @@ from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requi
 SOURCE_LABEL = "path"
 _PROJECT_SKIP = {".git", ".venv", "venv", "build", "dist", "node_modules", "__pycache__", ".tox"}
 _REGISTER_PATTERN = re.compile(r"^\s*(async\s+)?def\s+register\s*\(|hookimpl", re.MULTILINE)
+#: ``from .impl import register`` (or ``from impl import (X, register)``): a shim re-exporting the package's register
+_REGISTER_IMPORT = re.compile(
+    r"^\s*from\s+[\w.]+\s+import\s+\(?[\w\s,]*\bregister\b(?!\s+as\b)"
+    r"|^\s*register\s*=\s*[A-Za-z_]\w*(\.\w+)+\s*$",  # register = _inner.register, from a module it loaded itself
+    re.MULTILINE,
+)
+#: The provider class a memory plugin without register() is loaded through (see loader._fallback_provider)
+_PROVIDER_CLASS = re.compile(r"^class\s+\w+\s*\([^)]*MemoryProvider", re.MULTILINE)
 
 
 @dataclass
@@ -44,9 +52,13 @@ class ValidationReport:
         }
 
 
-def _entry_point_warning(init_text: str, name: str) -> list[str]:
-    if _REGISTER_PATTERN.search(init_text):
+def _entry_point_warning(init_text: str, name: str, kind: str = "") -> list[str]:
+    if _REGISTER_PATTERN.search(init_text) or _REGISTER_IMPORT.search(init_text):
         return []
+    if kind == "exclusive" and _PROVIDER_CLASS.search(init_text):
+        return []
+    if kind == "model-provider":
+        return []  # registers its profile as it imports (register_provider(...)); hermes only lists it
     return [f"plugin '{name}': __init__.py defines neither register(ctx) nor @hookimpl functions, so it would do nothing"]
 
 
@@ -60,14 +72,23 @@ def _unknown_hook_warnings(manifest: PluginManifest | None) -> list[str]:
 
     extra = manifest.raw.get("hooks")
     declared = [*manifest.provides_hooks, *(extra if isinstance(extra, list) else [])]
+    # A memory provider's plugin.yaml lists the provider methods it implements (sync_turn,
+    # prefetch, on_delegation, ...) under hooks, as Hermes Agent's own providers do: hermes calls those.
+    provider_methods = _memory_provider_methods() if manifest.kind == "exclusive" else frozenset()
     warnings = []
     for hook in dict.fromkeys(name for name in declared if isinstance(name, str)):
-        if hook in HOOK_NAMES or hook in KNOWN_EXTRA_HOOKS:
+        if hook in HOOK_NAMES or hook in KNOWN_EXTRA_HOOKS or hook in provider_methods:
             continue
         close = difflib.get_close_matches(hook, HOOK_NAMES, n=1)
         fix = f"did you mean {close[0]!r}?" if close else "see docs/hooks.md for the hook names"
         warnings.append(f"plugin '{manifest.name}': plugin.yaml declares hook {hook!r}, which this version of hermes never calls -> {fix}")
     return warnings
+
+
+def _memory_provider_methods() -> frozenset[str]:
+    from hermes_core.memory.provider import MemoryProvider
+
+    return frozenset(name for name in dir(MemoryProvider) if not name.startswith("_"))
 
 
 def validate_directory(directory: Path) -> ValidationReport:
@@ -82,7 +103,7 @@ def code_warnings(directory: Path, candidate: PluginCandidate) -> list[str]:
     warnings = _unknown_hook_warnings(candidate.manifest)
     init_file = directory / "__init__.py"
     if init_file.is_file():
-        warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name)
+        warnings += _entry_point_warning(init_file.read_text(encoding="utf-8", errors="replace"), candidate.name, candidate.kind)
     return warnings
 
 
@@ -200,7 +221,7 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
         if written_for == HERMES_AGENT:  # installed, it loads as it would in Hermes Agent: see discovery
             requirement_as_warning(report.problems, report.warnings)
     if group == ENTRY_POINT_GROUP and ":" not in value:
-        report.warnings += _entry_point_warning(init_text, report.name)
+        report.warnings += _entry_point_warning(init_text, report.name, report.kind)
     return report
 
 
@@ -233,5 +254,11 @@ def validate_path(path: Path) -> list[ValidationReport]:
         raise HermesError(f"{path} is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml")
     directories = _find_manifests(path)
     if not directories:
+        if (path / "dashboard" / "manifest.json").is_file() and not (path / "__init__.py").is_file():
+            raise HermesError(
+                f"{path} holds only a dashboard extension (dashboard/manifest.json), which Hermes Agent's web dashboard "
+                "loads; it has no plugin.yaml or __init__.py for the agent -> hermes has no web dashboard, so there is "
+                "nothing here for it to load"
+            )
         raise HermesError(f"no plugin.yaml found in {path} (searched 4 levels deep) -> run 'hermes plugins new' to start one")
     return [validate_directory(directory) for directory in directories]

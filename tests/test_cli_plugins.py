@@ -134,10 +134,10 @@ def test_enable_refuses_memory_providers_with_the_fix(make_plugin, run_hermes, h
 
 
 def test_info_shows_problems_and_env(make_plugin, run_hermes, monkeypatch):
-    make_plugin("needy", "def register(ctx): pass\n", manifest={"name": "needy", "kind": "weird", "requires_env": ["NEEDY_TOKEN"]})
+    make_plugin("needy", "def register(ctx): pass\n", manifest={"name": "needy", "provides_hooks": "weird", "requires_env": ["NEEDY_TOKEN"]})
     info = run_hermes("plugins", "info", "needy", "--json").json()
     assert info["requires_env"] == [{"name": "NEEDY_TOKEN", "present": False, "secret": False, "description": ""}]
-    assert info["problems"][0]["field"] == "kind" and "fix" in info["problems"][0]
+    assert info["problems"][0]["field"] == "provides_hooks" and "fix" in info["problems"][0]
     monkeypatch.setenv("NEEDY_TOKEN", "x")
     text = run_hermes("plugins", "info", "needy").stdout
     assert "NEEDY_TOKEN (set)" in text and "problem: plugin 'needy'" in text
@@ -146,11 +146,11 @@ def test_info_shows_problems_and_env(make_plugin, run_hermes, monkeypatch):
 def test_validate_reports_every_problem_and_exits_nonzero(tmp_path, run_hermes):
     plugin = tmp_path / "bad"
     plugin.mkdir()
-    (plugin / "plugin.yaml").write_text("name: bad\nkind: memory\nprovides_hooks: yes\n")
+    (plugin / "plugin.yaml").write_text("name: bad\nprovides_tools: memory\nprovides_hooks: yes\n")
     (plugin / "__init__.py").write_text("X = 1\n")
     result = run_hermes("plugins", "validate", str(plugin))
     assert result.exit_code == 1
-    assert "'kind'" in result.stdout and "'provides_hooks'" in result.stdout
+    assert "'provides_tools'" in result.stdout and "'provides_hooks'" in result.stdout
     assert "neither register(ctx) nor @hookimpl" in result.stdout
     data = run_hermes("plugins", "validate", str(plugin), "--json").json()
     assert data[0]["ok"] is False and len(data[0]["problems"]) == 2
@@ -201,7 +201,7 @@ def test_strict_mode_names_the_plugin(make_plugin, plugin_manager):
     make_plugin("strictly", "import not_a_module_anywhere\n")
     with pytest.raises(PluginLoadError, match=r"plugin 'strictly' \(user, .*\) failed to load: import failed: ModuleNotFoundError"):
         plugin_manager(enabled=["strictly"], strict=True)
-    make_plugin("badmani", "def register(ctx): pass\n", manifest={"name": "badmani", "kind": "odd"})
+    make_plugin("badmani", "def register(ctx): pass\n", manifest={"name": "badmani", "provides_hooks": "odd"})
     with pytest.raises(PluginLoadError, match="badmani"):
         plugin_manager(enabled=["badmani"], strict=True)
 

@@ -98,3 +98,42 @@ def test_ctrl_d_at_a_confirmation_prompt_is_a_refusal_not_an_internal_error(herm
     assert "internal error" not in err and "EOFError" not in err
     assert "hermes: error: input ended before the question was answered -> " in err
     assert json.loads(out[out.index("{"):])["exit_code"] == 1
+
+
+def test_a_memory_provider_without_commands_of_its_own_points_to_the_memory_group(run_hermes, hermes_home):
+    result = run_hermes("mem0", "status", "--json")
+    assert result.exit_code == 2
+    answer = result.json()
+    assert answer["cause"] == "'mem0' is a memory provider that adds no commands of its own"
+    assert "hermes memory setup mem0" in answer["fix"] and "Traceback" not in result.stderr
+    assert "hermes memory setup mem0" in run_hermes("mem0", "--help").stderr
+    assert run_hermes("honcho", "status", "--json").exit_code == 0  # a provider with its own group keeps it
+    (hermes_home / "config.yaml").write_text("plugins:\n  disabled: [mem0]\n", encoding="utf-8")
+    disabled = run_hermes("mem0", "status")
+    assert disabled.exit_code == 2 and "invalid choice: 'mem0'" in disabled.stderr  # off: as if it were not there
+
+
+@pytest.mark.parametrize(
+    ("argv", "fix"),
+    [
+        (("sessions", "show"), "give session_id; 'hermes sessions show --help' shows how"),
+        (("sessions", "migrate", "x"), "give --to; 'hermes sessions migrate --help' shows how"),
+        (("sessions", "list", "--limit"), "put the value right after --limit; 'hermes sessions list --help' describes it"),
+        (("sessions", "list", "--limit", "many"), "give --limit a whole number, e.g. --limit 10"),
+        (("plugins", "doctor", "--load", "--timeout", "soon"), "give --timeout a number, e.g. --timeout 2.5"),
+    ],
+)
+def test_every_usage_error_names_a_fix(run_hermes, argv, fix):
+    result = run_hermes(*argv, "--json")
+    assert result.exit_code == 2
+    assert result.json()["fix"] == fix and result.stderr.rstrip().endswith(f" -> {fix}")
+
+
+def test_a_profile_with_no_home_yet_is_named_with_the_profiles_there_are(run_hermes, hermes_home):
+    assert run_hermes("-p", "work", "config", "set", "memory.provider", "honcho").exit_code == 0
+    result = run_hermes("-p", "wrok", "config", "get", "memory.provider")
+    assert result.exit_code == 0
+    assert result.stderr.strip() == (f"note: profile 'wrok' does not exist yet ({hermes_home / 'profiles' / 'wrok'}); "
+                                     "this command starts it empty (the profiles here: work)")
+    again = run_hermes("-p", "work", "config", "get", "memory.provider")
+    assert again.exit_code == 0 and again.stdout.strip() == "honcho" and "note:" not in again.stderr

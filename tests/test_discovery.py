@@ -212,8 +212,8 @@ def test_the_validation_cache_never_hides_a_changed_manifest(make_plugin, plugin
     directory = make_plugin("cached", "def register(ctx): pass\n", manifest={"name": "cached", "kind": "standalone"})
     assert _keys(plugin_manager(load=False))["cached"].error is None
     assert (hermes_home / "cache" / "plugin-manifests.json").is_file()
-    (directory / "plugin.yaml").write_text("name: cached\nkind: sideways\n")
-    assert "'kind'" in _keys(plugin_manager(load=False))["cached"].error
+    (directory / "plugin.yaml").write_text("name: cached\nprovides_hooks: sideways\n")
+    assert "'provides_hooks'" in _keys(plugin_manager(load=False))["cached"].error
     (directory / "plugin.yaml").write_text("name: cached\n")
     (directory / "__init__.py").write_text("from hermes_core import MemoryProvider\n")
     assert _keys(plugin_manager(load=False))["cached"].candidate.kind == "exclusive"  # kind detection re-ran

@@ -70,10 +70,11 @@ def _discover(home, **kwargs):
 # --- which directories are plugins --------------------------------------------------
 
 
-def test_hidden_private_and_empty_directories_are_skipped_and_the_scan_goes_on(make_plugin, hermes_home):
+def test_hidden_and_empty_directories_are_skipped_and_the_scan_goes_on(make_plugin, hermes_home):
+    # '_private' holding a plugin is a plugin, as in Hermes Agent; hidden ones ('.hermes-install-*') are not
     root = hermes_home / "plugins"
     for skipped in (".hidden", "_private"):
-        make_plugin(skipped, "def register(ctx): pass\n", manifest={"name": skipped.strip("._") + "_skipped"})
+        make_plugin(skipped, "def register(ctx): pass\n", manifest={"name": skipped.strip("._") + "_flat"})
     (root / "a_note.txt").write_text("not a plugin")
     (root / "b_empty").mkdir()
     make_plugin("c_flat", "def register(ctx): pass\n")
@@ -89,7 +90,7 @@ def test_hidden_private_and_empty_directories_are_skipped_and_the_scan_goes_on(m
     (root / "web" / "e_yamlonly" / "plugin.yaml").write_text("name: e_yamlonly\n")
     found = _discover(hermes_home)
     user = {k for k, c in found.items() if c.source == "user"}
-    assert user == {"c_flat", "web/c_initonly", "web/d_tool", "web/e_yamlonly"}
+    assert user == {"c_flat", "private_flat", "web/_private", "web/c_initonly", "web/d_tool", "web/e_yamlonly"}
     initonly = found["web/c_initonly"]
     (problem,) = initonly.problems
     assert (initonly.name, initonly.source, initonly.path, initonly.directory, initonly.manifest) == ("c_initonly", "user", str(root / "web" / "c_initonly"), root / "web" / "c_initonly", None)
@@ -412,9 +413,9 @@ def test_a_provider_without_plugin_yaml_in_a_loose_directory_is_refused(make_plu
 
 
 def test_manifest_problems_point_at_the_manifest_file(make_plugin, hermes_home):
-    directory = make_plugin("badkind", "def register(ctx): pass\n", manifest={"name": "badkind", "kind": "sideways"})
+    directory = make_plugin("badkind", "def register(ctx): pass\n", manifest={"name": "badkind", "provides_hooks": "sideways"})
     (problem,) = _discover(hermes_home)["badkind"].problems
-    assert problem.path == str(directory / "plugin.yaml") and problem.field == "kind"
+    assert problem.path == str(directory / "plugin.yaml") and problem.field == "provides_hooks"
 
 
 def test_an_init_file_that_is_not_utf8_is_still_read_for_the_kind(make_plugin, hermes_home):
@@ -520,7 +521,7 @@ def test_the_validation_cache_keeps_two_entry_points_of_one_package_apart(site_d
 
 
 def test_the_validation_cache_keeps_sources_apart_when_one_directory_is_two_sources(make_plugin, hermes_home):
-    make_plugin("both", "def register(ctx): pass\n", manifest={"name": "both", "kind": "nonsense"})
+    make_plugin("both", "def register(ctx): pass\n", manifest={"name": "both", "provides_hooks": "nonsense"})
     env = {"HERMES_BUNDLED_PLUGINS": str(hermes_home / "plugins")}
     for _ in range(2):
         result = discover_plugins(hermes_home, env=env, running_version=__version__)

@@ -96,7 +96,9 @@ def test_missing_name_falls_back_to_the_directory_name_with_a_warning():
 def test_kind_is_detected_for_memory_providers_without_kind():
     report = _read("name: mem\n", init_text="from agent.memory_provider import MemoryProvider\n")
     assert report.manifest.kind == "exclusive" and report.manifest.kind_detected
-    assert any("kind: standalone" in w for w in report.warnings)
+    assert not any("kind: standalone" in w for w in report.warnings)  # only a provider: the guess is right
+    hooked = _read("name: mem\n", init_text="from agent.memory_provider import MemoryProvider\n@hookimpl\ndef on_session_end(**kw): pass\n")
+    assert any("kind: standalone" in w for w in hooked.warnings)
     model = _read("name: mp\n", init_text="def register(ctx):\n    ctx.register_provider(ProviderProfile())\n")
     assert model.manifest.kind == "model-provider"
     explicit = _read("name: mem\nkind: standalone\n", init_text="MemoryProvider")

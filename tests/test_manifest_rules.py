@@ -36,11 +36,11 @@ def _problem(text: str, field: str) -> PluginProblem:
         ("name: x\nmanifest_version: '2'\n", "manifest_version", "make 'manifest_version' an integer"),
         ("name: x\nversion: [1]\n", "version", "make 'version' a string or number"),
         ("name: x\nprovides_tools: [1]\n", "provides_tools.0", "make 'provides_tools.0' a string"),
-        ("name: 'bad name'\n", "name", "rename 'name' using letters, digits, '_', '.' and '-' (must match ^[A-Za-z0-9][A-Za-z0-9_.-]*$)"),
+        ("name: 'bad/name'\n", "name", "rename 'name' to one plain path component: no '/', '\\', control or text-direction characters, not '.' or '..', no spaces at either end"),
         ("name: x\nrequires_env: [{description: no name}]\n", "requires_env.0", "write 'requires_env.0' as a string or as a mapping with a 'name' key"),
         ("name: x\nmanifest_version: 0\n", "manifest_version", "give 'manifest_version' a larger value"),
         ("name: x\nrequires_hermes: ''\n", "requires_hermes", "give 'requires_hermes' a larger value"),
-        ("name: x\nname: " + "n" * 65 + "\n", "name", "correct 'name' in plugin.yaml"),
+        ("name: x\nname: " + "n" * 129 + "\n", "name", "correct 'name' in plugin.yaml"),
     ],
 )
 def test_each_kind_of_schema_error_gets_its_own_fix(text, field, fix):
@@ -143,11 +143,16 @@ def test_the_name_is_stripped_and_a_blank_name_falls_back_with_a_warning():
 
 
 def test_the_detected_kind_warning_says_how_to_opt_out():
-    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass")
+    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass\ndef register(ctx):\n    ctx.register_tool(name='t')\n")
     assert report.warnings == [
         "plugin 'mem' (user, /p/plugin.yaml): no 'kind' in plugin.yaml; treated as kind 'exclusive' because __init__.py "
         "mentions a memory/model provider (write 'kind: standalone' to load it as a general plugin)"
     ]
+
+
+def test_a_plugin_that_is_only_a_memory_provider_is_not_warned_about_its_guessed_kind():
+    report = _read("name: mem\n", init_text="class P(MemoryProvider): pass\ndef register(ctx):\n    ctx.register_memory_provider(P())\n")
+    assert report.manifest.kind == "exclusive" and report.warnings == []
 
 
 def test_malformed_yaml_is_one_problem_naming_the_plugin_and_the_fix():

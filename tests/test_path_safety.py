@@ -107,7 +107,7 @@ def test_validate_accepts_a_project_whose_manifest_is_plugin_yml(tmp_path, run_h
     assert report["ok"] is True and report["name"] == "alt_plugin"
     broken = tmp_path / "hermes-bad" / "src" / "bad_plugin"
     broken.mkdir(parents=True)
-    (broken / "plugin.yml").write_text("name: bad_plugin\nkind: nonsense\n")
+    (broken / "plugin.yml").write_text("name: bad_plugin\nprovides_hooks: nonsense\n")
     (broken / "__init__.py").write_text("def register(ctx): pass\n")
     result = run_hermes("plugins", "validate", str(tmp_path / "hermes-bad"), "--json")
-    assert result.exit_code == 1 and "'kind'" in result.stdout  # the .yml manifest is read, not skipped
+    assert result.exit_code == 1 and "'provides_hooks'" in result.stdout  # the .yml manifest is read, not skipped

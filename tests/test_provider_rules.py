@@ -297,11 +297,11 @@ def test_discover_is_cached_until_forced_and_forcing_unloads_first(make_plugin, 
 
 
 def test_problems_are_joined_into_the_records_error(make_plugin, plugin_manager):
-    directory = make_plugin("twofold", None, manifest={"name": "twofold", "kind": "nonsense"})
+    directory = make_plugin("twofold", None, manifest={"name": "twofold", "provides_hooks": "nonsense"})
     directory.chmod(0o777)
     manager = plugin_manager(load=False, strict=False)
     error = manager.get("twofold").error
-    assert error.count("; plugin 'twofold'") == 2 and "'kind'" in error and "__init__.py" in error and "world-writable" in error
+    assert error.count("; plugin 'twofold'") == 2 and "'provides_hooks'" in error and "__init__.py" in error and "world-writable" in error
     record = manager.load("twofold")  # an explicit load refuses it with the same words
     assert not record.loaded and record.error == error
 

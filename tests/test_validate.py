@@ -66,9 +66,9 @@ def test_a_plugin_that_would_do_nothing_is_warned_about(tmp_path, code):
 
 
 def test_a_directory_report_keeps_manifest_warnings_and_problems_beside_its_own(tmp_path):
-    directory = _plugin(tmp_path / "demo", "name: demo\nodd_key: 1\nkind: sideways\n", code="X = 1\n")
+    directory = _plugin(tmp_path / "demo", "name: demo\nodd_key: 1\nprovides_hooks: sideways\n", code="X = 1\n")
     (report,) = validate_path(directory)
-    assert [p.source for p in report.problems] == ["path"] and report.problems[0].field == "kind"
+    assert [p.source for p in report.problems] == ["path"] and report.problems[0].field == "provides_hooks"
     assert len(report.warnings) == 2 and "unknown key(s) 'odd_key'" in report.warnings[0] and "would do nothing" in report.warnings[1]
 
 
@@ -136,12 +136,12 @@ def test_a_wheel_plugin_with_plugin_yaml_is_read_from_the_archive(tmp_path):
 def test_a_wheel_manifest_problem_names_the_member(tmp_path):
     wheel = _wheel(
         tmp_path / "demo-1.0-py3-none-any.whl",
-        _dist("[hermes_agent.plugins]\ndemo = demo.sub\n", **{"demo/sub/__init__.py": REGISTER, "demo/sub/plugin.yml": "name: demo\nkind: nonsense\n"}),
+        _dist("[hermes_agent.plugins]\ndemo = demo.sub\n", **{"demo/sub/__init__.py": REGISTER, "demo/sub/plugin.yml": "name: demo\nprovides_hooks: nonsense\n"}),
     )
     (report,) = validate_wheel(wheel)
     (problem,) = report.problems
-    assert problem.field == "kind" and problem.path == f"{wheel.name}!demo/sub/plugin.yml" and problem.source == "path"
-    assert (report.name, report.kind) == ("demo", "nonsense")
+    assert problem.field == "provides_hooks" and problem.path == f"{wheel.name}!demo/sub/plugin.yml" and problem.source == "path"
+    assert (report.name, report.kind) == ("demo", "standalone")
 
 
 def test_a_wheel_plugin_without_plugin_yaml_takes_its_kind_from_the_group(tmp_path):
@@ -294,9 +294,9 @@ def test_at_most_five_unsafe_members_are_listed(tmp_path):
 def test_the_cli_exits_one_on_problems_and_zero_when_clean(tmp_path, run_hermes):
     good = _plugin(tmp_path / "good")
     assert run_hermes("plugins", "validate", str(good)).exit_code == 0
-    bad = _plugin(tmp_path / "bad", "name: bad\nkind: nope\n")
+    bad = _plugin(tmp_path / "bad", "name: bad\nprovides_hooks: nope\n")
     result = run_hermes("plugins", "validate", str(bad), "--json")
-    assert result.exit_code == 1 and result.json()[0]["problems"][0]["field"] == "kind"
+    assert result.exit_code == 1 and result.json()[0]["problems"][0]["field"] == "provides_hooks"
     needs = _plugin(tmp_path / "needs", "name: needs\nrequires_hermes: '>=999'\n", code="import hermes_core\n" + REGISTER)
     assert f"this is hermes {__version__}" in run_hermes("plugins", "validate", str(needs)).stdout
 

@@ -50,7 +50,23 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
         hint = _misplaced_option_hint(message, argv) if argv is not None else ""
-        self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog)}", 2))
+        self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog) or _usage_hint(message, self.prog)}", 2))
+
+
+def _usage_hint(message: str, prog: str) -> str:
+    """The fix for argparse's other usage errors (a missing argument, an option without its value)."""
+    if " -> " in message:  # an argument type's own message already names the fix
+        return ""
+    if message.startswith("the following arguments are required: "):
+        return f" -> give {message.split(': ', 1)[1]}; '{prog} --help' shows how"
+    if message.endswith("expected one argument"):
+        option = message.removeprefix("argument ").split(":", 1)[0].split("/")[-1]
+        return f" -> put the value right after {option}; '{prog} --help' describes it"
+    number = re.search(r"^argument (?P<option>[^:]+): invalid (?P<kind>int|float) value", message)
+    if number:
+        option = number.group("option").split("/")[-1]
+        return f" -> give {option} a {'whole ' if number.group('kind') == 'int' else ''}number, e.g. {option} {'10' if number.group('kind') == 'int' else '2.5'}"
+    return f" -> '{prog} --help' shows the usage"
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<given>.*)' \(choose from (?P<choices>.*)\)$")
@@ -177,29 +193,47 @@ def _global_options(argv: Sequence[str]) -> _GlobalOptions:
 
 
 def _apply_profile(profile: str | None) -> None:
-    """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first."""
+    """``-p NAME`` must take effect before anything reads HERMES_HOME, so it is applied first.
+
+    A profile comes into being with the first command that writes to it; a name with no home yet is said on
+    stderr with the profiles there are, so a mistyped name ('-p wrok') is not taken silently for a new, empty one.
+    """
     from hermes_core.config import profile_home
 
-    if profile is not None:
-        os.environ["HERMES_HOME"] = str(profile_home(profile))
+    if profile is None:
+        return
+    home = profile_home(profile)
+    os.environ["HERMES_HOME"] = str(home)
+    if not home.exists():
+        try:
+            others = sorted(p.name for p in home.parent.iterdir() if p.is_dir())
+        except OSError:
+            others = []
+        known = f"the profiles here: {', '.join(others)}" if others else "there are no profiles yet"
+        print(f"note: profile '{profile}' does not exist yet ({home}); this command starts it empty ({known})",
+              file=sys.stderr)
 
 
-def _plugin_cli_commands(command: str | None = None) -> list[object]:
+def _plugin_cli_commands(command: str | None = None) -> tuple[list[object], str | None]:
+    """The plugins' command groups, and the memory provider named ``command`` when it adds none."""
     from hermes_core.manager import PluginManager
     from hermes_core.policy import matches, name_list
 
     manager = PluginManager()
     manager.load_all()
+    provider = None
     if command is not None and command not in manager.cli_commands:
         # A memory provider's own command group (e.g. 'hermes honcho setup') must work before
         # memory.provider selects it: that is how it gets selected. Only a provider plugin named
         # like the command is loaded, and never one the user disabled.
         disabled = set(name_list(manager.config.get("plugins.disabled", [])) or [])
         for record in manager.plugins:
-            if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not record.loaded and not matches(record.candidate, disabled):
-                manager.load(record.key, for_command=True)
+            if record.candidate.kind == "exclusive" and command in {record.name, record.key} and not matches(record.candidate, disabled):
+                if not record.loaded:
+                    manager.load(record.key, for_command=True)
+                provider = None if command in manager.cli_commands else record.name
                 break
-    return list(manager.cli_commands.values())
+    return list(manager.cli_commands.values()), provider
 
 
 def _check_home() -> None:
@@ -237,7 +271,14 @@ def run(argv: Sequence[str]) -> int:
     command = options.command
     plugin_commands: list[object] = []
     if command is not None and command not in _COMMAND_GROUPS:
-        plugin_commands = _plugin_cli_commands(command)
+        plugin_commands, bare_provider = _plugin_cli_commands(command)
+        if bare_provider is not None:
+            # 'hermes mem0 ...': the provider is there but brings no commands; the memory group serves it
+            return _report(
+                f"'{command}' is a memory provider that adds no commands of its own -> 'hermes memory setup {bare_provider}' "
+                f"sets it up and selects it; 'hermes memory status' and 'hermes memory switch {bare_provider}' work with it",
+                2,
+            )
     parser = build_parser(plugin_commands, groups=[command] if command in _COMMAND_GROUPS else [])
     parser.hermes_argv = list(argv)  # type: ignore[attr-defined]
     args = parser.parse_args(list(argv))

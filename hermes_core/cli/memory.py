@@ -70,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     setup.add_argument("provider", nargs="?", help="plugin or provider name ('builtin' for built-in memory only)")
     setup.add_argument("--set", dest="values", action="append", default=[], metavar="KEY=VALUE", help="a config value (repeatable)")
     setup.add_argument("--yes", action="store_true", help="never prompt; use defaults for values not given")
+    setup.add_argument("--json", action="store_true", help="print what was set up as JSON (never prompts, like --yes)")
     setup.set_defaults(func=cmd_setup)
 
     from hermes_core.cli import memory_switch, memory_transfer
@@ -136,6 +137,8 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
         if isinstance(value, list):  # argparse gives a list for a second '--' ('memory replace -- old --')
             value = fields[name] = " ".join(value)
         check_utf8(value, f"the {name.replace('_', ' ')}", "give the text as UTF-8; memory was not changed")
+        if not value.strip():  # named as the command line names it, before any plugin loads
+            raise HermesError(_blank(name, action))
     from hermes_core.config import ensure_home, get_hermes_home
 
     ensure_home(get_hermes_home())  # a home that cannot be created is named as such, not as a memory file
@@ -160,6 +163,14 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
         raise HermesError(f"memory {action} failed: {result.get('error', 'unknown error')}" + ("\n" + details if details else ""))
     print(f"{result.get('message', action + ' done')} [{result.get('usage', '')}]")
     return 0
+
+
+def _blank(name: str, action: str) -> str:
+    if name == "old_text":
+        return (f"OLD_TEXT is empty (only whitespace) -> give a substring of the entry to {action} "
+                "('hermes memory show' lists them); memory was not changed")
+    example = "hermes memory replace OLD_TEXT" if action == "replace" else "hermes memory add"
+    return f"the text of the entry is empty (only whitespace) -> give the text, e.g. {example} 'Prefers short answers'; memory was not changed"
 
 
 def _content(text: str) -> str:

@@ -8,7 +8,8 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.errors import HermesError
+from hermes_core.errors import HermesError, split_cause_and_fix
+from hermes_core.cli.output import print_json
 
 if TYPE_CHECKING:
     from hermes_core.manager import PluginManager, PluginRecord
@@ -217,12 +218,18 @@ def _closest_settings(unknown: list[str], known: set[str]) -> str:
 def cmd_setup(args: argparse.Namespace) -> int:
     from hermes_core.config import save_env_value, update_user_config
 
+    as_json = bool(getattr(args, "json", False))
+    if as_json:
+        args.yes = True  # a script reading JSON cannot answer questions
     manager = plugin_manager()
     records = provider_records(manager)
     choice = args.provider if args.provider is not None else _pick(records, args)
     if choice.lower() in BUILTIN_ONLY:
         update_user_config(manager.home, "memory.provider", "")
-        print("memory.provider cleared: built-in memory only")
+        if as_json:
+            print_json({"provider": "builtin", "memory.provider": "", "secrets": [], "settings": [], "available": True, "reason": ""})
+        else:
+            print("memory.provider cleared: built-in memory only")
         return 0
     record, provider = find_setup_target(manager, records, choice)
     given = _parse_values(args.values)
@@ -241,17 +248,28 @@ def cmd_setup(args: argparse.Namespace) -> int:
     # Everything is checked; only now is anything written.
     secrets = {field["env_var"]: raw for field, raw, _ in values if field.get("secret")}
     plain = {field["key"]: value for field, _, value in values if not field.get("secret")}
-    for env_var, raw in secrets.items():
-        save_env_value(manager.home, env_var, raw)
-    try:
+    try:  # the provider's file first: a value it refuses must leave .env as it was too
         provider.save_config(plain, str(manager.home))
+    except ValueError as exc:  # the provider's own check of a value given (a ValueError by convention)
+        cause, fix = split_cause_and_fix(str(exc))
+        raise HermesError(
+            f"memory provider '{provider.name}' refused the settings: {cause} -> {fix or 'correct the --set value'}; "
+            "memory.provider was not changed"
+        ) from None
     except Exception as exc:  # provider code
         raise HermesError(
             f"memory provider '{provider.name}': save_config() raised {type(exc).__name__}: {exc} -> "
             "memory.provider was not changed; report it to the provider's author"
         ) from exc
+    for env_var, raw in secrets.items():
+        save_env_value(manager.home, env_var, raw)
     selection = selection_for(records, record)
     update_user_config(manager.home, "memory.provider", selection)
+    if as_json:
+        status = _status_after_setup(selection)
+        print_json({"provider": provider.name, "memory.provider": selection, "secrets": sorted(secrets), "settings": sorted(plain),
+                    "env_file": str(manager.home / ".env") if secrets else None, "available": status["available"], "reason": status["reason"]})
+        return 0
     print(f"memory.provider = {selection}")
     if secrets:
         print(f"secrets stored in {manager.home / '.env'}: {', '.join(secrets)}")
@@ -261,14 +279,16 @@ def cmd_setup(args: argparse.Namespace) -> int:
     return 0
 
 
-def _warn_if_unavailable(name: str, selection: str) -> None:
-    """Say so when what was just set up still cannot run (``--yes`` with nothing given, a missing key).
-
-    Read afresh, as the next command will: the provider object above predates the settings saved.
-    No network: the connection is for 'hermes memory status' to check.
-    """
+def _status_after_setup(selection: str) -> dict[str, Any]:
+    """Read afresh, as the next command will: the provider object above predates the settings saved.
+    No network: the connection is for 'hermes memory status' to check."""
     from hermes_core.cli.memory_status import _provider_status
 
-    status = _provider_status(plugin_manager(), selection)
+    return _provider_status(plugin_manager(), selection)
+
+
+def _warn_if_unavailable(name: str, selection: str) -> None:
+    """Say so when what was just set up still cannot run (``--yes`` with nothing given, a missing key)."""
+    status = _status_after_setup(selection)
     if not status["available"]:
         print(f"warning: {name} is selected but not available yet: {status['reason']}", file=sys.stderr)

@@ -98,7 +98,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         from hermes_core.cli.sessions import _write_export
 
         _refuse_overwrite(args.file, args.force)  # again: the export may have taken a while
-        _write_export(args.file, text, example="memories.jsonl")
+        _write_export(args.file, text, example="memories.jsonl", option="")  # FILE is positional here
     if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:
@@ -157,7 +157,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         summary = {"provider": provider.name, "file": str(args.file), "records": len(records), "duplicates_in_file": len(records) - len(unique),
                    "imported_before": len(unique) - len(pending), "to_import": len(pending), "dry_run": bool(args.dry_run)}
         if not args.dry_run:
-            summary["imported"] = _import(provider, ledger, pending)
+            summary["imported"], summary["added"] = _import(provider, ledger, pending)
+            # what the provider already held (the built-in's own export read back, say) is not new
+            summary["already_present"] = None if summary["added"] is None else summary["imported"] - summary["added"]
     finally:
         store.close()
         _shutdown(provider)
@@ -167,39 +169,57 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"{args.file}: {len(records)} valid records; would import {len(pending)} into {provider.name} "
               f"({summary['imported_before']} imported before); dry run: nothing was changed")
     else:
-        print(f"imported {summary['imported']} records into {provider.name}" + (f"; {summary['imported_before']} imported before were skipped" if summary["imported_before"] else ""))
+        print(_import_line(summary))
     return 0
 
 
-def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> int:
+def _import_line(summary: dict[str, Any]) -> str:
+    line = f"imported {summary['imported']} record{'' if summary['imported'] == 1 else 's'} into {summary['provider']}"
+    if summary["added"] is not None and summary["imported"]:
+        line += f": {summary['added']} added, {summary['already_present']} already present"
+    if summary["imported_before"]:
+        line += f"; {summary['imported_before']} imported before were skipped"
+    return line
+
+
+def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> tuple[int, int | None]:
     from hermes_core.cli.progress import Progress
 
     with Progress(f"importing into {provider.name}", unit="records", minimum=IMPORT_BATCH + 1) as progress:
         return _import_batches(provider, ledger, pending, progress)
 
 
-def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any) -> int:
+def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any) -> tuple[int, int | None]:
+    """(records handed over, how many of them the provider stored as new: None when it did not say)."""
     from hermes_core.memory.fallback_import import ImportUnsupported
 
-    imported = 0
+    imported, added = 0, 0
+    counted = True
     for start in range(0, len(pending), IMPORT_BATCH):
         batch = pending[start : start + IMPORT_BATCH]
         try:
-            provider.import_memories([record for _, record in batch])
+            stored = provider.import_memories([record for _, record in batch])
             if provider.flush_writes(60.0) is False:
                 raise TimeoutError("flush_writes() did not confirm the import within 60 s")
         except ImportUnsupported as exc:
             raise HermesError(str(exc)) from None
         except Exception as exc:  # provider code (or the built-in's refusal: no room, injected text)
-            message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+            from hermes_core.errors import split_cause_and_fix
+
+            cause, fix = split_cause_and_fix(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+            then = "run the same import again; records already imported are skipped"
             raise HermesError(
-                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {message} -> "
-                "fix the cause and run the same import again; records already imported are skipped"
+                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {cause} -> "
+                + (f"{fix}; then {then}" if fix else f"fix the cause and {then}")
             ) from None
         ledger.record_done([item for item, _ in batch])
         imported += len(batch)
+        if isinstance(stored, int) and not isinstance(stored, bool) and 0 <= stored <= len(batch):
+            added += stored
+        else:  # the contract asks for the count stored; a provider that returns anything else did not say
+            counted = False
         progress(imported, len(pending))
-    return imported
+    return imported, (added if counted else None)
 
 
 def _shutdown(provider: Any) -> None:

@@ -55,7 +55,7 @@ def add_distribution_commands(commands: Any) -> None:
     doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
     doctor.add_argument("--json", action="store_true")
     doctor.add_argument("--load", action="store_true", help="also import the enabled plugins and run their register(ctx), in a separate process")
-    doctor.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="with --load: how long importing may take before the plugin being imported is blamed (default: 60)")
+    doctor.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="with --load: how long importing and registering one plugin may take before it is blamed (default: 60)")
     doctor.set_defaults(func=cmd_doctor)
 
     new = commands.add_parser("new", help="start a plugin project from the bundled template")

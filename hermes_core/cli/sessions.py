@@ -83,6 +83,11 @@ def _hinting_parser(base: type[argparse.ArgumentParser]) -> type[argparse.Argume
     return HintingParser
 
 
+def _export_format(value: str) -> str:
+    """The spellings people type for the two formats, as argparse's choices know them."""
+    return {"markdown": "md", "json": "jsonl"}.get(value.lower(), value)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="sessions_command", metavar="SUBCOMMAND", parser_class=_hinting_parser(type(parser)))
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
@@ -107,9 +112,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     export = commands.add_parser("export", help="write a session as JSON lines or Markdown")
     export.add_argument("session_id", help="a session ID")
-    export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", help="JSON lines (re-importable) or Markdown (default: jsonl)")
+    export.add_argument("--format", choices=("jsonl", "md"), default="jsonl", type=_export_format,
+                        help="JSON lines (re-importable) or Markdown (default: jsonl; 'markdown' and 'json' work too)")
     export.add_argument("--output", "-o", type=path_argument, help="file to write, mode 0600 (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace the --output file if it already exists")
+    export.add_argument("--json", action="store_true", help="with --output: print what was written as JSON")
     export.set_defaults(func=_run_from("sessions_transfer", "cmd_export"))
 
     importer = commands.add_parser("import", help="import an OpenAI chat-format JSONL file: one conversation per line, or one message per line")

@@ -37,12 +37,14 @@ def _wire(message: dict[str, Any]) -> dict[str, Any]:
     return wire
 
 
-def _write_export(path: Path, text: str, *, example: str) -> None:
-    """Write *text* to *path* atomically with mode 0600; never creates a directory."""
+def _write_export(path: Path, text: str, *, example: str, option: str = "-o ") -> None:
+    """Write *text* to *path* atomically with mode 0600; never creates a directory.
+
+    *option* is how the command takes the file (``-o FILE``; ``""`` where FILE is positional)."""
     from hermes_core.files import atomic_write_text
 
     if path.is_dir():
-        raise HermesError(f"{path} is a directory -> give a file name, e.g. -o {path / example}")
+        raise HermesError(f"{path} is a directory -> give a file name, e.g. {option}{path / example}")
     parent = path.parent
     if not parent.exists():
         # atomic_write_text would create it: a typo in the path should fail, not leave directories behind
@@ -74,7 +76,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile
     _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
-    print(f"wrote {len(messages)} messages to {args.output}", file=sys.stderr)
+    if getattr(args, "json", False):
+        from hermes_core.cli.output import print_json
+
+        print_json({"session_id": row["id"], "file": str(args.output), "format": args.format, "messages": len(messages)})
+    else:
+        print(f"wrote {len(messages)} message{'' if len(messages) == 1 else 's'} to {args.output}", file=sys.stderr)
     return 0
 
 

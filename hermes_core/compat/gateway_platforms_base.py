@@ -14,7 +14,7 @@ from hermes_core.compat.gateway_session import SessionSource
 
 __all__ = [
     "BasePlatformAdapter", "MessageEvent", "MessageType", "SendResult", "ProcessingOutcome", "EphemeralReply",
-    "MessageHandler", "safe_url_for_log", "resolve_proxy_url",
+    "MessageHandler", "safe_url_for_log", "resolve_proxy_url", "merge_pending_message_event",
 ]
 
 
@@ -70,6 +70,38 @@ class EphemeralReply(str):
 
 
 MessageHandler = Callable[[MessageEvent], Awaitable["str | EphemeralReply | None"]]
+
+
+def merge_pending_message_event(
+    pending_messages: dict[str, MessageEvent], session_key: str, event: MessageEvent, *, merge_text: bool = False
+) -> None:
+    """Queue ``event`` for ``session_key``, folding it into the event already waiting there.
+
+    Adapters call this for messages that arrive while a turn is running, so the next turn sees
+    them all: a burst of photos (or any messages carrying media) becomes one event with every
+    attachment and the captions joined; with ``merge_text`` text follow-ups are appended to the
+    waiting text. Anything else replaces the waiting event.
+    """
+    waiting = pending_messages.get(session_key)
+    if waiting is None:
+        pending_messages[session_key] = event
+        return
+    photos = {getattr(waiting, "message_type", None), event.message_type} & {MessageType.PHOTO}
+    if waiting.media_urls or event.media_urls:
+        waiting.media_urls.extend(event.media_urls)
+        waiting.media_types.extend(event.media_types)
+        waiting.text = _joined(waiting.text, event.text)
+        if photos:
+            waiting.message_type = MessageType.PHOTO
+        return
+    if merge_text and waiting.message_type == MessageType.TEXT and event.message_type == MessageType.TEXT:
+        waiting.text = _joined(waiting.text, event.text)
+        return
+    pending_messages[session_key] = event
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first}\n{second}" if first and second else first or second
 
 
 def safe_url_for_log(url: str, max_len: int = 80) -> str:

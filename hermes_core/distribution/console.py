@@ -16,6 +16,8 @@ class Console:
         self._err = err
         #: The last lines a subprocess printed, shown again when it fails under --quiet.
         self.tail: deque[str] = deque(maxlen=40)
+        #: In a Python traceback of the streamed output: its indentation and the lines held back so far.
+        self._traceback: tuple[int, int] | None = None
 
     @property
     def out(self) -> TextIO:
@@ -39,8 +41,29 @@ class Console:
         print(f"warning: {text}", file=self.err, flush=True)
 
     def stream(self, line: str) -> None:
-        """One line of a subprocess's output (pip, git), indented under the current step."""
+        """One line of a subprocess's output (pip, git), indented under the current step.
+
+        A Python traceback in it (pip crashing on a bad pyproject.toml, a build backend raising)
+        is folded to one line saying so, then the exception line that names the cause: hermes
+        prints no tracebacks, its error message says what failed.
+        """
         line = line.rstrip("\n")
+        indent = len(line) - len(line.lstrip())
+        if line.strip() == "Traceback (most recent call last):":
+            held = self._traceback[1] if self._traceback else 0
+            self._traceback = (indent, held + 1)  # frames sit deeper than this; the exception line level with it
+            return
+        if self._traceback is not None:
+            base, held = self._traceback
+            chained = line.strip().startswith(("During handling of", "The above exception"))
+            if not line.strip() or indent > base or chained:
+                self._traceback = (base, held + 1)
+                return
+            self._traceback = None
+            self._emit(" " * base + f"[a traceback of {held} lines left out]")
+        self._emit(line)
+
+    def _emit(self, line: str) -> None:
         self.tail.append(line)
         if not self.quiet:
             print(f"    {line}", file=self.out, flush=True)

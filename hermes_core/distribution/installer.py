@@ -194,6 +194,7 @@ class Installer:
             decision = answer in {"", "y", "yes"}
         if decision:
             postinstall.enable_plugins(self.home, plugins, self.console)
+            postinstall.check_loads(self.home, plugins, self.console)
         elif decision is None and ask:
             for plugin in plugins:
                 self.console.info(f"'{plugin.key}' is installed but off; turn it on with '{plugin.turn_on_command}'")

@@ -5,6 +5,10 @@ interpreter. The doctor must survive all of that, so the imports happen in a chi
 (``python -m hermes_core.distribution.load_probe HOME REPORT [SKIP ...]``). The child writes
 one JSON line to REPORT before and after each plugin; when it dies or overruns, the plugin
 it started last is the one to blame, and a new child goes on with the plugins after it.
+
+The time limit is per plugin: it runs from the child's last line, so a slow start of the
+interpreter (a loaded machine) or many plugins never make one of them look hung. The child's
+own start, before any plugin code runs, gets at least DEFAULT_LOAD_TIMEOUT.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_core.errors import HermesError
 
-#: Seconds one child may take for all the plugins it has left (each hang costs at most this once).
+#: Seconds importing and registering one plugin may take (each hang costs at most this once).
 DEFAULT_LOAD_TIMEOUT = 60.0
+#: How often a running child's report is looked at for progress.
+_POLL_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -32,13 +39,13 @@ class LoadResult:
     fix: str = ""
 
 
-def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT) -> dict[str, LoadResult]:
-    """Load every enabled plugin of ``home`` in child processes; return the result per plugin key."""
+def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT, skip: frozenset[str] = frozenset()) -> dict[str, LoadResult]:
+    """Load every enabled plugin of ``home`` but those in ``skip`` in child processes; return the result per plugin key."""
     results: dict[str, LoadResult] = {}
     with tempfile.TemporaryDirectory(prefix="hermes-doctor-") as scratch:
         for attempt in range(1000):  # every round settles at least one plugin, so this ends
             report = Path(scratch) / f"report-{attempt}.jsonl"
-            outcome, stderr = _run_child(home, report, sorted(results), timeout)
+            outcome, stderr = _run_child(home, report, sorted(skip | set(results)), timeout)
             started: str | None = None
             for line in _read_lines(report):
                 if "start" in line:
@@ -69,17 +76,37 @@ def _run_child(home: Path, report: Path, skip: list[str], timeout: float) -> tup
     command = [sys.executable, "-m", "hermes_core.distribution.load_probe", str(home), str(report), *skip]
     env = dict(os.environ, HERMES_HOME=str(home))
     env.pop("HERMES_STRICT_PLUGINS", None)  # every failure is recorded, not raised
-    try:
-        completed = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout)
-    except subprocess.TimeoutExpired as expired:
-        stderr = expired.stderr.decode("utf-8", "replace") if isinstance(expired.stderr, bytes) else ""
+    errors = report.with_suffix(".stderr")  # a file, not a pipe: a chatty plugin cannot fill it and stall
+    with open(errors, "wb") as stderr_file:
+        child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr_file)
+        hung = _wait_while_progressing(child, report, timeout)
+    stderr = errors.read_bytes().decode("utf-8", "replace")
+    if hung:
         return f"did not finish within {timeout:g} s (the plugin may hang on import)", stderr
-    stderr = completed.stderr.decode("utf-8", "replace")
-    if completed.returncode < 0:
-        return f"crashed the process (signal {-completed.returncode})", stderr
-    if completed.returncode != 0:
-        return f"ended the process with exit status {completed.returncode}", stderr
+    if child.returncode < 0:
+        return f"crashed the process (signal {-child.returncode})", stderr
+    if child.returncode != 0:
+        return f"ended the process with exit status {child.returncode}", stderr
     return None, stderr
+
+
+def _wait_while_progressing(child: subprocess.Popen[bytes], report: Path, timeout: float) -> bool:
+    """Wait for ``child``; kill it and return True once ``timeout`` passes without a new report line."""
+    size = 0
+    deadline = time.monotonic() + max(timeout, DEFAULT_LOAD_TIMEOUT)  # the child's start: no plugin code yet
+    while True:
+        try:
+            child.wait(timeout=_POLL_SECONDS)
+            return False
+        except subprocess.TimeoutExpired:
+            pass
+        grown = report.stat().st_size if report.exists() else 0
+        if grown != size:
+            size, deadline = grown, time.monotonic() + timeout
+        elif time.monotonic() >= deadline:
+            child.kill()
+            child.wait()
+            return True
 
 
 def _read_lines(report: Path) -> list[dict[str, str]]:

@@ -16,7 +16,7 @@ from hermes_core.distribution.installer import Installer, Outcome, remove_tree
 from hermes_core.distribution.lockfile import LockEntry, find_entry, read_lock, write_lock
 from hermes_core.distribution.sources import Fetched, fetch
 from hermes_core.distribution.specs import PluginSpec, canonical_name, parse_spec
-from hermes_core.errors import HermesError
+from hermes_core.errors import HermesError, split_cause_and_fix
 
 
 def _discovered(home: Path) -> list[PluginCandidate]:
@@ -201,6 +201,11 @@ def remove(installer: Installer, name: str) -> LockEntry:
     entries = read_lock(installer.lock_file)
     entry = entry_for(home, name, entries)
     subject = f"cannot remove '{entry.key}'"
+    try:  # config.yaml is edited last: one it cannot edit must stop the removal before anything is deleted
+        postinstall.check_config_editable(home)
+    except HermesError as exc:
+        cause, fix = split_cause_and_fix(str(exc))
+        raise InstallError(subject, cause, fix.rstrip(".") or "fix it and try again") from exc
     if entry.layout == "package":
         present = find_installed(entry.distribution, site_dirs()) if entry.distribution else None
         if present is None:

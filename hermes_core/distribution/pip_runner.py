@@ -172,9 +172,16 @@ def _can_import_pip(python: str) -> bool:
 def _last_error_line(output: str) -> str:
     errors = [line.strip() for line in output.splitlines() if line.strip().startswith(("ERROR:", "error:"))]
     if errors:
-        return errors[-1].split(":", 1)[1].strip()
+        message = errors[-1].split(":", 1)[1].strip()
+        if message.rstrip(":") not in {"", "Exception"}:
+            return message
+    # "ERROR: Exception:" opens the traceback of pip itself: its last line names what went wrong
     lines = [line.strip() for line in output.splitlines() if line.strip()]
-    return lines[-1] if lines else "no output"
+    return _EXCEPTION_PATH.sub("", lines[-1]) if lines else "no output"
+
+
+#: ``pip._vendor.tomli.TOMLDecodeError: ...`` -> ``TOMLDecodeError: ...``
+_EXCEPTION_PATH = re.compile(r"^(?:[A-Za-z_]\w*\.)+(?=\w+(?:Error|Exception)\b)")
 
 
 def index_unreachable(options: PipOptions, env: Mapping[str, str]) -> bool:
@@ -222,6 +229,12 @@ def explain_failure(output: str, options: PipOptions, env: Mapping[str, str] | N
         return (
             f"no package matching '{requirement}' was found on {where}{seen}",
             "check the name and the version constraint, or point pip at the right place with --index-url or --find-links",
+        )
+    toml = re.search(r"TOMLDecodeError: (.+)", output)
+    if toml:
+        return (
+            f"the project's pyproject.toml is not valid TOML: {toml.group(1).strip()}",
+            "fix pyproject.toml at that line and column, then install again",
         )
     if any(p in output for p in _BUILD_PATTERNS):
         return (

@@ -246,3 +246,28 @@ def forget_plugins(home: Path, keys: Iterable[str]) -> list[str]:
     if changed:
         write_user_config(home, data)
     return changed
+
+
+def check_loads(home: Path, plugins: list[PluginInfo], console: Console) -> None:
+    """Import the plugins just enabled (in a child process, as ``doctor --load`` does) and say which fail.
+
+    Installing never runs plugin code; a plugin whose import or ``register(ctx)`` fails would
+    otherwise be found out only when it is skipped at the next start. It stays installed and
+    enabled: the failure is often the user's to fix (a variable, a server to start).
+    """
+    from hermes_core.distribution.load_probe import probe
+    from hermes_core.manager import PluginManager
+
+    keys = {plugin.key for plugin in plugins}
+    others = frozenset(record.key for record in PluginManager(home, strict=False).discover() if record.key not in keys)
+    try:
+        results = probe(home, skip=others)
+    except HermesError as exc:
+        console.warn(f"could not check that {', '.join(sorted(keys))} load: {exc}")
+        return
+    for plugin in plugins:
+        result = results.get(plugin.key)
+        if result is not None and result.error:
+            warning = f"plugin '{plugin.key}' is installed and enabled, but it fails to load: {result.error} -> {result.fix}"
+            plugin.warnings.append(warning)
+            console.warn(warning)

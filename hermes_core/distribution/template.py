@@ -44,8 +44,9 @@ def normalise_name(name: str) -> str:
     cleaned = re.sub(r"^hermes_", "", cleaned)
     if not _NAME.fullmatch(cleaned):
         raise HermesError(
-            f"{name!r} cannot be a plugin name: it must start with a letter and use only letters, digits, '_' and '-' "
-            "(at most 48 characters) -> e.g. 'hermes plugins new rm_guard'"
+            f"{name!r} cannot be a plugin name for a new project: it must start with an ASCII letter and use only ASCII "
+            "letters, digits, '_' and '-' (at most 48 characters; it names the Python package and the PyPI project) "
+            "-> e.g. 'hermes plugins new rm_guard'"
         )
     from hermes_core.distribution.checks import builtin_plugin_keys
 

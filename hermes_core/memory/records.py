@@ -213,6 +213,9 @@ def parse_jsonl(lines: Iterable[str]) -> tuple[list[MemoryRecord], list[LineErro
         except ValueError as exc:
             errors.append(LineError(number, f"not valid JSON ({exc.msg} at column {exc.colno})"))
             continue
+        except RecursionError:  # arrays or objects nested thousands deep: no record is written that way
+            errors.append(LineError(number, "not a record: its JSON is nested too deeply to read"))
+            continue
         try:
             records.append(record_from_dict(data))
         except RecordError as exc:

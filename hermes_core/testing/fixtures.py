@@ -14,6 +14,7 @@ has hermes installed, so the host itself is imported inside the fixtures.
 from __future__ import annotations
 
 import io
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -209,6 +210,10 @@ def _stdin(text: str) -> Iterator[None]:
         sys.stdin = saved
 
 
+#: What the CLI sets in its own environment from its global options.
+_RUN_SCOPED_ENV = ("HERMES_HOME", "HERMES_PLUGINS_DEBUG")
+
+
 @dataclass
 class CliResult:
     """Exit code and output of one in-process ``hermes`` run."""
@@ -234,11 +239,20 @@ def run_hermes(hermes_home: Path) -> Callable[..., CliResult]:
 
     def run(*argv: str, input: str = "") -> CliResult:
         out, err = io.StringIO(), io.StringIO()
+        # '-p NAME' and '--debug' set these for the run, as they would for a process of its own: the next run starts
+        # from the test's environment again.
+        saved = {name: os.environ.get(name) for name in _RUN_SCOPED_ENV}
         with redirect_stdout(out), redirect_stderr(err), _stdin(input):
             try:
                 code = main(list(argv))
             except SystemExit as exit_:  # argparse exits on --help and usage errors
                 code = exit_.code if isinstance(exit_.code, int) else 1
+            finally:
+                for name, value in saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
         return CliResult(code, out.getvalue(), err.getvalue())
 
     return run

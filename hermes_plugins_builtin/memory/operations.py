@@ -55,40 +55,40 @@ def shown(entry: str) -> str:
 def _text_field(args: dict[str, Any], name: str, action: str) -> str:
     value = args.get(name)
     if value is None:
-        raise EditError(f"'{name}' is required for action '{action}'")
+        raise EditError(f"'{name}' is required for action '{action}' -> give '{name}' as a string")
     if not isinstance(value, str):
-        raise EditError(f"'{name}' must be a string, got {type(value).__name__}")
+        raise EditError(f"'{name}' must be a string, got {type(value).__name__} -> give '{name}' as text")
     try:  # MEMORY.md and USER.md are UTF-8: a lone surrogate (or a non-UTF-8 byte from a command line) cannot be stored
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise EditError(f"'{name}' holds a character that is not valid UTF-8 (U+{ord(value[exc.start]):04X} at position {exc.start}); give it as UTF-8 text") from None
+        raise EditError(f"'{name}' holds a character that is not valid UTF-8 (U+{ord(value[exc.start]):04X} at position {exc.start}) -> give it as UTF-8 text") from None
     # Models send "   " for "nothing"; it passes a truthiness check but would store or match nonsense.
     # Line endings are made "\n" to match what reading a file gives.
     stripped = value.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not stripped:
-        raise EditError(f"'{name}' is empty (only whitespace); give the text for action '{action}'")
+        raise EditError(f"'{name}' is empty (only whitespace) -> give the text for action '{action}'")
     return stripped
 
 
 def parse_request(args: Any) -> Request:
     """Validate tool arguments; raise :class:`EditError` naming the field at fault."""
     if not isinstance(args, dict):
-        raise EditError(f"arguments must be an object, got {type(args).__name__}")
+        raise EditError(f"arguments must be an object, got {type(args).__name__} -> e.g. {{\"action\": \"add\", \"content\": \"...\"}}")
     action = args.get("action")
     if not isinstance(action, str) or action.strip().lower() not in ACTIONS:
-        raise EditError(f"'action' must be one of {', '.join(ACTIONS)}; got {action!r}")
+        raise EditError(f"'action' must be one of {', '.join(ACTIONS)}; got {action!r} -> use one of them")
     action = action.strip().lower()
     target = args.get("target")
     if target is None or (isinstance(target, str) and not target.strip()):
         target = DEFAULT_TARGET
     if not isinstance(target, str) or target.strip().lower() not in TARGETS:
-        raise EditError(f"'target' must be one of {', '.join(TARGETS)}; got {target!r}")
+        raise EditError(f"'target' must be one of {', '.join(TARGETS)}; got {target!r} -> use one of them, or leave it out for '{DEFAULT_TARGET}'")
     target = target.strip().lower()
     content = _text_field(args, "content", action) if action in ("add", "replace") else ""
     old_text = _text_field(args, "old_text", action) if action in ("replace", "remove") else ""
     if content:
         if holds_separator(content):
-            raise EditError("'content' may not contain a line holding only '§': that line separates entries", target=target)
+            raise EditError("'content' may not contain a line holding only '§': that line separates entries -> remove that line, or put other text beside the '§'", target=target)
         finding = scan(content)
         if finding is not None:
             raise EditError(
@@ -101,12 +101,12 @@ def _find(entries: list[str], old_text: str) -> int:
     """Index of the one entry whose visible text contains ``old_text``."""
     matches = [i for i, entry in enumerate(entries) if old_text in shown(entry)]
     if not matches:
-        raise EditError(f"no entry contains {old_text!r}; use a substring of one of the current entries")
+        raise EditError(f"no entry contains {old_text!r} -> use a substring of one of the current entries")
     candidates = [shown(entries[i]) for i in matches]
     # Entries that look the same (two poisoned entries behind one marker) cannot be told apart; take the first.
     if len(set(candidates)) > 1:
         raise EditError(
-            f"{old_text!r} is in {len(matches)} entries; use a longer substring that only one of them contains",
+            f"{old_text!r} is in {len(matches)} entries -> use a longer substring that only one of them contains",
             candidates=candidates,
         )
     return matches[0]
@@ -117,8 +117,8 @@ def _over_limit(target: str, before: list[str], after: list[str], limit: int) ->
     # A lowered limit can leave a file over it; edits that do not grow it must still be possible.
     if new > limit and new > old:
         raise EditError(
-            f"not enough room: this would bring '{target}' to {new}/{limit} chars (now {usage_text(old, limit)}). "
-            "Shorten the text, or replace or remove entries first; the current entries are listed.",
+            f"not enough room: this would bring '{target}' to {new}/{limit} chars (now {usage_text(old, limit)}) "
+            "-> shorten the text, or replace or remove entries first; the current entries are listed",
             needed=new - limit,
         )
 

@@ -104,7 +104,7 @@ class MemoryFile:
                 self._file_lock.acquire()
             except Timeout:
                 raise EditError(
-                    f"{self.path.name} is locked by another process (waited {self._file_lock.timeout:g} s); try again"
+                    f"{self.path.name} is locked by another process (waited {self._file_lock.timeout:g} s) -> try again once that write is done"
                 ) from None
             except OSError as exc:
                 raise file_error(self.lock_path, exc, "create this lock file") from exc

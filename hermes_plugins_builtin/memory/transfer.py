@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.records import MemoryRecord
 
+from .entries import char_count, usage_text
 from .operations import EditError, apply, parse_request
 from .scanner import scan
 
@@ -71,14 +72,20 @@ def import_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryReco
 
         def change(current: list[str], requests: list[Any] = requests, target: str = target) -> tuple[list[str] | None, int]:
             entries, new = list(current), 0
+            limit = provider.char_limit(target)
             for _, request in requests:
                 try:
-                    edit = apply(request, entries, provider.char_limit(target))
+                    edit = apply(request, entries, limit)
                 except EditError as exc:
+                    if "needed" not in exc.details:  # not a matter of room (adds refuse nothing else today)
+                        raise
+                    # the whole set is what does not fit: say how much it needs beside what the file holds now
+                    everything = char_count(list(dict.fromkeys([*current, *(r.content for _, r in requests)])))
                     raise EditError(
-                        f"the imported records do not fit {provider.path(target).name}: {exc.message.split('. ')[0]} -> raise "
-                        f"memory.{target}_char_limit (hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
-                        **{k: v for k, v in exc.details.items() if k == "needed"},
+                        f"the imported records do not fit {provider.path(target).name}: with them it would hold {everything}/{limit} chars "
+                        f"(it holds {usage_text(char_count(current), limit)}) -> raise memory.{target}_char_limit "
+                        f"(hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
+                        needed=everything - limit,
                     ) from None
                 new += edit.changed
                 entries = edit.entries

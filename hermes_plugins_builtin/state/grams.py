@@ -1,8 +1,10 @@
-"""Character bigrams for scripts written without spaces (CJK, kana, Thai, ...).
+"""Character bigrams for scripts written without spaces (CJK, kana, Thai, ...) and for symbols.
 
 The word index cannot find a substring of a run like 数据库服务器: the word tokenizer
 keeps the whole run as one token. For those scripts every run of letters is
-turned into overlapping bigrams plus its last character on its own, so that
+turned into overlapping bigrams plus its last character on its own. Symbols such as
+emoji (🚀, ✅, ❤️) are letters of such runs too: the word tokenizer drops them as
+separators, yet a message holding one should be found by it. So
 
 * a 1-character query ``库`` is the prefix query ``库*`` (every occurrence either
   starts a bigram or is the final single character of its run),
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-GRAMS_FORMAT = f"bigram+last/v1/unicode-{unicodedata.unidata_version}"
+GRAMS_FORMAT = f"bigram+last/v2-symbols/unicode-{unicodedata.unidata_version}"
 
 # \uXXXX escapes appear when tool-call arguments were JSON-encoded with ensure_ascii.
 _U_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -29,13 +31,15 @@ _RUN_STRETCHES = re.compile("[^\x00-\u00a9]+")
 
 def _starts_run(ch: str) -> bool:
     # Lo (other letters: ideographs, kana, Hangul, Thai...) and Lm (e.g. the kana
-    # prolonged sound mark) are the letters that carry no word boundaries.
-    return ch >= "\u00aa" and unicodedata.category(ch) in ("Lo", "Lm")
+    # prolonged sound mark) are the letters that carry no word boundaries; So (other
+    # symbols: emoji, dingbats) are never part of a word either.
+    return ch >= "\u00aa" and unicodedata.category(ch) in ("Lo", "Lm", "So")
 
 
 def _continues_run(ch: str) -> bool:
-    # combining marks (Thai vowels, Devanagari signs) belong to the letter before them
-    return ch >= "\u0300" and unicodedata.category(ch) in ("Lo", "Lm", "Mn", "Mc")
+    # combining marks (Thai vowels, Devanagari signs, the emoji presentation selector
+    # U+FE0F) belong to the letter or symbol before them
+    return ch >= "\u0300" and unicodedata.category(ch) in ("Lo", "Lm", "So", "Mn", "Mc")
 
 
 def script_runs(text: str) -> list[str]:

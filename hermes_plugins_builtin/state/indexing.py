@@ -150,6 +150,33 @@ def rebuild(conn: sqlite3.Connection, progress: ProgressCallback | None = None) 
     return done
 
 
+def rebuild_grams(conn: sqlite3.Connection, progress: ProgressCallback | None = None) -> int:
+    """Make the gram index again under the current GRAMS_FORMAT and tokenizer (caller holds the
+    write lock); returns rows given grams. The word index is untouched: only the gram rules changed,
+    and only rows with non-ASCII text have grams, so this is a fraction of a full rebuild."""
+    from .schema import GRAMS_TABLE_DDL, run_script  # schema imports this module
+
+    conn.execute("DROP TABLE IF EXISTS messages_grams")  # its tokenizer may be an older one
+    run_script(conn, GRAMS_TABLE_DDL)
+    upto = indexed_upto(conn)
+    total = conn.execute("SELECT count(*) FROM messages WHERE id <= ?", (upto,)).fetchone()[0] if progress else 0
+    done, after, given = 0, 0, 0
+    while True:
+        rows = conn.execute("SELECT id, search_text FROM messages WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+                            (after, upto, _CHUNK)).fetchall()
+        if not rows:
+            break
+        gram_rows = [(mid, g) for mid, text in rows if needs_grams(text) and (g := document_grams(text))]
+        conn.executemany("INSERT INTO messages_grams(rowid, grams) VALUES (?, ?)", gram_rows)
+        given += len(gram_rows)
+        after, done = rows[-1][0], done + len(rows)
+        if progress:
+            progress(done, total)
+    conn.execute("INSERT INTO messages_grams(messages_grams) VALUES ('optimize')")
+    conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('grams_format', ?)", (GRAMS_FORMAT,))
+    return given
+
+
 def bookkeeping_problems(conn: sqlite3.Connection) -> list[str]:
     """Rows the indexes hold but should not, or should hold but do not."""
     upto = indexed_upto(conn)

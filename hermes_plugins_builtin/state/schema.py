@@ -119,7 +119,13 @@ SEARCH_TEXT_SQL = (
 )
 
 WORD_TOKENIZER = "unicode61 remove_diacritics 2"
-GRAM_TOKENIZER = "unicode61 remove_diacritics 0 categories 'L* N* Co M*'"
+# So: symbols (emoji) are gram letters too (grams.py); a file whose gram index was built by an
+# older GRAMS_FORMAT gets the table made again with this tokenizer (indexing.rebuild_grams)
+GRAM_TOKENIZER = "unicode61 remove_diacritics 0 categories 'L* N* Co M* So'"
+GRAMS_TABLE_DDL = f"""
+CREATE VIRTUAL TABLE messages_grams USING fts5(grams, content='', tokenize="{GRAM_TOKENIZER}");
+INSERT INTO messages_grams(messages_grams, rank) VALUES ('automerge', 0);
+"""
 
 # Rows are indexed in batches (see indexing.py): ``state_meta.indexed_upto`` is the
 # highest message id both indexes hold; every row above it is pending. Deletes and
@@ -178,7 +184,7 @@ CREATE TABLE IF NOT EXISTS rank_lists (
 
 
 def _migrate_to_v1(conn: sqlite3.Connection) -> None:
-    _run_script(conn, V1_DDL)
+    run_script(conn, V1_DDL)
 
 
 def _migrate_to_v2(conn: sqlite3.Connection) -> None:
@@ -197,17 +203,17 @@ def _migrate_to_v3(conn: sqlite3.Connection) -> None:
         conn.execute(f"ALTER TABLE messages ADD COLUMN search_text TEXT "
                      f"GENERATED ALWAYS AS ({SEARCH_TEXT_SQL}) VIRTUAL")
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('indexed_upto', '0')")
-    _run_script(conn, V3_INDEX_DDL)
+    run_script(conn, V3_INDEX_DDL)
     conn.execute("INSERT OR REPLACE INTO state_meta(key, value) VALUES ('grams_format', ?)", (GRAMS_FORMAT,))
     # every existing row is now waiting: migrate() indexes them in this same transaction
 
 
 def _migrate_to_v4(conn: sqlite3.Connection) -> None:
-    _run_script(conn, V4_DDL)
+    run_script(conn, V4_DDL)
 
 
 def _migrate_to_v5(conn: sqlite3.Connection) -> None:
-    _run_script(conn, V5_DDL)
+    run_script(conn, V5_DDL)
     # lists for the rows indexed so far; migrate() then indexes the waiting rows,
     # which adds them to the lists
     rebuild_lists(conn)
@@ -222,7 +228,7 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
 }
 
 
-def _run_script(conn: sqlite3.Connection, script: str) -> None:
+def run_script(conn: sqlite3.Connection, script: str) -> None:
     # executescript() would COMMIT the open transaction; run statement by statement
     for statement in _split_statements(script):
         conn.execute(statement)

@@ -13,7 +13,6 @@ Gram terms with too many matches for FTS5 rank the newest ``rank_window`` matche
 """
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
@@ -22,8 +21,10 @@ from .candidates import MAX_SCORED, group_counts, rank_from_lists, score_message
 from .tail import search_tail
 from .pending import PERSISTENT, IndexTables
 from .readcache import read_cache, refresh_read_cache
-from .prefixes import PrefixExpander, is_prefix
-from .query import Group, QueryPlan, Term, ascii_lower
+from .prefixes import PrefixExpander
+from .query import Group, QueryPlan, ascii_lower
+# snippets are built in snippets.py; their names stay importable from here
+from .snippets import MARK_CLOSE, MARK_OPEN, SNIPPET_CHARS, fold_diacritics, highlight_pattern, make_snippet  # noqa: F401
 
 DEFAULT_RANK_WINDOW = 500
 # a group the impact lists cannot rank for certain is ranked in full by FTS5 up to
@@ -34,8 +35,6 @@ EXHAUSTIVE_FACTOR = 8
 # (a connection that searches repeatedly answers the costly groups from postings instead, so
 # this is mostly what a group's first search may cost)
 FTS5_BUDGET_US = 5000
-SNIPPET_CHARS = 160
-MARK_OPEN, MARK_CLOSE = ">>>", "<<<"
 
 
 @dataclass(frozen=True)
@@ -356,38 +355,6 @@ def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
     for key in dict.fromkeys(keys):
         kept.append(earliest[key])
     return kept
-
-
-def _term_regex(term: Term) -> str:
-    if term.gram_exprs or term.literal is not None:
-        return re.escape(term.text)
-    words = re.findall(r"[^\W_]+", term.text)
-    body = r"[\W_]+".join(re.escape(w) for w in words)
-    prefix = is_prefix(term)
-    return r"(?<![^\W_])" + body + (r"[^\W_]*" if prefix else r"(?![^\W_])")
-
-
-def highlight_pattern(plan: QueryPlan) -> re.Pattern[str] | None:
-    """One case-insensitive regex matching every positive term of the plan."""
-    parts = [_term_regex(t) for g in plan.groups for t in g.positives if t.text]
-    if not parts:
-        return None
-    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
-
-
-def make_snippet(text: str, pattern: re.Pattern[str] | None, width: int = SNIPPET_CHARS) -> str:
-    """About *width* characters around the first match, matches marked, '...' where cut."""
-    text = " ".join(text.split())
-    first = pattern.search(text) if pattern else None
-    if first is None:
-        return text[:width] + ("..." if len(text) > width else "")
-    # a quarter of the window before the match, the rest after it
-    start = max(0, first.start() - width // 4)
-    end = min(len(text), max(start + width, first.end()))
-    start = max(0, min(start, end - width))
-    window = text[start:end]
-    marked = pattern.sub(lambda m: f"{MARK_OPEN}{m.group(0)}{MARK_CLOSE}", window) if pattern else window
-    return ("..." if start > 0 else "") + marked + ("..." if end < len(text) else "")
 
 
 def normalise_roles(role_filter: str | Sequence[str] | None) -> tuple[str, ...]:

@@ -100,10 +100,10 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin):
                 migrate(conn, str(self.path), progress=progress)
         if not indexing.grams_format_current(self._conn):
             # the gram rules or Python's Unicode tables changed: old tokens would no
-            # longer match what a delete recomputes, so rebuild from the rows
+            # longer match what a delete recomputes, so the gram index is made again from the rows
             with write_transaction(self._conn) as conn:
                 if not indexing.grams_format_current(conn):
-                    indexing.rebuild(conn, progress)
+                    indexing.rebuild_grams(conn, progress)
         if self._waiting() >= indexing.BATCH_ROWS:
             self.flush_search_index(progress)
 

@@ -19,7 +19,7 @@ for _directory in (Path(__file__).parent, Path(__file__).parent.parent):
 from distribution_support import PluginVenv, build_wheels, greeter_project, package_project  # noqa: E402
 from venv_support import ThrowawayVenv  # noqa: E402
 
-BAD_MANIFEST = "name: broken\nversion: '1.0'\nkind: nonsense\n"
+BAD_MANIFEST = "name: broken\nversion: '1.0'\nprovides_hooks: nonsense\n"
 
 
 @dataclass(frozen=True)

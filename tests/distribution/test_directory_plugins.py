@@ -104,6 +104,17 @@ def test_remove_deletes_the_directory_and_every_config_mention(run_hermes, herme
     assert json.loads((hermes_home / "plugins.lock").read_text())["plugins"] == {}
 
 
+@pytest.mark.parametrize("config", [b"\xffa\xf4\x13\xe58", b"plugins: 5\n"])
+def test_remove_with_a_config_it_cannot_edit_deletes_nothing(run_hermes, hermes_home, source, config):
+    assert run_hermes("plugins", "install", str(source), "--no-input").exit_code == 0
+    (hermes_home / "config.yaml").write_bytes(config)
+    lock = (hermes_home / "plugins.lock").read_text()
+    result = run_hermes("plugins", "remove", "memo")
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"hermes: error: cannot remove 'memo': {hermes_home / 'config.yaml'}") and result.stderr.rstrip().endswith("Nothing was changed.")
+    assert (hermes_home / "plugins" / "memo" / "__init__.py").is_file() and (hermes_home / "plugins.lock").read_text() == lock
+
+
 def test_remove_suggests_close_names_and_refuses_shipped_plugins(run_hermes, source):
     run_hermes("plugins", "install", str(source), "--no-input")
     unknown = run_hermes("plugins", "remove", "mem")

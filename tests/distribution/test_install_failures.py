@@ -70,14 +70,14 @@ def test_a_bad_manifest_rolls_back_the_package_and_the_dependency_it_upgraded(ve
     seeded = venv.run("-m", "pip", "install", "--no-index", "--find-links", str(wheels.index), "depx==1.0", cwd=tmp_path)
     assert seeded.returncode == 0, seeded.stderr
     message = failing_install(venv, lived_in_home, tmp_path, "hermes-broken", "--no-index", "--find-links", str(wheels.index))
-    assert "cannot install 'hermes-broken': plugin 'broken' is invalid: 'kind': 'nonsense' is not one of" in message
-    assert "-> set 'kind' to one of 'standalone'" in message
+    assert "cannot install 'hermes-broken': plugin 'broken' is invalid: 'provides_hooks': 'nonsense' is not of type 'array'" in message
+    assert "-> make 'provides_hooks' an array" in message
     assert [p.name for p in venv.site_packages.glob("depx-*.dist-info")] == ["depx-1.0.dist-info"]
 
 
 def test_a_bad_manifest_in_a_wheel_is_refused_before_pip_runs(venv, lived_in_home, wheels, tmp_path):
     message = failing_install(venv, lived_in_home, tmp_path, str(wheels.wheel("hermes_broken")))
-    assert "plugin 'broken' is invalid: 'kind'" in message
+    assert "plugin 'broken' is invalid: 'provides_hooks'" in message
 
 
 def test_a_distribution_without_a_plugin_is_uninstalled_again(venv, lived_in_home, wheels, tmp_path):
@@ -166,3 +166,35 @@ def test_two_distributions_declaring_one_plugin_name_are_reported_not_dropped_in
     listed = venv.hermes_run("plugins", "list", home=home, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "plugin 'guard' (entrypoint" in listed.stderr and "overrides the entrypoint plugin of the same key" in listed.stderr
+
+
+def test_a_project_whose_pyproject_is_not_toml_is_named_with_line_and_column(venv, lived_in_home, tmp_path):
+    # pip itself raises on such a file ("ERROR: Exception:" and its traceback): the cause is the traceback's last line
+    project = write_files(tmp_path / "hermes-kettle", {"pyproject.toml": "[project]\nname = 'hermes-kettle'\nversion = '0.1'\nthis is [not toml\n"})
+    message = failing_install(venv, lived_in_home, tmp_path, str(project), "--no-index")
+    assert "the project's pyproject.toml is not valid TOML: " in message and "(at line 4, column 6)" in message
+    assert "-> fix pyproject.toml at that line and column" in message and "Exception:" not in message
+
+
+def test_streamed_tracebacks_fold_to_their_exception_line_at_any_depth():
+    from hermes_core.distribution.console import Console
+
+    out = io.StringIO()
+    console = Console(out=out)
+    build_log = [
+        "Processing ./kettle", "ERROR: Exception:", "Traceback (most recent call last):", '  File "a.py", line 1, in <module>',
+        "    run()", "", "During handling of the above exception, another exception occurred:", "",
+        "Traceback (most recent call last):", '  File "b.py", line 2', "pkg.sub.BadThing: first cause",
+        "  × Getting requirements to build wheel did not run successfully.", "  ╰─> [3 lines of output]",
+        "      Traceback (most recent call last):", '        File "setup.py", line 9', "      ValueError: no version given",
+        "      [end of output]", "error: subprocess-exited-with-error",
+    ]
+    for line in build_log:
+        console.stream(line + "\n")
+    shown = [line[4:] for line in out.getvalue().splitlines()]
+    assert shown == [
+        "Processing ./kettle", "ERROR: Exception:", "[a traceback of 8 lines left out]", "pkg.sub.BadThing: first cause",
+        "  × Getting requirements to build wheel did not run successfully.", "  ╰─> [3 lines of output]",
+        "      [a traceback of 2 lines left out]", "      ValueError: no version given", "      [end of output]", "error: subprocess-exited-with-error",
+    ]
+    assert "Traceback" not in out.getvalue() and list(console.tail)[-1] == "error: subprocess-exited-with-error"

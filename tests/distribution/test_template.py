@@ -84,7 +84,12 @@ def test_new_refuses_a_name_that_cannot_be_a_plugin_key(run_hermes, tmp_path):
     out.mkdir()
     result = run_hermes("plugins", "new", "9lives", "--no-input", "-o", str(out))
     assert result.exit_code == 1
-    assert "'9lives' cannot be a plugin name: it must start with a letter" in result.stderr
+    assert "'9lives' cannot be a plugin name for a new project: it must start with an ASCII letter" in result.stderr
+    assert list(out.iterdir()) == []
+    # a name a published plugin may carry (see test_plugin_names) is still no PyPI project name: the
+    # message says why instead of claiming 'é' is no letter
+    accented = run_hermes("plugins", "new", "Café", "--no-input", "-o", str(out))
+    assert accented.exit_code == 1 and "ASCII letters" in accented.stderr and "PyPI project" in accented.stderr
     assert list(out.iterdir()) == []
 
 

@@ -98,7 +98,7 @@ def test_small_edits(run_hermes: Any, hermes_home: Path, tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("honcho", "tokens", "--context", "0"), "contextTokens"),
+        (("honcho", "tokens", "--context", "0"), "--context 0 is not valid (at least 1)"),
         (("honcho", "peer", "--user", "eri smith"), "only letters"),
         (("honcho", "peer"), "give --user NAME"),
         (("honcho", "map", "  "), "session name is empty"),
@@ -206,7 +206,7 @@ def test_setup_blames_a_bad_flag_not_a_file_that_does_not_exist(run_hermes: Any,
     assert "honcho.json" not in result.stderr and "Traceback" not in result.stderr
     assert not (hermes_home / "honcho.json").exists() and not (hermes_home / "config.yaml").exists()
     spaced = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "   ")
-    assert spaced.exit_code in (0, 1) and "Traceback" not in spaced.stderr
+    assert spaced.exit_code == 2 and "argument --peer-name: the value is blank" in spaced.stderr and not (hermes_home / "honcho.json").exists()
 
 
 def test_setup_while_another_provider_is_selected_loads_honcho_only_for_its_command(
@@ -234,3 +234,47 @@ def test_memory_status_reports_a_rejected_key_unavailable(run_hermes: Any, herme
         (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": strict.base_url, "apiKey": "the-right-key", "workspace": workspace, "timeout": 2}))
         accepted = run_hermes("memory", "status", "--json")
     assert accepted.exit_code == 0 and accepted.json()["connection"] == "ok", accepted.stdout
+
+
+def test_sync_from_a_profile_fills_the_shared_file_its_profiles_read(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a custom root (HERMES_HOME outside ~/.hermes): its profiles live in <root>/profiles/NAME
+    for profile in ("coder", "writer"):
+        (hermes_home / "profiles" / profile).mkdir(parents=True)
+    assert run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri").exit_code == 0
+    shared = hermes_home / "honcho.json"
+    before = run_hermes("-p", "coder", "honcho", "status", "--json").json()
+    assert before["file"] == str(shared)  # a profile without its own file reads the default profile's
+    monkeypatch.setenv("HERMES_HOME", str(hermes_home))
+    result = run_hermes("-p", "writer", "honcho", "sync", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["file"] == str(shared) and result.json()["changed"]["created"] == ["hermes.coder", "hermes.writer"]
+    assert not (hermes_home / "profiles" / "writer" / "honcho.json").exists()
+    hosts = honcho_json(hermes_home)["hosts"]
+    assert hosts["hermes"] == {"baseUrl": "http://localhost:8000", "peerName": "eri", "enabled": True}
+    assert (hosts["hermes.coder"], hosts["hermes.writer"]) == ({"aiPeer": "coder"}, {"aiPeer": "writer"})
+    monkeypatch.setenv("HERMES_HOME", str(hermes_home))
+    coder = run_hermes("-p", "coder", "honcho", "status", "--json").json()
+    assert coder["file"] == str(shared) and coder["settings"]["aiPeer"] == {"value": "coder", "source": "host block hosts.hermes.coder"}
+
+
+@pytest.mark.parametrize("flag", ["--peer-name", "--ai-peer", "--workspace", "--base-url"])  # --api-key: test_honcho_cli_commands
+def test_setup_refuses_a_blank_value_and_writes_nothing(run_hermes: Any, hermes_home: Path, flag: str) -> None:
+    result = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", flag, "  ")
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert flag in result.stderr and "blank" in result.stderr and "->" in result.stderr and "Traceback" not in result.stderr
+    assert not (hermes_home / "honcho.json").exists() and not (hermes_home / "config.yaml").exists() and not (hermes_home / ".env").exists()
+    as_json = run_hermes("honcho", "setup", "--no-input", "--json", "--base-url", "http://localhost:8000", flag, "")
+    assert as_json.exit_code == 2 and flag in as_json.stderr and not (hermes_home / "honcho.json").exists()
+
+
+def test_the_generic_wizard_refuses_an_id_honcho_would_not_take_and_writes_nothing(run_hermes: Any, hermes_home: Path) -> None:
+    result = run_hermes("memory", "setup", "honcho", "--yes", "--set", "baseUrl=http://localhost:8000", "--set", "apiKey=hk_" + "k" * 20,
+                        "--set", "peerName=eri smith", "--json")
+    assert result.exit_code == 1, result.stdout
+    answer = result.json()
+    assert answer["cause"] == "memory provider 'honcho' refused the settings: peerName 'eri smith' may use only letters, digits, '_' and '-'"
+    assert answer["fix"].startswith("e.g. --set peerName=eri-smith") and "report it to the provider's author" not in result.stderr
+    assert not (hermes_home / "honcho.json").exists() and not (hermes_home / ".env").exists()
+    assert "provider" not in (hermes_home / "config.yaml").read_text(encoding="utf-8") if (hermes_home / "config.yaml").exists() else True
+    for argv in (("peer", "--ai", "co der"), ("setup", "--no-input", "--base-url", "http://localhost:8000", "--ai-peer", "co der")):
+        assert run_hermes("honcho", *argv).exit_code == 1 and not (hermes_home / "honcho.json").exists()

@@ -157,9 +157,15 @@ def test_sync_without_profiles_creates_the_default_block(run_hermes: Any, hermes
         (("peer", "--user", "eri smith"), "peer name 'eri smith' may use only letters, digits, '_' and '-' -> e.g. 'eri-smith'"),
         (("peer", "--ai", "  "), "peer name '  ' may use only letters, digits, '_' and '-' -> e.g. 'default'"),
         (("peer", "--user", "eri", "--ai", "co/der"), "peer name 'co/der' may use only letters, digits, '_' and '-' -> e.g. 'co-der'"),
-        (("peer",), "give --user NAME and/or --ai NAME"),
-        (("tokens",), "give --context N and/or --dialectic N"),
+        (("peer",), "nothing to change: no peer name was given -> give --user NAME and/or --ai NAME"),
+        (("tokens",), "nothing to change: no size was given -> give --context N and/or --dialectic N"),
+        (("tokens", "--context", "-5"), "--context -5 is not valid (at least 1): it must be a whole number -> run 'hermes honcho tokens' again with a corrected --context"),
+        (("tokens", "--context", "800", "--dialectic", "0"), "--dialectic 0 is not valid (at least 1): it must be a whole number -> run 'hermes honcho tokens' again with a corrected --dialectic"),
+        (("setup", "--no-input", "--base-url", "http://localhost:8000", "--peer-name", "eri/smith"), "--peer-name 'eri/smith' may use only letters, digits, '_' and '-' -> e.g. --peer-name eri-smith"),
+        (("setup", "--no-input", "--base-url", "http://localhost:8000", "--workspace", "my team"), "--workspace 'my team' may use only letters, digits, '_' and '-' -> e.g. --workspace my-team"),
         (("map", " "), "the session name is empty -> e.g. hermes honcho map myproject-main"),
+        (("map", "proj", "--directory", "/no/such/checkout"),
+         "--directory '/no/such/checkout' is not a directory (/no/such/checkout) -> give an existing directory, or create it first"),
     ],
 )
 def test_a_bad_edit_is_one_exact_error_and_writes_nothing(run_hermes: Any, hermes_home: Path, argv: tuple[str, ...], message: str) -> None:

@@ -61,3 +61,17 @@ def test_setup_builtin_clears_the_selection(run_hermes, hermes_home):
     (hermes_home / "config.yaml").write_text("memory:\n  provider: vault\n")
     assert run_hermes("memory", "setup", "builtin").exit_code == 0
     assert yaml.safe_load((hermes_home / "config.yaml").read_text())["memory"]["provider"] == ""
+
+
+def test_setup_answers_in_json_without_asking(make_plugin, run_hermes, hermes_home, monkeypatch):
+    make_plugin("vault", PROVIDER, manifest={"name": "vault", "kind": "exclusive"})
+    monkeypatch.delenv("VAULT_TOKEN", raising=False)
+    result = run_hermes("memory", "setup", "vault", "--set", "token=s3cret", "--set", "region=us", "--json", input="no\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.json() == {"provider": "vault", "memory.provider": "vault", "secrets": ["VAULT_TOKEN"], "settings": ["region"],
+                             "env_file": str(hermes_home / ".env"), "available": True, "reason": ""}
+    assert "s3cret" not in result.stdout
+    builtin = run_hermes("memory", "setup", "builtin", "--json")
+    assert builtin.exit_code == 0 and builtin.json()["memory.provider"] == ""
+    refused = run_hermes("memory", "setup", "vault", "--json")  # the token is required and --json asks nothing
+    assert refused.exit_code == 1 and "--set token=VALUE" in refused.json()["fix"]

@@ -146,3 +146,10 @@ def test_a_providers_extra_fields_are_kept_under_metadata_but_a_files_are_an_err
     assert record.metadata == {"id": "m-1", "score": 1}
     with pytest.raises(RecordError, match="unknown field"):
         record_from_dict({"text": "likes tea", "id": "m-1"})
+
+
+def test_a_line_nested_too_deeply_is_a_line_error_not_a_crash():
+    good = MemoryRecord(text="Prefers tea.", kind="note", created_at="2026-01-02T03:04:05Z").to_json()
+    records, errors = parse_jsonl(["[" * 100_000 + "]" * 100_000, good])
+    assert [r.text for r in records] == ["Prefers tea."]
+    assert [(e.line, e.message) for e in errors] == [(1, "not a record: its JSON is nested too deeply to read")]

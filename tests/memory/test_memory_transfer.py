@@ -73,6 +73,8 @@ def test_import_into_the_builtin_is_all_or_nothing(run_hermes, hermes_home, tmp_
     path.write_text("".join(json.dumps({"text": f"fact number {i} " + "x" * 200, "kind": "preference"}) + "\n" for i in range(20)), encoding="utf-8")
     result = run_hermes("memory", "import", str(path))
     assert result.exit_code == 1 and "do not fit USER.md" in result.stderr and "memory.user_char_limit" in result.stderr
+    # one cause (the whole set against the file as it is), one fix
+    assert result.stderr.count(" -> ") == 1 and "with them it would hold 4" in result.stderr and "(it holds 0% — 0/1375 chars)" in result.stderr
     assert json.loads(run_hermes("memory", "show", "--target", "user", "--json").stdout)["entries"] == []
     small = tmp_path / "small.jsonl"
     small.write_text(json.dumps({"text": "Prefers tabs.", "kind": "preference"}) + "\n" + json.dumps({"text": "Repo lives in ~/src/hermes.", "peer": "assistant"}) + "\n")
@@ -115,7 +117,8 @@ def test_export_from_a_provider_without_export_says_so(run_hermes, make_plugin, 
 
 
 def test_export_refuses_a_directory_or_missing_parent(run_hermes, tmp_path):
-    assert "is a directory" in run_hermes("memory", "export", str(tmp_path)).stderr
+    directory = run_hermes("memory", "export", str(tmp_path)).stderr  # FILE is positional: no '-o' in the example
+    assert f"{tmp_path} is a directory -> give a file name, e.g. {tmp_path / 'memories.jsonl'}" in directory
     assert "does not exist" in run_hermes("memory", "export", str(tmp_path / "no" / "m.jsonl")).stderr
 
 
@@ -179,3 +182,21 @@ def test_export_refuses_to_replace_an_existing_file_unless_forced(run_hermes, he
     assert forced.json()["records"] == 1
     assert [json.loads(line)["text"] for line in out.read_text().splitlines()] == ["The project builds with make release."]
     assert out.stat().st_mode & 0o777 == 0o600  # the atomic replacement is private, whatever the old file's mode was
+
+
+def test_importing_the_builtin_export_into_itself_reports_nothing_added(run_hermes, hermes_home, tmp_path):
+    for text in ("The project builds with make release.", "Deploys go out on Tuesdays."):
+        assert run_hermes("memory", "add", text).exit_code == 0
+    out = tmp_path / "memories.jsonl"
+    assert run_hermes("memory", "export", str(out)).exit_code == 0
+    memory_md = (hermes_home / "memories" / "MEMORY.md").read_text(encoding="utf-8")
+    result = run_hermes("memory", "import", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    summary = result.json()
+    assert (summary["provider"], summary["imported"], summary["added"], summary["already_present"]) == ("builtin", 2, 0, 2)
+    assert (hermes_home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == memory_md
+    # one new record beside the two present: the text says which is which
+    out.write_text(out.read_text(encoding="utf-8") + json.dumps({"text": "Staging lives on port 8443.", "kind": "note"}) + "\n", encoding="utf-8")
+    text = run_hermes("memory", "import", str(out))
+    assert text.exit_code == 0, text.stderr
+    assert text.stdout.strip() == "imported 1 record into builtin: 1 added, 0 already present; 2 imported before were skipped"

@@ -384,3 +384,16 @@ def test_control_characters_in_stored_text_are_shown_not_obeyed_by_the_terminal(
         assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "\r" not in result.stdout, (argv, result.stdout)
     assert "\\x1b[2J\\x1b]0;owned\\x07wipe \\x1b[8mhidden\\x1b[0m done\\x0dX" in run_hermes("sessions", "show", session_id).stdout
     assert run_hermes("sessions", "show", session_id, "--json").json()["messages"][0]["content"] == hostile  # data stays as stored
+
+
+def test_export_to_a_file_reports_in_json_and_takes_the_usual_format_spellings(stored, run_hermes, tmp_path):
+    first, _ = stored
+    out = tmp_path / "notes.md"
+    result = run_hermes("sessions", "export", first, "--format", "markdown", "-o", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json() == {"session_id": first, "file": str(out), "format": "md", "messages": 4}
+    assert out.read_text().startswith("# Deploy notes")
+    as_json = run_hermes("sessions", "export", first, "--format", "JSON")
+    assert as_json.exit_code == 0 and [json.loads(line)["role"] for line in as_json.stdout.splitlines()][0] == "user"
+    wrong = run_hermes("sessions", "export", first, "--format", "html", "--json")
+    assert wrong.exit_code == 2 and "invalid choice: 'html'" in wrong.json()["error"]

@@ -66,13 +66,13 @@ class Finding:
     def message(self) -> str:
         """The error a write gets: family, the span that matched and why that matters."""
         if self.family == "oversize":
-            return f"Blocked: oversize — the note has {self.span}; store a shorter note."
+            return f"Blocked: oversize — the note has {self.span} -> store a shorter note."
         where = "" if self.view == "text" else f" (in the {self.view} form of the note)"
         return (
             f"Blocked: {self.family} — the note {FAMILIES.get(self.family, 'matched a threat rule')}; "
             f"matched {printable_span(self.span)!r}{where} [rule {self.rule}]. Memory is placed in the system prompt "
             "of later sessions, so it may not carry instructions to the agent, hidden characters or secret-handling "
-            "commands; rephrase it as a plain fact."
+            "commands -> rephrase it as a plain fact."
         )
 
 

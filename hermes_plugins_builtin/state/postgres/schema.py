@@ -11,9 +11,9 @@ from typing import Any, Callable
 from ..backfill_ledger import POSTGRES_DDL as POSTGRES_BACKFILL_DDL
 from ..errors import NotAStateDatabaseError, SchemaTooNewError
 from .connection import redact_url
-from .text import word_index
+from .text import gram_array, word_index
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # one fixed key for pg_advisory_xact_lock: "hermes-state" folded into a bigint
 MIGRATION_LOCK_KEY = 0x68_65_72_6D_65_73_01
 
@@ -136,11 +136,28 @@ def fill_postings(conn: Any, *, batch: int = 2000) -> None:
         after = rows[-1][0]
 
 
+def refill_grams(conn: Any, *, batch: int = 2000) -> None:
+    """Gram arrays again under the current rules (v5: symbols such as emoji got grams, as in state.db's
+    gram index); only rows with non-ASCII text can have any, and only changed arrays are written."""
+    after = 0
+    while True:
+        rows = conn.execute("SELECT id, search_text, grams FROM messages WHERE id > %s "
+                            "AND search_text ~ '[^\\x01-\\x7f]' ORDER BY id LIMIT %s", (after, batch)).fetchall()
+        if not rows:
+            return
+        changed = [(grams, message_id) for message_id, text, old in rows
+                   if (grams := gram_array(text) or None) != (sorted(old) if old else None)]
+        if changed:
+            conn.cursor().executemany("UPDATE messages SET grams = %s WHERE id = %s", changed)
+        after = rows[-1][0]
+
+
 MIGRATIONS: dict[int, Callable[[Any], None]] = {
     1: lambda conn: conn.execute(V1_DDL),
     2: lambda conn: conn.execute(POSTGRES_BACKFILL_DDL),
     3: lambda conn: conn.execute(V3_DDL),
     4: _v4,
+    5: refill_grams,
 }
 
 

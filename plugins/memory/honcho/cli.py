@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, host_key, is_local_url, load_config, sanitize_id, writable_path
-from .settings import checked, edit_host_block, read_raw, write_raw
+from .config import RECALL_MODES, SESSION_STRATEGIES, HonchoConfigError, block_name, default_profile_home, host_key, is_local_url, load_config, sanitize_id, writable_path
+from .settings import checked, edit_host_block, read_raw, refuse_bad_ids, write_raw
 from .writer import FailureJournal
 
 OBSERVATION_MODES = ("directional", "unified")
@@ -56,6 +56,18 @@ def _done(args: argparse.Namespace, path: Path, changed: dict[str, Any], message
     return 0
 
 
+def _filled(example: str) -> Any:
+    """An argparse type refusing a blank value (an unset shell variable, a stray space), which would
+    otherwise be stored as null or silently dropped; argparse names the option in its message."""
+
+    def value(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the value is blank -> give one, e.g. {example}, or leave the option out")
+        return text
+
+    return value
+
+
 def register_cli(parser: argparse.ArgumentParser) -> None:
     commands = parser.add_subparsers(dest="honcho_command", metavar="SUBCOMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
@@ -68,10 +80,10 @@ def register_cli(parser: argparse.ArgumentParser) -> None:
 
     setup = add("setup", "set up Honcho (cloud or self-hosted) and select it as memory provider", cmd_setup)
     setup.add_argument("--api-key", help="Honcho API key (stored in $HERMES_HOME/.env as HONCHO_API_KEY)")
-    setup.add_argument("--base-url", help="self-hosted Honcho URL (omit for Honcho cloud)")
-    setup.add_argument("--workspace", help="workspace ID (default: host key)")
-    setup.add_argument("--peer-name", help="your peer name")
-    setup.add_argument("--ai-peer", help="this profile's AI peer name")
+    setup.add_argument("--base-url", type=_filled("--base-url http://localhost:8000"), help="self-hosted Honcho URL (omit for Honcho cloud)")
+    setup.add_argument("--workspace", type=_filled("--workspace hermes"), help="workspace ID (default: host key)")
+    setup.add_argument("--peer-name", type=_filled("--peer-name eri"), help="your peer name")
+    setup.add_argument("--ai-peer", type=_filled("--ai-peer hermes"), help="this profile's AI peer name")
     setup.add_argument("--recall-mode", choices=RECALL_MODES)
     setup.add_argument("--session-strategy", choices=SESSION_STRATEGIES)
     setup.add_argument("--no-input", action="store_true", help="never prompt; use the flags and defaults")
@@ -115,19 +127,25 @@ def cmd_setup(args: argparse.Namespace) -> int:
     return _done(args, path, changed, "Honcho set up; memory.provider = honcho")
 
 
-def _check_flags(values: dict[str, Any]) -> None:
-    """A bad --base-url is blamed on the flag (not on a honcho.json that may not even exist), before anything is written.
+#: honcho.json keys of ``hermes honcho setup``'s flags, for errors that name the flag the user typed.
+SETUP_FLAGS = {"baseUrl": "--base-url", "workspace": "--workspace", "peerName": "--peer-name", "aiPeer": "--ai-peer",
+               "recallMode": "--recall-mode", "sessionStrategy": "--session-strategy"}
 
-    It is the one flag honcho.json can refuse: a workspace or peer name is any string, and argparse holds
-    --recall-mode and --session-strategy to their choices.
-    """
-    url = values.get("baseUrl")
-    if url is None:
-        return
-    try:
-        checked("baseUrl", url, "--base-url")
-    except HonchoConfigError:
-        raise _error(f"--base-url {url!r} is not an http(s) URL -> give the server's address with http:// or https://, e.g. --base-url http://localhost:8000") from None
+
+def _check_flags(values: dict[str, Any], flags: dict[str, str] = SETUP_FLAGS, command: str = "setup") -> None:
+    """A bad flag is blamed on the flag (not on a honcho.json that may not even exist), before anything is written."""
+    for key, value in values.items():
+        if value is None:
+            continue
+        try:
+            checked(key, value, flags[key])
+        except HonchoConfigError as exc:
+            flag = flags[key]
+            if key == "baseUrl":
+                raise _error(f"{flag} {value!r} is not an http(s) URL -> give the server's address with http:// or https://, e.g. {flag} http://localhost:8000") from None
+            detail = str(exc).split(" is not valid", 1)[-1].split(": it must be ", 1)[0]  # e.g. " (at least 1)"
+            expected = str(exc).split(": it must be ", 1)[-1].split(" -> ", 1)[0]
+            raise _error(f"{flag} {value!r} is not valid{detail}: it must be {expected} -> run 'hermes honcho {command}' again with a corrected {flag}") from None
 
 
 def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, interactive: bool) -> tuple[Path, dict[str, Any]]:
@@ -143,6 +161,10 @@ def run_setup(home: Path, values: dict[str, Any], api_key: str | None, *, intera
             api_key = _ask("API key (from app.honcho.dev, or your server's)", None, secret=True)
         values["peerName"] = values.get("peerName") or _ask("Your peer name", os.environ.get("USER") or "user")
         values["recallMode"] = values.get("recallMode") or _ask("Recall mode (hybrid/context/tools)", "hybrid")
+    try:  # IDs Honcho accepts, as 'hermes honcho peer' requires (asked answers are checked here too)
+        refuse_bad_ids(values, SETUP_FLAGS)
+    except HonchoConfigError as exc:
+        raise _error(str(exc)) from None
     if api_key is not None and ("\n" in api_key or not api_key.strip()):
         raise _error("the API key is empty or spans lines -> give it on one line (--api-key KEY)")
     if not api_key and not values.get("baseUrl") and not os.environ.get("HONCHO_API_KEY"):
@@ -232,7 +254,7 @@ def cmd_mode(args: argparse.Namespace) -> int:
 def cmd_peer(args: argparse.Namespace) -> int:
     updates = {k: v for k, v in (("peerName", args.user), ("aiPeer", args.ai)) if v is not None}
     if not updates:
-        raise _error("give --user NAME and/or --ai NAME")
+        raise _error("nothing to change: no peer name was given -> give --user NAME and/or --ai NAME")
     for key, value in updates.items():
         if not value.strip() or sanitize_id(value) != value.strip():
             raise _error(f"peer name {value!r} may use only letters, digits, '_' and '-' -> e.g. {sanitize_id(value)!r}")
@@ -242,7 +264,8 @@ def cmd_peer(args: argparse.Namespace) -> int:
 def cmd_tokens(args: argparse.Namespace) -> int:
     updates = {k: v for k, v in (("contextTokens", args.context), ("dialecticMaxChars", args.dialectic)) if v is not None}
     if not updates:
-        raise _error("give --context N and/or --dialectic N")
+        raise _error("nothing to change: no size was given -> give --context N and/or --dialectic N")
+    _check_flags(updates, {"contextTokens": "--context", "dialecticMaxChars": "--dialectic"}, "tokens")
     return _done(args, _edit(updates), updates, ", ".join(f"{k} = {v}" for k, v in updates.items()))
 
 
@@ -251,6 +274,8 @@ def cmd_map(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name:
         raise _error("the session name is empty -> e.g. hermes honcho map myproject-main")
+    if not Path(directory).is_dir():  # a mistyped path would map a directory no session ever runs in
+        raise _error(f"--directory {args.directory!r} is not a directory ({directory}) -> give an existing directory, or create it first")
     home = _home()
     path = writable_path(home)
     data = _read(path)
@@ -266,12 +291,11 @@ def cmd_map(args: argparse.Namespace) -> int:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from hermes_core.config import get_hermes_home
-
-    home = _home()
-    base = home.parent.parent if home.parent.name == "profiles" else get_hermes_home()
+    # the blocks go where every profile without a honcho.json of its own reads them: the default
+    # profile's file in use, whichever profile runs the command
+    base = default_profile_home(_home())
     profiles = sorted(p.name for p in (base / "profiles").iterdir() if p.is_dir()) if (base / "profiles").is_dir() else []
-    path = writable_path(home)
+    path = writable_path(base)
     data = _read(path)
     hosts = data.setdefault("hosts", {})
     if not isinstance(hosts, dict):

@@ -77,10 +77,17 @@ _LEGACY = {"recallMode": {"auto": "hybrid"}}
 _LOCAL_HOSTS = re.compile(r"^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|::1|[^.]+\.local|host\.docker\.internal)$", re.IGNORECASE)
 
 
+def default_profile_home(hermes_home: Path) -> Path:
+    """The home of the default profile: ``<root>`` for a profile home ``<root>/profiles/NAME``, else the home itself."""
+    return hermes_home.parent.parent if active_profile(hermes_home) else hermes_home
+
+
 def config_paths(hermes_home: Path, user_home: Path | None = None) -> list[Path]:
-    """Where honcho.json is looked for, in order."""
+    """Where honcho.json is looked for, in order: the profile's own, the default profile's (where host
+    blocks of every profile accumulate, also under a custom root), ``~/.hermes``'s, ``~/.honcho``'s."""
     user_home = user_home or Path.home()
-    return [hermes_home / "honcho.json", user_home / ".hermes" / "honcho.json", user_home / ".honcho" / "config.json"]
+    paths = [hermes_home / "honcho.json", default_profile_home(hermes_home) / "honcho.json", user_home / ".hermes" / "honcho.json", user_home / ".honcho" / "config.json"]
+    return list(dict.fromkeys(paths))
 
 
 def active_profile(hermes_home: Path) -> str | None:

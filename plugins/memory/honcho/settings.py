@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfig, HonchoConfigError, _check, block_name, host_key, read_config_file, writable_path
+from .config import KEYS, RECALL_MODES, SESSION_STRATEGIES, HonchoConfig, HonchoConfigError, _check, block_name, host_key, read_config_file, sanitize_id, writable_path
+
+#: Settings that are Honcho IDs.
+ID_KEYS = frozenset({"workspace", "peerName", "aiPeer"})
 
 CONFIG_SCHEMA: list[dict[str, Any]] = [
     {"key": "apiKey", "description": "Honcho API key (app.honcho.dev); leave empty for a local server", "secret": True, "env_var": "HONCHO_API_KEY", "url": "https://app.honcho.dev", "required": False},
@@ -54,6 +57,18 @@ def checked(key: str, value: Any, where: str) -> Any:
     return _check(key, value, where)
 
 
+def refuse_bad_ids(values: Mapping[str, Any], name: Mapping[str, str] | None = None) -> None:
+    """Honcho takes IDs of letters, digits, '_' and '-': a value given for one that is not such an ID
+    would be refused or changed on the way, so a command refuses it (a file edited by hand is left
+    to the provider, which sanitizes what it reads). ``name`` maps a key to the flag that gave it."""
+    for key in ID_KEYS:
+        value = values.get(key)
+        if isinstance(value, str) and value.strip() and sanitize_id(value) != value.strip():
+            flag = (name or {}).get(key)  # hermes honcho setup's flag; else hermes memory setup's --set
+            example = f"{flag} {sanitize_id(value)}" if flag else f"--set {key}={sanitize_id(value)}"
+            raise HonchoConfigError(f"{flag or key} {value!r} may use only letters, digits, '_' and '-' -> e.g. {example}")
+
+
 def edit_host_block(
     hermes_home: Path,
     updates: Mapping[str, Any],
@@ -84,4 +99,5 @@ def edit_host_block(
 def save_settings(hermes_home: Path, values: Mapping[str, Any], *, env: Mapping[str, str] | None = None, user_home: Path | None = None) -> Path:
     """What ``hermes memory setup honcho`` collected (secrets went to .env), into the host block."""
     updates = {k: v for k, v in values.items() if k in KEYS and v not in (None, "")}
+    refuse_bad_ids(updates)
     return edit_host_block(hermes_home, updates, env=env, user_home=user_home)

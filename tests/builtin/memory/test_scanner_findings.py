@@ -8,7 +8,7 @@ from hermes_plugins_builtin.memory.scanner import FAMILIES, Finding, blocked_mar
 
 ADVICE = (
     "Memory is placed in the system prompt of later sessions, so it may not carry instructions to the agent, "
-    "hidden characters or secret-handling commands; rephrase it as a plain fact."
+    "hidden characters or secret-handling commands -> rephrase it as a plain fact."
 )
 
 #: What each family's refusal tells the writer the note would do.
@@ -51,7 +51,7 @@ def test_an_unknown_family_still_gets_a_message():
 
 def test_oversize_says_how_long_the_note_is():
     finding = Finding("oversize", "scan_limit", "70000 characters, more than the 65536 the scan reads")
-    assert finding.message == "Blocked: oversize — the note has 70000 characters, more than the 65536 the scan reads; store a shorter note."
+    assert finding.message == "Blocked: oversize — the note has 70000 characters, more than the 65536 the scan reads -> store a shorter note."
     assert finding.reason == "70000 characters, more than the 65536 the scan reads"
     assert blocked_marker(finding) == "[BLOCKED: 70000 characters, more than the 65536 the scan reads]"
 
