@@ -360,6 +360,13 @@ GROUPS: dict[str, Group] = {
         ("tests/honcho_provider/test_honcho_cli.py", "tests/honcho_provider/test_honcho_cli_commands.py"),
         loaded_plugins=("memory/honcho",),
     ),
+    # the parser of ``hermes honcho`` (register_cli: subcommands, options, choices, help) with the test that builds it
+    # on a bare argparse parser: under a second per mutant, where in "honcho-cli" every test reaches register_cli,
+    # so each of its mutants ran whole commands. Measure register_cli here (--only '...cli.x_register_cli*')
+    "honcho-cli-parser": Group(
+        ("plugins/memory/honcho/cli.py",),
+        ("tests/honcho_provider/test_honcho_cli_parser.py",),
+    ),
     # needs the real server the tests start (pgserver); the multi-process and restart tests are left out
     "postgres": Group(
         (
@@ -520,6 +527,10 @@ def _refresh_tests(name: str, group: Group, workdir: Path, max_children: int, ti
     # copy2 keeps the checkout's times: mutmut regenerates a mutated file only when its source is newer
     for package in COPIED[:2]:
         shutil.copytree(ROOT / package, scratch / package, ignore=ignore, symlinks=True, dirs_exist_ok=True,
+                        copy_function=shutil.copy2)
+    # the bundled plugins too, under both names (a changed plugin file was otherwise judged as the first run copied it)
+    for target in ("plugins", BUNDLED_PACKAGE):
+        shutil.copytree(ROOT / "plugins", scratch / target, ignore=ignore, symlinks=True, dirs_exist_ok=True,
                         copy_function=shutil.copy2)
     # The [tool.mutmut] section stays as the first run wrote it: a changed list of test files
     # would make mutmut discard every verdict and start over. Only the timeout may change: mutmut

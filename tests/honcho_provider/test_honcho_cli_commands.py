@@ -196,7 +196,7 @@ def test_setup_says_what_it_set_up(run_hermes: Any, hermes_home: Path, monkeypat
 @pytest.mark.parametrize("key", ["", "   ", "hk_one\nhk_two"])
 def test_setup_refuses_an_empty_or_multi_line_key(run_hermes: Any, hermes_home: Path, key: str) -> None:
     result = run_hermes("honcho", "setup", "--no-input", "--base-url", "http://localhost:8000", "--api-key", key)
-    assert result.exit_code == 1 and "the API key is empty or spans lines -> give it on one line (--api-key KEY)" in result.stderr
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "hermes: error: the API key is empty or spans lines -> give it on one line (--api-key KEY)\n")
     assert not (hermes_home / "honcho.json").exists() and not (hermes_home / ".env").exists()
 
 
@@ -306,7 +306,9 @@ def test_status_prints_the_file_host_session_and_each_setting(run_hermes: Any, h
     assert f"  {'aiPeer':<24} {json.dumps('ada'):<28} host block hosts.hermes" in lines
     assert f"  {'timeout':<24} {json.dumps(8):<28} default" in lines
     assert lines[-1] == f"warning: {hermes_home / 'honcho.json'}: stray is not a Honcho setting of hermes; it is ignored (settings: 'hermes honcho status')"
-    report = run_hermes("honcho", "status", "--json").json()
+    shown = run_hermes("honcho", "status", "--json")
+    assert shown.exit_code == 0  # nothing was checked, so nothing failed
+    report = shown.json()
     assert report["file"] == str(hermes_home / "honcho.json") and report["host"] == "hermes"
     assert report["session"] == {"name": "mapped", "rule": "manual map (sessions)"} and report["failed_writes"] == 0
     assert report["observation"] == {"user": {"observeMe": True, "observeOthers": True}, "ai": {"observeMe": True, "observeOthers": True}}
@@ -347,3 +349,52 @@ def test_status_check_prints_the_time_it_took(run_hermes: Any, honcho_config: An
     down = run_hermes("honcho", "status", "--check", "--json")
     assert down.exit_code == 1 and down.json()["connection"]["ok"] is False
     assert down.json()["connection"]["error"].startswith("Honcho unreachable at http://127.0.0.1:9")
+
+
+def test_status_names_the_session_with_the_user_peer_prefix(run_hermes: Any, hermes_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (hermes_home / "honcho.json").write_text(json.dumps({"baseUrl": "http://localhost:8000", "peerName": "eri", "sessionPeerPrefix": True,
+                                                         "sessions": {str(tmp_path): "mapped"}}))
+    result = run_hermes("honcho", "status")
+    assert result.exit_code == 0 and result.stdout.splitlines()[2] == "session: eri-mapped (manual map (sessions))"
+
+
+def test_the_wizard_does_not_ask_for_a_recall_mode_given_as_a_flag(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _answer(monkeypatch, ["local"])
+    from hermes_core.cli.main import main
+
+    assert main(["honcho", "setup", "--base-url", "http://localhost:8000", "--peer-name", "eri", "--recall-mode", "context"]) == 0
+    assert asked == ["Use Honcho cloud or a self-hosted server? (cloud/local) [cloud]: "]
+    assert honcho_json(hermes_home)["hosts"]["hermes"] == {"baseUrl": "http://localhost:8000", "peerName": "eri", "recallMode": "context", "enabled": True}
+
+
+def test_setup_with_the_key_in_the_environment_replaces_a_bad_value_of_the_file(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With HONCHO_API_KEY set, setup needs nothing from honcho.json, so a value it replaces may be broken: setup is how it is fixed."""
+    (hermes_home / "honcho.json").write_text(json.dumps({"hosts": {"hermes": {"recallMode": "sometimes"}}}))
+    monkeypatch.setenv("HONCHO_API_KEY", "hk_from_the_environment")
+    result = run_hermes("honcho", "setup", "--no-input", "--recall-mode", "tools")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert honcho_json(hermes_home) == {"hosts": {"hermes": {"recallMode": "tools", "enabled": True}}}
+
+
+def test_run_setup_writes_into_the_home_it_is_given(hermes_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hermes memory setup honcho`` hands the provider its home: the file goes there, whatever $HERMES_HOME says."""
+    from hermes_bundled_plugins.memory.honcho.cli import run_setup
+
+    other = tmp_path / "other_home"
+    other.mkdir()
+    monkeypatch.delenv("HONCHO_API_KEY", raising=False)
+    path, changed = run_setup(other, {"baseUrl": "http://localhost:8000", "peerName": "eri"}, "hk_key", interactive=False)
+    assert path == other / "honcho.json" and not (hermes_home / "honcho.json").exists()
+    assert honcho_json(other) == {"hosts": {"hermes": {"baseUrl": "http://localhost:8000", "peerName": "eri", "enabled": True}}}
+    assert changed == {"baseUrl": "http://localhost:8000", "peerName": "eri", "enabled": True, "apiKey": "(stored in .env)"}
+    assert "HONCHO_API_KEY=hk_key\n" in (other / ".env").read_text()
+
+
+def test_sync_run_in_a_profile_creates_the_blocks_of_its_sibling_profiles(run_hermes: Any, hermes_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for profile in ("coder", "writer"):
+        (hermes_home / "profiles" / profile).mkdir(parents=True)
+    (hermes_home / "honcho.json").write_text('{"workspace": "team"}')
+    result = run_hermes("-p", "coder", "honcho", "sync", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["changed"] == {"created": ["hermes", "hermes.coder", "hermes.writer"]}

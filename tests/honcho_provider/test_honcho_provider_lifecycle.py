@@ -22,13 +22,13 @@ def stored(sdk: Any, session: str) -> list[str]:
 # -- session switches --
 
 
-def test_a_switch_sends_later_turns_to_the_new_session_and_keeps_the_turn_count(make_provider: Any, fake: Any, sdk: Any, turn: Any) -> None:
+def test_a_switch_sends_later_turns_to_the_new_session_and_keeps_the_turn_count(make_provider: Any, fake: Any, sdk: Any, turn: Any, workspace: str) -> None:
     provider = make_provider(writeFrequency="turn", sessionStrategy="per-session", injectionFrequency="first-turn")
     turn(provider, 1, "first question")
     provider.on_session_switch("branch-2", parent_session_id="20260415_a3f2b1")
     assert (provider.session_id, provider.session_name.name, provider.session_name.rule) == ("branch-2", "branch-2", "per-session")
     provider.prefetch("a question")  # no on_turn_start: this prefetch is turn 2, after the first: nothing injected
-    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == 1  # asked once, for the first turn: the switch reset nothing
+    assert len(fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")) == 1  # asked once, for the first turn: the switch reset nothing
     provider.sync_turn("second question", "ok")
     assert provider.flush_writes(30)
     assert stored(sdk, "branch-2") == ["second question", "ok"]
@@ -314,6 +314,7 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     fake.add_conclusion(workspace, "eri", "eri", "Eri is a night owl")  # a base context: the dialectic asks about the message
     provider = make_provider(writeFrequency="turn")
     provider.prefetch_thread.join(30)  # the first turn's fetch, started at initialize
+    assert "Current message" not in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]  # none typed yet
     provider.on_turn_start(1, "first")
     provider.prefetch("first")
     provider.queue_prefetch("what about the release?")
@@ -321,7 +322,7 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     assert thread is not None and thread.name == "honcho-prefetch"
     thread.join(30)
     assert list(provider._prefetcher.state.ready) == [2]
-    assert "what about the release?" in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]
+    assert "what about the release?" in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]
     provider.queue_prefetch("the same turn again")  # turn 2 is ready already: nothing new, the thread is kept
     assert provider.prefetch_thread is thread
     provider.on_turn_start(2, "what about the release?")
@@ -329,16 +330,16 @@ def test_the_next_turn_is_fetched_ahead_with_its_message(make_provider: Any, fak
     provider.queue_prefetch("")
     provider.prefetch_thread.join(30)
     assert list(provider._prefetcher.state.ready) == [3]
-    assert "Current message" not in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]  # no message: none quoted
+    assert "Current message" not in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]  # no message: none quoted
     provider.on_turn_start(3, "")
     provider.prefetch("")  # takes what was fetched ahead for turn 3
-    chats = len(fake.calls("POST", r"/peers/[^/]+/chat$"))
+    chats = len(fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$"))
     provider.shutdown()
     provider.queue_prefetch("after the end")
     provider.prefetch_thread.join(30)  # a fetch it had started would be done by now
     provider.on_turn_start(4, "after the end")
     assert provider.prefetch("after the end") == ""
-    assert len(fake.calls("POST", r"/peers/[^/]+/chat$")) == chats  # a provider shut down asks Honcho nothing
+    assert len(fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")) == chats  # a provider shut down asks Honcho nothing
 
 
 def test_each_stored_message_says_where_it_came_from(make_provider: Any, sdk: Any) -> None:
@@ -384,9 +385,42 @@ def test_a_turn_fetched_now_quotes_its_message_to_the_dialectic(make_provider: A
     provider.prefetch_thread.join(30)
     provider.prefetch("hello")  # turn 1, fetched ahead at initialize
     provider.prefetch("what about the release?")  # turn 2, nothing fetched ahead: asked now
-    assert fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"].endswith("Current message: what about the release?")
+    assert fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"].endswith("Current message: what about the release?")
     provider.prefetch("")
-    assert "Current message" not in fake.calls("POST", r"/peers/[^/]+/chat$")[-1].body["query"]
+    assert "Current message" not in fake.calls("POST", rf"/{workspace}/peers/[^/]+/chat$")[-1].body["query"]
+
+
+def test_a_session_keeps_the_settings_it_started_with(make_provider: Any, honcho_config: Any) -> None:
+    provider = make_provider()
+    honcho_config(root={"peerName": "someone-else"})  # edited while the session runs
+    assert provider.config().peerName == "eri" and provider.config() is provider.config()
+    assert provider.config(reload=True).peerName == "someone-else"
+
+
+def test_the_environment_and_user_home_given_to_the_provider_are_the_ones_read(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".honcho").mkdir(parents=True)
+    (elsewhere / ".honcho" / "config.json").write_text(json.dumps({"workspace": "from-the-given-home", "baseUrl": "https://honcho.example.com"}))
+    provider = HonchoMemoryProvider(env={"HONCHO_API_KEY": "hk_given"}, user_home=elsewhere)
+    assert provider.unavailable_reason() == ""
+    config = provider.config()
+    assert (config.workspace, config.api_key, config.path) == ("from-the-given-home", "hk_given", elsewhere / ".honcho" / "config.json")
+
+
+def test_honcho_cloud_without_a_key_is_named_with_the_fix(hermes_home: Path) -> None:
+    (hermes_home / "honcho.json").write_text(json.dumps({"enabled": True}))
+    assert HonchoMemoryProvider().unavailable_reason() == (
+        "Honcho cloud needs an API key -> set apiKey in honcho.json or HONCHO_API_KEY (hermes honcho setup)")
+
+
+def test_shutdown_waits_for_the_first_turns_fetch_still_running(make_provider: Any, fake: Any) -> None:
+    """A fetch still in an HTTP call when the interpreter exits can abort it: shutdown lets it end first."""
+    fake.delay = 0.5  # every answer is late: the fetch started at initialize is still running below
+    provider = make_provider()
+    thread = provider.prefetch_thread
+    assert thread is not None and thread.is_alive()
+    provider.shutdown()
+    assert not thread.is_alive()
 
 
 def test_check_connection_reports_milliseconds(honcho_config: Any, hermes_home: Path, fake: Any) -> None:

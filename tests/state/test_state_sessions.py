@@ -29,11 +29,11 @@ def test_duplicate_and_unknown_ids_raise(store):
     store.create_session("s1", "cli")
     with pytest.raises(SessionExistsError):
         store.create_session("s1", "cli")
-    with pytest.raises(SessionNotFoundError):
+    with pytest.raises(SessionNotFoundError, match="'missing'"):  # each refusal names the session asked for
         store.end_session("missing")
-    with pytest.raises(SessionNotFoundError):
+    with pytest.raises(SessionNotFoundError, match="'missing'"):
         store.create_session("child", "cli", parent_session_id="missing")
-    with pytest.raises(SessionNotFoundError):
+    with pytest.raises(SessionNotFoundError, match="'missing'"):
         store.append_message("missing", "user", "hi")
     assert store.message_count() == 0
 

@@ -101,7 +101,7 @@ def register_cli(parser: argparse.ArgumentParser) -> None:
     tokens.add_argument("--dialectic", type=int, help="dialecticMaxChars: max chars of the dialectic answer")
     mapping = add("map", "name the Honcho session of the current directory", cmd_map)
     mapping.add_argument("name", help="session name for this directory")
-    mapping.add_argument("--directory", default=None, help="another directory instead of the current one")
+    mapping.add_argument("--directory", help="another directory instead of the current one")
     add("sync", "create host blocks for every hermes profile", cmd_sync)
 
 

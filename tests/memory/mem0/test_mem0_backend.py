@@ -371,7 +371,7 @@ def test_a_configuration_mem0_refuses_is_named(server, hermes_home):
     settings = local_settings(server, hermes_home, llm=None, native={"llm": {"provider": "no-such-provider", "config": {}}})
     with pytest.raises(backend.BackendError) as raised:
         backend.open_backend(settings)
-    assert str(raised.value).startswith("mem0 refused the configuration: ")
+    assert str(raised.value).startswith(f"mem0 refused the configuration: {type(raised.value.__cause__).__name__}: ")
 
 
 def test_the_local_backend_bounds_every_model_call_and_keeps_its_store_under_hermes_home(server, hermes_home):
@@ -392,6 +392,65 @@ def test_the_local_backend_bounds_every_model_call_and_keeps_its_store_under_her
         opened.close()
 
 
+def test_model_blocks_from_mem0_json_keep_their_own_address_and_are_bounded_too(server, hermes_home):
+    """hermes' own endpoints are set as well, but mem0.json's blocks win: their address stays, only the waiting is bounded."""
+    elsewhere = "http://127.0.0.1:9/v1"  # never asked while the store opens
+    native = {"llm": {"provider": "openai", "config": {"model": "their-chat", "api_key": "lk", "openai_base_url": elsewhere}},
+              "embedder": {"provider": "openai", "config": {"model": "their-embedder", "api_key": "nk", "openai_base_url": elsewhere,
+                                                            "embedding_dims": 64}}}
+    opened = backend_module().open_backend(local_settings(server, hermes_home, native=native))
+    try:
+        llm, embedder = opened.memory.llm.client, opened.memory.embedding_model.client
+        assert (llm.timeout, llm.max_retries, str(llm.base_url), llm.api_key) == (2, 0, elsewhere + "/", "lk")
+        assert (embedder.timeout, embedder.max_retries, str(embedder.base_url), embedder.api_key) == (2, 0, elsewhere + "/", "nk")
+    finally:
+        opened.close()
+
+
+def test_an_openrouter_key_in_the_environment_never_reaches_the_configured_endpoints(server, hermes_home, monkeypatch):
+    """mem0 switches its OpenAI clients to OpenRouter, with its key, whenever OPENROUTER_API_KEY is set: both are undone."""
+    monkeypatch.setenv("OPENROUTER_API_KEY", "or-secret")
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        llm, embedder = opened.memory.llm.client, opened.memory.embedding_model.client
+        assert (str(llm.base_url), llm.api_key) == (server.base_url.rstrip("/") + "/", "unused")
+        assert (str(embedder.base_url), embedder.api_key) == (server.base_url.rstrip("/") + "/", "ek")
+    finally:
+        opened.close()
+
+
+def test_the_embedder_is_asked_for_vectors_of_the_configured_size(server, hermes_home):
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        opened.add([{"role": "user", "content": "I like coffee"}], user_id="ann", agent_id="hermes-test", infer=False)
+    finally:
+        opened.close()
+    assert {r.body.get("dimensions") for r in server.requests_of("embeddings")} == {64}
+
+
+def test_the_size_in_an_embedder_block_is_a_whole_number_of_at_least_one(tmp_path):
+    backend = backend_module()
+    assert backend._native_dims({"provider": "openai", "config": {"embedding_dims": 1}}, tmp_path, "hermes") == 1
+    for config in ({"embedding_dims": 0}, {"embedding_dims": True}, {"embedding_dims": "64"}, "not an object", None):
+        with pytest.raises(backend.BackendError, match="does not say its vector size"):
+            backend._native_dims({"provider": "openai", "config": config}, tmp_path, "hermes")
+
+
+def test_the_serialized_store_makes_each_call_under_its_lock_and_shows_its_attributes():
+    """The background search and the writer share the embedded store: every method runs holding the one lock."""
+    backend = backend_module()
+
+    class Store:
+        collection_name = "hermes"
+
+        def get(self, vector_id: int) -> tuple[int, bool]:
+            return vector_id, wrapped._lock._is_owned()
+
+    wrapped = backend._Serialized(Store())
+    assert wrapped.collection_name == "hermes"
+    assert wrapped.get(7) == (7, True) and not wrapped._lock._is_owned()
+
+
 def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(server, hermes_home):
     backend = backend_module()
     settings = local_settings(server, hermes_home)
@@ -406,6 +465,7 @@ def test_the_local_backend_finds_a_turn_and_releases_the_store_when_closed(serve
     (tea,) = opened.turn_memories("ann", "t1")
     opened.update(tea["id"], "likes green tea")
     assert [m["memory"] for m in opened.search("green tea", user_id="ann", top_k=1, rerank=False)] == ["likes green tea"]
+    assert opened.memory.vector_store.get(tea["id"]).payload["data"] == "likes green tea"  # the serialized store passes positional arguments on
     opened.delete(tea["id"])
     opened.close()
     opened.close()

@@ -169,7 +169,9 @@ def test_a_store_already_open_elsewhere_is_named_and_writes_wait(open_provider, 
     second.sync_turn("from the second chat", "")
     assert second.flush(30)
     details = second.status_details()
-    assert "in use by another hermes process or session" in details["open_error"]
+    assert details["open_error"] == (
+        f"the mem0 store {mem0_home / 'mem0' / 'qdrant'} is in use by another hermes process or session (the embedded store "
+        "allows one at a time) -> close the other chat, or give each a store with memory.mem0.store.path")
     assert details["pending_writes"] == 1
     first.shutdown()  # the store is released: the same session picks it up at its next write
     second.sync_turn("after the first chat ended", "")

@@ -339,6 +339,8 @@ def test_a_user_id_from_the_gateway_and_the_platform_name_reach_the_writes(open_
     assert gateway.settings.user_id == "u-42"
     cli = open_provider("s3", platform=None, user_id="")
     assert cli.settings.user_id == "hermes-user"
+    (hermes_home / "config.yaml").write_text("memory:\n  provider: mem0\n  mem0:\n    timeout: 2\n    user_ids:\n      cli: cli-ann\n")
+    assert open_provider("s4", platform=None).settings.user_id == "cli-ann", "no platform named: the CLI's"
 
 
 def fresh_provider():
@@ -383,6 +385,24 @@ def test_export_and_import_name_why_mem0_cannot_be_opened(open_provider, platfor
             act()
         assert str(raised.value).startswith(f"mem0 cannot be opened: the Mem0 platform at {platform.url} refused the key")
         assert str(raised.value) == f"mem0 cannot be opened: {provider.backend_error()}"
+
+
+def test_a_session_warns_that_mem0_cannot_be_opened_and_an_inspection_only_logs_it(open_provider, platform, hermes_home, caplog):
+    import logging
+
+    (hermes_home / ".env").write_text(f"MEM0_API_KEY=wrong\nMEM0_BASE_URL={platform.url}\n")
+    caplog.set_level(logging.DEBUG, logger="hermes.plugins.memory.mem0")
+    inspected = fresh_provider()
+    inspected.initialize_for_inspection("s-status", hermes_home=str(hermes_home))
+    assert inspected.status_details()["mode"] == "platform"
+    inspected.backend_error()
+    refused = [r for r in caplog.records if "refused the key" in r.getMessage()]
+    assert refused and {r.levelname for r in refused} == {"DEBUG"}, "status shows the error in its own output"
+    caplog.clear()
+    provider = open_provider()
+    assert provider.flush(30)
+    refused = [r for r in caplog.records if "refused the key" in r.getMessage()]
+    assert [r.levelname for r in refused] == ["WARNING"] and refused[0].getMessage() == f"mem0: {provider.backend_error()}"
 
 
 def test_backup_paths_are_the_store_directory_and_mem0_json(open_provider, platform, hermes_home):
@@ -466,6 +486,41 @@ def test_a_write_moved_to_the_outbox_at_shutdown_is_not_made_again_when_the_work
     assert pending[0]["error"] == "not made before the session ended; the next session makes it"
     assert platform.memories == {}, "made once, by the next session's replay, not now"
     assert not [r for r in caplog.records if r.getMessage() == "mem0: background job failed"]
+
+
+def test_a_sub_agent_leaves_queued_writes_to_the_primary_and_counts_them_when_a_flush_times_out(
+    open_provider, platform, hermes_home, monkeypatch, caplog
+):
+    from mem0_testkit import plugin_module
+
+    first = open_provider("s-first")
+    assert first.flush(30)
+    held = threading.Event()
+    first._submit(lambda: held.wait(30))  # busy, so the next write is moved to the outbox at shutdown
+    first.sync_turn("queued for the next session", "")
+    monkeypatch.setattr(plugin_module(first, "provider"), "DRAIN_TIMEOUT", 0.05)
+    worker = first._worker
+    first.shutdown()
+    held.set()
+    worker._thread.join(30)
+    outbox = hermes_home / "mem0" / "pending.jsonl"
+    assert len(outbox.read_text().splitlines()) == 1
+
+    sub = open_provider("s-sub", agent_context="subagent")
+    assert sub.flush(30)
+    assert platform.memories == {} and len(outbox.read_text().splitlines()) == 1, "a sub-agent never writes, queued writes neither"
+    busy = threading.Event()
+    sub._submit(lambda: busy.wait(5))
+    try:
+        assert sub.flush(0.05) is False
+    finally:
+        busy.set()
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "still running" in r.getMessage()]
+    assert warnings[-1] == f"mem0: writes still running after 0.05 s; 1 queued in {outbox} are retried next time"
+
+    primary = open_provider("s-primary")
+    assert primary.flush(30)
+    assert [m["memory"] for m in platform.memories.values()] == ["queued for the next session"]
 
 
 def test_status_after_a_failed_inspection_reads_the_home_it_was_given(platform, hermes_home, tmp_path):
