@@ -108,8 +108,9 @@ def test_titles_are_unique_and_number_along_a_lineage(store):
     assert store.set_title("a", "  My   Session  ") == "My Session"  # own title, normalised
     assert store.set_title("a", "   ") is None and store.get_session("a")["title"] is None
     assert store.get_session_by_title("My Session #3")["id"] == "c"
-    with pytest.raises(TitleInUseError):
+    with pytest.raises(TitleInUseError) as refused:
         store.create_session("d", "cli", title="My Session #2")
+    assert str(refused.value) == "title 'My Session #2' is already used by another session -> choose another title"
 
 
 def test_title_numbering_ignores_lookalikes(store):
