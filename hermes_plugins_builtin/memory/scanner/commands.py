@@ -20,6 +20,9 @@ SECRET_PATH = any_of((
     r"(?<![\w.-])\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)(?![\w-])", r"\.hermes/\.env\b", r"login\.keychain\b", r"Login Data\b",
     r"wallet\.dat\b", r"\.p12\b", r"\w{1,16}\.pem\b", r"\.config/(?:rclone|hub|op)\b", r"credentials\.json\b", r"\.vault-token\b",
     r"\.azure/(?:accessTokens|msal_token_cache)", r"/proc/\S{0,200}/environ\b", r"\.terraform\.d/credentials",
+    # Files that hold passwords or keys in clear (MySQL client, Firefox logins, mail clients, Jenkins, TLS, FileZilla).
+    r"\.my\.cnf\b", r"\blogins\.json\b", r"\bkey4\.db\b", r"\.msmtprc\b", r"\.fetchmailrc\b", r"\bsecrets/master\.key\b",
+    r"/etc/ssl/private/", r"\bsitemanager\.xml\b", r"\.aliyun/config\.json\b", r"glab-cli/config\.yml\b",
 ))
 SECRET_VAR = r"\$\{?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE|AUTH|COOKIE|SESSION)[A-Za-z0-9_]{0,64}\}?|\b(?:process\.env|os\.environ|ENV|\$env:)\s*[\[.(]?\s*['\"]?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)"
 SECRET_NAME = r"\b[A-Z][A-Z0-9]{0,64}_(?:[A-Z0-9]{1,64}_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_[A-Z0-9]{1,64})*\b"
@@ -34,7 +37,7 @@ NETWORK = any_of((
     r"\bftp\b", r"\bhttpie\b", r"\bhttp (?:post|put|get)\b", r"Invoke-WebRequest", r"Invoke-RestMethod", r"\biwr\b", r"\birm\b", r"requests\.(?:post|get|put|request)",
     r"urllib", r"urlopen", r"http\.client", r"\bfetch\s*\(", r"\baxios\b", r"XMLHttpRequest", r"Net::HTTP", r"\bLWP\b", r"IO::Socket",
     r"\bsocket\.", r"/dev/(?:tcp|udp)/", r"\bnslookup\b", r"\bdig\b", r"\bResolve-DnsName\b", r"file_get_contents\s*\(\s*[\"']https?",
-    r"\bsendmail\b", r"\bmail -s\b", r"smtplib", r"\bgo run\b", r"WebClient", r"UploadString", r"UploadFile", r"\bhttps?\.request\b", r"\bpost_form\b",
+    r"\bsendmail\b", r"\bmail -s\b", r"smtplib", r"\bgo run\b", r"WebClient", r"UploadString", r"UploadFile", r"\bhttps?\.request\b", r"\bpost_form\b", r"\brequire\(\s*['\"]https?['\"]\s*\)\s*\.\s*(?:get|request)\b",
 ))
 _HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d{1,3}\.){3}\d{1,3})\b|\b\w[\w.-]{0,64}@([\w-]{1,64}(?:\.[\w-]{1,64})+):|\b((?:[\w-]{1,64}\.)+(?:com|net|org|io|sh|dev|app|co|xyz|ru|cn|me|info|site|online|link|cloud|ai|example|biz|to|cc|tk|top)\b)", re.IGNORECASE)
 _LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
@@ -118,7 +121,8 @@ def _not_example_copy(match: re.Match[str]) -> bool:
 
 _SECRET_PATH_WORDS = (".ssh", "id_", ".aws", "netrc", ".pgpass", ".npmrc", ".pypirc", ".docker", ".kube", ".gnupg", "private-keys", "gh/hosts",
                       "gcloud", "/etc/", "history", ".git-credentials", ".env", "keychain", "login data", "wallet", ".p12", ".pem", ".config/",
-                      "credentials", ".vault-token", ".azure", "environ", ".terraform")
+                      "credentials", ".vault-token", ".azure", "environ", ".terraform", ".my.cnf", "logins.json", "key4.db", ".msmtprc",
+                      ".fetchmailrc", "master.key", "sitemanager", ".aliyun", "glab-cli")
 _SECRET_SOURCE = rf"(?:{SECRET_PATH}|{SECRET_VAR}|{ENV_DUMP}|\$\(\s*(?:cat|whoami|hostname|id|uname)[^)]{{0,64}}\)|`(?:cat|whoami|hostname)[^`]{{0,64}}`|~/\.ssh/|\.ssh/)"
 # Every secret source has one of these: a credential path's word, a variable sigil, an environment word or a backquote.
 _SECRET_SOURCE_WORDS = (*_SECRET_PATH_WORDS, "$", "`", "env", "environment]::", ".ssh/", "process.", "os.")
@@ -152,6 +156,22 @@ EXFILTRATION = (
     rule("exfiltration", "copy_secret_remote", rf"\b(?:scp|rsync|sftp|rclone (?:copy|sync)|aws s3 cp|gsutil cp)\b[^\n]{{0,300}}(?:{SECRET_PATH}|~/\.ssh|\.kube|\.gnupg|\.aws|\.docker)[^\n]{{0,300}}", _goes_remote),
 )
 
+# "the script pulls it with `security find-generic-password ... -w` at runtime": a tool named as what the user's own
+# program does with a secret, in a sentence that shows, prints or sends nothing.
+_DESCRIBED_USE = re.compile(r"\b(?:script|program|tool|app|job|hook|makefile|wrapper|function|service|daemon|helper|pipeline|workflow)s?\b"
+                            r"[^.\n]{0,40}\b(?:pulls?|reads?|fetch(?:es)?|gets?|uses?|calls?|runs?|loads?|retrieves?|looks? up)\b")
+_SHOWN = re.compile(r"\b(?:show|print|paste|display|reveal|reply|chat|answer|include|send|post|share|tell|give|output|dump|echo|log)\w*\b")
+
+
+@case_blind
+def _asked_not_described(match: re.Match[str]) -> bool:
+    text = match.string.lower()
+    start = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+    end = min((i for i in (text.find(". ", match.end()), text.find("\n", match.end())) if i >= 0), default=len(text))
+    described = _DESCRIBED_USE.search(text, start, match.start()) is not None
+    return not described or _SHOWN.search(text, start, match.start()) is not None or _SHOWN.search(text, match.end(), end) is not None
+
+
 _READ = any_of((r"tell me what'?s in", r"what(?:'s| is) in(?:side)?", r"reveal", r"quote", r"recite", r"cat", r"less", r"more", r"head", r"tail", r"bat", r"strings", r"xxd", r"od", r"hexdump", r"type", r"Get-Content", r"gc", r"nano", r"vim?", r"open", r"print", r"show", r"display", r"read", r"dump", r"copy", r"cp", r"base64", r"echo", r"sqlite3", r"paste", r"include", r"output", r"list", r"load", r"grep", r"awk", r"sed -n", r"look at", r"check", r"parse", r"decrypt", r"export", r"extract", r"send"))
 _SHOW = any_of((r"print", r"show", r"display", r"output", r"echo", r"reveal", r"dump", r"tell", r"give", r"paste", r"log", r"report", r"expose", r"include", r"read out"))
 _OUT = any_of((r"quote", r"recite", r"spell out", r"print", r"show", r"display", r"output", r"paste", r"echo", r"reveal", r"dump", r"list", r"include", r"write", r"tell", r"give", r"read out", r"share", r"post", r"log", r"return", r"report", r"expose", r"copy"))
@@ -163,7 +183,11 @@ CREDENTIALS = (
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
     rule("credential_access", "secrets_into_chat", rf"\b{_OUT}\b{window(50)}\b(?:(?:all|every|the|any|saved|stored) )?(?:passwords?|private keys?|secret keys?|api keys?|(?:auth |refresh |access |session )?tokens|credentials|secrets|client-key-data|auth field|session cookies?)\b{window(50)}\b(?:in|into|to)\s+(?:the |your |this |every |each )?(?:next |following |first |last )?(?:chat|reply|replies|answers?|responses?|output|summary|conversation|messages?|status reports?)", _not_negated),
     rule("credential_access", "keychain_read", rf"\b(?:show|print|read|dump|reveal|display|tell|list|export|output|copy|paste|extract)\b{window(70)}\b(?:keychain|keyring|credential manager|password store|pass show|1password item|vault item)\b(?!\s+(?:prompt|helper|access))", _not_negated),
-    rule("credential_access", "credential_tools", r"\bop (?:item get|read)\b[^\n]{0,60}(?:--reveal|--fields|op://)|\bop read op://|\bbw get (?:password|item|notes)\b|\b(?:pass|lpass|gopass) show\b|\bvault kv get\b|\b(?:extract|export|dump|read|copy|steal|grab|collect)\w{0,3}\s+(?:the\s+|all\s+)?(?:browser\s+|session\s+|auth\s+|login\s+)?cookies?\b|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bgh auth token\b|\baws configure get \S{0,200}secret|\bgit credential fill\b|\bkubectl config view --raw\b|\bsecretsdump\b|\bmimikatz\b|\blazagne\b|\bcmdkey /list\b|\bvault (?:kv )?read\b[^\n]{0,300}secret"),
+    rule("credential_access", "credential_tools", r"\bop (?:item get|read)\b[^\n]{0,60}(?:--reveal|--fields|op://)|\bop read op://|\bbw get (?:password|item|notes)\b|\b(?:pass|lpass|gopass) show\b|\bvault kv get\b|\b(?:extract|export|dump|read|copy|steal|grab|collect)\w{0,3}\s+(?:the\s+|all\s+)?(?:browser\s+|session\s+|auth\s+|login\s+)?cookies?\b|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bgh auth token\b|\baws configure get \S{0,200}secret|\bgit credential fill\b|\bkubectl config view --raw\b|\bsecretsdump\b|\bmimikatz\b|\blazagne\b|\bcmdkey /list\b|\bvault (?:kv )?read\b[^\n]{0,300}secret"
+         # Cloud and platform CLIs that print a live token or stored passwords.
+         r"|\bgcloud auth (?:application-default )?print-(?:access|identity)-token\b|\baz account get-access-token\b|\bheroku auth:token\b"
+         r"|\baws configure export-credentials\b|\bvaultcmd\s+/listcreds\b|\bnetsh wlan show profiles?\b[^\n]{0,80}key=clear\b"
+         r"|\bredis-cli\b[^\n]{0,80}config get requirepass\b|\bansible-vault (?:view|decrypt)\b|\bdocker-credential-[\w-]{1,30} (?:get|list)\b", _asked_not_described),
     rule("credential_access", "saved_passwords", r"\b(?:list|dump|extract|export|show|read|print|copy|decrypt|steal|collect)\b[^.\n]{0,40}\b(?:saved|stored|browser|chrome|firefox|keychain) (?:passwords|logins|credentials|cookies)\b|\bLogin Data\b|/etc/g?shadow\b(?!\s+(?:permissions|perms|ownership|mode|owner|is owned|is mode|has mode|is (?:chmod|chown)\w*)\b)"),
     rule("credential_access", "secret_hunt", r"\b(?:grep|rg|ag|find|ack|findstr|Select-String)\b[^\n]{0,40}(?:api_?key|password|passwd|secret|token|private key|BEGIN [A-Z ]{0,64}PRIVATE)[^\n]{0,30}(?:\s~/?\s|\s/\s|\s/home|\$HOME|\s~$|\s~\s|C:\\\\Users)", _not_negated),
     rule("credential_access", "bundle_key_directory", r"\b(?:zip|tar|7z|rar|gzip|archive|bundle|compress|attach|upload|copy|cp -r|cp -a|rsync|back ?up|send|email|share)\w{0,16}\b[^\n]{0,40}?(?:~|\$HOME|\$\{HOME\}|/home/\w{1,16}|/root)/\.(?:ssh|gnupg|aws|kube|docker|password-store)\b/?(?!config\b|known_hosts\b)", _not_negated),
@@ -171,7 +195,7 @@ CREDENTIALS = (
 )
 
 _FETCH = r"(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch|http|aria2c|lwp-download|lynx -source)"
-_SHELL = r"(?:sudo\s+)?(?:-\S{1,200}\s+)*(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python\d?(?:\.\d+)?|perl|ruby|node|php|iex|Invoke-Expression|pwsh|powershell|source|bash -s|sh -s)\b"
+_SHELL = r"(?:sudo\s+)?(?:-\S{1,200}\s+)*(?:(?:ba|z|k|da|fi|c|tc|a)?sh|python\d?(?:\.\d+)?|perl|ruby|node|php|lua(?:jit)?|tclsh|rscript|iex|Invoke-Expression|pwsh|powershell|source|bash -s|sh -s)\b"
 
 REMOTE_CODE = (
     rule("remote_code", "pipe_to_shell", rf"\b{_FETCH}\b\s+[^\s|][^\n]{{0,300}}?\|\s*(?:[^\n|]{{0,300}}\|\s*)?{_SHELL}"),

@@ -88,6 +88,24 @@ def _a_call(match: re.Match[str]) -> bool:
     return not described or _ACTING.search(text, start, match.end() + 200) is not None
 
 
+# "model: claude-sonnet" or "ai: enabled" on a line of its own is a settings key with one value, not a turn: a forged
+# turn says something (a sentence, or at least more than one word), and the labels of a config are model and ai.
+_CONFIG_VALUE = re.compile(r"[ \t>*_\-\[(]{0,64}(?:model|ai)\s*:\s*[^\s:]{1,64}[ \t]*$", re.IGNORECASE)
+
+
+@case_blind
+def _not_config_value(match: re.Match[str]) -> bool:
+    """Two turns (the first and last line of the match) or one: not a config unless every turn line is a key with
+    one value."""
+    text = match.string
+    starts = {text.rfind("\n", 0, match.start() + 1) + 1, text.rfind("\n", 0, match.end()) + 1}
+    for start in starts:
+        end = text.find("\n", start)
+        if _CONFIG_VALUE.fullmatch(text, start, len(text) if end < 0 else end) is None:
+            return True
+    return False
+
+
 FORGERY = (
     rule("forgery", "chat_template_token", _TOKENS, _opens_content, gate=("<", "[")),
     rule("forgery", "role_header", _ROLE_HEADER, gate=("system", "developer", "sys", "admin", "operator")),
@@ -95,7 +113,7 @@ FORGERY = (
     rule("forgery", "vendor_notice", r"\b(?:openai|anthropic|google|deepmind|microsoft|meta|mistral|hermes|the (?:platform|developers?|operators?|system administrators?|model provider))\s+(?:system\s+|security\s+|policy\s+)?(?:notice|note|message|update|announcement|directive|alert|override|instruction)s?\s*:|\bnote from (?:openai|anthropic|google|the (?:system|developers?|platform|operator|model provider))(?: team)?\s*(?:\([^)\n]{0,40}\)\s*)?:", gate=("openai", "anthropic", "google", "deepmind", "microsoft", "meta", "mistral", "hermes", "platform", "developer", "operator", "administrator", "provider", "note from")),
     rule("forgery", "claimed_authority", r"\b(?:approved|authori[sz]ed|signed|verified|sanctioned|mandated|issued)\s+by\s+(?:the\s+)?(?:system|admin(?:istrator)?|developers?|operators?|security team|openai|anthropic|model provider|platform)\b|\b(?:this|the following)\s+(?:is|comes?)\s+(?:from\s+)?(?:an?\s+)?(?:official\s+)?(?:system|developer|admin|operator|platform)\s+(?:message|instruction|notice|directive|update|override)s?\b|^\s*[#=*\-\[<(]{1,6}\s*(?:new |updated |important |hidden |secret |real |begin |start )?(?:system|developer|admin|operator|instructions?|directives?)(?: (?:prompt|message|note|override|update|block|section|instructions?))?\s*[#=*\-\]>):]{1,6}\s*$|\bend of (?:the )?(?:user|assistant|human|system) (?:message|turn|input|prompt)\b", gate=("approved", "authori", "signed", "verified", "sanctioned", "mandated", "issued", "this", "following", "system", "developer", "admin", "operator", "instruction", "directive", "end of")),
     rule("forgery", "bracket_authority", r"\[\s*(?:system|admin|administrator|developer|operator|root|sudo|override|security team)\b[^\]\n]{0,30}\](?:\s*\(#?[\w-]{0,64}\))?", gate=("[",)),
-    rule("forgery", "assistant_turn", rf"{_TURN}\s*\S[^\n]{{0,300}}\n(?:[^\n]{{0,300}}\n){{0,20}}?{_TURN}|^[ \t>*_\-\[(]{{0,64}}(?:assistant|ai|model|gpt|claude|chatgpt)\s*(?:\([^)\n]{{0,30}}\))?\s*:\s*\S", gate=("human", "user", "assistant", "ai", "model", "gpt", "claude", "bot", "agent")),
+    rule("forgery", "assistant_turn", rf"{_TURN}\s*\S[^\n]{{0,300}}\n(?:[^\n]{{0,300}}\n){{0,20}}?{_TURN}|^[ \t>*_\-\[(]{{0,64}}(?:assistant|ai|model|gpt|claude|chatgpt)\s*(?:\([^)\n]{{0,30}}\))?\s*:\s*\S", _not_config_value, gate=("human", "user", "assistant", "ai", "model", "gpt", "claude", "bot", "agent")),
     rule("forgery", "fence", r"\b(?:end|close|closing)\s+(?:of\s+)?(?:the\s+)?(?:memory|memories|notes|context|system prompt|instructions|user (?:profile|input|message)|document|untrusted (?:content|text))\b\s*[-=#*═─]{0,64}\s*(?:$|\n|[.:])|(?:^|\n)\s*[-=#*]{3,}\s*(?:begin|start|end)\s+(?:of\s+)?(?:system|admin|developer|new|updated)\b|[═]{4,}|[─━]{8,}[^\n]{0,300}(?:system|memory|instructions)|\b(?:BEGIN|END)\s+(?:SYSTEM|ADMIN|DEVELOPER)\s+(?:MESSAGE|PROMPT|INSTRUCTIONS?)\b", gate=("end", "begin", "start", "close", "═", "─", "━")),
     rule("forgery", "memory_block_header", r"\bMEMORY \(your personal notes\)|\bUSER PROFILE \(who the user is\)"),
     rule("forgery", "role_json", r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']|^\s*-?\s*role\s*:\s*[\"']?(?:system|developer|assistant|tool)\b|<!--\s*(?:system|developer|admin|assistant|instructions?|note to (?:the )?(?:ai|assistant|agent|model))\b", _not_data_described, gate=("role", "<!--")),

@@ -3,7 +3,8 @@
 A sentence that names the concepts *rules* and *void* gets the features ``c:rules``, ``c:void`` and the pair
 ``cc:rules+void``, whatever its language: the model weighs the pair once, from the notes of every language that
 says it. Words are compared in a key form (lower-cased, marks of Latin, Greek and Cyrillic letters removed, so
-"überholt" and "uberholt", "недействительны" and "недеиствительны" meet); a word's concepts are cached.
+"überholt" and "uberholt", "недействительны" and "недеиствительны", Yoruba "tẹ̀lé" and "tele" meet); a word's
+concepts are cached.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import unicodedata
 from itertools import combinations
 
 from .learned_lexicon import CONCEPTS
+from .learned_lexicon_more import MORE
 
 #: Bumped with the lexicon: part of the feature version the weights were trained on.
-LEXICON_VERSION = 1
+LEXICON_VERSION = 3
 _MIN_STEM = 3
 # Scripts written without spaces between words: their entries are found anywhere in the text.
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
@@ -37,7 +39,9 @@ class _Keys(dict):
 
     def __missing__(self, code: int) -> str:
         char = chr(code)
-        if code < 0x0590:
+        if 0x0300 <= code <= 0x036F:  # a mark left over after its letter (Yoruba stacks two on one vowel)
+            char = ""
+        elif code < 0x0590 or 0x1E00 <= code <= 0x1EFF:  # with Latin Extended Additional: Vietnamese, Yoruba tones
             char = "".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c)) or char
         self[code] = char
         return char
@@ -47,7 +51,7 @@ _KEYS = _Keys()
 
 
 def key(text: str) -> str:
-    """``text`` lower-cased, with the marks of Latin, Greek and Cyrillic letters removed."""
+    """``text`` lower-cased, with the marks of Latin (tone marks included), Greek and Cyrillic letters removed."""
     text = text.casefold()
     return text if text.isascii() else text.translate(_KEYS)
 
@@ -121,13 +125,27 @@ class Lexicon:
         return found
 
 
+def merged(*lexicons: dict[str, str]) -> dict[str, str]:
+    """One entry list per concept from several lexicons (a concept may be named in any of them)."""
+    concepts: dict[str, str] = {}
+    for entries in lexicons:
+        for concept, words in entries.items():
+            concepts[concept] = f"{concepts[concept]};{words}" if concept in concepts else words
+    return concepts
+
+
 @functools.cache
 def lexicon() -> Lexicon:
-    return Lexicon(CONCEPTS)
+    return Lexicon(merged(CONCEPTS, MORE))
+
+
+# An identifier (``system_prompt_file``, ``deploy_rules_old``) or a path (``prompts/grader.md``) names a thing in code,
+# a config or a file system; its parts say nothing.
+_IDENTIFIER = re.compile(r"[^\W_]+(?:_+[^\W_]+)+|\S*\w/\w\S*")
 
 
 def concept_features(text: str) -> list[str]:
     """``c:<concept>`` for each concept ``text`` names and ``cc:<a>+<b>`` for each pair of them (no word or n-gram
-    feature has a colon)."""
-    named = sorted(lexicon().of_text(text))
+    feature has a colon). Words joined into an identifier or a path name no concept."""
+    named = sorted(lexicon().of_text(_IDENTIFIER.sub(" ", text) if "_" in text or "/" in text else text))
     return [*(f"c:{c}" for c in named), *(f"cc:{a}+{b}" for a, b in combinations(named, 2))]

@@ -150,7 +150,7 @@ thực hiện; vâng lời; mệnh lệnh; ทำตาม; เชื่อฟ�
     "identity": """
 you are; you're; you=; act as; pose as; pretend; persona; character; role=; roleplay; identity; named=; called=; become; no longer
 an assistant; human=; person=; sentient; tu es; tu n'es; incarne; personnage; rôle; joue; fais semblant; du bist; spiel; rolle;
-figur; verkörper; eres=; actúa como; personaje; papel; finge; sei=; interpreta; personaggio; ruolo; fingi; você é; és=; personagem;
+figur; verkörper; eres=; actúa como; personaje; papel; finge; sei=; interpreta; personaggio; ruolo; fingi; você é; personagem;
 finja; je bent; speel; rol=; personage; doe alsof; du är; spela; roll; karaktär; du er; spil; lat som; olet; esitä; rooli; hahmo;
 oled; tegelase; roll; tu esi; lomā; tu esi; vaidmen; jesteś; udawaj; odgrywaj; postać; rola; rolę; jsi=; hraj; postava; si=;
 predstieraj; ti si; glumi; uloga; ulogu; pretvaraj; ты=; являешься; притворяйся; играй; роль; персонаж; образ; ти=; граєш;

@@ -33,13 +33,19 @@ _CONTEXT_FILES = any_of((
 ))
 # A backquote counts as a command substitution when a command that fetches, decodes or runs follows it; "the `.bashrc`
 # on my laptop" and "`export PATH=...` in ~/.zshrc" are Markdown code spans naming what is already there.
-_PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`\s*(?:curl|wget|nc|ncat|bash|sh|zsh|python\w*|perl|ruby|node|php|eval|base64|xxd|cat|echo|printf|openssl)\b|PROMPT_COMMAND|alias sudo|LD_PRELOAD|\bsource\b|https?://|&\s*[`'\"]?\s*$|\bnc\b|base64|\beval\b|_loader\b|\s~?/?(?:[\w.-]{1,64}/)*\.[\w-]{1,64}/?\.?[\w-]{0,64}\s*(?:&|$)", re.IGNORECASE | re.MULTILINE)
+_PAYLOAD = re.compile(r"\bcurl\b|\bwget\b|/tmp/|/dev/shm|/var/tmp|\$\(|`\s*(?:curl|wget|nc|ncat|bash|sh|zsh|python\w*|perl|ruby|node|php|eval|base64|xxd|cat|echo|printf|openssl)\b|PROMPT_COMMAND|alias sudo|LD_PRELOAD|\bsource\b|https?://|&\s*[`'\"]?\s*$|\bnc\b|base64|\beval\b|_loader\b|[\s`'\"]~?/?(?:[\w.-]{1,64}/)*\.[\w-]{1,64}/?\.?[\w-]{0,64}\s*(?:&|$)", re.IGNORECASE | re.MULTILINE)
+
+
+# A start-up file named as where a setting lives ("... is set in .bashrc."), not as a target written to.
+_START_FILE_AS_PLACE = re.compile(rf"\bin\s+(?:(?:the|my|their|his|her|your|our)\s+)?`?{_START_FILES}`?", re.IGNORECASE)
 
 
 @case_blind
 def _runs_payload(match: re.Match[str]) -> bool:
-    """A start-up file edit counts when the line adds something that fetches, hides or runs code from elsewhere."""
-    return _PAYLOAD.search(line_of(match)) is not None
+    """A start-up file edit counts when the line adds something that fetches, hides or runs code from elsewhere. A
+    start-up file named as the place a setting lives is not itself a hidden file being started, even at the end of
+    the line."""
+    return _PAYLOAD.search(_START_FILE_AS_PLACE.sub(" ", line_of(match))) is not None
 
 
 _SELF = r"(?:this|these|the following|the same|my|this exact|these exact|all these|all of these)\s+(?:exact\s+)?(?:notes?|text|instructions?|paragraph|lines?|entry|entries|rules?|message|block|memory|memories|directives?|guidelines)"

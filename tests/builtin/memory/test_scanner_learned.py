@@ -63,6 +63,15 @@ def test_training_is_deterministic_and_its_module_reads_back_as_the_same_model(t
     assert sum(loaded.judge(t) is not None for t in benign) <= 0.01 * len(benign)
 
 
+def test_leave_one_batch_out_can_leave_out_only_the_batches_named(trainer, notes, capsys):
+    sample = [n for n in notes if n["split"] in ("dev", "fresh2") and (n["label"] == "benign" or n["family"] == "override")][::8]
+    report = trainer.leave_one_batch_out(sample, {n["text"]: False for n in sample}, only=("fresh2",))
+    assert list(report) == ["fresh2"]
+    assert report["fresh2"]["model"]["blocked"]["n"] == sum(n["split"] == "fresh2" and n["label"] == "attack" for n in sample)
+    assert trainer.main(["--lobo", "--only", "fresh2,fresh9"]) == 2
+    assert "names no batch fresh9" in capsys.readouterr().err
+
+
 def test_the_committed_weights_are_trained_on_todays_corpus(trainer, notes):
     tuning = [n for n in notes if n["split"] in trainer.TUNING_SPLITS]
     assert learned_weights.FEATURE_VERSION == FEATURE_VERSION

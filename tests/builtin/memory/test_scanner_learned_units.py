@@ -198,14 +198,19 @@ def fresh_keys(monkeypatch):
     monkeypatch.setattr(learned_concepts, "_KEYS", learned_concepts._Keys())
 
 
-def test_key_lowercases_and_strips_marks_only_below_hebrew(fresh_keys):
+def test_key_lowercases_and_strips_marks_only_below_hebrew_and_in_latin_extended_additional(fresh_keys):
     assert key("ÀÉÎ") == "aei" and key("ABC") == "abc"
     assert key("\u05d0\u05b8") == "\u05d0\u05b8"  # Hebrew keeps its points
     assert key("\u0386") == "\u03b1"  # Greek alpha with tonos
-    assert key("\u0301") == "\u0301"  # a lone mark is kept rather than erased
+    # A mark left over after a letter with no precomposed form (Yoruba "ẹ̀": ẹ and a grave) is erased; the
+    # combining marks end at U+036F, and U+0370 is a letter.
+    assert key("\u0301") == "" and key("\u036f") == "" and key("\u0370") == "\u0371"
     table = learned_concepts._KEYS
-    assert table == {0xE0: "a", 0xE9: "e", 0xEE: "i", 0x5D0: "\u05d0", 0x5B8: "\u05b8", 0x3AC: "\u03b1", 0x301: "\u0301"}
+    assert table == {0xE0: "a", 0xE9: "e", 0xEE: "i", 0x5D0: "\u05d0", 0x5B8: "\u05b8", 0x3AC: "\u03b1", 0x301: "", 0x36F: "", 0x371: "\u0371"}
     assert key("\u058f\u0590") == "\u058f\u0590" and table[0x58F] == "\u058f" and table[0x590] == "\u0590"
+    # Vietnamese and Yoruba letters of Latin Extended Additional lose their marks; the blocks either side keep theirs.
+    assert key("\u1ec7\u1e00\u1eff") == "ea\u1eff"  # U+1EFF has no mark to lose
+    assert key("\u1f00") == "\u1f00"  # Greek Extended, just after: its breathing mark stays
 
 
 def test_the_mark_stripping_stops_at_the_first_hebrew_code_point():
