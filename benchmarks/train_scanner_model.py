@@ -68,7 +68,7 @@ SEED = 17
 #: Inverse regularisation strength of every family's regression.
 C = 64.0
 #: Weights below this share of a family's largest weight (after rounding) are dropped.
-KEEP = 0.02
+KEEP = 0.03
 MIN_NOTES = 2
 FOLDS = 4
 #: Added to every threshold chosen out of fold, for writers unlike any batch so far (see docs/benchmarks.md).

@@ -20,6 +20,7 @@ from .learned_lexicon_more import MORE
 #: Bumped with the lexicon: part of the feature version the weights were trained on.
 LEXICON_VERSION = 3
 _MIN_STEM = 3
+_KNOWN_CAP = 16384
 # Scripts written without spaces between words: their entries are found anywhere in the text.
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
 # Arabic-script and Hebrew words carry articles and prepositions as leading letters.
@@ -90,10 +91,19 @@ class Lexicon:
         ordered = sorted(unspaced, key=len, reverse=True)
         self.unspaced = re.compile("|".join(map(re.escape, ordered))) if ordered else None
         self.unspaced_concepts = unspaced
+        #: word -> its concepts, for the words met so far (emptied when it reaches :data:`_KNOWN_CAP`).
+        self._known: dict[str, frozenset[str]] = {}
 
-    @functools.lru_cache(maxsize=16384)  # noqa: B019 - one lexicon for the process
     def of_word(self, word: str) -> frozenset[str]:
         """The concepts of one key-form word: its whole form, else its longest stem (also without clitics)."""
+        known = self._known.get(word)
+        if known is None:
+            if len(self._known) >= _KNOWN_CAP:
+                self._known.clear()
+            known = self._known[word] = self._look_up(word)
+        return known
+
+    def _look_up(self, word: str) -> frozenset[str]:
         found = set(self.exact.get(word, ()))
         tries = [word]
         if _CLITIC_SCRIPT.match(word):
@@ -112,13 +122,20 @@ class Lexicon:
         keyed = key(text)
         words = _words(keyed)
         found: set[str] = set()
-        of_word, phrases = self.of_word, self.phrases
-        for index, word in enumerate(words):
-            found |= of_word(word)
-            for rest, concept in phrases.get(word, ()):
-                following = words[index + 1 : index + 1 + len(rest)]
-                if len(following) == len(rest) and following[-1].startswith(rest[-1]) and following[:-1] == list(rest[:-1]):
-                    found.add(concept)
+        known, of_word = self._known.get, self.of_word
+        for word in words:
+            concepts = known(word)
+            if concepts is None:
+                concepts = of_word(word)
+            if concepts:
+                found |= concepts
+        phrases = self.phrases
+        if not phrases.keys().isdisjoint(words):  # most sentences start no phrase: skip the walk
+            for index, word in enumerate(words):
+                for rest, concept in phrases.get(word, ()):
+                    following = words[index + 1 : index + 1 + len(rest)]
+                    if len(following) == len(rest) and following[-1].startswith(rest[-1]) and following[:-1] == list(rest[:-1]):
+                        found.add(concept)
         if self.unspaced is not None and _UNSPACED.search(keyed):
             for match in self.unspaced.finditer(keyed.replace(" ", "")):
                 found |= self.unspaced_concepts[match.group()]
@@ -140,12 +157,17 @@ def lexicon() -> Lexicon:
 
 
 # An identifier (``system_prompt_file``, ``deploy_rules_old``) or a path (``prompts/grader.md``) names a thing in code,
-# a config or a file system; its parts say nothing.
-_IDENTIFIER = re.compile(r"[^\W_]+(?:_+[^\W_]+)+|\S*\w/\w\S*")
+# a config or a file system; its parts say nothing. Underscores as emphasis (``_never_``) join no two letters.
+_JOINED = re.compile(r"[^\W_]_+[^\W_]|\w/\w")
+
+
+def _spoken(text: str) -> str:
+    """``text`` without the identifiers and paths in it."""
+    return " ".join(word for word in text.split() if _JOINED.search(word) is None)
 
 
 def concept_features(text: str) -> list[str]:
     """``c:<concept>`` for each concept ``text`` names and ``cc:<a>+<b>`` for each pair of them (no word or n-gram
     feature has a colon). Words joined into an identifier or a path name no concept."""
-    named = sorted(lexicon().of_text(_IDENTIFIER.sub(" ", text) if "_" in text or "/" in text else text))
+    named = sorted(lexicon().of_text(_spoken(text) if "_" in text or "/" in text else text))
     return [*(f"c:{c}" for c in named), *(f"cc:{a}+{b}" for a, b in combinations(named, 2))]

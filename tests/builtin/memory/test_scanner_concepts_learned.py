@@ -89,3 +89,4 @@ def test_an_identifier_names_no_concept():
     assert concept_features("system_prompt_file: prompts/grader.md") == []
     assert "c:prompt" in concept_features("the system prompt file")
     assert concept_features("see rules/override_policy.md") == []
+    assert "c:void" in concept_features("_ignore_ them")  # emphasis, not an identifier
