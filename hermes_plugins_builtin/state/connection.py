@@ -11,6 +11,7 @@ from typing import Callable, Iterator, TypeVar
 
 from .checkpoint import AUTOCHECKPOINT_PAGES
 from .errors import StoreBusyError
+from .walsync import USABLE as WAL_SYNC_USABLE, WalSync
 from .writelock import StoreConnection, WriterLock
 
 T = TypeVar("T")
@@ -62,9 +63,14 @@ def configure(conn: sqlite3.Connection, *, durable: bool) -> None:
     if mode.lower() != "wal":
         with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
     # NORMAL in WAL mode: a commit is atomic and survives a process crash; only an
-    # OS crash or power loss can lose the last commits (never corrupts). FULL adds
-    # an fsync per commit.
-    conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+    # OS crash or power loss can lose the last commits (never corrupts). Durable adds
+    # an fsync of the WAL per commit: after the write lock is let go (walsync.py), or
+    # inside COMMIT (SQLite's FULL) where the WAL cannot be flushed from here.
+    own_flush = durable and WAL_SYNC_USABLE and isinstance(conn, StoreConnection)
+    conn.execute(f"PRAGMA synchronous = {'FULL' if durable and not own_flush else 'NORMAL'}")
+    if own_flush:
+        main_file = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
+        conn.commit_sync = WalSync(Path(main_file))  # type: ignore[attr-defined]
     # most checkpoint work happens on a background thread (checkpoint.py); this finishes it
     conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
     conn.execute("PRAGMA temp_store = MEMORY")
@@ -113,13 +119,19 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
     connection opened by open_raw first waits for the other hermes writers on
     the file lock (see writelock.py). (A class rather than a generator-based
     context manager: every append enters one.)
+
+    A durable store's connection flushes the WAL after the COMMIT, once the lock is
+    let go (walsync.py); with *defer_sync* the caller calls ``sync()`` itself, after
+    letting go of its own locks too.
     """
 
-    __slots__ = ("_conn", "_lock")
+    __slots__ = ("_conn", "_lock", "_defer", "_unsynced")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, defer_sync: bool = False) -> None:
         self._conn = conn
         self._lock: WriterLock | None = getattr(conn, "writer_lock", None)
+        self._defer = defer_sync
+        self._unsynced = False
 
     def __enter__(self) -> sqlite3.Connection:
         if self._lock is not None:
@@ -138,16 +150,26 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
             if exc_type is None:
                 try:
                     with_retry(lambda: conn.execute("COMMIT"))
-                    return
+                    self._unsynced = True
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-            if conn.in_transaction:
+            elif conn.in_transaction:
                 conn.execute("ROLLBACK")
         finally:
             if self._lock is not None:
                 self._lock.release()
+        if not self._defer:
+            self.sync()
+
+    def sync(self) -> None:
+        """Make the committed transaction durable, if the connection is durable and this
+        transaction committed (the other writers may be at work already)."""
+        flush = getattr(self._conn, "commit_sync", None)
+        if self._unsynced and flush is not None:
+            self._unsynced = False
+            flush()
 
 
 @contextlib.contextmanager

@@ -296,13 +296,17 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
         # and the search indexes are kept up after the commit (see _keep_index_up)
         with self._turn:
             pass  # the indexer thread, when it waits for _lock, goes first
+        transaction = write_transaction(self._conn, defer_sync=True)
         with self._lock:
-            with write_transaction(self._conn) as conn:
+            with transaction as conn:
                 if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
                                                       session_id)).rowcount == 0:
                     raise SessionNotFoundError(session_id)
                 ids = [_insert(conn, e.values) for e in encoded]
             waiting = indexing.waiting_estimate(self._conn, ids[-1])
+        # durable: the WAL is flushed here, holding no lock, so the next writer (another process,
+        # or this store's indexer thread) is at work meanwhile (walsync.py)
+        transaction.sync()
         self._checkpointer.note_commit(len(ids))
         if waiting >= indexing.BATCH_ROWS:
             self._keep_index_up(waiting)
