@@ -137,7 +137,12 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
         if self._lock is not None:
             self._lock.acquire()
         try:
-            with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # a writer that is not hermes holds SQLite's lock
+                if not _is_busy(exc):
+                    raise
+                with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -149,7 +154,12 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
         try:
             if exc_type is None:
                 try:
-                    with_retry(lambda: conn.execute("COMMIT"))
+                    try:
+                        conn.execute("COMMIT")
+                    except sqlite3.OperationalError as exc:  # a reader of a program that is not hermes
+                        if not _is_busy(exc):
+                            raise
+                        with_retry(lambda: conn.execute("COMMIT"))
                     self._unsynced = True
                 except BaseException:
                     if conn.in_transaction:

@@ -36,7 +36,12 @@ USABLE = os.name == "posix"
 
 
 class WalSync:
-    """Flushes one database's WAL file; one per store connection, opened on first use."""
+    """Flushes one database's WAL file; one per store connection, opened on first use.
+
+    The descriptor stays valid for the connection's life: SQLite removes the WAL only
+    when the last connection closes, or leaves WAL mode, which needs every other
+    connection closed (so the flushed file is always the one SQLite writes).
+    """
 
     def __init__(self, db_path: Path) -> None:
         self.path = Path(str(db_path) + WAL_SUFFIX)
@@ -54,11 +59,6 @@ class WalSync:
             raise StateStoreError(f"{self.path} could not be flushed to disk ({exc}) -> the write is stored but "
                                   "may not survive a power cut; check the disk and its free space") from exc
         self.flushes += 1
-        if os.fstat(self._fd).st_nlink == 0:
-            # the WAL was removed and made again (possible only if every connection closed in
-            # between, which this one did not; checked because a flush of a lost inode proves nothing)
-            self.close()
-            self()
 
     def close(self) -> None:
         """Close the WAL's descriptor (the store is closing)."""
