@@ -49,6 +49,21 @@ def append_worker(db_path: str, worker: int, n_messages: int, sessions: int, bar
         results.put({"worker": worker, "ok": {}, "errors": [traceback.format_exc()]})
 
 
+def run_workers(target: Callable[..., None], workers: int, args: Callable[[int, Any, Any], tuple]) -> list[dict]:
+    """Start *workers* spawned processes on *target* (args(w, barrier, results) each), wait for
+    every report, check each exited cleanly, and return the reports."""
+    spawn = mp.get_context("spawn")
+    barrier, results = spawn.Barrier(workers), spawn.Queue()
+    procs = [spawn.Process(target=target, args=args(w, barrier, results)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    reports = [results.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    return reports
+
+
 def killed_mid_batch_worker(db_path: str, batch: int, conn_pipe: Any) -> None:
     """Commit one full batch, then start a second and block inside its transaction.
 

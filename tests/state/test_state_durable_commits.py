@@ -2,7 +2,6 @@
 letting go of the write lock; index batches never flush; writer processes lose nothing."""
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import sqlite3
 
@@ -12,8 +11,6 @@ from hermes_plugins_builtin.state import SessionStore, StateStoreError, indexing
 from hermes_plugins_builtin.state.writelock import WriterLock
 
 import state_support
-
-SPAWN = mp.get_context("spawn")
 
 
 def test_a_durable_store_flushes_once_per_write_and_never_for_an_index_batch(db_path):
@@ -99,16 +96,9 @@ def test_a_flush_the_disk_refuses_is_a_clear_error_and_the_row_stays(db_path, mo
 def test_four_durable_writer_processes_lose_nothing_and_flush_every_append(db_path):
     workers, per_worker, sessions = 4, 300, 3
     SessionStore(db_path).close()
-    barrier, results = SPAWN.Barrier(workers), SPAWN.Queue()
-    procs = [SPAWN.Process(target=state_support.append_worker,
-                           args=(str(db_path), w, per_worker, sessions, barrier, results, True))
-             for w in range(workers)]
-    for p in procs:
-        p.start()
-    reports = [results.get(timeout=300) for _ in procs]
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+    reports = state_support.run_workers(state_support.append_worker, workers,
+                                        lambda w, barrier, results: (str(db_path), w, per_worker, sessions,
+                                                                     barrier, results, True))
     assert [r["errors"] for r in reports] == [[]] * workers
     # each process: one flush per session it created and per append, whatever the others did meanwhile
     assert [r["flushes"] for r in reports] == [sessions + per_worker] * workers
