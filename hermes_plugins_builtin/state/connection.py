@@ -125,13 +125,13 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
     letting go of its own locks too.
     """
 
-    __slots__ = ("_conn", "_lock", "_defer", "_unsynced")
+    __slots__ = ("_conn", "_lock", "_defer", "_flush")
 
     def __init__(self, conn: sqlite3.Connection, *, defer_sync: bool = False) -> None:
         self._conn = conn
         self._lock: WriterLock | None = getattr(conn, "writer_lock", None)
         self._defer = defer_sync
-        self._unsynced = False
+        self._flush: Callable[[], None] | None = None  # set by a COMMIT that needs a flush
 
     def __enter__(self) -> sqlite3.Connection:
         if self._lock is not None:
@@ -160,7 +160,9 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
                         if not _is_busy(exc):
                             raise
                         with_retry(lambda: conn.execute("COMMIT"))
-                    self._unsynced = True
+                    # read now, under the caller's locks: an index commit on another thread
+                    # turns the connection's flush off while it runs (store_indexing.py)
+                    self._flush = getattr(conn, "commit_sync", None)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
@@ -176,9 +178,8 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
     def sync(self) -> None:
         """Make the committed transaction durable, if the connection is durable and this
         transaction committed (the other writers may be at work already)."""
-        flush = getattr(self._conn, "commit_sync", None)
-        if self._unsynced and flush is not None:
-            self._unsynced = False
+        flush, self._flush = self._flush, None
+        if flush is not None:
             flush()
 
 

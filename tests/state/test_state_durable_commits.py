@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from hermes_plugins_builtin.state import SessionStore, StateStoreError, indexing, walsync
+from hermes_plugins_builtin.state.connection import write_transaction
 from hermes_plugins_builtin.state.writelock import WriterLock
 
 import state_support
@@ -30,6 +31,23 @@ def test_a_durable_store_flushes_once_per_write_and_never_for_an_index_batch(db_
         assert indexing.indexed_upto(store._conn) >= 3 * indexing.BATCH_ROWS  # the batches did commit
         # create, each append, the turn (one transaction), the end: one flush each, none for the batches
         assert flush.flushes - opened == 1 + appends + 1 + 1
+
+
+def test_a_deferred_flush_happens_even_if_an_index_commit_runs_in_between(db_path):
+    """The append flushes after letting go of the store's lock; by then the indexer thread may be
+    inside an index commit, which turns the connection's flush off while it runs."""
+    with SessionStore(db_path, durable=True) as store:
+        store.create_session("s", "cli")
+        flush = store._conn.commit_sync
+        before = flush.flushes
+        transaction = write_transaction(store._conn, defer_sync=True)
+        with transaction as conn:
+            conn.execute("UPDATE sessions SET title = 'kept' WHERE id = 's'")
+        with store._index_commits():  # what _apply_prepared does on the indexer thread
+            transaction.sync()
+        assert flush.flushes == before + 1
+        transaction.sync()  # a second call has nothing left to flush
+        assert flush.flushes == before + 1
 
 
 def test_a_store_at_normal_never_flushes(db_path, monkeypatch):
