@@ -26,6 +26,7 @@ own ``synchronous = FULL``.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from .errors import StateStoreError
@@ -46,7 +47,8 @@ class WalSync:
     def __init__(self, db_path: Path) -> None:
         self.path = Path(str(db_path) + WAL_SUFFIX)
         self._fd: int | None = None
-        self.flushes = 0  # tests and benchmarks read it
+        self.flushes = 0  # tests and benchmarks read these two
+        self.seconds = 0.0  # spent waiting for the disk
 
     def __call__(self) -> None:
         """Flush everything written to the WAL so far (called after a durable COMMIT)."""
@@ -54,7 +56,9 @@ class WalSync:
             if self._fd is None:
                 # the file exists: this connection has just committed into it
                 self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            started = time.perf_counter()
             _flush(self._fd)
+            self.seconds += time.perf_counter() - started
         except OSError as exc:
             raise StateStoreError(f"{self.path} could not be flushed to disk ({exc}) -> the write is stored but "
                                   "may not survive a power cut; check the disk and its free space") from exc
