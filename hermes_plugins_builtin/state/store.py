@@ -338,12 +338,13 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
         tree of the given session (the conversation the caller is in).
         ``collapse_copies`` returns a message that compression copied into several
         parts of a chain once, as the hit in the earliest part (see
-        search.collapse_chain_copies); more candidates are fetched to fill *limit*.
+        copies.py); more candidates are fetched to fill *limit*.
         """
         # imported here: listing, showing and appending never need the query language or ranking
         from .prefixes import PrefixExpander
         from .query import parse
-        from .search import SearchFilters, collapse_chain_copies, normalise_roles, run_search
+        from .copies import best_distinct_hits, collapse_chain_copies
+        from .search import SearchFilters, normalise_roles, run_search
 
         # a lone surrogate ('\ud800', or a non-UTF-8 byte from a command line) cannot reach SQLite;
         # as U+FFFD it matches nothing it should not, and the rest of the query still works
@@ -366,14 +367,12 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
 
             if not collapse_copies:
                 return ranked(limit)
-            fetch = limit
-            while True:
-                hits = ranked(fetch)
+
+            def collapse(hits: list[SearchHit]) -> list[SearchHit]:
                 tips = lineage.compression_tips(conn, dict.fromkeys(h.session_id for h in hits))
-                kept = collapse_chain_copies(conn, hits, tips)
-                if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
-                    return kept[:limit]
-                fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
+                return collapse_chain_copies(conn, hits, tips)
+
+            return best_distinct_hits(ranked, collapse, limit, COLLAPSE_FETCH_CAP)
 
     # -- helpers -------------------------------------------------------------
     def _exists(self, session_id: str) -> bool:
