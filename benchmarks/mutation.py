@@ -290,6 +290,13 @@ GROUPS: dict[str, Group] = {
              "test_words_are_ranked_by_bm25_from_the_postings_over_every_match"))),
         shared_postgres=True,
     ),
+    # a search's chain copies kept once as the earliest (both stores search through it): the fetch loop's own
+    # tests and the lineage contract tests on SQLite and on PostgreSQL, against one shared server
+    "state-copies": Group(
+        ("hermes_plugins_builtin/state/copies.py",),
+        ("tests/state/test_state_copies.py", "tests/state/test_state_lineage.py"),
+        shared_postgres=True,
+    ),
     # mem0.json and config.yaml read into settings (what a bad file does, that secrets in it are never
     # used or shown), with the tests that call load_settings directly: no model server, well under a second
     "mem0-settings": Group(

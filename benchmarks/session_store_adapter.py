@@ -51,6 +51,12 @@ class SessionStoreAdapter:
         assert self.store is not None
         self.store.wait_for_index()
 
+    def flush_stats(self) -> tuple[int, float]:
+        """(flushes, seconds spent in them) of a durable store: its own wait for the disk."""
+        assert self.store is not None
+        flush = self.store._conn.commit_sync
+        return (flush.flushes, flush.seconds) if flush is not None else (0, 0.0)
+
     def index_status(self) -> Dict[str, Any]:
         """Rows waiting for the indexes, and the indexer thread's passes, rows and CPU seconds."""
         assert self.store is not None

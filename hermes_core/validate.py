@@ -7,7 +7,7 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
@@ -177,32 +177,45 @@ def _wheel_requires_hermes_host(archive: zipfile.ZipFile, names: set[str]) -> bo
 
 
 def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel: Path, group: str, ep_name: str, value: str) -> ValidationReport:
+    def read(name: str) -> bytes | None:
+        return archive.read(name) if name in names else None
+
+    return _validate_entry_point(read, f"{wheel.name}!", "the wheel does not contain", "fix the entry point or include the package in the wheel",
+                                 group, ep_name, value, requires_host=_wheel_requires_hermes_host(archive, names))
+
+
+def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missing: str, missing_fix: str,
+                          group: str, ep_name: str, value: str, *, requires_host: bool) -> ValidationReport:
+    """One declared entry point, its files read through *read* (paths relative to the package root)."""
     module = value.partition(":")[0].strip()
     package_dir = module.replace(".", "/")
-    location = f"{wheel.name}!{package_dir}"
-    init_name = f"{package_dir}/__init__.py"
-    if init_name not in names and f"{package_dir}.py" not in names:
-        problem = PluginProblem(ep_name, SOURCE_LABEL, location, "entry-points", f"entry point {ep_name} = {value} names module {module!r}, which the wheel does not contain", "fix the entry point or include the package in the wheel")
+    location = f"{where}{package_dir}"
+    init_bytes = read(f"{package_dir}/__init__.py")
+    if init_bytes is None:
+        init_bytes = read(f"{package_dir}.py")
+    if init_bytes is None:
+        problem = PluginProblem(ep_name, SOURCE_LABEL, location, "entry-points", f"entry point {ep_name} = {value} names module {module!r}, which {missing}", missing_fix)
         return ValidationReport(ep_name, location, problems=[problem])
-    init_text = archive.read(init_name).decode("utf-8", "replace") if init_name in names else archive.read(f"{package_dir}.py").decode("utf-8", "replace")
-    manifest_name = next((f"{package_dir}/{m}" for m in MANIFEST_FILE_NAMES if f"{package_dir}/{m}" in names), None)
-    if manifest_name is None:
+    init_text = init_bytes.decode("utf-8", "replace")
+    manifest_name, manifest_bytes = next(((f"{package_dir}/{m}", data) for m in MANIFEST_FILE_NAMES
+                                          if (data := read(f"{package_dir}/{m}")) is not None), ("", None))
+    if manifest_bytes is None:
         report = ValidationReport(ep_name, location, kind="exclusive" if group == MEMORY_ENTRY_POINT_GROUP else "standalone")
         report.warnings.append(f"plugin '{ep_name}': no plugin.yaml next to {module}; name and version come from the package metadata (ship plugin.yaml as package data to declare hooks, tools and requirements)")
     else:
         written_for = audience_of(SOURCE_LABEL, init_text)
-        if written_for == HERMES_AGENT and _wheel_requires_hermes_host(archive, names):
+        if written_for == HERMES_AGENT and requires_host:
             written_for = HERMES
         try:
-            manifest_text = decode_manifest(archive.read(manifest_name))
+            manifest_text = decode_manifest(manifest_bytes)
         except ManifestNotUtf8 as exc:
-            problem = PluginProblem(ep_name, SOURCE_LABEL, f"{wheel.name}!{manifest_name}", "", exc.cause, exc.fix)
+            problem = PluginProblem(ep_name, SOURCE_LABEL, f"{where}{manifest_name}", "", exc.cause, exc.fix)
             return ValidationReport(ep_name, location, problems=[problem])
         manifest_report = read_manifest_text(
             manifest_text,
             default_name=ep_name,
             source=SOURCE_LABEL,
-            path=f"{wheel.name}!{manifest_name}",
+            path=f"{where}{manifest_name}",
             key=ep_name,
             init_text=init_text,
             running_version=__version__,
@@ -252,6 +265,9 @@ def validate_path(path: Path) -> list[ValidationReport]:
         if path.name in MANIFEST_FILE_NAMES:
             return [validate_directory(path.parent)]
         raise HermesError(f"{path} is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml")
+    declared = _project_entry_points(path)
+    if declared:  # a source project: its plugins are what an install of it would find
+        return _validate_project(path, declared)
     directories = _find_manifests(path)
     if not directories:
         if (path / "dashboard" / "manifest.json").is_file() and not (path / "__init__.py").is_file():
@@ -260,5 +276,53 @@ def validate_path(path: Path) -> list[ValidationReport]:
                 "loads; it has no plugin.yaml or __init__.py for the agent -> hermes has no web dashboard, so there is "
                 "nothing here for it to load"
             )
-        raise HermesError(f"no plugin.yaml found in {path} (searched 4 levels deep) -> run 'hermes plugins new' to start one")
+        raise HermesError(f"no plugin.yaml found in {path} (searched 4 levels deep), and no pyproject.toml there declares an entry "
+                          f"point in '{ENTRY_POINT_GROUP}' or '{MEMORY_ENTRY_POINT_GROUP}' -> run 'hermes plugins new' to start one")
     return [validate_directory(directory) for directory in directories]
+
+
+def _project_entry_points(root: Path) -> list[tuple[str, str, str]]:
+    """(group, name, value) of every hermes entry point *root*/pyproject.toml declares (PEP 621 or Poetry)."""
+    pyproject = root / "pyproject.toml"
+    if not pyproject.is_file():
+        return []
+    import tomllib
+
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise HermesError(f"{pyproject} cannot be read ({exc}) -> fix it so its entry points can be checked") from exc
+    project, tool = data.get("project"), data.get("tool")
+    tables = [project.get("entry-points") if isinstance(project, dict) else None,
+              tool.get("poetry", {}).get("plugins") if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict) else None]
+    found = []
+    for table in tables:
+        for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
+            entries = table.get(group) if isinstance(table, dict) else None
+            if isinstance(entries, dict):
+                found += [(group, str(name), str(value)) for name, value in entries.items()]
+    return found
+
+
+def _validate_project(root: Path, declared: list[tuple[str, str, str]]) -> list[ValidationReport]:
+    """A source project whose plugins are found through pyproject.toml's entry points, as an install would."""
+    import tomllib
+
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    dependencies = project.get("dependencies") if isinstance(project.get("dependencies"), list) else []
+    requires_host = any(re.match(r"\s*hermes[-_.]host\b", str(d), re.IGNORECASE) for d in dependencies)
+    reports = []
+    for group, name, value in declared:
+        module = value.partition(":")[0].strip().replace(".", "/")
+        # the src layout or the flat one, wherever the module is
+        base = next((b for b in (root / "src", root) if (b / module).is_dir() or (b / f"{module}.py").is_file()), root)
+
+        def read(relative: str, base: Path = base) -> bytes | None:
+            target = base / relative
+            return target.read_bytes() if target.is_file() else None
+
+        reports.append(_validate_entry_point(read, f"{base}/", f"is not in {root} (nor in its src/)",
+                                             "fix the entry point in pyproject.toml or move the package there",
+                                             group, name, value, requires_host=requires_host))
+    return reports

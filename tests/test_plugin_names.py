@@ -58,3 +58,27 @@ def test_a_directory_plugin_with_a_non_ascii_name_installs_locks_and_removes(run
     assert run_hermes("plugins", "remove", "Café.Plus").exit_code == 0
     assert not (hermes_home / "plugins" / "Café.Plus").exists()
     assert json.loads((hermes_home / "plugins.lock").read_text(encoding="utf-8"))["plugins"] == {}
+
+
+def test_the_plugin_table_lines_up_names_in_wide_scripts(run_hermes, make_plugin):
+    from hermes_core.cli.output import display_width
+
+    for name in ("天气预报", "météo", "plain"):
+        make_plugin(name, CODE, files=HELPERS)
+    lines = run_hermes("plugins", "list").stdout.splitlines()
+    header = next(line for line in lines if line.startswith("NAME"))
+    rows = [line for line in lines if line.split(" ")[0] in ("天气预报", "météo", "plain")]
+    assert len(rows) == 3
+    # the KEY column starts at the same terminal column on every line, wide characters counted twice
+    key_column = display_width(header[:header.index("KEY")])
+    for row in rows:
+        name = row.split(" ")[0]
+        assert display_width(row[:row.index(name, len(name))]) == key_column, lines
+
+
+def test_display_width_counts_wide_characters_twice_and_marks_not_at_all():
+    from hermes_core.cli.output import display_width, pad
+
+    assert display_width("天气") == 4 and display_width("ｗｉｄｅ") == 8 and display_width("abc") == 3
+    assert display_width("e\u0301te\u0301") == 3 and display_width("a\u200db") == 2
+    assert pad("天气", 6) == "天气  " and pad("toolong", 3) == "toolong"

@@ -109,7 +109,9 @@ def test_a_path_that_is_no_plugin_is_an_error_with_a_fix(tmp_path):
     with pytest.raises(HermesError, match="is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml"):
         validate_path(tmp_path / "notes.txt")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(HermesError, match=r"no plugin.yaml found in .*empty \(searched 4 levels deep\) -> run 'hermes plugins new'"):
+    with pytest.raises(HermesError, match=r"no plugin.yaml found in .*empty \(searched 4 levels deep\), and no pyproject.toml there "
+                                          r"declares an entry point in 'hermes_agent.plugins' or 'hermes_agent.memory_providers' "
+                                          r"-> run 'hermes plugins new'"):
         validate_path(tmp_path / "empty")
 
 
@@ -312,3 +314,71 @@ def test_a_wheel_report_takes_the_manifests_name_and_reads_a_plain_module_that_i
     named, single = validate_wheel(wheel)
     assert named.name == "the_long_name" and named.location == f"{wheel.name}!demo_named"
     assert single.name == "single" and single.problems == [] and not any("would do nothing" in w for w in single.warnings)
+
+
+def _project(root: Path, pyproject: str, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    (root / "pyproject.toml").write_text(pyproject)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def test_a_source_project_is_validated_through_its_entry_points_as_an_install_would(tmp_path, run_hermes):
+    project = _project(tmp_path / "weather", """
+[project]
+name = "hermes-weather"
+version = "0.3.0"
+[project.entry-points."hermes_agent.plugins"]
+weather = "hermes_weather"
+[project.entry-points."hermes_agent.memory_providers"]
+notes = "hermes_weather.notes:NotesProvider"
+""", {"src/hermes_weather/__init__.py": REGISTER,
+      "src/hermes_weather/notes.py": "class NotesProvider(MemoryProvider):\n    pass\n"})
+    weather, notes = validate_path(project)
+    assert (weather.name, weather.kind, weather.problems) == ("weather", "standalone", [])
+    assert weather.location == f"{project / 'src'}/hermes_weather"
+    assert weather.warnings == ["plugin 'weather': no plugin.yaml next to hermes_weather; name and version come from the package "
+                                "metadata (ship plugin.yaml as package data to declare hooks, tools and requirements)"]
+    assert (notes.name, notes.kind, notes.problems) == ("notes", "exclusive", [])
+    result = run_hermes("plugins", "validate", str(project), "--json")
+    assert result.exit_code == 0 and [r["name"] for r in result.json()] == ["weather", "notes"]
+
+
+def test_a_project_entry_point_reads_the_manifest_beside_a_flat_module_and_names_a_missing_one(tmp_path, run_hermes):
+    project = _project(tmp_path / "flat", """
+[tool.poetry.plugins."hermes_agent.plugins"]
+tidy = "tidy_plugin"
+gone = "not_written"
+""", {"tidy_plugin.py": "def helper(): pass\n"})
+    tidy, gone = validate_path(project)
+    assert tidy.problems == [] and tidy.warnings[-1] == ("plugin 'tidy': __init__.py defines neither register(ctx) nor "
+                                                         "@hookimpl functions, so it would do nothing")
+    (problem,) = gone.problems
+    assert problem.cause == f"entry point gone = not_written names module 'not_written', which is not in {project} (nor in its src/)"
+    assert problem.fix == "fix the entry point in pyproject.toml or move the package there"
+    result = run_hermes("plugins", "validate", str(project))
+    assert result.exit_code == 1 and "not_written" in result.stdout + result.stderr
+
+
+def test_a_project_manifest_next_to_its_package_is_read_under_the_entry_point_name(tmp_path):
+    project = _project(tmp_path / "typed", """
+[project]
+name = "typed"
+dependencies = ["hermes-host>=0.1"]
+[project.entry-points."hermes_agent.plugins"]
+typed = "typed_plugin"
+""", {"typed_plugin/__init__.py": REGISTER})
+    _plugin(project / "typed_plugin", "version: 2.0\nprovides_hooks: nope\n")
+    _plugin(project / "examples" / "sample", "name: sample\n")  # not what the project installs
+    (report,) = validate_path(project)
+    assert (report.name, report.version) == ("typed", "2.0") and report.problems[0].field == "provides_hooks"
+
+
+def test_an_unreadable_pyproject_is_named_with_its_cause(tmp_path, run_hermes):
+    project = _project(tmp_path / "broken", "[project\nname = 1\n", {})
+    with pytest.raises(HermesError, match=r"pyproject.toml cannot be read \(.*\) -> fix it so its entry points can be checked"):
+        validate_path(project)
+    result = run_hermes("plugins", "validate", str(project))
+    assert result.exit_code != 0 and "Traceback" not in result.stderr and "pyproject.toml cannot be read" in result.stderr

@@ -31,3 +31,21 @@ def terminal_safe(text: str) -> str:
 def one_line(text: str) -> str:
     """:func:`terminal_safe` for a table cell: line breaks and tabs become spaces."""
     return terminal_safe(text).replace("\n", " ").replace("\t", " ")
+
+
+def display_width(text: str) -> int:
+    """Columns *text* takes in a terminal: wide and full-width characters (CJK, most emoji) take two,
+    combining marks and format characters none, so tables line up whatever the script."""
+    import unicodedata
+
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Cf", "Mn", "Me"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """*text* followed by spaces up to *width* terminal columns."""
+    return text + " " * max(0, width - display_width(text))

@@ -60,9 +60,11 @@ def _status(entry: dict[str, Any]) -> str:
 
 
 def _print_table(rows: list[list[str]], headers: list[str]) -> None:
-    widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
+    from .output import display_width, pad
+
+    widths = [max(display_width(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
     for row in [headers, *rows]:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+        print("  ".join(pad(str(cell), width) for cell, width in zip(row, widths)).rstrip())
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from typing import Callable, Iterator, TypeVar
 
 from .checkpoint import AUTOCHECKPOINT_PAGES
 from .errors import StoreBusyError
+from .walsync import USABLE as WAL_SYNC_USABLE, WalSync
 from .writelock import StoreConnection, WriterLock
 
 T = TypeVar("T")
@@ -62,9 +63,14 @@ def configure(conn: sqlite3.Connection, *, durable: bool) -> None:
     if mode.lower() != "wal":
         with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
     # NORMAL in WAL mode: a commit is atomic and survives a process crash; only an
-    # OS crash or power loss can lose the last commits (never corrupts). FULL adds
-    # an fsync per commit.
-    conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+    # OS crash or power loss can lose the last commits (never corrupts). Durable adds
+    # an fsync of the WAL per commit: after the write lock is let go (walsync.py), or
+    # inside COMMIT (SQLite's FULL) where the WAL cannot be flushed from here.
+    own_flush = durable and WAL_SYNC_USABLE and isinstance(conn, StoreConnection)
+    conn.execute(f"PRAGMA synchronous = {'FULL' if durable and not own_flush else 'NORMAL'}")
+    if own_flush:
+        main_file = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
+        conn.commit_sync = WalSync(Path(main_file))  # type: ignore[attr-defined]
     # most checkpoint work happens on a background thread (checkpoint.py); this finishes it
     conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
     conn.execute("PRAGMA temp_store = MEMORY")
@@ -113,19 +119,30 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
     connection opened by open_raw first waits for the other hermes writers on
     the file lock (see writelock.py). (A class rather than a generator-based
     context manager: every append enters one.)
+
+    A durable store's connection flushes the WAL after the COMMIT, once the lock is
+    let go (walsync.py); with *defer_sync* the caller calls ``sync()`` itself, after
+    letting go of its own locks too.
     """
 
-    __slots__ = ("_conn", "_lock")
+    __slots__ = ("_conn", "_lock", "_defer", "_flush")
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, defer_sync: bool = False) -> None:
         self._conn = conn
         self._lock: WriterLock | None = getattr(conn, "writer_lock", None)
+        self._defer = defer_sync
+        self._flush: Callable[[], None] | None = None  # set by a COMMIT that needs a flush
 
     def __enter__(self) -> sqlite3.Connection:
         if self._lock is not None:
             self._lock.acquire()
         try:
-            with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:  # a writer that is not hermes holds SQLite's lock
+                if not _is_busy(exc):
+                    raise
+                with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -137,17 +154,33 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
         try:
             if exc_type is None:
                 try:
-                    with_retry(lambda: conn.execute("COMMIT"))
-                    return
+                    try:
+                        conn.execute("COMMIT")
+                    except sqlite3.OperationalError as exc:  # a reader of a program that is not hermes
+                        if not _is_busy(exc):
+                            raise
+                        with_retry(lambda: conn.execute("COMMIT"))
+                    # read now, under the caller's locks: an index commit on another thread
+                    # turns the connection's flush off while it runs (store_indexing.py)
+                    self._flush = getattr(conn, "commit_sync", None)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
-            if conn.in_transaction:
+            elif conn.in_transaction:
                 conn.execute("ROLLBACK")
         finally:
             if self._lock is not None:
                 self._lock.release()
+        if not self._defer:
+            self.sync()
+
+    def sync(self) -> None:
+        """Make the committed transaction durable, if the connection is durable and this
+        transaction committed (the other writers may be at work already)."""
+        flush, self._flush = self._flush, None
+        if flush is not None:
+            flush()
 
 
 @contextlib.contextmanager

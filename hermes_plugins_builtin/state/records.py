@@ -57,27 +57,36 @@ def encode_message(session_id: str, message: Mapping[str, Any]) -> EncodedMessag
     """Map an OpenAI-style message dict (plus our extra fields) onto the messages columns."""
     get = message.get
     role = get("role")
+    return encode_fields(session_id, role, get("content"), get("tool_calls"), get("tool_call_id"),
+                         get("tool_name") or (get("name") if role == "tool" else None), get("timestamp"),
+                         get("token_count"), get("finish_reason"), get("reasoning"), get("reasoning_content"),
+                         get("reasoning_details"), get("codex_reasoning_items"), get("codex_message_items"))
+
+
+def encode_fields(session_id: str, role: Any, content: Any, tool_calls: Any, tool_call_id: Any, tool_name: Any,
+                  timestamp: Any, token_count: Any, finish_reason: Any, reasoning: Any, reasoning_content: Any,
+                  reasoning_details: Any, codex_reasoning_items: Any, codex_message_items: Any) -> EncodedMessage:
+    """encode_message for fields given one by one (``append_message`` has them as arguments)."""
     if not isinstance(role, str) or not role:
         raise ValueError("a message needs a non-empty 'role'")
-    tool_calls = get("tool_calls")
     calls = len(tool_calls) if isinstance(tool_calls, (list, tuple)) else (1 if tool_calls else 0)
     # in MESSAGE_COLUMNS order (a test keeps the two in step); built directly, since every
     # append goes through here
     return EncodedMessage((
         session_id,
         role,
-        _text(get("content")),
-        get("tool_call_id"),
+        _text(content),
+        tool_call_id,
         _json_or_text(tool_calls) if tool_calls else None,
-        get("tool_name") or (get("name") if role == "tool" else None),
-        float(get("timestamp") or time.time()),
-        get("token_count"),
-        get("finish_reason"),
-        get("reasoning"),
-        get("reasoning_content"),
-        _json_or_text(get("reasoning_details")),
-        _json_or_text(get("codex_reasoning_items")),
-        _json_or_text(get("codex_message_items")),
+        tool_name,
+        float(timestamp or time.time()),
+        token_count,
+        finish_reason,
+        reasoning,
+        reasoning_content,
+        _json_or_text(reasoning_details),
+        _json_or_text(codex_reasoning_items),
+        _json_or_text(codex_message_items),
     ), calls)
 
 

@@ -320,43 +320,6 @@ def run_search(conn: sqlite3.Connection, plan: QueryPlan, filters: SearchFilters
     return hits
 
 
-def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
-                          tips: Mapping[str, str]) -> list[SearchHit]:
-    """*hits* with every message copied along a compression chain kept once, as its earliest copy.
-
-    Compressing a conversation copies its protected messages (the head, often the
-    last turns) into each new part of the chain, so without this one message would
-    match once per part. A copy is a message of another part of the same chain (same
-    tip in *tips*) with the same role, the same searchable text and the same place
-    among that part's equal messages; equal messages within one part are all kept.
-    Copies rank equally, so the earliest one takes the place of the first of them.
-    """
-    if not hits:
-        return []
-    ids = [h.message_id for h in hits]
-    texts = dict(conn.execute(f"SELECT id, search_text FROM messages WHERE id IN ({','.join('?' * len(ids))})",
-                              ids).fetchall())
-    # The n-th matching "ok" of one part is a copy of the n-th "ok" of another part; two equal
-    # messages inside one session are two messages, so they get different occurrence numbers.
-    occurrence: dict[int, int] = {}
-    seen: dict[tuple[object, ...], int] = {}
-    for hit in sorted(hits, key=lambda h: h.message_id):
-        own = (hit.session_id, hit.role, texts.get(hit.message_id))
-        occurrence[hit.message_id] = seen[own] = seen.get(own, 0) + 1
-    keys: list[tuple[object, ...]] = []
-    earliest: dict[tuple[object, ...], SearchHit] = {}
-    for hit in hits:
-        text = texts.get(hit.message_id, ("gone", hit.message_id))  # deleted meanwhile: no copies
-        key = (tips.get(hit.session_id, hit.session_id), hit.role, text, occurrence[hit.message_id])
-        keys.append(key)
-        if key not in earliest or hit.message_id < earliest[key].message_id:
-            earliest[key] = hit
-    kept: list[SearchHit] = []
-    for key in dict.fromkeys(keys):
-        kept.append(earliest[key])
-    return kept
-
-
 def normalise_roles(role_filter: str | Sequence[str] | None) -> tuple[str, ...]:
     """Accept "user,assistant", ["user"], or None."""
     if role_filter is None:

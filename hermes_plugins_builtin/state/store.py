@@ -16,7 +16,7 @@ from .connection import (configure, create_private_file, open_raw, read_transact
                          with_retry, write_transaction, write_transaction_if_free)
 from .errors import NotAStateDatabaseError, SessionExistsError, SessionNotFoundError, StateStoreError, TitleInUseError
 from .records import (INSERT_MESSAGE_SQL, MESSAGE_FIELDS, SELECT_SESSION_SQL, SESSION_COLUMNS, EncodedMessage,
-                      decode_message, decode_session, encode_message)
+                      decode_message, decode_session, encode_fields, encode_message)
 from .schema import SCHEMA_VERSION, check_not_too_new, migrate
 from .store_backfill import BackfillMixin
 from .store_indexing import IndexUpkeepMixin
@@ -279,12 +279,10 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
                        reasoning_details: Any = None, codex_reasoning_items: Any = None,
                        codex_message_items: Any = None, timestamp: float | None = None) -> int:
         """Append one message (one transaction) and return its id."""
-        message = {"role": role, "content": content, "tool_calls": tool_calls, "tool_call_id": tool_call_id,
-                   "tool_name": tool_name, "finish_reason": finish_reason, "token_count": token_count,
-                   "reasoning": reasoning, "reasoning_content": reasoning_content,
-                   "reasoning_details": reasoning_details, "codex_reasoning_items": codex_reasoning_items,
-                   "codex_message_items": codex_message_items, "timestamp": timestamp}
-        return self._append(session_id, [encode_message(session_id, message)])[0]
+        encoded = encode_fields(session_id, role, content, tool_calls, tool_call_id, tool_name, timestamp, token_count,
+                                finish_reason, reasoning, reasoning_content, reasoning_details, codex_reasoning_items,
+                                codex_message_items)
+        return self._append(session_id, [encoded])[0]
 
     def append_messages(self, session_id: str, messages: Iterable[Mapping[str, Any]]) -> list[int]:
         """Append several messages to one session in a single transaction; returns their ids."""
@@ -294,15 +292,20 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
     def _append(self, session_id: str, encoded: list[EncodedMessage]) -> list[int]:
         # everything that needs no lock (encoding) is done by now: other writers wait only for this,
         # and the search indexes are kept up after the commit (see _keep_index_up)
-        with self._turn:
-            pass  # the indexer thread, when it waits for _lock, goes first
+        if self._indexer is not None:
+            with self._turn:
+                pass  # the indexer thread, when it waits for _lock, goes first
+        transaction = write_transaction(self._conn, defer_sync=True)
+        calls = encoded[0].tool_call_count if len(encoded) == 1 else sum([e.tool_call_count for e in encoded])
         with self._lock:
-            with write_transaction(self._conn) as conn:
-                if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), sum([e.tool_call_count for e in encoded]),
-                                                      session_id)).rowcount == 0:
+            with transaction as conn:
+                if conn.execute(_COUNT_APPENDED_SQL, (len(encoded), calls, session_id)).rowcount == 0:
                     raise SessionNotFoundError(session_id)
                 ids = [_insert(conn, e.values) for e in encoded]
             waiting = indexing.waiting_estimate(self._conn, ids[-1])
+        # durable: the WAL is flushed here, holding no lock, so the next writer (another process,
+        # or this store's indexer thread) is at work meanwhile (walsync.py)
+        transaction.sync()
         self._checkpointer.note_commit(len(ids))
         if waiting >= indexing.BATCH_ROWS:
             self._keep_index_up(waiting)
@@ -335,12 +338,13 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
         tree of the given session (the conversation the caller is in).
         ``collapse_copies`` returns a message that compression copied into several
         parts of a chain once, as the hit in the earliest part (see
-        search.collapse_chain_copies); more candidates are fetched to fill *limit*.
+        copies.py); more candidates are fetched to fill *limit*.
         """
         # imported here: listing, showing and appending never need the query language or ranking
         from .prefixes import PrefixExpander
         from .query import parse
-        from .search import SearchFilters, collapse_chain_copies, normalise_roles, run_search
+        from .copies import best_distinct_hits, collapse_chain_copies
+        from .search import SearchFilters, normalise_roles, run_search
 
         # a lone surrogate ('\ud800', or a non-UTF-8 byte from a command line) cannot reach SQLite;
         # as U+FFFD it matches nothing it should not, and the rest of the query still works
@@ -363,14 +367,12 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
 
             if not collapse_copies:
                 return ranked(limit)
-            fetch = limit
-            while True:
-                hits = ranked(fetch)
+
+            def collapse(hits: list[SearchHit]) -> list[SearchHit]:
                 tips = lineage.compression_tips(conn, dict.fromkeys(h.session_id for h in hits))
-                kept = collapse_chain_copies(conn, hits, tips)
-                if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
-                    return kept[:limit]
-                fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
+                return collapse_chain_copies(conn, hits, tips)
+
+            return best_distinct_hits(ranked, collapse, limit, COLLAPSE_FETCH_CAP)
 
     # -- helpers -------------------------------------------------------------
     def _exists(self, session_id: str) -> bool:

@@ -55,6 +55,14 @@ class IndexUpkeepMixin:
         if not self._durable:
             yield
             return
+        flush = getattr(self._conn, "commit_sync", None)
+        if flush is not None:  # the connection is at NORMAL and flushes after durable commits only
+            self._conn.commit_sync = None  # type: ignore[attr-defined]
+            try:
+                yield
+            finally:
+                self._conn.commit_sync = flush  # type: ignore[attr-defined]
+            return
         self._conn.execute("PRAGMA synchronous = NORMAL")
         try:
             yield

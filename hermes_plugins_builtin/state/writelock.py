@@ -18,6 +18,10 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .walsync import WalSync
 
 try:
     import fcntl
@@ -93,9 +97,12 @@ class StoreConnection(sqlite3.Connection):
     """A connection that carries the writer lock of its database file."""
 
     writer_lock: WriterLock
+    commit_sync: "WalSync | None" = None  # a durable store's WAL flush (walsync.py)
 
     def close(self) -> None:
         super().close()
         lock = getattr(self, "writer_lock", None)
         if lock is not None:
             lock.close()
+        if self.commit_sync is not None:
+            self.commit_sync.close()

@@ -217,3 +217,20 @@ def test_a_value_outside_the_choices_is_refused(parser: argparse.ArgumentParser,
     with pytest.raises(SystemExit) as stopped:
         parser.parse_args(argv)
     assert stopped.value.code == 2 and "error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "example"),
+    [("--base-url", "--base-url http://localhost:8000"), ("--workspace", "--workspace hermes"),
+     ("--peer-name", "--peer-name eri"), ("--ai-peer", "--ai-peer hermes")],
+)
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_setup_value_is_refused_naming_the_option_and_an_example(
+    parser: argparse.ArgumentParser, capsys: pytest.CaptureFixture[str], flag: str, example: str, blank: str
+) -> None:
+    # an unset shell variable ("--peer-name $USER") must not store null or an empty ID
+    with pytest.raises(SystemExit) as stopped:
+        parser.parse_args(["setup", flag, blank])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"hermes honcho setup: error: argument {flag}: the value is blank -> give one, e.g. {example}, or leave the option out")

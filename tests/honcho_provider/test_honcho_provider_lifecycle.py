@@ -213,6 +213,18 @@ def test_the_recall_indicator_counts_the_recalled_layers(make_provider: Any, fak
     assert layers >= 2  # the base context and the dialectic answer
 
 
+def test_the_recall_indicator_starts_empty_for_a_new_conversation(make_provider: Any, fake: Any, workspace: str,
+                                                                   turn: Any, hermes_home: Path) -> None:
+    fake.add_conclusion(workspace, "eri", "eri", "Eri deploys on Fridays")
+    provider = make_provider(writeFrequency="turn")
+    assert turn(provider, 1, "when do I deploy?") and provider.recall_status() is not None
+    provider.on_session_switch("20260415_b4c5d6", reset=True)  # /new: nothing recalled for it yet
+    assert provider.recall_status() is None
+    assert turn(provider, 1, "when do I deploy?") and provider.recall_status() is not None
+    provider.initialize("20260415_c7d8e9", hermes_home=str(hermes_home), platform="cli", agent_context="primary")
+    assert provider.recall_status() is None
+
+
 def test_inspection_starts_no_background_work_and_keeps_the_session_id(make_provider: Any, hermes_home: Path) -> None:
     make_provider()  # writes honcho.json
     inspected = HonchoMemoryProvider()

@@ -18,10 +18,12 @@ def tool_call(name: str, arguments: str, call_id: str = "call_1") -> dict:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
-def append_worker(db_path: str, worker: int, n_messages: int, sessions: int, barrier: Any, results: Any) -> None:
-    """Open its own store, wait for every worker, append, report per-session successes."""
+def append_worker(db_path: str, worker: int, n_messages: int, sessions: int, barrier: Any, results: Any,
+                  durable: bool = False) -> None:
+    """Open its own store, wait for every worker, append, report per-session successes
+    (and, durable, how many times the store flushed the WAL)."""
     try:
-        store = SessionStore(db_path)
+        store = SessionStore(db_path, durable=durable)
         sids = [store.create_session(f"w{worker}-s{k}", "cli") for k in range(sessions)]
         barrier.wait(timeout=120)
         ok: dict[str, int] = {}
@@ -39,10 +41,27 @@ def append_worker(db_path: str, worker: int, n_messages: int, sessions: int, bar
                 ok[sid] = ok.get(sid, 0) + 1
             except Exception as exc:  # recorded, the test asserts there are none
                 errors.append(f"{type(exc).__name__}: {exc}")
+        flush = store._conn.commit_sync
+        flushes = flush.flushes if flush is not None else 0
         store.close()
-        results.put({"worker": worker, "ok": ok, "errors": errors})
+        results.put({"worker": worker, "ok": ok, "errors": errors, "flushes": flushes})
     except Exception:
         results.put({"worker": worker, "ok": {}, "errors": [traceback.format_exc()]})
+
+
+def run_workers(target: Callable[..., None], workers: int, args: Callable[[int, Any, Any], tuple]) -> list[dict]:
+    """Start *workers* spawned processes on *target* (args(w, barrier, results) each), wait for
+    every report, check each exited cleanly, and return the reports."""
+    spawn = mp.get_context("spawn")
+    barrier, results = spawn.Barrier(workers), spawn.Queue()
+    procs = [spawn.Process(target=target, args=args(w, barrier, results)) for w in range(workers)]
+    for p in procs:
+        p.start()
+    reports = [results.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    return reports
 
 
 def killed_mid_batch_worker(db_path: str, batch: int, conn_pipe: Any) -> None:

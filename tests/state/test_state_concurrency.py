@@ -1,7 +1,6 @@
 """Several writer processes on one file: nothing lost, no lock errors; SIGKILL keeps it intact."""
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import sqlite3
 
@@ -12,21 +11,13 @@ from hermes_plugins_builtin.state import connection
 
 import state_support
 
-SPAWN = mp.get_context("spawn")
-
 
 def test_eight_writer_processes_lose_nothing(db_path):
     workers, per_worker, sessions = 8, 2000, 4
     SessionStore(db_path).close()  # create the schema once, up front
-    barrier, results = SPAWN.Barrier(workers), SPAWN.Queue()
-    procs = [SPAWN.Process(target=state_support.append_worker,
-                           args=(str(db_path), w, per_worker, sessions, barrier, results)) for w in range(workers)]
-    for p in procs:
-        p.start()
-    reports = [results.get(timeout=300) for _ in procs]
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+    reports = state_support.run_workers(state_support.append_worker, workers,
+                                        lambda w, barrier, results: (str(db_path), w, per_worker, sessions,
+                                                                     barrier, results))
     assert [r["errors"] for r in reports] == [[]] * workers
     with SessionStore(db_path) as store:
         assert store.message_count() == workers * per_worker

@@ -143,6 +143,29 @@ def test_search_can_collapse_messages_compression_copied_along_a_chain(store):
     assert len({(h.session_id, h.snippet) for h in store.search("zanzibar", limit=4, collapse_copies=True)}) == 4
 
 
+def long_chain_with_a_copied_head(store, parts):
+    """A chain of *parts* parts, each later one starting with a copy of the first part's request."""
+    parent = None
+    for i in range(parts):
+        sid = f"part{i}"
+        store.create_session(sid, "cli", parent_session_id=parent, started_at=1000.0 + 100 * i)
+        store.append_messages(sid, [{"role": "user", "content": "plan the zanzibar migration"},
+                                    {"role": "assistant", "content": f"zanzibar notes, revision number {i} of the long plan"}])
+        if i < parts - 1:
+            store.end_session(sid, "compression", ended_at=1050.0 + 100 * i)
+        parent = sid
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 7])
+def test_a_collapsed_copy_is_the_earliest_whatever_the_limit(store, limit):
+    # equal ranks list the newest copy first, so a small limit must not let a later copy stand in
+    long_chain_with_a_copied_head(store, 9)
+    hits = store.search("zanzibar", limit=limit, collapse_copies=True)
+    heads = [h for h in hits if "plan the" in h.snippet]
+    assert [h.session_id for h in heads] == ["part0"]
+    assert hits == store.search("zanzibar", limit=50, collapse_copies=True)[:limit]
+
+
 def test_collapsing_copies_keeps_a_message_said_twice_in_one_session(store):
     store.create_session("once", "cli")
     store.append_messages("once", [{"role": "user", "content": "deploy the app"}, {"role": "assistant", "content": "done"},

@@ -21,15 +21,8 @@ SPAWN = mp.get_context("spawn")
 def test_eight_writer_processes_lose_and_duplicate_nothing(pg_url):
     workers, per_worker, batch = 8, 240, 8
     open_postgres_store(pg_url).close()
-    barrier, results = SPAWN.Barrier(workers), SPAWN.Queue()
-    procs = [SPAWN.Process(target=state_support.pg_append_worker, args=(pg_url, w, per_worker, batch, barrier, results))
-             for w in range(workers)]
-    for p in procs:
-        p.start()
-    reports = [results.get(timeout=300) for _ in procs]
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+    reports = state_support.run_workers(state_support.pg_append_worker, workers,
+                                        lambda w, barrier, results: (pg_url, w, per_worker, batch, barrier, results))
     assert [r["errors"] for r in reports] == [[]] * workers
     with open_postgres_store(pg_url) as store:
         assert store.message_count() == workers * per_worker

@@ -449,6 +449,7 @@ def test_a_prefix_is_ranked_over_the_newest_rank_window_matches_only(pg, pg_url)
                                    {"role": "user", "content": "apple and other words " * 5}])
     with open_postgres_store(pg_url, rank_window=2) as windowed, open_postgres_store(pg_url, rank_window=None) as whole:
         assert [h.message_id for h in windowed.search("appl*", limit=1)] == [ids[2]]
+        assert [h.message_id for h in windowed.search("appl*", limit=1, collapse_copies=True)] == [ids[2]]
         assert [h.message_id for h in windowed.search("appl*", limit=3)] == [ids[0], ids[2], ids[1]]  # window 3
         assert [h.message_id for h in whole.search("appl*", limit=1)] == [ids[0]]
 

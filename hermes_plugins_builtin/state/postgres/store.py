@@ -19,7 +19,8 @@ from ..query import parse
 from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, decode_message,
                        decode_session, encode_message)
 from ..store_lineage import SessionLineage
-from ..search import DEFAULT_RANK_WINDOW, SearchHit, collapse_chain_copies, normalise_roles, SearchFilters
+from ..copies import best_distinct_hits, collapse_chain_copies
+from ..search import DEFAULT_RANK_WINDOW, SearchHit, normalise_roles, SearchFilters
 from .adapter import QmarkConnection
 from .connection import Pool, check_url, redact_url
 from .impact import insert_postings
@@ -305,14 +306,13 @@ class PostgresSessionStore(SessionLineage, Maintenance):
             filters = SearchFilters(roles=normalise_roles(role_filter), exclude_session_ids=tuple(sorted(excluded)))
             if not collapse_copies:
                 return run_search(conn, plan, filters, limit=limit, rank_window=self.rank_window)
-            fetch = limit
-            while True:
-                hits = run_search(conn, plan, filters, limit=fetch, rank_window=self.rank_window)
+
+            def collapse(hits: list[SearchHit]) -> list[SearchHit]:
                 tips = lineage.compression_tips(qconn, dict.fromkeys(h.session_id for h in hits))
-                kept = collapse_chain_copies(qconn, hits, tips)
-                if len(kept) >= limit or len(hits) < fetch or fetch >= COLLAPSE_FETCH_CAP:
-                    return kept[:limit]
-                fetch = min(fetch * 4, COLLAPSE_FETCH_CAP)
+                return collapse_chain_copies(qconn, hits, tips)
+
+            return best_distinct_hits(lambda n: run_search(conn, plan, filters, limit=n, rank_window=self.rank_window),
+                                      collapse, limit, COLLAPSE_FETCH_CAP)
 
         return self._read(work)
 

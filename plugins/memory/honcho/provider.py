@@ -124,6 +124,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self._context = {k: kwargs.get(k) for k in ("platform", "agent_context", "cwd", "title", "gateway_session_key", "user_id", "profile")}
         self.session_id = session_id
         self._turn, self._turn_announced = 0, False
+        self._last_recall = ""  # the indicator speaks of this session's recall only
         reason = self.unavailable_reason()
         if reason:
             logger.info("honcho: not active: %s", reason)
@@ -182,7 +183,7 @@ class HonchoMemoryProvider(MemoryProvider):
         self.session_name = self._resolve_session_name()
         if reset and self._prefetcher is not None:
             self._prefetcher.reset()
-            self._turn = 0
+            self._turn, self._last_recall = 0, ""
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         self._drain()

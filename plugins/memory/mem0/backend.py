@@ -230,7 +230,8 @@ class LocalBackend(Backend):
         return _results(self.memory.get_all(filters={"user_id": user_id}, top_k=limit))
 
     def turn_memories(self, user_id: str, turn: str) -> list[dict[str, Any]]:
-        return _results(self.memory.get_all(filters={"user_id": user_id, "turn": turn}, top_k=100))
+        # all of them: a retried turn is sent again minus what is held, so an unseen one would be stored twice
+        return _results(self.memory.get_all(filters={"user_id": user_id, "turn": turn}, top_k=LIST_LIMIT))
 
     def update(self, memory_id: str, text: str) -> None:
         self.memory.update(memory_id, text=text)

@@ -528,6 +528,22 @@ def test_the_local_search_and_a_turns_memories_are_bounded_as_asked(server, herm
         opened.close()
 
 
+def test_every_memory_of_a_long_turn_is_seen_so_a_retry_stores_none_twice(server, hermes_home):
+    from hermes_bundled_plugins.memory.mem0 import writes
+
+    opened = backend_module().open_backend(local_settings(server, hermes_home))
+    try:
+        turn = [{"role": "user", "content": f"step {n} of the long import"} for n in range(130)]
+        write = {"op": "add", "user_id": "ann", "agent_id": "hermes-test", "messages": turn, "infer": False,
+                 "metadata": {"turn": "long"}}
+        writes.apply(opened, write)
+        assert len(opened.turn_memories("ann", "long")) == 130
+        writes.apply(opened, write)  # the retry of a write whose answer was lost
+        assert len(opened.get_all(user_id="ann")) == 130
+    finally:
+        opened.close()
+
+
 def test_closing_releases_the_store_even_while_the_memory_object_is_still_held(server, hermes_home):
     backend = backend_module()
     settings = local_settings(server, hermes_home)

@@ -1,0 +1,118 @@
+"""How many candidates a collapsed search fetches (copies.best_distinct_hits), on hits built by hand.
+
+The stores' contract tests (test_state_lineage.py) check the collapsed answers on real databases; here
+the ranked list is a plain list, so the fetch sizes and the cap can be checked with a cap small enough
+to reach.
+"""
+from __future__ import annotations
+
+import pytest
+
+from hermes_plugins_builtin.state.copies import best_distinct_hits, collapse_chain_copies
+from hermes_plugins_builtin.state.search import SearchHit
+
+
+def hit(message_id: int, rank: float, text: str) -> SearchHit:
+    return SearchHit(message_id=message_id, session_id=text, role="user", snippet=text, rank=rank,
+                     timestamp=0.0, source="cli", session_title=None)
+
+
+class Ranked:
+    """The n best of *hits* (already best first), remembering every n asked for."""
+
+    def __init__(self, hits: list[SearchHit]) -> None:
+        self.hits = hits
+        self.asked: list[int] = []
+
+    def __call__(self, n: int) -> list[SearchHit]:
+        self.asked.append(n)
+        return self.hits[:n]
+
+
+def by_text(hits: list[SearchHit]) -> list[SearchHit]:
+    """Collapse: hits with one snippet are copies; the lowest id stands for them."""
+    earliest: dict[str, SearchHit] = {}
+    for h in hits:
+        if h.snippet not in earliest or h.message_id < earliest[h.snippet].message_id:
+            earliest[h.snippet] = h
+    return list(earliest.values())
+
+
+def copies(text: str, rank: float, ids: range) -> list[SearchHit]:
+    return [hit(i, rank, text) for i in reversed(ids)]  # equal ranks: newest first, as the stores list them
+
+
+def test_fetches_four_times_more_until_a_worse_hit_follows_the_copies():
+    ranked = Ranked([*copies("a", -5.0, range(1, 40)), hit(100, -1.0, "b")])
+    kept = best_distinct_hits(ranked, by_text, 1, cap=1000)
+    assert [h.message_id for h in kept] == [1]
+    assert ranked.asked == [2, 8, 32, 128]
+
+
+def test_stops_at_once_when_the_next_hit_ranks_worse():
+    ranked = Ranked([hit(7, -3.0, "a"), hit(2, -2.0, "b"), hit(9, -1.0, "c")])
+    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 2, cap=1000)] == [7, 2]
+    assert ranked.asked == [3]
+
+
+def test_a_short_list_is_final():
+    ranked = Ranked(copies("a", -5.0, range(1, 4)))
+    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 5, cap=1000)] == [1]
+    assert ranked.asked == [6]
+
+
+@pytest.mark.parametrize("cap", [16, 17, 64])
+def test_the_cap_ends_the_search_even_while_copies_go_on(cap):
+    # more equal copies than the cap: the answer is the best the cap allows, and the loop ends
+    ranked = Ranked(copies("a", -5.0, range(1, 500)))
+    kept = best_distinct_hits(ranked, by_text, 1, cap=cap)
+    assert ranked.asked[-1] == cap and len(kept) == 1
+    assert kept[0].message_id == 500 - cap
+
+
+def test_a_limit_of_nothing_asks_for_nothing():
+    ranked = Ranked([hit(1, -1.0, "a")])
+    assert best_distinct_hits(ranked, by_text, 0, cap=1000) == []
+    assert ranked.asked == []
+
+
+@pytest.fixture
+def messages(tmp_path):
+    """A real SQLite file with the one table collapse_chain_copies reads: message id -> searchable text."""
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "messages.db")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, search_text TEXT)")
+    yield conn
+    conn.close()
+
+
+def stored(conn, rows: dict[int, str]) -> None:
+    conn.executemany("INSERT INTO messages (id, search_text) VALUES (?, ?)", rows.items())
+
+
+def in_session(message_id: int, session_id: str, rank: float = -1.0) -> SearchHit:
+    return SearchHit(message_id=message_id, session_id=session_id, role="user", snippet="", rank=rank,
+                     timestamp=0.0, source="cli", session_title=None)
+
+
+def test_a_copy_is_matched_by_its_place_among_equal_messages_only(messages):
+    # part a said "alpha" then "beta"; part b holds a copy of "beta" alone: still the same message
+    stored(messages, {1: "alpha", 2: "beta", 3: "beta"})
+    hits = [in_session(3, "b"), in_session(2, "a"), in_session(1, "a")]
+    kept = collapse_chain_copies(messages, hits, {"a": "b", "b": "b"})
+    assert [h.message_id for h in kept] == [2, 1]
+
+
+def test_messages_deleted_meanwhile_are_never_copies_of_each_other(messages):
+    stored(messages, {5: "kept"})
+    hits = [in_session(9, "b"), in_session(8, "a"), in_session(5, "a")]  # 8 and 9 are gone
+    kept = collapse_chain_copies(messages, hits, {"a": "b", "b": "b"})
+    assert [h.message_id for h in kept] == [9, 8, 5]
+
+
+def test_a_session_without_a_known_tip_is_a_chain_of_its_own(messages):
+    stored(messages, {1: "same", 2: "same", 3: "same"})
+    hits = [in_session(3, "c"), in_session(2, "b"), in_session(1, "a")]
+    kept = collapse_chain_copies(messages, hits, {"a": "a"})  # b and c unknown: not one chain
+    assert [h.message_id for h in kept] == [3, 2, 1]
