@@ -12,15 +12,16 @@ from .search import SearchHit
 
 
 def best_distinct_hits(ranked: Callable[[int], list[SearchHit]],
-                       collapse: Callable[[list[SearchHit]], list[SearchHit]], limit: int,
-                       cap: int) -> list[SearchHit]:
+                       collapse: Callable[[list[SearchHit]], list[SearchHit]], limit: int, cap: int,
+                       continued: Callable[[set[str]], set[str]]) -> list[SearchHit]:
     """The best *limit* hits after *collapse*, fetching more of *ranked* until the answer is final.
 
     ``ranked(n)`` gives the n best hits, best first, equal ranks newest first. Copies of one
-    message have equal ranks, so the earliest copy is the last of its rank to be listed: the
-    fetched hits hold it only when they were all there were, or when a worse-ranked hit follows
-    every kept one. Until then a later copy would stand in for it, so more are fetched (at most
-    *cap*).
+    message have equal ranks, so the earliest copy is the last of its rank to be listed: every
+    copy of a kept hit is fetched unless the hit ranks with the last one fetched. Such a hit can
+    have an earlier copy only in an earlier part of its chain, so only when its session
+    continues another (``continued(session ids)`` names those) are more fetched (at most *cap*).
+    Equal ranks of different messages (the same short reply in many conversations) cost nothing.
     """
     if limit <= 0:
         return []
@@ -30,9 +31,20 @@ def best_distinct_hits(ranked: Callable[[int], list[SearchHit]],
         kept = collapse(hits)
         if len(hits) < fetch or fetch >= cap:
             return kept[:limit]
-        if hits[-1].rank > max(h.rank for h in kept[:limit]):  # (so more than *limit* are kept)
-            return kept[:limit]
+        if len(kept) >= limit:
+            boundary = hits[-1].rank
+            tied = {h.session_id for h in kept[:limit] if h.rank >= boundary}
+            if not tied or not continued(tied):
+                return kept[:limit]
         fetch = min(fetch * 4, cap)
+
+
+def continuations(conn: sqlite3.Connection, session_ids: set[str]) -> set[str]:
+    """Those of *session_ids* that have a parent session (a later part of a chain, or a sub-agent)."""
+    ids = sorted(session_ids)
+    rows = conn.execute(f"SELECT id FROM sessions WHERE parent_session_id IS NOT NULL AND id IN ({','.join('?' * len(ids))})",
+                        ids).fetchall()
+    return {row[0] for row in rows}
 
 
 def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],

@@ -38,26 +38,31 @@ def by_text(hits: list[SearchHit]) -> list[SearchHit]:
     return list(earliest.values())
 
 
+def every(session_ids: set[str]) -> set[str]:
+    """Every session continues another: any tie at the boundary may hide an earlier copy."""
+    return set(session_ids)
+
+
 def copies(text: str, rank: float, ids: range) -> list[SearchHit]:
     return [hit(i, rank, text) for i in reversed(ids)]  # equal ranks: newest first, as the stores list them
 
 
 def test_fetches_four_times_more_until_a_worse_hit_follows_the_copies():
     ranked = Ranked([*copies("a", -5.0, range(1, 40)), hit(100, -1.0, "b")])
-    kept = best_distinct_hits(ranked, by_text, 1, cap=1000)
+    kept = best_distinct_hits(ranked, by_text, 1, cap=1000, continued=every)
     assert [h.message_id for h in kept] == [1]
     assert ranked.asked == [2, 8, 32, 128]
 
 
 def test_stops_at_once_when_the_next_hit_ranks_worse():
     ranked = Ranked([hit(7, -3.0, "a"), hit(2, -2.0, "b"), hit(9, -1.0, "c")])
-    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 2, cap=1000)] == [7, 2]
+    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 2, cap=1000, continued=every)] == [7, 2]
     assert ranked.asked == [3]
 
 
 def test_a_short_list_is_final():
     ranked = Ranked(copies("a", -5.0, range(1, 4)))
-    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 5, cap=1000)] == [1]
+    assert [h.message_id for h in best_distinct_hits(ranked, by_text, 5, cap=1000, continued=every)] == [1]
     assert ranked.asked == [6]
 
 
@@ -65,14 +70,41 @@ def test_a_short_list_is_final():
 def test_the_cap_ends_the_search_even_while_copies_go_on(cap):
     # more equal copies than the cap: the answer is the best the cap allows, and the loop ends
     ranked = Ranked(copies("a", -5.0, range(1, 500)))
-    kept = best_distinct_hits(ranked, by_text, 1, cap=cap)
+    kept = best_distinct_hits(ranked, by_text, 1, cap=cap, continued=every)
     assert ranked.asked[-1] == cap and len(kept) == 1
     assert kept[0].message_id == 500 - cap
 
 
+def test_equal_ranks_of_first_parts_end_the_fetch_at_once():
+    # the same short reply in many conversations: equal ranks, but no session continues another
+    ranked = Ranked([hit(i, -2.0, f"conversation {i}") for i in range(500, 0, -1)])
+    asked_about: list[set[str]] = []
+
+    def none_continued(session_ids: set[str]) -> set[str]:
+        asked_about.append(set(session_ids))
+        return set()
+
+    kept = best_distinct_hits(ranked, by_text, 3, cap=1000, continued=none_continued)
+    assert [h.message_id for h in kept] == [500, 499, 498] and ranked.asked == [4]
+    assert asked_about == [{"conversation 500", "conversation 499", "conversation 498"}]
+
+
+def test_only_hits_tied_with_the_last_one_fetched_are_asked_about():
+    ranked = Ranked([hit(9, -3.0, "best"), *copies("tied", -1.0, range(1, 30))])
+    asked_about: list[set[str]] = []
+
+    def only_tied_continues(session_ids: set[str]) -> set[str]:
+        asked_about.append(set(session_ids))
+        return session_ids & {"tied"}
+
+    kept = best_distinct_hits(ranked, by_text, 2, cap=1000, continued=only_tied_continues)
+    assert [h.message_id for h in kept] == [9, 1] and ranked.asked == [3, 12, 48]
+    assert asked_about == [{"tied"}, {"tied"}]
+
+
 def test_a_limit_of_nothing_asks_for_nothing():
     ranked = Ranked([hit(1, -1.0, "a")])
-    assert best_distinct_hits(ranked, by_text, 0, cap=1000) == []
+    assert best_distinct_hits(ranked, by_text, 0, cap=1000, continued=every) == []
     assert ranked.asked == []
 
 
