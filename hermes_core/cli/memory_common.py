@@ -130,11 +130,13 @@ def provider_config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
     return schema
 
 
-def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, available: bool = False) -> list[str]:
+def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, available: bool = False, reason: str = "") -> list[str]:
     """Secret fields whose env_var is set neither in the environment nor in $HERMES_HOME/.env.
 
     A secret marked ``required: False`` (a key only one mode needs) counts only while the provider
-    is unavailable: a provider that works without it is not missing anything.
+    is unavailable, and, when the provider says why (*reason*), only if the reason names it: a
+    provider that works without it, or lacks something else (Mem0's local mode without a model),
+    is not missing the key.
     """
     from hermes_core.config import get_env_value
 
@@ -144,7 +146,8 @@ def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, availab
         return []
     names = [
         f["env_var"] for f in schema
-        if f.get("secret") and not (available and f.get("required") is False) and isinstance(f.get("env_var"), str) and f["env_var"]
+        if f.get("secret") and isinstance(f.get("env_var"), str) and f["env_var"]
+        and (f.get("required") is not False or not available and (not reason or f["env_var"] in reason))
     ]
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 

@@ -69,7 +69,7 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         status["reason"] = f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)"
         return status
     status["available"], status["reason"] = provider_available(provider)
-    status["missing_env"] = missing_secrets(manager, provider, available=status["available"])
+    status["missing_env"] = missing_secrets(manager, provider, available=status["available"], reason=status["reason"])
     status["problems"] = provider_problems(provider)
     return status
 

@@ -163,3 +163,41 @@ def test_status_details_that_raise_are_reported_not_a_crash(make_plugin, run_her
     text = run_hermes("memory", "status")
     assert text.exit_code == 0 and "error:     " in text.stdout and "status_details() raised RuntimeError: ledger file unreadable" in text.stdout
     assert "Traceback" not in text.stdout + text.stderr
+
+
+MODES = '''
+import os
+from hermes_core import MemoryProvider
+
+class Modes(MemoryProvider):
+    """A cloud mode that needs MODES_KEY and a local mode that needs a model instead."""
+    name = "modes"
+    def _reason(self):
+        if os.environ.get("MODES_LOCAL"):
+            return "" if os.environ.get("MODES_MODEL") else "local mode needs a model: set MODES_MODEL"
+        return "" if os.environ.get("MODES_KEY") else "cloud mode needs MODES_KEY"
+    def is_available(self):
+        return not self._reason()
+    def unavailable_reason(self):
+        return self._reason()
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+    def get_config_schema(self):
+        return [{"key": "key", "secret": True, "required": False, "env_var": "MODES_KEY"}]
+
+def register(ctx):
+    ctx.register_memory_provider(Modes())
+'''
+
+
+def test_a_key_only_another_mode_needs_is_not_reported_missing(make_plugin, run_hermes, hermes_home, monkeypatch):
+    make_plugin("modes-memory", MODES, manifest={"name": "modes-memory", "kind": "exclusive"})
+    _config(hermes_home, memory={"provider": "modes-memory"})
+    for name in ("MODES_KEY", "MODES_LOCAL", "MODES_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    cloud = run_hermes("memory", "status", "--json").json()
+    assert cloud["reason"] == "cloud mode needs MODES_KEY" and cloud["missing_env"] == ["MODES_KEY"]
+    monkeypatch.setenv("MODES_LOCAL", "1")
+    local = run_hermes("memory", "status")
+    assert "local mode needs a model" in local.stdout and "MODES_KEY" not in local.stdout + local.stderr
+    assert run_hermes("memory", "status", "--json").json()["missing_env"] == []
