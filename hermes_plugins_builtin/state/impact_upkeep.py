@@ -12,6 +12,7 @@ import heapq
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from .ranking import B, K1, LIST_SIZE, averages, document_length, idf, tokens, weight
 
@@ -130,10 +131,11 @@ class _Tracked:
         self.local: Counter[str] | None = None
         self.local_rows = 0
 
-    def count_locally(self, documents: int, rows: int, seen: Counter[str]) -> None:
-        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it) to the local
-        counts, which hold while the index held exactly the rows counted (*documents*, its
-        count before the batch): another writer's batch or a deletion ends them for good."""
+    def count_locally(self, documents: int, rows: int, seen: Counter[str], batch_words: list[str]) -> None:
+        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it; *batch_words*: each
+        row's distinct words, which *seen* counts) to the local counts, which hold while the index
+        held exactly the rows counted (*documents*, its count before the batch): another writer's
+        batch or a deletion ends them for good."""
         if self.batches == 0 and documents == 0:
             self.local, self.local_rows = Counter(), 0
         if self.local is None:
@@ -141,7 +143,9 @@ class _Tracked:
         if documents != self.local_rows or len(self.local) > LOCAL_WORDS_MAX:
             self.local = None
             return
-        self.local.update(seen)
+        # counting the words again is Counter's C loop; adding *seen* was a Python loop over
+        # the batch's distinct words (the same counts either way)
+        self.local.update(batch_words)
         self.local_rows += rows
 
     def document_frequency(self, conn: sqlite3.Connection, term: str) -> int:
@@ -187,7 +191,7 @@ def _next_check(df: int, checked_at: int) -> int:
     return max(checked_at + TRACK_DF - df, steady)
 
 
-def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None, str | None, int, Counter[str]]]) -> None:
+def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None, str | None, int, dict[str, int]]]) -> None:
     """Fold freshly indexed *rows* into the impact lists (caller holds the write lock).
 
     Each row is an ``indexing.PreparedRow`` (id, text, grams, word count, word
@@ -223,7 +227,7 @@ def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None,
             entry[0] = _trim(conn, term)
             entry[1] = LIST_SIZE
     seen = Counter(batch_words)  # word -> rows of this batch containing it
-    cache.count_locally(documents, len(rows), seen)
+    cache.count_locally(documents, len(rows), seen, batch_words)
     # document counts only weigh words against each other (idf), so they are written
     # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
     pending = cache.df_pending
@@ -257,8 +261,10 @@ def _promote(conn: sqlite3.Connection, cache: _Tracked, seen: Counter[str], docu
         return
     checks, tracked = cache.next_check, cache.words
     budget, builds = COUNTS_PER_BATCH * batches, batches
-    for term, n in seen.items():
-        if n < 2 or term in tracked or documents < checks.get(term, 0):
+    # the words in two rows or more, in the batch's order, picked out in C: most of a batch's
+    # words are in one row only, and a Python loop over them all cost more than the rest
+    for term in compress(seen, map((1).__lt__, seen.values())):
+        if term in tracked or documents < checks.get(term, 0):
             continue
         row = conn.execute("SELECT df, checked_at FROM rank_terms WHERE term = ?", (term,)).fetchone()
         if row is not None and documents < _next_check(row[0], row[1]):
