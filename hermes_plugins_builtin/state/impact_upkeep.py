@@ -131,11 +131,10 @@ class _Tracked:
         self.local: Counter[str] | None = None
         self.local_rows = 0
 
-    def count_locally(self, documents: int, rows: int, seen: Counter[str], batch_words: list[str]) -> None:
-        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it; *batch_words*: each
-        row's distinct words, which *seen* counts) to the local counts, which hold while the index
-        held exactly the rows counted (*documents*, its count before the batch): another writer's
-        batch or a deletion ends them for good."""
+    def count_locally(self, documents: int, rows: int, seen: Counter[str]) -> None:
+        """Add a batch of *rows* (*seen*: word -> rows of the batch holding it) to the local
+        counts, which hold while the index held exactly the rows counted (*documents*, its
+        count before the batch): another writer's batch or a deletion ends them for good."""
         if self.batches == 0 and documents == 0:
             self.local, self.local_rows = Counter(), 0
         if self.local is None:
@@ -143,9 +142,7 @@ class _Tracked:
         if documents != self.local_rows or len(self.local) > LOCAL_WORDS_MAX:
             self.local = None
             return
-        # counting the words again is Counter's C loop; adding *seen* was a Python loop over
-        # the batch's distinct words (the same counts either way)
-        self.local.update(batch_words)
+        self.local.update(seen)
         self.local_rows += rows
 
     def document_frequency(self, conn: sqlite3.Connection, term: str) -> int:
@@ -227,7 +224,7 @@ def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None,
             entry[0] = _trim(conn, term)
             entry[1] = LIST_SIZE
     seen = Counter(batch_words)  # word -> rows of this batch containing it
-    cache.count_locally(documents, len(rows), seen, batch_words)
+    cache.count_locally(documents, len(rows), seen)
     # document counts only weigh words against each other (idf), so they are written
     # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
     pending = cache.df_pending

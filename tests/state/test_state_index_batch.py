@@ -29,7 +29,7 @@ def _plain_prepare(rows, pause=None):  # type: ignore[no-untyped-def]
     return out
 
 
-def _plain_count_locally(self, documents, rows, seen, batch_words=None):  # type: ignore[no-untyped-def]
+def _plain_count_locally(self, documents, rows, seen):  # type: ignore[no-untyped-def]
     if self.batches == 0 and documents == 0:
         self.local, self.local_rows = Counter(), 0
     if self.local is None:
