@@ -1,7 +1,8 @@
 """The index batch holds exactly what its plain form gives: the same appends, indexed once by
 the store's code and once by the straightforward form of the Python half of a batch (the word
-regex over folded text, a Counter per row, counts added word by word, every word of the batch
-walked for promotion), leave byte-for-byte the same index tables and impact lists."""
+regex over folded text, a Counter per row, each tracked word of a row weighed in turn, counts
+added word by word, every word of the batch walked for promotion), leave the same index tables
+(their pages byte for byte) and impact lists."""
 from __future__ import annotations
 
 import json
@@ -71,6 +72,43 @@ def _plain_promote(conn, cache, seen, documents, avgdl, *, batches=1):  # type: 
                          "VALUES (?, ?, ?, 0, 0, 0)", (term, df, documents))
 
 
+def _plain_update_lists(conn, rows):  # type: ignore[no-untyped-def]
+    if not rows:
+        return
+    documents, avgdl = impact_upkeep.averages(conn)
+    cache = impact_upkeep._tracked(conn)
+    tracked, names = cache.words, cache.names
+    additions, added, batch_words = [], Counter(), []
+    for mid, _text, _grams, dl, counts in rows:
+        batch_words.extend(counts)
+        norm = impact_upkeep.K1 * (1 - impact_upkeep.B) + impact_upkeep.K1 * impact_upkeep.B / avgdl * dl
+        for term in names.intersection(counts):
+            tf = counts[term]
+            impact = tf * (impact_upkeep.K1 + 1) / (tf + norm)
+            if impact > tracked[term][0]:
+                additions.append((term, mid, tf, dl, impact))
+                added[term] += 1
+    if additions:
+        conn.executemany("INSERT OR REPLACE INTO rank_lists(term, message_id, tf, dl, impact) VALUES (?, ?, ?, ?, ?)",
+                         additions)
+    for term, count in added.items():
+        entry = tracked[term]
+        entry[1] += count
+        if entry[1] >= 2 * impact_upkeep.LIST_SIZE:
+            entry[0] = impact_upkeep._trim(conn, term)
+            entry[1] = impact_upkeep.LIST_SIZE
+    seen = Counter(batch_words)
+    cache.count_locally(documents, len(rows), seen)
+    for term in names.intersection(seen):
+        cache.df_pending[term] = cache.df_pending.get(term, 0) + seen[term]
+    cache.batches += 1
+    if cache.batches % impact_upkeep.DF_FLUSH_BATCHES == 0:
+        conn.executemany("UPDATE rank_terms SET df = df + ? WHERE term = ?",
+                         [(n, term) for term, n in cache.df_pending.items()])
+        cache.df_pending.clear()
+    _plain_promote(conn, cache, seen, documents, avgdl, batches=max(1, len(rows) // impact_upkeep.ROWS_PER_BUDGET))
+
+
 def _messages(count: int) -> list[tuple[str, str, str | None, str | None]]:
     """(session, role, content, tool calls): English with a skewed vocabulary (so some words
     cross TRACK_DF and get lists), mixed case and punctuation, em dashes, CJK, emoji, accents,
@@ -120,13 +158,14 @@ def test_a_batch_leaves_the_same_index_and_lists_as_the_plain_form(tmp_path, mon
     with monkeypatch.context() as plain:
         plain.setattr(indexing, "prepare", _plain_prepare)
         plain.setattr(impact_upkeep._Tracked, "count_locally", _plain_count_locally)
-        plain.setattr(impact_upkeep, "_promote", _plain_promote)
+        plain.setattr(indexing, "update_lists", _plain_update_lists)
         plain_local = _append_all(tmp_path / "plain.db", messages)
     ours, theirs = _index_contents(tmp_path / "store.db"), _index_contents(tmp_path / "plain.db")
     assert len(ours["messages_fts_docsize"]) == len(messages)
     assert len(ours["messages_grams_docsize"]) > 0
     assert sum(1 for row in ours["rank_terms"] if row[3] == 1) >= 5  # words with lists
     assert sum(1 for row in ours["rank_terms"] if row[3] == 0) >= 1  # words counted and not (yet) listed
+    assert sum(1 for row in ours["rank_terms"] if row[4] > 0) >= 3  # full lists: rows weighed against a floor
     for table in INDEX_TABLES:
         assert ours[table] == theirs[table], table
     assert local is not None and local == plain_local
