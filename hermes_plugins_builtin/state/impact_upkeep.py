@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import heapq
 import sqlite3
-from collections import Counter, _count_elements  # type: ignore[attr-defined]  # (Counter's own counting loop)
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import compress
 
 from .ranking import B, K1, LIST_SIZE, averages, document_length, idf, tokens, weight
 
@@ -188,7 +187,7 @@ def _next_check(df: int, checked_at: int) -> int:
     return max(checked_at + TRACK_DF - df, steady)
 
 
-def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None, str | None, int, dict[str, int]]]) -> None:
+def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None, str | None, int, Counter[str]]]) -> None:
     """Fold freshly indexed *rows* into the impact lists (caller holds the write lock).
 
     Each row is an ``indexing.PreparedRow`` (id, text, grams, word count, word
@@ -227,9 +226,9 @@ def update_lists(conn: sqlite3.Connection, rows: Sequence[tuple[int, str | None,
     cache.count_locally(documents, len(rows), seen)
     # document counts only weigh words against each other (idf), so they are written
     # back every DF_FLUSH_BATCHES batches rather than rewriting rank_terms every time
-    # each tracked word once per row holding it, counted by Counter's C loop: seen[term] added
-    # to every tracked term, without a Python loop over the (in a grown store, hundreds of) them
-    _count_elements(cache.df_pending, filter(names.__contains__, batch_words))
+    pending = cache.df_pending
+    for term in names.intersection(seen):  # one pass (a dict built for Counter.update was two)
+        pending[term] = pending.get(term, 0) + seen[term]
     cache.batches += 1
     if cache.batches % DF_FLUSH_BATCHES == 0:
         conn.executemany("UPDATE rank_terms SET df = df + ? WHERE term = ?",
@@ -258,10 +257,8 @@ def _promote(conn: sqlite3.Connection, cache: _Tracked, seen: Counter[str], docu
         return
     checks, tracked = cache.next_check, cache.words
     budget, builds = COUNTS_PER_BATCH * batches, batches
-    # the words in two rows or more, in the batch's order, picked out in C: most of a batch's
-    # words are in one row only, and a Python loop over them all cost more than the rest
-    for term in compress(seen, map((1).__lt__, seen.values())):
-        if term in tracked or documents < checks.get(term, 0):
+    for term, n in seen.items():
+        if n < 2 or term in tracked or documents < checks.get(term, 0):
             continue
         row = conn.execute("SELECT df, checked_at FROM rank_terms WHERE term = ?", (term,)).fetchone()
         if row is not None and documents < _next_check(row[0], row[1]):
