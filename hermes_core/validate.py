@@ -176,6 +176,11 @@ def _wheel_requires_hermes_host(archive: zipfile.ZipFile, names: set[str]) -> bo
     )
 
 
+def entry_point_module(value: str) -> str:
+    """The module of an entry point's value, ``module:attr [extra, ...]`` (the attribute and extras optional)."""
+    return value.partition("[")[0].partition(":")[0].strip()
+
+
 def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel: Path, group: str, ep_name: str, value: str) -> ValidationReport:
     def read(name: str) -> bytes | None:
         return archive.read(name) if name in names else None
@@ -187,7 +192,7 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
 def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missing: str, missing_fix: str,
                           group: str, ep_name: str, value: str, *, requires_host: bool) -> ValidationReport:
     """One declared entry point, its files read through *read* (paths relative to the package root)."""
-    module = value.partition(":")[0].strip()
+    module = entry_point_module(value)
     package_dir = module.replace(".", "/")
     location = f"{where}{package_dir}"
     init_bytes = read(f"{package_dir}/__init__.py")
@@ -314,7 +319,7 @@ def _validate_project(root: Path, declared: list[tuple[str, str, str]]) -> list[
     requires_host = any(re.match(r"\s*hermes[-_.]host\b", str(d), re.IGNORECASE) for d in dependencies)
     reports = []
     for group, name, value in declared:
-        module = value.partition(":")[0].strip().replace(".", "/")
+        module = entry_point_module(value).replace(".", "/")
         # the src layout or the flat one, wherever the module is
         base = next((b for b in (root / "src", root) if (b / module).is_dir() or (b / f"{module}.py").is_file()), root)
 

@@ -331,9 +331,9 @@ def test_a_source_project_is_validated_through_its_entry_points_as_an_install_wo
 name = "hermes-weather"
 version = "0.3.0"
 [project.entry-points."hermes_agent.plugins"]
-weather = "hermes_weather"
+weather = "hermes_weather [fast]"
 [project.entry-points."hermes_agent.memory_providers"]
-notes = "hermes_weather.notes:NotesProvider"
+notes = "hermes_weather.notes:NotesProvider [cloud]"
 """, {"src/hermes_weather/__init__.py": REGISTER,
       "src/hermes_weather/notes.py": "class NotesProvider(MemoryProvider):\n    pass\n"})
     weather, notes = validate_path(project)
