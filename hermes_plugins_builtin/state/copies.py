@@ -11,6 +11,15 @@ from typing import Callable, Mapping, Sequence
 from .lineage import MAX_HOPS, previous_in_chain
 from .search import SearchHit
 
+# (both stores run these: '?' marks, and the same SQL on SQLite and PostgreSQL)
+#: A message equal to the one with the given id (same role and searchable text) in one of the sessions.
+_EQUAL_IN_SESSIONS_SQL = ("SELECT 1 FROM messages m JOIN messages h ON h.id = ? WHERE m.session_id IN ({marks}) "
+                          "AND m.role = h.role AND COALESCE(m.search_text, '') = COALESCE(h.search_text, '') LIMIT 1")
+#: Each message's text and its place among the equal messages of its session (1 for the first).
+_PLACES_SQL = ("SELECT m.id, m.search_text, (SELECT count(*) FROM messages e WHERE e.session_id = m.session_id "
+               "AND e.role = m.role AND COALESCE(e.search_text, '') = COALESCE(m.search_text, '') AND e.id <= m.id) "
+               "FROM messages m WHERE m.id IN ({marks})")
+
 
 def best_distinct_hits(ranked: Callable[[int], list[SearchHit]],
                        collapse: Callable[[list[SearchHit]], list[SearchHit]], limit: int, cap: int,
@@ -53,11 +62,8 @@ def has_earlier_copy(conn: sqlite3.Connection, hits: Sequence[SearchHit]) -> boo
             part = previous
         if not earlier:
             continue
-        found = conn.execute(
-            "SELECT 1 FROM messages m JOIN messages h ON h.id = ? "
-            f"WHERE m.session_id IN ({','.join('?' * len(earlier))}) AND m.role = h.role "
-            "AND COALESCE(m.search_text, '') = COALESCE(h.search_text, '') LIMIT 1",
-            [hit.message_id, *earlier]).fetchone()
+        found = conn.execute(_EQUAL_IN_SESSIONS_SQL.format(marks=",".join("?" * len(earlier))),
+                             [hit.message_id, *earlier]).fetchone()
         if found is not None:
             return True
     return False
@@ -80,10 +86,7 @@ def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
     # The n-th "ok" of one part is a copy of the n-th "ok" of another part; two equal messages inside
     # one session are two messages. The place is counted in the session itself, not among the hits
     # fetched so far, so it does not depend on how many were fetched.
-    rows = conn.execute(
-        "SELECT m.id, m.search_text, (SELECT count(*) FROM messages e WHERE e.session_id = m.session_id "
-        "AND e.role = m.role AND COALESCE(e.search_text, '') = COALESCE(m.search_text, '') AND e.id <= m.id) "
-        f"FROM messages m WHERE m.id IN ({','.join('?' * len(ids))})", ids).fetchall()
+    rows = conn.execute(_PLACES_SQL.format(marks=",".join("?" * len(ids))), ids).fetchall()
     texts = {row[0]: row[1] for row in rows}
     occurrence = {row[0]: row[2] for row in rows}
     keys: list[tuple[object, ...]] = []

@@ -174,3 +174,25 @@ def test_an_earlier_copy_is_looked_up_in_the_earlier_parts_of_the_chain_only(tmp
         assert not has_earlier_copy(conn, [by_session["helper", "user"]])  # a delegation is not a later part
         assert not has_earlier_copy(conn, [by_session["alone", "user"], by_session["first", "user"]])
         assert has_earlier_copy(conn, [by_session["alone", "user"], by_session["second", "user"]])
+
+
+def test_the_lookup_walks_every_earlier_part_and_asks_little_of_a_first_part(tmp_path):
+    from hermes_plugins_builtin.state import SessionStore
+    from hermes_plugins_builtin.state.copies import has_earlier_copy
+
+    with SessionStore(tmp_path / "state.db") as store:
+        for n, (sid, parent) in enumerate((("a", None), ("b", "a"), ("c", "b"))):
+            store.create_session(sid, "cli", parent_session_id=parent, started_at=1000.0 + 100 * n)
+            store.append_messages(sid, [{"role": "user", "content": "plan the zanzibar move" if sid != "b" else "other"}])
+            if sid != "c":
+                store.end_session(sid, "compression", ended_at=1050.0 + 100 * n)
+        (in_c,) = [h for h in store.search("zanzibar", limit=50) if h.session_id == "c"]
+        (in_a,) = [h for h in store.search("zanzibar", limit=50) if h.session_id == "a"]
+        assert has_earlier_copy(store._conn, [in_c])  # two parts back, past a part without it
+        statements: list[str] = []
+        store._conn.set_trace_callback(statements.append)
+        try:
+            assert not has_earlier_copy(store._conn, [in_a])
+        finally:
+            store._conn.set_trace_callback(None)
+        assert len(statements) == 1, statements  # a first part: one question, whether it has a previous part
