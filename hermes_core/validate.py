@@ -176,6 +176,11 @@ def _wheel_requires_hermes_host(archive: zipfile.ZipFile, names: set[str]) -> bo
     )
 
 
+def entry_point_module(value: str) -> str:
+    """The module of an entry point's value, ``module:attr [extra, ...]`` (the attribute and extras optional)."""
+    return value.partition("[")[0].partition(":")[0].strip()
+
+
 def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel: Path, group: str, ep_name: str, value: str) -> ValidationReport:
     def read(name: str) -> bytes | None:
         return archive.read(name) if name in names else None
@@ -187,7 +192,7 @@ def _validate_wheel_entry_point(archive: zipfile.ZipFile, names: set[str], wheel
 def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missing: str, missing_fix: str,
                           group: str, ep_name: str, value: str, *, requires_host: bool) -> ValidationReport:
     """One declared entry point, its files read through *read* (paths relative to the package root)."""
-    module = value.partition(":")[0].strip()
+    module = entry_point_module(value)
     package_dir = module.replace(".", "/")
     location = f"{where}{package_dir}"
     init_bytes = read(f"{package_dir}/__init__.py")
@@ -300,7 +305,11 @@ def _project_entry_points(root: Path) -> list[tuple[str, str, str]]:
         for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
             entries = table.get(group) if isinstance(table, dict) else None
             if isinstance(entries, dict):
-                found += [(group, str(name), str(value)) for name, value in entries.items()]
+                for name, value in entries.items():
+                    if not isinstance(value, str) or not re.fullmatch(r"\s*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\s*(:.*)?(\[.*\])?\s*", value):
+                        raise HermesError(f"{pyproject}: entry point {name} = {value!r} in '{group}' is not 'package.module' "
+                                          "or 'package.module:attribute' -> write the module's dotted name as a string")
+                    found.append((group, str(name), value))
     return found
 
 
@@ -310,11 +319,15 @@ def _validate_project(root: Path, declared: list[tuple[str, str, str]]) -> list[
 
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
-    dependencies = project.get("dependencies") if isinstance(project.get("dependencies"), list) else []
-    requires_host = any(re.match(r"\s*hermes[-_.]host\b", str(d), re.IGNORECASE) for d in dependencies)
+    dependencies = [str(d) for d in project.get("dependencies") or [] if isinstance(project.get("dependencies"), list)]
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    if isinstance(poetry.get("dependencies"), dict):
+        dependencies += [str(name) for name in poetry["dependencies"]]  # Poetry: {name: version}
+    requires_host = any(re.match(r"\s*hermes[-_.]host\b", d, re.IGNORECASE) for d in dependencies)
     reports = []
     for group, name, value in declared:
-        module = value.partition(":")[0].strip().replace(".", "/")
+        module = entry_point_module(value).replace(".", "/")
         # the src layout or the flat one, wherever the module is
         base = next((b for b in (root / "src", root) if (b / module).is_dir() or (b / f"{module}.py").is_file()), root)
 
