@@ -20,8 +20,14 @@ from __future__ import annotations
 import sqlite3
 # the loop Counter counts with (in C on CPython, a Python fallback elsewhere): Counter(tokens)
 # adds two Python calls and an ABC check to every row
-from collections import _count_elements  # type: ignore[attr-defined]
 from typing import Callable, Iterable, NamedTuple
+
+try:
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # a private name: an interpreter without it counts in Python
+    def _count_elements(mapping: dict[str, int], iterable: Iterable[str]) -> None:
+        for element in iterable:
+            mapping[element] = mapping.get(element, 0) + 1
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
 from .impact_upkeep import rebuild_lists, update_lists
