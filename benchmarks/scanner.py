@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 #: How each known split was used; any split not named here is an independent batch (see the module docstring).
-KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on", "tune7": "tuned on", "fresh4": "tuned on", "fresh5": "tuned on"}
+KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on", "tune7": "tuned on", "fresh4": "tuned on", "fresh5": "tuned on", "tune8": "tuned on"}
 INDEPENDENT = "independent"
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
