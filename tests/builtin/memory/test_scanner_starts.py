@@ -1,0 +1,99 @@
+"""A detector tried only where a match can start (``starts``) finds exactly what ``finditer`` and ``search`` find.
+
+A start word that some match lacks would hide that match, so the words are pinned on small patterns, the search is
+compared with ``re`` on texts built to trip it (boundaries, lookbehinds, overlapping words, adjacent matches), and
+every detector of the scanner is compared with its own pattern on a sample of the corpus, in both lower-cased views.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hermes_plugins_builtin.memory import scanner
+from hermes_plugins_builtin.memory.scanner import starts
+from hermes_plugins_builtin.memory.scanner.normalise import folded, nfkc, without_invisible
+from hermes_plugins_builtin.memory.scanner.starts import starts_of
+
+CORPUS = Path(__file__).parent / "corpus" / "corpus.jsonl"
+
+
+def _words(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
+    found = starts_of(re.compile(pattern, flags))
+    return None if found is None else found.words
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"\b(?:ignore|disregard)\b", ("disregard", "ignore")),
+        (r"(?:the\s+)?rules", ("rules", "the")),  # an optional start: either word
+        (r"(?:~)?(?:/)?\.ssh", (".ssh", "/", "~")),  # one character is enough to say where a match starts
+        (r"j(?:e|ouw) regels", ("je", "jouw")),
+        (r"(?<![\w.])\.env", (".env",)),
+        (r"\w+\.pem", None),  # a class first: a match may start anywhere
+        (r"(?:ab|\d)x", None),  # one branch without a word
+        (r"(?:ab|)x", None),  # an empty branch
+        (r"ignore", ("ignore",)),
+    ],
+)
+def test_start_words_are_read_from_the_pattern(pattern: str, words: tuple[str, ...] | None) -> None:
+    assert _words(pattern) == words
+
+
+@pytest.mark.parametrize("pattern", [r"ignore", r"(?i:ignore)", r"(?ai)ignore", r"x(?i:gnore)"])
+def test_case_blind_literals_give_no_start_words(pattern: str) -> None:
+    # "i" matches "ı" and "s" matches "ſ" case-blind: a literal word would miss those starts.
+    flags = re.IGNORECASE if pattern == "ignore" else 0
+    assert _words(pattern, flags) is None
+
+
+def _same(pattern: str, text: str) -> None:
+    compiled = re.compile(pattern, re.MULTILINE)
+    found = starts_of(compiled)
+    assert found is not None, pattern
+    assert [m.span() for m in starts.finditer(compiled, text, found)] == [m.span() for m in compiled.finditer(text)]
+    expected = compiled.search(text)
+    got = starts.search(compiled, text, found)
+    assert (got.span() if got else None) == (expected.span() if expected else None)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"\bab", "cab ab xab ab"),  # the boundary sees the letter before the start
+        (r"(?<=c)ab", "ab cab dab cab"),  # so does a lookbehind
+        (r"^ab", "ab\nab cab\n ab"),  # a line start only after a break, as in search
+        (r"aba", "ababababa"),  # overlapping places: matches do not overlap, as in finditer
+        (r"ab|abab", "ababab"),  # alternatives keep their order
+        (r"(?:the\s+)?rules?", "the rules, then rule and the  rules"),
+        (r"ab+", "abbbab ab"),  # adjacent matches
+        (r"(?:ignore|ign)\w*", "ignition ignored ign"),
+    ],
+)
+def test_the_search_finds_what_re_finds(pattern: str, text: str) -> None:
+    _same(pattern, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abc ._\n", max_size=40), st.sampled_from([r"\bab", r"(?<![\w.])\.ab", r"(?:a\s+)?b[ac]", r"^ab|ba$", r"(?:ab|b)+c", r"a(?=b)", r"a\b"]))
+def test_the_search_finds_what_re_finds_on_any_text(text: str, pattern: str) -> None:
+    _same(pattern, text)
+
+
+def test_every_detector_finds_with_its_start_words_what_its_pattern_finds() -> None:
+    notes = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    sample = notes[::40]
+    views = [view for text in sample for plain in [without_invisible(nfkc(text))] for view in {plain.lower(), folded(plain).lower()}]
+    detectors = [d for d in dict.fromkeys((*scanner.RULES, *scanner.compact.RULES)) if d.lowered_pattern is not None and d.lowered_starts is not None]
+    assert len(detectors) > 300  # most detectors start with words
+    for detector in detectors:
+        fast, words = detector.lowered_pattern, detector.lowered_starts
+        assert fast is not None and words is not None
+        for view in views:
+            assert [m.span() for m in starts.finditer(fast, view, words)] == [m.span() for m in fast.finditer(view)], detector.name
