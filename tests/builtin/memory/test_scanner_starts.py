@@ -97,3 +97,17 @@ def test_every_detector_finds_with_its_start_words_what_its_pattern_finds() -> N
         assert fast is not None and words is not None
         for view in views:
             assert [m.span() for m in starts.finditer(fast, view, words)] == [m.span() for m in fast.finditer(view)], detector.name
+
+
+def test_the_generated_start_words_are_current() -> None:
+    """starts_cache.py must match the detectors; regenerate it with `python -m hermes_plugins_builtin.memory.scanner.gate`."""
+    from hermes_plugins_builtin.memory.scanner.starts import lowered_patterns, render_cache
+
+    current = Path(starts.__file__).with_name("starts_cache.py").read_text(encoding="utf-8")
+    assert current == render_cache(lowered_patterns())
+
+
+def test_a_pattern_missing_from_the_generated_words_is_read_on_first_use() -> None:
+    pattern = re.compile(r"\b(?:nowhere in the cache|absent)\b")
+    found = starts_of(pattern)
+    assert found is not None and found.words == ("absent", "nowhere in the cache")
