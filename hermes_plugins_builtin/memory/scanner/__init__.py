@@ -118,7 +118,7 @@ def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
                 start, end = _extent(detector, found)
                 return Finding(detector.family, detector.name, text[start:end], view)
             continue
-        match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
+        match = detector.checked_match(text, lowered)
         if match is not None:
             start, end = _extent(detector, match)
             return Finding(detector.family, detector.name, text[start:end], view)

@@ -14,6 +14,7 @@ import re
 import urllib.parse
 
 from .gate import derived
+from .starts import OTHER_CASES_OF_ASCII
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){8,}(?![0-9A-Fa-f])")
@@ -24,9 +25,6 @@ _WORDY = re.compile(r"[A-Za-z]{2,}[ ,.:;'\"()/-]")
 _ROT13_HINT = re.compile(r"rot[\s_-]?13|caesar|rotat\w* (?:by )?13", re.IGNORECASE)
 _REVERSE_HINT = re.compile(r"revers|backwards|right to left|from the end|mirror|\bsdrawkcab\b|\besrever\b", re.IGNORECASE)
 MAX_PAYLOADS = 6
-#: The only characters outside ASCII that a case-blind ASCII letter matches (İ ı ſ and the Kelvin sign): in a text
-#: without them, a hint's words (lower-case ASCII) occur in the lower-cased text wherever the hint matches.
-_OTHER_CASES_OF_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")
 #: Bytes of hex-letter words before a hex payload that are skipped to read it.
 _LEADING_HEX_WORD_BYTES = 16
 
@@ -77,9 +75,10 @@ def _words_of(hint: re.Pattern[str]) -> tuple[str, ...] | None:
 
 def _hinted(hint: re.Pattern[str], text: str, lowered: str) -> bool:
     """Whether ``hint`` occurs in ``text``. A case-blind search tries every branch at every position; the words one
-    of which each match holds (read from the pattern's parse tree) rule most notes out with a substring test first."""
+    of which each match holds (read from the pattern's parse tree) rule most notes out with a substring test first,
+    exact for a text without the other cases of ASCII letters outside ASCII (see ``starts``)."""
     words = _words_of(hint)
-    if words is not None and not any(word in lowered for word in words) and _OTHER_CASES_OF_ASCII.search(text) is None:
+    if words is not None and not any(word in lowered for word in words) and OTHER_CASES_OF_ASCII.search(text) is None:
         return False
     return hint.search(text) is not None
 

@@ -222,7 +222,7 @@ if __name__ == "__main__":
     from pathlib import Path
 
     Path(__file__).with_name("gate_cache.py").write_text(render_cache(_all_patterns()), encoding="utf-8")
-    from .starts import lowered_patterns
+    from .starts import scanned_patterns
     from .starts import render_cache as render_starts
 
-    Path(__file__).with_name("starts_cache.py").write_text(render_starts(lowered_patterns()), encoding="utf-8")
+    Path(__file__).with_name("starts_cache.py").write_text(render_starts(scanned_patterns()), encoding="utf-8")
