@@ -305,7 +305,11 @@ def _project_entry_points(root: Path) -> list[tuple[str, str, str]]:
         for group in (ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP):
             entries = table.get(group) if isinstance(table, dict) else None
             if isinstance(entries, dict):
-                found += [(group, str(name), str(value)) for name, value in entries.items()]
+                for name, value in entries.items():
+                    if not isinstance(value, str) or not re.fullmatch(r"\s*[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\s*(:.*)?(\[.*\])?\s*", value):
+                        raise HermesError(f"{pyproject}: entry point {name} = {value!r} in '{group}' is not 'package.module' "
+                                          "or 'package.module:attribute' -> write the module's dotted name as a string")
+                    found.append((group, str(name), value))
     return found
 
 
@@ -315,8 +319,12 @@ def _validate_project(root: Path, declared: list[tuple[str, str, str]]) -> list[
 
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
-    dependencies = project.get("dependencies") if isinstance(project.get("dependencies"), list) else []
-    requires_host = any(re.match(r"\s*hermes[-_.]host\b", str(d), re.IGNORECASE) for d in dependencies)
+    dependencies = [str(d) for d in project.get("dependencies") or [] if isinstance(project.get("dependencies"), list)]
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    if isinstance(poetry.get("dependencies"), dict):
+        dependencies += [str(name) for name in poetry["dependencies"]]  # Poetry: {name: version}
+    requires_host = any(re.match(r"\s*hermes[-_.]host\b", d, re.IGNORECASE) for d in dependencies)
     reports = []
     for group, name, value in declared:
         module = entry_point_module(value).replace(".", "/")

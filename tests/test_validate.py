@@ -382,3 +382,28 @@ def test_an_unreadable_pyproject_is_named_with_its_cause(tmp_path, run_hermes):
         validate_path(project)
     result = run_hermes("plugins", "validate", str(project))
     assert result.exit_code != 0 and "Traceback" not in result.stderr and "pyproject.toml cannot be read" in result.stderr
+
+
+def test_a_poetry_project_that_depends_on_hermes_is_held_to_its_requirement(tmp_path):
+    project = _project(tmp_path / "poetry", """
+[tool.poetry]
+name = "needs"
+[tool.poetry.dependencies]
+python = "^3.11"
+hermes-host = ">=0.1"
+[tool.poetry.plugins."hermes_agent.plugins"]
+needs = "needs_plugin"
+""", {"needs_plugin/__init__.py": REGISTER})
+    _plugin(project / "needs_plugin", "name: needs\nrequires_hermes: '>=999'\n")
+    (report,) = validate_path(project)
+    assert report.problems and report.problems[0].field == "requires_hermes", report
+
+
+@pytest.mark.parametrize("value", ["{ a = 1 }", "3", '".mod"', '"pkg/mod"', '""'])
+def test_an_entry_point_that_is_no_module_name_is_refused_naming_it(tmp_path, value, run_hermes):
+    project = _project(tmp_path / "odd", f'[project.entry-points."hermes_agent.plugins"]\nodd = {value}\n', {})
+    with pytest.raises(HermesError, match=r"pyproject.toml: entry point odd = .* in 'hermes_agent.plugins' is not "
+                                          r"'package.module' or 'package.module:attribute' -> write the module's dotted name"):
+        validate_path(project)
+    result = run_hermes("plugins", "validate", str(project))
+    assert result.exit_code != 0 and "Traceback" not in result.stderr and "entry point odd" in result.stderr

@@ -8,20 +8,30 @@ from __future__ import annotations
 import sqlite3
 from typing import Callable, Mapping, Sequence
 
+from .lineage import MAX_HOPS, previous_in_chain
 from .search import SearchHit
+
+# (both stores run these: '?' marks, and the same SQL on SQLite and PostgreSQL)
+#: A message equal to the one with the given id (same role and searchable text) in one of the sessions.
+_EQUAL_IN_SESSIONS_SQL = ("SELECT 1 FROM messages m JOIN messages h ON h.id = ? WHERE m.session_id IN ({marks}) "
+                          "AND m.role = h.role AND COALESCE(m.search_text, '') = COALESCE(h.search_text, '') LIMIT 1")
+#: Each message's text and its place among the equal messages of its session (1 for the first).
+_PLACES_SQL = ("SELECT m.id, m.search_text, (SELECT count(*) FROM messages e WHERE e.session_id = m.session_id "
+               "AND e.role = m.role AND COALESCE(e.search_text, '') = COALESCE(m.search_text, '') AND e.id <= m.id) "
+               "FROM messages m WHERE m.id IN ({marks})")
 
 
 def best_distinct_hits(ranked: Callable[[int], list[SearchHit]],
                        collapse: Callable[[list[SearchHit]], list[SearchHit]], limit: int, cap: int,
-                       continued: Callable[[set[str]], set[str]]) -> list[SearchHit]:
+                       earlier_copy: Callable[[list[SearchHit]], bool]) -> list[SearchHit]:
     """The best *limit* hits after *collapse*, fetching more of *ranked* until the answer is final.
 
     ``ranked(n)`` gives the n best hits, best first, equal ranks newest first. Copies of one
     message have equal ranks, so the earliest copy is the last of its rank to be listed: every
-    copy of a kept hit is fetched unless the hit ranks with the last one fetched. Such a hit can
-    have an earlier copy only in an earlier part of its chain, so only when its session
-    continues another (``continued(session ids)`` names those) are more fetched (at most *cap*).
-    Equal ranks of different messages (the same short reply in many conversations) cost nothing.
+    copy of a kept hit is fetched unless the hit ranks with the last one fetched. Only when such
+    a tied hit has an earlier copy (``earlier_copy(tied hits)``, asked of the database) are more
+    fetched (at most *cap*); equal ranks of different messages (the same short reply in many
+    conversations) cost one question.
     """
     if limit <= 0:
         return []
@@ -32,19 +42,31 @@ def best_distinct_hits(ranked: Callable[[int], list[SearchHit]],
         if len(hits) < fetch or fetch >= cap:
             return kept[:limit]
         if len(kept) >= limit:
-            boundary = hits[-1].rank
-            tied = {h.session_id for h in kept[:limit] if h.rank >= boundary}
-            if not tied or not continued(tied):
+            tied = [h for h in kept[:limit] if h.rank >= hits[-1].rank]
+            if not tied or not earlier_copy(tied):
                 return kept[:limit]
         fetch = min(fetch * 4, cap)
 
 
-def continuations(conn: sqlite3.Connection, session_ids: set[str]) -> set[str]:
-    """Those of *session_ids* that have a parent session (a later part of a chain, or a sub-agent)."""
-    ids = sorted(session_ids)
-    rows = conn.execute(f"SELECT id FROM sessions WHERE parent_session_id IS NOT NULL AND id IN ({','.join('?' * len(ids))})",
-                        ids).fetchall()
-    return {row[0] for row in rows}
+def has_earlier_copy(conn: sqlite3.Connection, hits: Sequence[SearchHit]) -> bool:
+    """Whether an earlier part of the compression chain of any of *hits* holds a message equal to it
+    (same role and searchable text): a copy the fetched hits may not reach yet."""
+    for hit in hits:
+        earlier: list[str] = []
+        part = hit.session_id
+        for _ in range(MAX_HOPS):
+            previous = previous_in_chain(conn, part)
+            if previous is None or previous in earlier or previous == hit.session_id:
+                break
+            earlier.append(previous)
+            part = previous
+        if not earlier:
+            continue
+        found = conn.execute(_EQUAL_IN_SESSIONS_SQL.format(marks=",".join("?" * len(earlier))),
+                             [hit.message_id, *earlier]).fetchone()
+        if found is not None:
+            return True
+    return False
 
 
 def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
@@ -61,20 +83,17 @@ def collapse_chain_copies(conn: sqlite3.Connection, hits: Sequence[SearchHit],
     if not hits:
         return []
     ids = [h.message_id for h in hits]
-    texts = dict(conn.execute(f"SELECT id, search_text FROM messages WHERE id IN ({','.join('?' * len(ids))})",
-                              ids).fetchall())
-    # The n-th matching "ok" of one part is a copy of the n-th "ok" of another part; two equal
-    # messages inside one session are two messages, so they get different occurrence numbers.
-    occurrence: dict[int, int] = {}
-    seen: dict[tuple[object, ...], int] = {}
-    for hit in sorted(hits, key=lambda h: h.message_id):
-        own = (hit.session_id, hit.role, texts.get(hit.message_id))
-        occurrence[hit.message_id] = seen[own] = seen.get(own, 0) + 1
+    # The n-th "ok" of one part is a copy of the n-th "ok" of another part; two equal messages inside
+    # one session are two messages. The place is counted in the session itself, not among the hits
+    # fetched so far, so it does not depend on how many were fetched.
+    rows = conn.execute(_PLACES_SQL.format(marks=",".join("?" * len(ids))), ids).fetchall()
+    texts = {row[0]: row[1] for row in rows}
+    occurrence = {row[0]: row[2] for row in rows}
     keys: list[tuple[object, ...]] = []
     earliest: dict[tuple[object, ...], SearchHit] = {}
     for hit in hits:
         text = texts.get(hit.message_id, ("gone", hit.message_id))  # deleted meanwhile: no copies
-        key = (tips.get(hit.session_id, hit.session_id), hit.role, text, occurrence[hit.message_id])
+        key = (tips.get(hit.session_id, hit.session_id), hit.role, text, occurrence.get(hit.message_id, 0))
         keys.append(key)
         if key not in earliest or hit.message_id < earliest[key].message_id:
             earliest[key] = hit

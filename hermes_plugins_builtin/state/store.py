@@ -343,7 +343,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
         # imported here: listing, showing and appending never need the query language or ranking
         from .prefixes import PrefixExpander
         from .query import parse
-        from .copies import best_distinct_hits, collapse_chain_copies, continuations
+        from .copies import best_distinct_hits, collapse_chain_copies, has_earlier_copy
         from .search import SearchFilters, normalise_roles, run_search
 
         # a lone surrogate ('\ud800', or a non-UTF-8 byte from a command line) cannot reach SQLite;
@@ -372,7 +372,7 @@ class SessionStore(LineageMixin, BackfillMixin, MaintenanceMixin, IndexUpkeepMix
                 tips = lineage.compression_tips(conn, dict.fromkeys(h.session_id for h in hits))
                 return collapse_chain_copies(conn, hits, tips)
 
-            return best_distinct_hits(ranked, collapse, limit, COLLAPSE_FETCH_CAP, lambda ids: continuations(conn, ids))
+            return best_distinct_hits(ranked, collapse, limit, COLLAPSE_FETCH_CAP, lambda tied: has_earlier_copy(conn, tied))
 
     # -- helpers -------------------------------------------------------------
     def _exists(self, session_id: str) -> bool:

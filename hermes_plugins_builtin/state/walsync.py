@@ -26,6 +26,7 @@ own ``synchronous = FULL``.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -47,17 +48,22 @@ class WalSync:
     def __init__(self, db_path: Path) -> None:
         self.path = Path(str(db_path) + WAL_SUFFIX)
         self._fd: int | None = None
+        self._opening = threading.Lock()  # flushes run outside the store's lock: two first ones may race
         self.flushes = 0  # tests and benchmarks read these two
         self.seconds = 0.0  # spent waiting for the disk
 
     def __call__(self) -> None:
         """Flush everything written to the WAL so far (called after a durable COMMIT)."""
         try:
-            if self._fd is None:
-                # the file exists: this connection has just committed into it
-                self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd = self._fd
+            if fd is None:
+                with self._opening:
+                    if self._fd is None:
+                        # the file exists: this connection has just committed into it
+                        self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                    fd = self._fd
             started = time.perf_counter()
-            _flush(self._fd)
+            _flush(fd)
             self.seconds += time.perf_counter() - started
         except OSError as exc:
             raise StateStoreError(f"{self.path} could not be flushed to disk ({exc}) -> the write is stored but "
@@ -66,6 +72,15 @@ class WalSync:
 
     def close(self) -> None:
         """Close the WAL's descriptor (the store is closing)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        with self._opening:
+            fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self) -> None:  # a store dropped without close(): the descriptor goes with it
+        fd, self._fd = getattr(self, "_fd", None), None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass

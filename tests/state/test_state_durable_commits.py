@@ -127,3 +127,45 @@ def test_four_durable_writer_processes_lose_nothing_and_flush_every_append(db_pa
                 assert store.get_session(sid)["message_count"] == ok
         assert len(store.search("payload-2-299")) == 1
         assert store.check_integrity() == []
+
+
+def _wal_descriptors(db_path) -> int:
+    """Descriptors this process holds on *db_path*'s WAL file, deleted or not (Linux's /proc)."""
+    wal = f"{db_path}-wal"
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}").split(" (deleted)")[0] == wal
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through Linux's /proc")
+def test_a_durable_store_dropped_without_close_leaves_no_wal_descriptor(db_path):
+    import gc
+    import threading
+
+    SessionStore(db_path).close()
+    before = _wal_descriptors(db_path)
+    for n in range(3):
+        store = SessionStore(db_path, durable=True)
+        store.create_session(f"s{n}", "cli")
+        del store
+        gc.collect()
+    assert _wal_descriptors(db_path) == before
+    # two first flushes at once open the file once
+    with SessionStore(db_path, durable=True) as store:
+        barrier = threading.Barrier(2)
+
+        def append(n: int) -> None:
+            barrier.wait()
+            store.append_message("s0", "user", f"message {n}")
+
+        threads = [threading.Thread(target=append, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert _wal_descriptors(db_path) <= before + 2  # the store's own and SQLite's
+    assert _wal_descriptors(db_path) == before

@@ -166,6 +166,20 @@ def test_a_collapsed_copy_is_the_earliest_whatever_the_limit(store, limit):
     assert hits == store.search("zanzibar", limit=50, collapse_copies=True)[:limit]
 
 
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_a_copy_of_a_repeated_message_is_paired_the_same_way_whatever_the_limit(store, limit):
+    # part1 starts with a copy of one of part0's two equal messages: the answer must not depend on the limit
+    store.create_session("part0", "cli", started_at=1000.0)
+    store.append_messages("part0", [{"role": "user", "content": "ship it"}, {"role": "user", "content": "working"},
+                                    {"role": "user", "content": "ship it"}])
+    store.end_session("part0", "compression", ended_at=1050.0)
+    store.create_session("part1", "cli", parent_session_id="part0", started_at=1100.0)
+    store.append_messages("part1", [{"role": "user", "content": "ship it"}])
+    whole = store.search("ship", limit=50, collapse_copies=True)
+    assert len(whole) == 2 and {h.session_id for h in whole} == {"part0"}
+    assert store.search("ship", limit=limit, collapse_copies=True) == whole[:limit]
+
+
 def test_collapsing_copies_keeps_a_message_said_twice_in_one_session(store):
     store.create_session("once", "cli")
     store.append_messages("once", [{"role": "user", "content": "deploy the app"}, {"role": "assistant", "content": "done"},

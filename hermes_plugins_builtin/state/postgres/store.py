@@ -19,7 +19,7 @@ from ..query import parse
 from ..records import (MESSAGE_COLUMNS, MESSAGE_FIELDS, SESSION_COLUMNS, decode_message,
                        decode_session, encode_message)
 from ..store_lineage import SessionLineage
-from ..copies import best_distinct_hits, collapse_chain_copies, continuations
+from ..copies import best_distinct_hits, collapse_chain_copies, has_earlier_copy
 from ..search import DEFAULT_RANK_WINDOW, SearchHit, normalise_roles, SearchFilters
 from .adapter import QmarkConnection
 from .connection import Pool, check_url, redact_url
@@ -312,7 +312,7 @@ class PostgresSessionStore(SessionLineage, Maintenance):
                 return collapse_chain_copies(qconn, hits, tips)
 
             return best_distinct_hits(lambda n: run_search(conn, plan, filters, limit=n, rank_window=self.rank_window),
-                                      collapse, limit, COLLAPSE_FETCH_CAP, lambda ids: continuations(qconn, ids))
+                                      collapse, limit, COLLAPSE_FETCH_CAP, lambda tied: has_earlier_copy(qconn, tied))
 
         return self._read(work)
 
