@@ -1,12 +1,18 @@
 """Memory write scanner: this checkout's scan time against another git revision's, interleaved in one process.
 
-Run: python benchmarks/scanner_compare.py [--ref main] [--rounds 5] [--notes 2000] [--json]
+Run: python benchmarks/scanner_compare.py [--ref main] [--rounds 5] [--notes 2000] [--json] [--check]
 
 The other revision's ``hermes_plugins_builtin/memory/scanner`` package is extracted with ``git archive`` into a
 temporary directory and imported under another name, so both scanners run in the same process on the same
 200-character notes (made by joining corpus notes, as benchmarks/scanner.py does). Each round scans every note
 with both, alternating note by note which goes first, and records CPU time per scan; the report gives p50, p99 and mean per
 round and the ratio this/other with its spread across rounds. Only the time is compared; decisions are not.
+
+``--check`` compares decisions instead of time, for a change meant to be faster only: both scanners read every
+corpus note and the 200-character notes of both timing sets (all notes, benign notes), and the check fails (exit 1)
+when any verdict differs: blocked or not, and the family; the rule, span and view are compared and counted too.
+A differing note is named by its split and line number, and its text printed only for splits that were tuned on
+(an independent batch's notes stay unread).
 """
 
 from __future__ import annotations
@@ -53,6 +59,36 @@ def _summary(samples_ms: list[float]) -> dict[str, float]:
     return {"p50_ms": pick(0.50), "p99_ms": pick(0.99), "mean_ms": sum(ordered) / len(ordered)}
 
 
+def _finding(found: Any) -> tuple[str, str, str, str] | None:
+    return None if found is None else (found.family, found.rule, found.span, found.view)
+
+
+def check(ref: str) -> dict[str, Any]:
+    """Both scanners' verdicts on every corpus note and every 200-character note (see the module docstring)."""
+    from hermes_plugins_builtin.memory.scanner import _scan as this
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scanner import KNOWN_SPLITS, _two_hundred  # benchmarks/scanner.py
+
+    notes = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    benign = [n for n in notes if n["label"] == "benign"]
+    cases = [(n["split"], number, n["text"]) for number, n in enumerate(notes, 1)]
+    cases += [("200-char", number, text) for number, text in enumerate(_two_hundred(notes, 2000), 1)]
+    cases += [("200-char benign", number, text) for number, text in enumerate(_two_hundred(benign, 2000), 1)]
+    with tempfile.TemporaryDirectory() as directory:
+        other = _other_scanner(ref, Path(directory))
+        differing = []
+        for split, number, text in cases:
+            mine, theirs = _finding(this(text)), _finding(other(text))
+            if mine != theirs:
+                verdict = (mine is None) != (theirs is None) or (mine is not None and theirs is not None and mine[0] != theirs[0])
+                shown = text if split in KNOWN_SPLITS else None
+                differing.append({"split": split, "number": number, "verdict_differs": verdict, "this": mine if shown else None,
+                                  "other": theirs if shown else None, "text": shown})
+    return {"ref": ref, "notes": len(cases), "verdicts_differ": sum(d["verdict_differs"] for d in differing),
+            "findings_differ": len(differing), "differing": differing}
+
+
 def measure(ref: str, rounds: int, count: int) -> dict[str, Any]:
     from hermes_plugins_builtin.memory.scanner import _scan as this
 
@@ -86,7 +122,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--notes", type=int, default=2000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--check", action="store_true", help="compare verdicts on every note instead of time; exit 1 when one differs")
     args = parser.parse_args(argv)
+    if args.check:
+        outcome = check(args.ref)
+        if args.json:
+            json.dump(outcome, sys.stdout, indent=2, ensure_ascii=False)
+            print()
+        else:
+            print(f"{outcome['notes']} notes (corpus and 200-character) read by this checkout and by {args.ref}: "
+                  f"{outcome['verdicts_differ']} verdicts differ (blocked or family), {outcome['findings_differ']} findings differ (rule, span or view)")
+            for item in outcome["differing"]:
+                detail = f": {item['other']} -> {item['this']} {item['text']!r}" if item["text"] is not None else " (independent split: not shown)"
+                print(f"  {item['split']} #{item['number']}{' VERDICT' if item['verdict_differs'] else ''}{detail}")
+        return 1 if outcome["verdicts_differ"] else 0
     result = measure(args.ref, args.rounds, args.notes)
     if args.json:
         json.dump(result, sys.stdout, indent=2)

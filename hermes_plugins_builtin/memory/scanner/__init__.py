@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, persistence, runtimes, semantics, vocabulary
+from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, persistence, runtimes, semantics, starts, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -109,12 +109,16 @@ def _first(rules: tuple[Rule, ...], text: str, view: str) -> Finding | None:
             continue
         fast = detector.lowered_pattern if aligned else None
         if fast is not None:
-            found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)
+            words = detector.lowered_starts
+            if words is not None:  # tried only where a match can start (see ``starts``)
+                found = starts.search(fast, lowered, words) if detector.check is None else next(filter(detector.check, starts.finditer(fast, lowered, words)), None)
+            else:
+                found = fast.search(lowered) if detector.check is None else next(filter(detector.check, fast.finditer(lowered)), None)
             if found is not None:
                 start, end = _extent(detector, found)
                 return Finding(detector.family, detector.name, text[start:end], view)
             continue
-        match = detector.pattern.search(text) if detector.check is None else detector.checked_match(text)
+        match = detector.checked_match(text, lowered)
         if match is not None:
             start, end = _extent(detector, match)
             return Finding(detector.family, detector.name, text[start:end], view)

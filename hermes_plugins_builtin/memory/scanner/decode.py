@@ -9,8 +9,12 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import re
 import urllib.parse
+
+from .gate import derived
+from .starts import OTHER_CASES_OF_ASCII
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:]?){8,}(?![0-9A-Fa-f])")
@@ -64,6 +68,21 @@ def _from_hex(blob: str) -> str | None:
     return None
 
 
+@functools.cache
+def _words_of(hint: re.Pattern[str]) -> tuple[str, ...] | None:
+    return derived(hint.pattern, hint.flags)[1]
+
+
+def _hinted(hint: re.Pattern[str], text: str, lowered: str) -> bool:
+    """Whether ``hint`` occurs in ``text``. A case-blind search tries every branch at every position; the words one
+    of which each match holds (read from the pattern's parse tree) rule most notes out with a substring test first,
+    exact for a text without the other cases of ASCII letters outside ASCII (see ``starts``)."""
+    words = _words_of(hint)
+    if words is not None and not any(word in lowered for word in words) and OTHER_CASES_OF_ASCII.search(text) is None:
+        return False
+    return hint.search(text) is not None
+
+
 def payloads(text: str) -> list[tuple[str, str]]:
     """(view name, decoded text) for each embedded payload found in ``text``; at most :data:`MAX_PAYLOADS`."""
     found: list[tuple[str, str]] = []
@@ -84,8 +103,9 @@ def payloads(text: str) -> list[tuple[str, str]]:
             found.append(("URL-decoded", decoded))
     # ROT13 and reversal apply to any text, so they are tried only when the note points at them (a note that does not
     # ask for decoding leaves the model nothing to act on).
-    if _ROT13_HINT.search(text):
+    lowered = text.lower()
+    if _hinted(_ROT13_HINT, text, lowered):
         found.append(("ROT13-decoded", codecs.encode(text, "rot13")))
-    if _REVERSE_HINT.search(text):
+    if _hinted(_REVERSE_HINT, text, lowered):
         found.append(("reversed", text[::-1]))
     return found[:MAX_PAYLOADS]

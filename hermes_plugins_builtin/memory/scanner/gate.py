@@ -19,7 +19,7 @@ _MAX_PREFIXES = 120
 _ZERO_WIDTH = {sre_constants.AT, sre_constants.ASSERT, sre_constants.ASSERT_NOT}
 
 
-def _prefixes(items: list, depth: int = 0) -> set[str] | None:
+def _prefixes(items: list, depth: int = 0, most: int = _MAX_PREFIXES, shortest: int = _MIN_PREFIX) -> set[str] | None:
     """Literal prefixes that every match of the sequence ``items`` starts with, or None if there is none."""
     if depth > 8:
         return None
@@ -31,41 +31,48 @@ def _prefixes(items: list, depth: int = 0) -> set[str] | None:
             results = {prefix + chr(arg) for prefix in results}
             continue
         if op is sre_constants.SUBPATTERN:
-            inner = _prefixes(list(arg[-1]), depth + 1)
+            inner = _prefixes(list(arg[-1]), depth + 1, most, shortest)
         elif op is sre_constants.BRANCH:
             inner = set()
             for branch in arg[1]:
-                found = _prefixes(list(branch), depth + 1)
+                found = _prefixes(list(branch), depth + 1, most, shortest)
                 if found is None:
                     inner = None
                     break
                 inner |= found
         elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] == 0 and results == {""}:
             # An optional start: a match either begins with it or with what follows, so either set of words will do.
-            optional, rest = _prefixes(list(arg[2]), depth + 1), _prefixes(items[index + 1 :], depth + 1)
+            optional, rest = _prefixes(list(arg[2]), depth + 1, most, shortest), _prefixes(items[index + 1 :], depth + 1, most, shortest)
             if optional is None or rest is None:
                 return None
             return optional | rest
         elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and arg[0] >= 1:
-            inner = _prefixes(list(arg[2]), depth + 1)
+            inner = _prefixes(list(arg[2]), depth + 1, most, shortest)
             # Only the first repetition is certain; what follows the repeat is unknown, so stop after it.
             if inner is None:
                 break
             results = {prefix + tail for prefix in results for tail in inner}
-            return results if all(len(p) >= _MIN_PREFIX for p in results) else None
+            return results if all(len(p) >= shortest for p in results) else None
         else:
             break
         if inner is None:
             break
         results = {prefix + tail for prefix in results for tail in inner}
-        if len(results) > _MAX_PREFIXES:
+        if len(results) > most:
             return None
         if index + 1 < len(items):
             # Continue only while every alternative was a pure literal (their prefixes then extend together).
-            return results if all(len(p) >= _MIN_PREFIX for p in results) else None
-    if not results or any(len(p) < _MIN_PREFIX for p in results):
+            return results if all(len(p) >= shortest for p in results) else None
+    if not results or any(len(p) < shortest for p in results):
         return None
     return results
+
+
+def start_words(tree: object, most: int) -> set[str] | None:
+    """The literal prefixes, as written (not lower-cased, none dropped), one of which every match of the parsed
+    pattern ``tree`` starts with; None when there are none or more than ``most``. One character is enough here: the
+    words say where a match may start, not whether a detector is worth running."""
+    return _prefixes(list(tree), most=most, shortest=1)  # type: ignore[call-overload]
 
 
 def gate_for(pattern: str, flags: int) -> tuple[str, ...] | None:
@@ -215,3 +222,7 @@ if __name__ == "__main__":
     from pathlib import Path
 
     Path(__file__).with_name("gate_cache.py").write_text(render_cache(_all_patterns()), encoding="utf-8")
+    from .starts import scanned_patterns
+    from .starts import render_cache as render_starts
+
+    Path(__file__).with_name("starts_cache.py").write_text(render_starts(scanned_patterns()), encoding="utf-8")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from .gate import derived
 from .guards import denied_before
 from .rules import FLAGS, Rule, case_blind, needs, rule
+from .starts import Starts, finditer, starts_of
 
 Check = Callable[[re.Match[str]], bool]
 #: Longer than any match of a concept class (a phrase of a few words).
@@ -193,6 +194,7 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     may also sit inside the anchor's span ("sag dem Benutzer nichts" holds the user inside the "say nothing" phrase):
     finding the anchor's matches does not overlap them, so the pair regex's other reading would be lost."""
     compiled: list[re.Pattern[str]] = []  # compiled on first use: most detectors never get past their gates
+    compiled_starts: list[Starts | None] = []  # the words its matches start with (see ``starts``)
     # The other half's matches in the text being read, found once per text: a note full of anchors is read once, not
     # once per anchor. (The scan reads one text at a time, so remembering the last one is enough.)
     # One reference holds the text with its spans, so threads scanning other notes never mix them up.
@@ -211,7 +213,10 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
                 return cached[1]
             if not compiled:
                 compiled.append(re.compile(other, FLAGS))
-            cached = (text, tuple(m.span() for m in compiled[0].finditer(text)))
+                compiled_starts.append(starts_of(compiled[0]))
+            words = compiled_starts[0]
+            found = compiled[0].finditer(text) if words is None else finditer(compiled[0], text, words)
+            cached = (text, tuple(m.span() for m in found))
             last[0] = cached
         return cached[1]
 
@@ -253,4 +258,6 @@ def meeting(family: str, name: str, anchor: str, other: str, then: Check | None 
     if then is not None and getattr(then, "needs", None) is not None:
         check = needs(then.needs)(check)  # type: ignore[attr-defined]
     check.extent = extent  # type: ignore[attr-defined]
+    # Read by ``python -m ...scanner.gate``, which derives the start words of the other half ahead of time too.
+    check.other_half = other  # type: ignore[attr-defined]
     return rule(family, name, anchor, check, gate=gate if gate is not None else needed(anchor), also=also if also is not None else needed(other, strict=False))

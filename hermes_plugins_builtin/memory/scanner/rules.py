@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .gate import derived
+
+if TYPE_CHECKING:
+    from .starts import Starts
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 _UNSET = object()
@@ -22,7 +26,7 @@ class Rule:
     ``also`` is a second such list for detectors that need two words, a verb and its object.
     """
 
-    __slots__ = ("family", "name", "source", "flags", "check", "needs", "_also", "_pattern", "_gate", "_lowered")
+    __slots__ = ("family", "name", "source", "flags", "check", "needs", "_also", "_pattern", "_gate", "_lowered", "_starts", "_pattern_starts")
 
     def __init__(
         self,
@@ -39,6 +43,8 @@ class Rule:
         self._also: tuple[str, ...] | None | object = tuple(also) if also else _UNSET
         self._pattern: re.Pattern[str] | None = None
         self._lowered: re.Pattern[str] | None | object = _UNSET
+        self._starts: Starts | None | object = _UNSET
+        self._pattern_starts: Starts | None | object = _UNSET
         self._gate = gate if gate is _UNSET else (tuple(gate) if gate is not None else None)  # type: ignore[arg-type]
 
     @property
@@ -59,6 +65,25 @@ class Rule:
             eligible = (self.check is None or getattr(self.check, "case_blind", False)) and self.flags & re.IGNORECASE
             self._lowered = re.compile(lowered_source(self.source), self.flags & ~re.IGNORECASE) if eligible else None
         return self._lowered  # type: ignore[return-value]
+
+    @property
+    def lowered_starts(self) -> Starts | None:
+        """Literal words one of which every match of :attr:`lowered_pattern` starts with (see ``starts``), or None."""
+        if self._starts is _UNSET:
+            from .starts import starts_of
+
+            lowered = self.lowered_pattern
+            self._starts = starts_of(lowered) if lowered is not None else None
+        return self._starts  # type: ignore[return-value]
+
+    @property
+    def pattern_starts(self) -> Starts | None:
+        """Words one of which every match of :attr:`pattern` starts with (see ``starts``), or None."""
+        if self._pattern_starts is _UNSET:
+            from .starts import starts_of
+
+            self._pattern_starts = starts_of(self.pattern)
+        return self._pattern_starts  # type: ignore[return-value]
 
     @property
     def gate(self) -> tuple[str, ...] | None:
@@ -105,9 +130,17 @@ class Rule:
             return None
         return self.checked_match(text)
 
-    def checked_match(self, text: str) -> re.Match[str] | None:
-        """The first match that passes ``check``, gates not consulted (the caller has checked them)."""
-        for match in self.pattern.finditer(text):
+    def checked_match(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        """The first match that passes ``check``, gates not consulted (the caller has checked them); ``lowered`` is
+        ``text.lower()`` when the caller has it already."""
+        words = self.pattern_starts
+        if words is not None:  # tried only where a match can start (see ``starts``)
+            from .starts import finditer
+
+            matches = finditer(self.pattern, text, words, lowered)
+        else:
+            matches = self.pattern.finditer(text)
+        for match in matches:
             if self.check is None or self.check(match):
                 return match
         return None

@@ -27,6 +27,7 @@ from hermes_plugins_builtin.memory.scanner.meeting import (
     phrase_gate,
 )
 from hermes_plugins_builtin.memory.scanner.rules import FLAGS
+from hermes_plugins_builtin.memory.scanner.starts import finditer as starts_finditer
 
 
 @pytest.fixture(autouse=True)
@@ -183,6 +184,11 @@ class _CountingPattern:
 
     def __init__(self, pattern: re.Pattern[str], passes: list[str]) -> None:
         self._pattern, self._passes = pattern, passes
+        self.pattern, self.flags = pattern.pattern, pattern.flags
+
+    def match(self, text: str, *args: int) -> re.Match[str] | None:
+        # Tried at the places a match can start, inside one pass (counted by the fixture's ``finditer``).
+        return self._pattern.match(text, *args)
 
     def search(self, text: str, *args: int) -> re.Match[str] | None:
         self._passes.append(text)
@@ -206,7 +212,13 @@ def passes(monkeypatch) -> list[str]:
         def compile(pattern: str, flags: int = 0) -> _CountingPattern:
             return _CountingPattern(re.compile(pattern, flags), seen)
 
+    def finditer(pattern: _CountingPattern, text: str, *args: object):
+        # A search through the start words' places (see ``starts``) is one pass too.
+        seen.append(text)
+        return starts_finditer(pattern, text, *args)
+
     monkeypatch.setattr(meeting_module, "re", _Re)
+    monkeypatch.setattr(meeting_module, "finditer", finditer)
     return seen
 
 
