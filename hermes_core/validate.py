@@ -270,9 +270,10 @@ def validate_path(path: Path) -> list[ValidationReport]:
         if path.name in MANIFEST_FILE_NAMES:
             return [validate_directory(path.parent)]
         raise HermesError(f"{path} is neither a plugin directory nor a wheel -> give the directory that holds plugin.yaml")
-    declared = _project_entry_points(path)
+    pyproject = _read_pyproject(path)
+    declared = _project_entry_points(path, pyproject)
     if declared:  # a source project: its plugins are what an install of it would find
-        return _validate_project(path, declared)
+        return _validate_project(path, pyproject, declared)
     directories = _find_manifests(path)
     if not directories:
         if (path / "dashboard" / "manifest.json").is_file() and not (path / "__init__.py").is_file():
@@ -286,17 +287,23 @@ def validate_path(path: Path) -> list[ValidationReport]:
     return [validate_directory(directory) for directory in directories]
 
 
-def _project_entry_points(root: Path) -> list[tuple[str, str, str]]:
-    """(group, name, value) of every hermes entry point *root*/pyproject.toml declares (PEP 621 or Poetry)."""
+def _read_pyproject(root: Path) -> dict[str, Any]:
+    """*root*/pyproject.toml as data; ``{}`` when there is none."""
     pyproject = root / "pyproject.toml"
     if not pyproject.is_file():
-        return []
+        return {}
     import tomllib
 
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise HermesError(f"{pyproject} cannot be read ({exc}) -> fix it so its entry points can be checked") from exc
+
+
+def _project_entry_points(root: Path, data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(group, name, value) of every hermes entry point the project's pyproject.toml (*data*) declares
+    (PEP 621 or Poetry)."""
+    pyproject = root / "pyproject.toml"
     project, tool = data.get("project"), data.get("tool")
     tables = [project.get("entry-points") if isinstance(project, dict) else None,
               tool.get("poetry", {}).get("plugins") if isinstance(tool, dict) and isinstance(tool.get("poetry"), dict) else None]
@@ -313,11 +320,9 @@ def _project_entry_points(root: Path) -> list[tuple[str, str, str]]:
     return found
 
 
-def _validate_project(root: Path, declared: list[tuple[str, str, str]]) -> list[ValidationReport]:
-    """A source project whose plugins are found through pyproject.toml's entry points, as an install would."""
-    import tomllib
-
-    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+def _validate_project(root: Path, data: dict[str, Any], declared: list[tuple[str, str, str]]) -> list[ValidationReport]:
+    """A source project whose plugins are found through pyproject.toml's entry points (*data* is the file's
+    content), as an install would."""
     project = data.get("project") if isinstance(data.get("project"), dict) else {}
     dependencies = [str(d) for d in project.get("dependencies") or [] if isinstance(project.get("dependencies"), list)]
     tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
