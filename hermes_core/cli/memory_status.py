@@ -117,6 +117,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     status["providers"] = sorted(r.name for r in provider_records(manager))
     builtin = builtin_memory(manager)
     status["usage"] = {target: memory_live_state(builtin, target)["usage"] for target in TARGETS}
+    scanner_status = getattr(builtin, "scanner_status", None)
+    if callable(scanner_status):
+        status["scanner"] = scanner_status()
     code = 0 if status["available"] else 1
     if args.json:
         print_json(status)
@@ -137,4 +140,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
         print(f"{target + ':':<12}{status['usage'][target]}")
+    if "meaning_stage" in status.get("scanner", {}):
+        print(f"scanner:    meaning stage {status['scanner']['meaning_stage']}")
     return code

@@ -145,6 +145,12 @@ class BuiltinMemoryProvider(MemoryProvider):
             "char_limit": limit,
         }
 
+    def scanner_status(self) -> dict[str, str]:
+        """How writes are scanned beyond the rules: whether the meaning stage is on, off or unavailable (and why)."""
+        from .scanner import meaning
+
+        return {"meaning_stage": meaning.status()}
+
     # -- the tool --
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:

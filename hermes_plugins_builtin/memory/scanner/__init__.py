@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterator
 
-from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, persistence, runtimes, semantics, starts, vocabulary
+from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, meaning, persistence, runtimes, semantics, starts, vocabulary
 from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
@@ -52,12 +52,13 @@ _OVERLAP = 512
 
 def scan(text: str) -> Finding | None:
     """The first reason to refuse ``text`` as a memory entry, or ``None`` when it is clean."""
-    return _scan_cached(text) if len(text) <= _CACHED_LENGTH else _scan(text)
+    with_meaning = meaning.enabled()
+    return _scan_cached(text, with_meaning) if len(text) <= _CACHED_LENGTH else _scan(text, with_meaning)
 
 
 @functools.lru_cache(maxsize=4096)
-def _scan_cached(text: str) -> Finding | None:
-    return _scan(text)
+def _scan_cached(text: str, with_meaning: bool) -> Finding | None:
+    return _scan(text, with_meaning)
 
 
 _index: GateIndex | None = None
@@ -160,10 +161,15 @@ def _detect(text: str) -> Finding | None:
     return None
 
 
-def _scan(text: str) -> Finding | None:
+def _scan(text: str, with_meaning: bool = False) -> Finding | None:
     found = scan_rules(text)
     # The learned detector reads only what every rule accepted: it adds recall, the rules keep their refusals.
-    return found if found is not None else learned.judge(text)
+    if found is None:
+        found = learned.judge(text)
+    # The meaning stage (tens of milliseconds) last, on what everything else accepted.
+    if found is None and with_meaning:
+        found = meaning.judge(text)
+    return found
 
 
 def scan_rules(text: str) -> Finding | None:

