@@ -91,9 +91,26 @@ def _memory_provider_methods() -> frozenset[str]:
     return frozenset(name for name in dir(MemoryProvider) if not name.startswith("_"))
 
 
+def _syntax_problem(source: bytes, name: str, path: str) -> list[PluginProblem]:
+    """The module's code compiled, never run: a syntax error fails every import, so validate must not say ok."""
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f" (line {exc.lineno})" if exc.lineno else ""
+        return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: SyntaxError: {exc.msg}{where}",
+                              "fix the syntax there; the plugin cannot be imported as it is")]
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes; nesting Python's compiler refuses
+        return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: {type(exc).__name__}: {exc}",
+                              "fix the file; the plugin cannot be imported as it is")]
+    return []
+
+
 def validate_directory(directory: Path) -> ValidationReport:
     candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
     report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
+    init_file = directory / "__init__.py"
+    if init_file.is_file():
+        report.problems += _syntax_problem(init_file.read_bytes(), candidate.name, str(init_file))
     report.warnings += code_warnings(directory, candidate)
     return report
 
@@ -195,9 +212,11 @@ def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missi
     module = entry_point_module(value)
     package_dir = module.replace(".", "/")
     location = f"{where}{package_dir}"
-    init_bytes = read(f"{package_dir}/__init__.py")
+    init_name = f"{package_dir}/__init__.py"
+    init_bytes = read(init_name)
     if init_bytes is None:
-        init_bytes = read(f"{package_dir}.py")
+        init_name = f"{package_dir}.py"
+        init_bytes = read(init_name)
     if init_bytes is None:
         problem = PluginProblem(ep_name, SOURCE_LABEL, location, "entry-points", f"entry point {ep_name} = {value} names module {module!r}, which {missing}", missing_fix)
         return ValidationReport(ep_name, location, problems=[problem])
@@ -238,6 +257,7 @@ def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missi
         report.warnings += _unknown_hook_warnings(manifest)
         if written_for == HERMES_AGENT:  # installed, it loads as it would in Hermes Agent: see discovery
             requirement_as_warning(report.problems, report.warnings)
+    report.problems += _syntax_problem(init_bytes, report.name, f"{where}{init_name}")
     if group == ENTRY_POINT_GROUP and ":" not in value:
         report.warnings += _entry_point_warning(init_text, report.name, report.kind)
     return report
