@@ -13,7 +13,7 @@ from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
 from hermes_core.plugin_candidate import PluginCandidate
-from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
+from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, find_manifest_file, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
 from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
@@ -271,7 +271,7 @@ def _find_manifests(root: Path, depth: int = 4) -> list[Path]:
         children = sorted(root.iterdir())
     except OSError:
         return found
-    if any((root / m).is_file() for m in MANIFEST_FILE_NAMES):
+    if find_manifest_file(root) is not None:
         return [root]
     for child in children:
         if child.is_dir() and child.name not in _PROJECT_SKIP and not child.name.startswith("."):
