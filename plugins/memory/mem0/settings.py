@@ -102,7 +102,7 @@ def read_json_file(home: Path) -> tuple[dict[str, Any], list[str]]:
     """``$HERMES_HOME/mem0.json`` as a mapping, with notes on what was wrong with it."""
     path = home / JSON_FILE_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark is the editor's, not JSON's
     except FileNotFoundError:
         return {}, []
     except (OSError, ValueError) as exc:

@@ -51,6 +51,13 @@ def test_an_unreadable_mem0_json_is_a_note_not_a_failure(open_provider, mem0_hom
     assert any("mem0.json is not readable JSON" in problem for problem in provider.problems())
 
 
+def test_a_mem0_json_saved_with_a_byte_order_mark_is_read(open_provider, mem0_home):
+    (mem0_home / "mem0.json").write_bytes('\ufeff{"top_k": 7}'.encode("utf-8"))
+    provider = open_provider()
+    assert provider.settings.top_k == 7
+    assert not any("mem0.json" in problem for problem in provider.problems())
+
+
 @pytest.mark.parametrize(("key", "value"), [("top_k", "Infinity"), ("prefetch_timeout", "NaN"), ("prefetch_timeout", "Infinity"), ("max_attempts", "-Infinity")])
 def test_numbers_that_are_not_finite_are_refused_with_the_key_and_the_fix(open_provider, mem0_home, key, value):
     module = plugin_module(open_provider(), "settings")
