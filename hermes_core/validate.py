@@ -360,7 +360,10 @@ def _validate_project(root: Path, data: dict[str, Any], declared: list[tuple[str
             target = base / relative
             return target.read_bytes() if target.is_file() else None
 
-        reports.append(_validate_entry_point(read, f"{base}/", f"is not in {root} (nor in its src/)",
-                                             "fix the entry point in pyproject.toml or move the package there",
-                                             group, name, value, requires_host=requires_host))
+        report = _validate_entry_point(read, f"{base}/", f"is not in {root} (nor in its src/)",
+                                       "fix the entry point in pyproject.toml or move the package there",
+                                       group, name, value, requires_host=requires_host)
+        # without a plugin.yaml the version is the package's, which pyproject.toml declares
+        report.version = report.version or str(project.get("version") or poetry.get("version") or "")
+        reports.append(report)
     return reports

@@ -1,5 +1,5 @@
 """`hermes plugins validate` compiles a plugin's module (never runs it): a syntax error is a problem, as
-every import of the plugin would fail on it."""
+every import of the plugin would fail on it. And what a project's report says without a plugin.yaml."""
 
 from __future__ import annotations
 
@@ -75,3 +75,16 @@ def test_a_source_project_whose_module_does_not_compile_fails(run_hermes, tmp_pa
     result = run_hermes("plugins", "validate", str(project))
     assert result.exit_code == 1
     assert "the code does not compile: SyntaxError: expected ':' (line 1)" in result.stdout
+
+
+def test_a_project_without_plugin_yaml_reports_the_version_its_pyproject_declares(run_hermes, tmp_path):
+    # the version the installed package's metadata will carry; the report showed none
+    project = tmp_path / "hermes-guards"
+    (project / "hermes_guards").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "hermes-guards"\nversion = "0.4.2"\n'
+        '[project.entry-points."hermes_agent.plugins"]\nguards = "hermes_guards"\n', encoding="utf-8")
+    (project / "hermes_guards" / "__init__.py").write_text("def register(ctx):\n    pass\n", encoding="utf-8")
+    result = run_hermes("plugins", "validate", str(project))
+    assert result.exit_code == 0
+    assert result.stdout.startswith(f"ok   guards 0.4.2 (standalone) {project}/hermes_guards\n")
