@@ -5,12 +5,13 @@ import contextlib
 import os
 import random
 import sqlite3
+import stat
 import time
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from .checkpoint import AUTOCHECKPOINT_PAGES
-from .errors import StateStoreError, StoreBusyError
+from .errors import MOVE_ASIDE_FIX, StateStoreError, StoreBusyError
 from .walsync import USABLE as WAL_SYNC_USABLE, WalSync
 from .writelock import StoreConnection, WriterLock
 
@@ -42,6 +43,11 @@ def create_private_file(path: Path) -> None:
                 "the file it points to, or remove the link (hermes then starts a new, empty state.db there); "
                 "nothing was created"
             ) from None
+        mode = path.stat().st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            # SQLite would block on a FIFO or fail with 'disk I/O error' on a device
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise StateStoreError(f"{path} is {kind}, not a database file -> {MOVE_ASIDE_FIX}")
         return
     os.close(fd)
 

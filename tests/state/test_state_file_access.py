@@ -73,3 +73,15 @@ def test_a_link_to_an_existing_store_is_used(run_hermes, hermes_home, tmp_path):
     result = run_hermes("sessions", "list", "--json")
     assert result.exit_code == 0, result.stderr
     assert [s["id"] for s in result.json()] == ["kept-session"]
+
+
+@pytest.mark.parametrize(("make", "kind"), [
+    (lambda path: os.mkfifo(path), "a FIFO"),
+    (lambda path: path.symlink_to("/dev/zero"), "a device or socket"),
+])
+def test_a_state_db_that_is_no_file_is_named_not_an_internal_error(run_hermes, hermes_home, make, kind):
+    make(hermes_home / "state.db")
+    result = run_hermes("sessions", "list", "--json")
+    assert result.exit_code == 1 and "internal error" not in result.stderr
+    assert result.json()["cause"] == f"{hermes_home / 'state.db'} is {kind}, not a database file"
+    assert not (hermes_home / "state.db-wal").exists()
