@@ -86,3 +86,4 @@ def test_a_project_without_a_plugin_at_its_root_is_still_a_package(tmp_path):
     write_files(tmp_path, {"pyproject.toml": DEV_ONLY_PYPROJECT})
     assert installs_as_package(tmp_path) is True
     assert installs_as_package(tmp_path / "nowhere") is False
+
