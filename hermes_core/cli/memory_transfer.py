@@ -66,7 +66,9 @@ def _target(manager: PluginManager, name: str | None, *, reading: bool = False) 
 
 def _refuse_overwrite(path: Path, force: bool) -> None:
     """An existing FILE (or a link by that name) is replaced only when --force says so: it may be the only copy."""
-    if force or path.is_dir() or not os.path.lexists(path):
+    from hermes_core.cli.sessions_transfer import is_stream
+
+    if force or path.is_dir() or not os.path.lexists(path) or is_stream(path):
         return  # a directory is refused, with its own hint, when the file is written
     raise HermesError(f"{path} already exists, and 'hermes memory export' does not replace a file unasked -> "
                       "add --force to overwrite it, or give another file name")
