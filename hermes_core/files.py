@@ -110,6 +110,9 @@ def _link_target(path: Path) -> Path:
     target = Path(os.path.realpath(path))
     if not target.parent.is_dir():
         raise FileNotFoundError(errno.ENOENT, f"it is a symbolic link to {target}, whose directory does not exist", str(path))
+    if target.exists() and not target.is_file():
+        # a link to /dev/null or a FIFO: renaming a file over that would replace a device for the whole machine
+        raise OSError(errno.EINVAL, f"it is a symbolic link to {target}, which is not a regular file", str(path))
     return target
 
 

@@ -65,3 +65,18 @@ def test_a_link_into_a_missing_directory_is_refused_and_nothing_is_created(run_h
 
     assert not gone.parent.exists()
     assert (hermes_home / "config.yaml").is_symlink()
+
+
+def test_a_link_to_something_that_is_not_a_regular_file_is_never_replaced(hermes_home, tmp_path):
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path):
+        link = hermes_home / f"linked-{target.name}"
+        link.symlink_to(target)
+        with pytest.raises(OSError, match=f"symbolic link to {target}, which is not a regular file"):
+            atomic_write_text(link, "a: 1\n")
+        assert link.is_symlink()
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
