@@ -4,12 +4,14 @@
 - New files are 0600 (secrets, memory, caches) or 0644 (what others may read); a file
   that already exists keeps the mode its owner gave it.
 - A replacement is atomic: readers and crashes see the old or the new file, never half.
+- A file that is a symbolic link (a dotfiles checkout linked into HERMES_HOME) stays one: its target is replaced.
 - Reads of files others can write (config.yaml, plugin.yaml, imports) refuse FIFOs,
   devices and directories, and stop at a size limit instead of filling memory.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -60,13 +62,15 @@ def atomic_write_bytes(path: Path, data: bytes, *, new_mode: int = SHARED_FILE_M
 
     An existing file keeps its mode (a user's chmod 600 survives); a new one gets ``new_mode``,
     regardless of the umask. ``exact_mode`` is for files that must be private whatever was there
-    before (exported transcripts). Missing parent directories are created 0700.
+    before (exported transcripts). Missing parent directories are created 0700. Without ``exact_mode``,
+    a symbolic link is written through: its target is replaced and the link stays.
     """
     import tempfile  # deferred: only writers need it
 
     if exact_mode is not None:
         mode = exact_mode
     else:
+        path = _link_target(path)
         try:
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
@@ -92,6 +96,24 @@ def atomic_write_bytes(path: Path, data: bytes, *, new_mode: int = SHARED_FILE_M
             pass
         raise
     _fsync_directory(path.parent)
+
+
+def _link_target(path: Path) -> Path:
+    """Where a write to ``path`` goes: a symbolic link is written through, so it stays a link.
+
+    Users keep config.yaml, .env or MEMORY.md in a dotfiles repository and link them into
+    $HERMES_HOME; renaming the temp file over the link would cut it, and the linked file would
+    silently stop receiving changes. (Exports pass ``exact_mode`` and replace what is there.)
+    """
+    if not os.path.islink(path):
+        return path
+    target = Path(os.path.realpath(path))
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"it is a symbolic link to {target}, whose directory does not exist", str(path))
+    if target.exists() and not target.is_file():
+        # a link to /dev/null or a FIFO: renaming a file over that would replace a device for the whole machine
+        raise OSError(errno.EINVAL, f"it is a symbolic link to {target}, which is not a regular file", str(path))
+    return target
 
 
 def atomic_write_text(path: Path, text: str, *, new_mode: int = SHARED_FILE_MODE, exact_mode: int | None = None) -> None:

@@ -7,6 +7,7 @@ kind auto-detection that manifests without ``kind`` rely on.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -156,18 +157,29 @@ def read_manifest_file(manifest_file: Path) -> str:
     :raises hermes_core.files.UnreadableFileError: a FIFO, device, or a file over MAX_MANIFEST_BYTES.
     :raises ManifestNotUtf8: the file is not UTF-8.
     """
-    from hermes_core.files import read_limited_bytes
+    from hermes_core.files import UnreadableFileError, read_limited_bytes
 
-    return decode_manifest(read_limited_bytes(manifest_file, MAX_MANIFEST_BYTES, what="plugin.yaml"))
+    try:
+        return decode_manifest(read_limited_bytes(manifest_file, MAX_MANIFEST_BYTES, what="plugin.yaml"))
+    except FileNotFoundError:
+        if not os.path.islink(manifest_file):
+            raise
+        target = os.readlink(manifest_file)
+        raise UnreadableFileError(f"{manifest_file}: the plugin.yaml is a symbolic link to {target}, which does not exist "
+                                  "-> copy the file it should point to into the plugin") from None
 
 
 def find_manifest_file(plugin_dir: Path) -> Path | None:
-    """Return ``plugin.yaml`` (or the ``plugin.yml`` fallback) in ``plugin_dir``, if any."""
+    """Return ``plugin.yaml`` (or the ``plugin.yml`` fallback) in ``plugin_dir``, if any.
+
+    Whatever holds the name counts, a regular file or not: a directory or a link to nothing called
+    plugin.yaml is then reported as unreadable, which says more than "there is no plugin.yaml".
+    """
     for file_name in MANIFEST_FILE_NAMES:
         candidate = plugin_dir / file_name
         if candidate.is_file():
             return candidate
-    return None
+    return next((plugin_dir / n for n in MANIFEST_FILE_NAMES if os.path.lexists(plugin_dir / n)), None)
 
 
 def _field_of(error: Any) -> str:

@@ -13,7 +13,7 @@ from hermes_core._version import __version__
 from hermes_core.discovery import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP, read_directory_plugin
 from hermes_core.errors import HermesError
 from hermes_core.plugin_candidate import PluginCandidate
-from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
+from hermes_core.manifest import MANIFEST_FILE_NAMES, ManifestNotUtf8, find_manifest_file, PluginManifest, PluginProblem, decode_manifest, read_manifest_text
 from hermes_core.requires_hermes import HERMES, HERMES_AGENT, audience_of, requirement_as_warning
 
 SOURCE_LABEL = "path"
@@ -91,9 +91,26 @@ def _memory_provider_methods() -> frozenset[str]:
     return frozenset(name for name in dir(MemoryProvider) if not name.startswith("_"))
 
 
+def _syntax_problem(source: bytes, name: str, path: str) -> list[PluginProblem]:
+    """The module's code compiled, never run: a syntax error fails every import, so validate must not say ok."""
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f" (line {exc.lineno})" if exc.lineno else ""
+        return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: SyntaxError: {exc.msg}{where}",
+                              "fix the syntax there; the plugin cannot be imported as it is")]
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes; nesting Python's compiler refuses
+        return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: {type(exc).__name__}: {exc}",
+                              "fix the file; the plugin cannot be imported as it is")]
+    return []
+
+
 def validate_directory(directory: Path) -> ValidationReport:
     candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
     report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
+    init_file = directory / "__init__.py"
+    if init_file.is_file():
+        report.problems += _syntax_problem(init_file.read_bytes(), candidate.name, str(init_file))
     report.warnings += code_warnings(directory, candidate)
     return report
 
@@ -195,9 +212,11 @@ def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missi
     module = entry_point_module(value)
     package_dir = module.replace(".", "/")
     location = f"{where}{package_dir}"
-    init_bytes = read(f"{package_dir}/__init__.py")
+    init_name = f"{package_dir}/__init__.py"
+    init_bytes = read(init_name)
     if init_bytes is None:
-        init_bytes = read(f"{package_dir}.py")
+        init_name = f"{package_dir}.py"
+        init_bytes = read(init_name)
     if init_bytes is None:
         problem = PluginProblem(ep_name, SOURCE_LABEL, location, "entry-points", f"entry point {ep_name} = {value} names module {module!r}, which {missing}", missing_fix)
         return ValidationReport(ep_name, location, problems=[problem])
@@ -238,6 +257,7 @@ def _validate_entry_point(read: Callable[[str], bytes | None], where: str, missi
         report.warnings += _unknown_hook_warnings(manifest)
         if written_for == HERMES_AGENT:  # installed, it loads as it would in Hermes Agent: see discovery
             requirement_as_warning(report.problems, report.warnings)
+    report.problems += _syntax_problem(init_bytes, report.name, f"{where}{init_name}")
     if group == ENTRY_POINT_GROUP and ":" not in value:
         report.warnings += _entry_point_warning(init_text, report.name, report.kind)
     return report
@@ -251,7 +271,7 @@ def _find_manifests(root: Path, depth: int = 4) -> list[Path]:
         children = sorted(root.iterdir())
     except OSError:
         return found
-    if any((root / m).is_file() for m in MANIFEST_FILE_NAMES):
+    if find_manifest_file(root) is not None:
         return [root]
     for child in children:
         if child.is_dir() and child.name not in _PROJECT_SKIP and not child.name.startswith("."):
@@ -340,7 +360,10 @@ def _validate_project(root: Path, data: dict[str, Any], declared: list[tuple[str
             target = base / relative
             return target.read_bytes() if target.is_file() else None
 
-        reports.append(_validate_entry_point(read, f"{base}/", f"is not in {root} (nor in its src/)",
-                                             "fix the entry point in pyproject.toml or move the package there",
-                                             group, name, value, requires_host=requires_host))
+        report = _validate_entry_point(read, f"{base}/", f"is not in {root} (nor in its src/)",
+                                       "fix the entry point in pyproject.toml or move the package there",
+                                       group, name, value, requires_host=requires_host)
+        # without a plugin.yaml the version is the package's, which pyproject.toml declares
+        report.version = report.version or str(project.get("version") or poetry.get("version") or "")
+        reports.append(report)
     return reports

@@ -69,3 +69,37 @@ def test_the_cause_ends_at_the_first_arrow_outside_brackets(message, cause, fix)
 
     assert split_cause_and_fix(message) == (cause, fix)
 
+
+
+def _strict(text):
+    """json.loads as jq or JavaScript read: NaN and Infinity are not JSON."""
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_figures_a_provider_reports_as_nan_or_infinity_are_null_in_strict_json(run_hermes, make_plugin, hermes_home):
+    make_plugin("ratios", """
+        from agent.memory_provider import MemoryProvider
+
+        class Ratios(MemoryProvider):
+            @property
+            def name(self):
+                return "ratios"
+            def is_available(self):
+                return True
+            def initialize(self, session_id, **kwargs):
+                pass
+            def get_tool_schemas(self):
+                return []
+            def status_details(self):
+                return {"hit_rate": float("nan"), "budget": float("inf"), "floor": -float("inf"), "kept": [0.5, float("nan")]}
+
+        def register(ctx):
+            ctx.register_memory_provider(Ratios())
+    """, manifest={"name": "ratios", "version": "1.0", "kind": "exclusive"})
+    assert run_hermes("memory", "setup", "ratios", "--yes").exit_code == 0
+    result = run_hermes("memory", "status", "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert _strict(result.stdout)["details"] == {"hit_rate": None, "budget": None, "floor": None, "kept": [0.5, None]}

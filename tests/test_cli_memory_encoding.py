@@ -54,3 +54,16 @@ def test_a_content_of_dash_is_read_from_standard_input(run_hermes, hermes_home):
     assert run_hermes("memory", "show", "--target", "memory", "--json").json()["entries"] == ["Deploys go out on Tuesdays."]
     empty = run_hermes("memory", "add", "-", input="")
     assert empty.exit_code == 1 and "standard input" in empty.stderr and " -> " in empty.stderr
+
+
+def test_a_file_saved_with_a_byte_order_mark_and_crlf_reads_as_its_entries(run_hermes, hermes_home):
+    # Notepad's "UTF-8 with BOM": the mark is the encoding's, not the first entry's (kept, the scanner blocked that entry)
+    user_file = hermes_home / "memories" / "USER.md"
+    user_file.parent.mkdir(parents=True)
+    user_file.write_bytes("\ufeffName is Ada\r\n§\r\nPrefers tabs\r\n".encode("utf-8"))
+
+    shown = {block["target"]: block for block in run_hermes("memory", "show", "--json").json()}
+    assert shown["user"]["entries"] == ["Name is Ada", "Prefers tabs"]
+
+    assert run_hermes("memory", "add", "--target", "user", "Lives in Lisbon").exit_code == 0
+    assert user_file.read_bytes() == "Name is Ada\n§\nPrefers tabs\n§\nLives in Lisbon".encode("utf-8")

@@ -199,15 +199,18 @@ def test_build_manifest_keeps_what_it_was_given():
     assert (bare.kind, bare.version, bare.manifest_version, bare.description) == ("standalone", "", 1, "")
 
 
-def test_plugin_yaml_is_preferred_over_plugin_yml_and_directories_do_not_count(tmp_path):
+def test_plugin_yaml_is_preferred_over_plugin_yml_and_a_regular_file_over_anything_else(tmp_path):
     assert find_manifest_file(tmp_path) is None
     (tmp_path / "plugin.yml").write_text("name: yml\n")
     assert find_manifest_file(tmp_path) == tmp_path / "plugin.yml"
     (tmp_path / "plugin.yaml").write_text("name: yaml\n")
     assert find_manifest_file(tmp_path) == tmp_path / "plugin.yaml"
+    # a directory of the name is found (and reported unreadable), unless a regular plugin.yml is there
     other = tmp_path / "other"
     (other / "plugin.yaml").mkdir(parents=True)
-    assert find_manifest_file(other) is None
+    assert find_manifest_file(other) == other / "plugin.yaml"
+    (other / "plugin.yml").write_text("name: yml\n")
+    assert find_manifest_file(other) == other / "plugin.yml"
 
 
 def test_a_manifest_file_is_read_up_to_the_limit_and_bad_bytes_are_refused_by_offset(tmp_path):

@@ -56,8 +56,12 @@ def resolve_provider(manager: PluginManager, choice: str, *, from_config: bool =
     if not available:
         missing = missing_secrets(manager, provider)
         extra = f"; not set: {', '.join(missing)}" if missing else ""
+        # the provider's reason may carry its own fix: it joins ours after the one ' -> ', so --json's
+        # cause holds every cause and its fix every fix
+        cause, _, own_fix = reason.partition(" -> ")
+        fixes = f"{own_fix}; or " if own_fix else ""
         raise HermesError(
-            f"memory provider '{provider.name}' is not available: {reason}{extra} -> run 'hermes memory setup {record.name}', "
+            f"memory provider '{provider.name}' is not available: {cause}{extra} -> {fixes}run 'hermes memory setup {record.name}', "
             f"then 'hermes memory status'; nothing was changed"
         )
     return record, provider

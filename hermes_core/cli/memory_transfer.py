@@ -66,7 +66,9 @@ def _target(manager: PluginManager, name: str | None, *, reading: bool = False) 
 
 def _refuse_overwrite(path: Path, force: bool) -> None:
     """An existing FILE (or a link by that name) is replaced only when --force says so: it may be the only copy."""
-    if force or path.is_dir() or not os.path.lexists(path):
+    from hermes_core.cli.sessions_transfer import is_stream
+
+    if force or path.is_dir() or not os.path.lexists(path) or is_stream(path):
         return  # a directory is refused, with its own hint, when the file is written
     raise HermesError(f"{path} already exists, and 'hermes memory export' does not replace a file unasked -> "
                       "add --force to overwrite it, or give another file name")
@@ -118,13 +120,17 @@ def read_records(path: Path) -> list[MemoryRecord]:
     from hermes_core.files import UnreadableFileError, read_limited_bytes
 
     try:  # a regular file of bounded size: a FIFO would block, /dev/zero would fill memory
-        text = read_limited_bytes(path, 1 << 30, what="file to import").decode("utf-8")
+        data = read_limited_bytes(path, 1 << 30, what="file to import")
+        # utf-8-sig: a byte-order mark (Notepad, PowerShell's Out-File) is the encoding's, not the first line's
+        text = data.decode("utf-8-sig")
     except UnreadableFileError as exc:
         raise HermesError(f"{exc}; nothing was imported") from None
     except FileNotFoundError:
         raise HermesError(f"{path} does not exist -> give the file 'hermes memory export' wrote") from None
     except UnicodeDecodeError as exc:
-        raise HermesError(f"{path} is not UTF-8 text (byte {exc.start}) -> save it as UTF-8; nothing was imported") from None
+        utf16 = " (it is UTF-16, as PowerShell's '>' writes)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise HermesError(f"{path} is not UTF-8 text{utf16}: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+                          "-> save it as UTF-8; nothing was imported") from None
     except OSError as exc:
         raise HermesError(f"cannot read {path} ({exc.strerror or exc}) -> check the path and its permissions") from None
     records, errors = parse_jsonl(text.splitlines())

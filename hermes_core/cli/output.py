@@ -13,9 +13,27 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def print_json(data: Any) -> None:
-    """``--json`` output: indented, non-ASCII kept, values JSON cannot hold (timestamps, paths) as text."""
-    json.dump(data, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
+    """``--json`` output: indented, non-ASCII kept, values JSON cannot hold (timestamps, paths) as text.
+
+    NaN and infinities (a third-party provider's status figures, say) are written as ``null``:
+    Python would write ``NaN``, which jq, JavaScript and every strict parser refuse.
+    """
+    try:
+        text = json.dumps(data, indent=2, ensure_ascii=False, default=str, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(data), indent=2, ensure_ascii=False, default=str, allow_nan=False)
+    sys.stdout.write(text + "\n")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every float that JSON cannot hold replaced by ``None``."""
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def terminal_safe(text: str) -> str:

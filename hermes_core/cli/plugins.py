@@ -211,6 +211,8 @@ def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: A
     if not isinstance(plugins, dict):
         raise HermesError(f"{manager.home / 'config.yaml'}: 'plugins' must be a mapping -> fix the file")
     names = {record.key, record.name}
+    if any(r.key == record.name and r is not record for r in manager.plugins):
+        names.discard(record.name)  # that entry is another plugin's key (a user 'hook_log' beside the bundled one): not ours to drop
     plugins[remove_from] = [n for n in _name_list(plugins, remove_from, manager) if n not in names]
     target = _name_list(plugins, add_to, manager)
     if record.key not in target:
@@ -218,6 +220,19 @@ def _edit_plugin_lists(manager: Any, *, add_to: str, remove_from: str, record: A
     plugins[add_to] = target
     write_user_config(manager.home, data)
     return target
+
+
+def _warn_also_named(manager: Any, record: Any, listed_in: str, state: str) -> None:
+    """A list entry matches plugins by key or bare name: say which others the key just written turns on or off too."""
+    from hermes_core.policy import matches
+
+    others = [r for r in manager.plugins if r.key != record.key and r.candidate.source != "builtin"
+              and r.candidate.kind != "exclusive" and matches(r.candidate, {record.key})]
+    for other in others:
+        fix = (f"to keep it off, 'hermes plugins disable {other.key}'" if state == "on" else
+               f"to turn off only one of them, change 'name:' in the plugin.yaml of one so the names differ")
+        print(f"warning: '{record.key}' in plugins.{listed_in} also names the {other.candidate.source} plugin "
+              f"'{other.key}' (its bare name), which is turned {state} too -> {fix}", file=sys.stderr)
 
 
 def _switch_outcome(manager: Any, record: Any, state: str) -> dict[str, Any]:
@@ -241,6 +256,7 @@ def cmd_enable(args: argparse.Namespace) -> int:
             f"run 'hermes memory setup {record.name}' (it checks the provider's settings, then selects it)"
         )
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
+    _warn_also_named(manager, record, "enabled", "on")
     if args.json:
         print_json(_switch_outcome(manager, record, "enabled"))
         return 0
@@ -257,6 +273,7 @@ def cmd_disable(args: argparse.Namespace) -> int:
         raise HermesError(f"'{record.key}' is a builtin plugin: builtins are always on and cannot be disabled -> nothing to do; "
                           "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
+    _warn_also_named(manager, record, "disabled", "off")
     if args.json:
         print_json(_switch_outcome(manager, record, "disabled"))
         return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -45,6 +46,18 @@ def _write_export(path: Path, text: str, *, example: str, option: str = "-o ") -
 
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give a file name, e.g. {option}{path / example}")
+    if is_stream(path):  # written into, as a shell's '>' would: the atomic replace would put a file in its place
+        try:
+            own = next((s for s in (sys.stdout, sys.stderr) if _same_file(path, s)), None)
+            if own is not None:  # /dev/stdout: through our own stream, so the text keeps its place among our other output
+                own.write(text)
+                own.flush()
+                return
+            with open(path, "a", encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as exc:
+            raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
+        return
     parent = path.parent
     if not parent.exists():
         # atomic_write_text would create it: a typo in the path should fail, not leave directories behind
@@ -57,9 +70,29 @@ def _write_export(path: Path, text: str, *, example: str, option: str = "-o ") -
         raise HermesError(f"cannot write {path} ({exc.strerror or exc}) -> choose another path") from exc
 
 
+def _same_file(path: Path, stream: Any) -> bool:
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(stream.fileno()))
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):  # a StringIO, a closed stream
+        return False
+
+
+def is_stream(path: Path) -> bool:
+    """Whether *path* is a device, a FIFO, or reaches one through /dev or /proc (/dev/stdout, /dev/fd/1,
+    /proc/self/fd/1, which may lead to a redirected file): written into, never replaced or refused as a file."""
+    current, hops = Path(os.path.abspath(path)), 0
+    while hops < 40:
+        if current.parts[1:2] in (("dev",), ("proc",)):
+            return True
+        if not current.is_symlink():
+            return current.exists() and not current.is_file() and not current.is_dir()
+        current, hops = Path(os.path.abspath(current.parent / os.readlink(current))), hops + 1
+    return False
+
+
 def _refuse_overwrite(path: Path | None, force: bool) -> None:
     """An existing file (or a link by that name) is replaced only with --force: it may be the only copy."""
-    if path is None or force or path.is_dir() or not os.path.lexists(path):
+    if path is None or force or path.is_dir() or not os.path.lexists(path) or is_stream(path):
         return
     raise HermesError(f"{path} already exists -> add --force to overwrite it, or give another file name")
 

@@ -75,9 +75,18 @@ def _source_name(source: Path) -> str:
     return candidate.name
 
 
-def _copy(source: Path, dest: Path, *, keep_git: bool) -> None:
+def _copy(source: Path, dest: Path, *, keep_git: bool, subject: str) -> None:
     ignore = _NOT_COPIED if keep_git else shutil.ignore_patterns("__pycache__", "*.pyc", ".git")
-    shutil.copytree(source, dest, symlinks=True, ignore=ignore)
+    try:
+        shutil.copytree(source, dest, symlinks=True, ignore=ignore)
+    except shutil.Error as exc:  # one (source, destination, reason) per file it could not copy: a FIFO, a socket, no permission
+        failures = [entry for entry in exc.args[0] if isinstance(entry, tuple) and len(entry) == 3] if exc.args else []
+        if not failures:
+            raise
+        first, _, reason = failures[0]
+        more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+        raise InstallError(subject, f"{first} cannot be copied: {reason.replace(f'`{first}` ', '')}{more}",
+                           "remove it from the plugin directory (a plugin holds regular files, directories and links)") from None
 
 
 def carry_over_local_files(installed: Path, staged: Path) -> list[str]:
@@ -127,7 +136,7 @@ def stage_directory(
     try:
         staged = stage_root / name
         console.step(f"copying the plugin to {target}")
-        _copy(source, staged, keep_git=keep_git)
+        _copy(source, staged, keep_git=keep_git, subject=subject)
         # a copy made under umask 000 (or of a world-writable tree) would be refused by discovery
         remove_group_and_other_write(staged)
         if update_from is not None and update_from.is_dir():

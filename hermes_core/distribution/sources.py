@@ -11,7 +11,7 @@ from hermes_core.distribution import git_source
 from hermes_core.distribution.archives import check_archive, extract_archive
 from hermes_core.distribution.console import Console
 from hermes_core.distribution.errors import InstallError
-from hermes_core.distribution.specs import DIRECTORY_PLUGIN_FILES, PROJECT_FILES, PluginSpec, canonical_name
+from hermes_core.distribution.specs import DIRECTORY_PLUGIN_FILES, PluginSpec, canonical_name, installs_as_package
 
 Layout = Literal["package", "directory"]
 
@@ -36,7 +36,7 @@ def subject(spec: PluginSpec) -> str:
 
 
 def _layout_of(directory: Path, spec: PluginSpec) -> Layout:
-    if any((directory / f).is_file() for f in PROJECT_FILES):
+    if installs_as_package(directory):
         return "package"
     if any((directory / f).is_file() for f in DIRECTORY_PLUGIN_FILES):
         return "directory"

@@ -95,6 +95,37 @@ def check_subdir(subdir: str, text: str) -> str:
     return subdir
 
 
+def installs_as_package(directory: Path) -> bool:
+    """Whether ``directory`` is installed with pip rather than copied as a directory plugin.
+
+    A Hermes Agent directory plugin (plugin.yaml and __init__.py at its root) often carries a
+    pyproject.toml only for its tests and tools, and is published to be installed the way Hermes
+    Agent's 'plugins install owner/repo' does it: by copying. Such a directory is a package only when
+    its pyproject.toml declares a hermes entry point, or when that cannot be read statically
+    (setup.py, setup.cfg, dynamic entry points, a file tomllib refuses: pip then says what is wrong).
+    """
+    if not any((directory / f).is_file() for f in PROJECT_FILES):
+        return False
+    directory_plugin = (directory / "__init__.py").is_file() and any((directory / f).is_file() for f in ("plugin.yaml", "plugin.yml"))
+    if not directory_plugin or (directory / "setup.py").is_file() or (directory / "setup.cfg").is_file():
+        return True
+    import tomllib
+
+    from hermes_core.plugin_candidate import ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP
+
+    try:
+        data = tomllib.loads((directory / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    tables = [project.get("entry-points"), poetry.get("plugins")]
+    groups = {group for table in tables if isinstance(table, dict) for group in table}
+    dynamic = project.get("dynamic") if isinstance(project.get("dynamic"), list) else []
+    return bool(groups & {ENTRY_POINT_GROUP, MEMORY_ENTRY_POINT_GROUP}) or "entry-points" in dynamic
+
+
 def _local_kind(path: Path, text: str) -> SpecKind:
     if not path.exists():
         raise SpecError(f"{text!r}: no such file or directory -> check the path, or give a package name, a wheel, "
@@ -106,7 +137,7 @@ def _local_kind(path: Path, text: str) -> SpecKind:
         if name.endswith(ARCHIVE_SUFFIXES):
             return "archive"
         raise SpecError(f"{text!r} is a file but not a wheel (.whl) or an archive ({', '.join(ARCHIVE_SUFFIXES)}) -> give a wheel, an sdist, or a directory")
-    if any((path / f).is_file() for f in PROJECT_FILES):
+    if installs_as_package(path):
         return "project"
     if any((path / f).is_file() for f in DIRECTORY_PLUGIN_FILES):
         return "directory"

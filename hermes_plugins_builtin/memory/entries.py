@@ -13,7 +13,9 @@ _SEPARATOR_LINE = re.compile(r"^[ \t\r]*§[ \t\r]*$", re.MULTILINE)
 
 def parse_entries(text: str) -> list[str]:
     """Split a file's text into entries: stripped, empty ones dropped, duplicates dropped (first kept)."""
-    text = text.replace("\r\n", "\n")
+    # A file saved by a Windows editor starts with a byte-order mark: it marks the encoding, it is not
+    # part of the first entry (kept, the scanner would block that entry as an invisible character).
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n")
     # A file may start or end with a separator line after hand-editing; pad so both split cleanly.
     stripped = (part.strip() for part in _SPLIT.split("\n" + text + "\n"))
     # dict.fromkeys drops repeats and keeps first-seen order.

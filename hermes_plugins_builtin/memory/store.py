@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +44,9 @@ def file_error(path: Path, exc: OSError, doing: str) -> MemoryFileError:
     return MemoryFileError(f"{path}: cannot {doing} ({cause}) -> {fix}")
 
 
+#: Far above any memory file (a few thousand characters, a few hundred KB when a limit was lowered by hand).
+MAX_FILE_BYTES = 16 << 20
+
 #: How long a write waits for another process's write before giving up with an error.
 LOCK_TIMEOUT = 10.0
 # filelock polls a held lock; its default 50 ms would idle most of the time between writes that take ~1 ms.
@@ -60,25 +65,34 @@ class MemoryFile:
         # Threads of one process queue here first, so they do not poll the file lock against each other.
         self._thread_lock = threading.Lock()
 
-    def read(self) -> list[str]:
-        """The entries on disk. No lock needed: writes replace the file whole, so a read sees one version."""
+    def _read_bytes(self) -> bytes | None:
+        """The file's bytes, ``None`` when there is none. A FIFO would block the read forever and a device
+        (a link to /dev/zero) would never end, so what is not a regular file or a directory (which the
+        read names) is refused, and so is a file far larger than any memory file."""
         try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
+            info = os.stat(self.path)
+            if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)) or info.st_size > MAX_FILE_BYTES:
+                what = (f"{info.st_size:,} bytes, where a memory file holds a few thousand characters" if stat.S_ISREG(info.st_mode)
+                        else "a FIFO, not a regular file" if stat.S_ISFIFO(info.st_mode) else "a device or socket, not a regular file")
+                raise MemoryFileError(f"{self.path}: cannot read it ({what}) -> move it aside (mv '{self.path}' '{self.path}.bak'); "
+                                      "the file is created again by the next write")
+            return self.path.read_bytes()
         except FileNotFoundError:
-            return []
+            return None
         except OSError as exc:
             raise file_error(self.path, exc, "read it") from exc
-        return parse_entries(text)
+
+    def read(self) -> list[str]:
+        """The entries on disk. No lock needed: writes replace the file whole, so a read sees one version."""
+        data = self._read_bytes()
+        return [] if data is None else parse_entries(data.decode("utf-8", errors="replace"))
 
     def _read_for_edit(self) -> list[str]:
         """The entries, read strictly: an edit rewrites the whole file, so bytes that are not UTF-8 would come
         back as U+FFFD and the original would be lost for good. Such a file is refused, left as it is."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+        data = self._read_bytes()
+        if data is None:
             return []
-        except OSError as exc:
-            raise file_error(self.path, exc, "read it") from exc
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -5,12 +5,13 @@ import contextlib
 import os
 import random
 import sqlite3
+import stat
 import time
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from .checkpoint import AUTOCHECKPOINT_PAGES
-from .errors import StoreBusyError
+from .errors import MOVE_ASIDE_FIX, StateStoreError, StoreBusyError
 from .walsync import USABLE as WAL_SYNC_USABLE, WalSync
 from .writelock import StoreConnection, WriterLock
 
@@ -34,16 +35,31 @@ def create_private_file(path: Path) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
+        if os.path.islink(path) and not path.exists():
+            # SQLite would make a new, empty store at the far end (say, on a disk not mounted yet)
+            # and the history would seem gone
+            raise StateStoreError(
+                f"{path} is a symbolic link to {os.path.realpath(path)}, which does not exist -> mount or restore "
+                "the file it points to, or remove the link (hermes then starts a new, empty state.db there); "
+                "nothing was created"
+            ) from None
+        mode = path.stat().st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            # SQLite would block on a FIFO or fail with 'disk I/O error' on a device
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+            raise StateStoreError(f"{path} is {kind}, not a database file -> {MOVE_ASIDE_FIX}")
         return
     os.close(fd)
 
 
 def restrict_modes(path: Path) -> None:
-    """chmod 0600 the database and whichever sidecars exist (older files may be wider)."""
+    """Take group and other access away from the database and whichever sidecars exist (older
+    files may be wider); the owner's bits are left alone, so a store made read-only stays read-only."""
     for candidate in (path, *(Path(str(path) + s) for s in SIDECAR_SUFFIXES)):
         try:
-            if candidate.stat().st_mode & 0o777 != 0o600:
-                os.chmod(candidate, 0o600)
+            mode = candidate.stat().st_mode & 0o777
+            if mode & 0o077:
+                os.chmod(candidate, mode & 0o700)
         except FileNotFoundError:
             continue
 
@@ -61,7 +77,11 @@ def configure(conn: sqlite3.Connection, *, durable: bool) -> None:
     """Pragmas for a store connection; WAL is the only one that touches the file."""
     mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
     if mode.lower() != "wal":
-        with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        try:
+            with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+        except sqlite3.OperationalError as exc:
+            _raise_if_read_only(conn, exc)
+            raise
     # NORMAL in WAL mode: a commit is atomic and survives a process crash; only an
     # OS crash or power loss can lose the last commits (never corrupts). Durable adds
     # an fsync of the WAL per commit: after the write lock is let go (walsync.py), or
@@ -88,6 +108,19 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
         return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     text = str(exc).lower()
     return "locked" in text or "busy" in text
+
+
+def _raise_if_read_only(conn: sqlite3.Connection, exc: sqlite3.OperationalError) -> None:
+    """Raise the error naming the file for a write SQLite refused as read-only (the file made
+    read-only, a read-only mount); return for any other failure."""
+    if (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF != sqlite3.SQLITE_READONLY:
+        return
+    path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "state.db")
+    raise StateStoreError(
+        f"{path} cannot be written ({exc}) -> give your user write access to it and to its directory "
+        f"(chmod u+w '{path}' '{os.path.dirname(path)}'); reading commands (sessions list, show, search, "
+        "export) work as it is; nothing was changed"
+    ) from exc
 
 
 def _backoff(attempt: int) -> None:
@@ -141,6 +174,7 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
                 self._conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:  # a writer that is not hermes holds SQLite's lock
                 if not _is_busy(exc):
+                    _raise_if_read_only(self._conn, exc)
                     raise
                 with_retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
         except BaseException:
@@ -172,6 +206,8 @@ class write_transaction:  # noqa: N801 - used as ``with write_transaction(conn) 
         finally:
             if self._lock is not None:
                 self._lock.release()
+        if isinstance(exc, sqlite3.OperationalError):
+            _raise_if_read_only(conn, exc)
         if not self._defer:
             self.sync()
 

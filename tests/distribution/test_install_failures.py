@@ -198,3 +198,14 @@ def test_streamed_tracebacks_fold_to_their_exception_line_at_any_depth():
         "      [a traceback of 2 lines left out]", "      ValueError: no version given", "      [end of output]", "error: subprocess-exited-with-error",
     ]
     assert "Traceback" not in out.getvalue() and list(console.tail)[-1] == "error: subprocess-exited-with-error"
+
+
+def test_a_file_that_cannot_be_copied_names_itself_and_nothing_is_installed(run_hermes, hermes_home, tmp_path):
+    source = tmp_path / "piped"
+    write_files(source, {"plugin.yaml": "name: piped\nversion: '1'\n", "__init__.py": "def register(ctx):\n    pass\n"})
+    os.mkfifo(source / "events")
+    result = run_hermes("plugins", "install", str(source), "--no-input", "--json")
+    assert result.exit_code == 1
+    assert result.json()["cause"] == f"cannot install '{source}': {source / 'events'} cannot be copied: is a named pipe"
+    assert "[(" not in result.stderr  # was shutil's list of tuples
+    assert not (hermes_home / "plugins").exists()

@@ -248,6 +248,14 @@ def test_a_file_that_cannot_be_read_is_named_with_the_fix(hermes_home: Path) -> 
     assert read_config_file(path) == {} and load_config(hermes_home, {}).path == path
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(hermes_home: Path) -> None:
+    # Notepad's "UTF-8 with BOM": json refused it ('Unexpected UTF-8 BOM') and Honcho was off
+    (hermes_home / "honcho.json").write_bytes('\ufeff{"workspace": "café-team", "hosts": {"hermes": {"baseUrl": "http://127.0.0.1:8000"}}}'.encode("utf-8"))
+    config = load_config(hermes_home, {})
+    assert config.values["workspace"] == "café-team"
+    assert config.values["baseUrl"] == "http://127.0.0.1:8000"
+
+
 def test_short_api_keys_are_hidden_whole(hermes_home: Path) -> None:
     assert load_config(hermes_home, {"HONCHO_API_KEY": "abcdefghijkl"}).redacted()["apiKey"] == "***"  # 12 characters
     assert load_config(hermes_home, {"HONCHO_API_KEY": "abcdefghijklm"}).redacted()["apiKey"] == "***jklm"

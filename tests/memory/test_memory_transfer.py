@@ -93,7 +93,17 @@ def test_import_dry_run_and_file_errors(ledger, run_hermes, hermes_home, tmp_pat
     assert missing.exit_code == 1 and "does not exist" in missing.stderr
     binary = tmp_path / "bin.jsonl"
     binary.write_bytes(b"\xff\xfe{}")
-    assert "is not UTF-8" in run_hermes("memory", "import", str(binary)).stderr
+    assert "is not UTF-8 text (it is UTF-16, as PowerShell's '>' writes): byte 0xff at offset 0" in run_hermes("memory", "import", str(binary)).stderr
+
+
+def test_a_file_with_a_byte_order_mark_and_crlf_imports(ledger, run_hermes, hermes_home, tmp_path):
+    # what Notepad or Windows PowerShell's Out-File -Encoding utf8 saves
+    path = tmp_path / "notes.jsonl"
+    path.write_bytes(("\ufeff" + json.dumps({"text": "Likes tea", "peer": "user"}) + "\r\n" + json.dumps({"text": "Uses vim"}) + "\r\n").encode("utf-8"))
+    result = run_hermes("memory", "import", str(path), "--provider", "ledger-memory", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.json()["imported"] == 2
+    assert ledger_rows(hermes_home, "SELECT text FROM records ORDER BY text") == [("Likes tea",), ("Uses vim",)]
 
 
 def test_export_from_a_provider_without_export_says_so(run_hermes, make_plugin, tmp_path):

@@ -123,7 +123,7 @@ def sanitize_id(value: str) -> str:
 def read_config_file(path: Path) -> dict[str, Any]:
     """The JSON object in ``path``; a syntax error names line and column."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad's "UTF-8 with BOM") is not JSON's
     except UnicodeDecodeError as exc:
         raise HonchoConfigError(f"{path}: not UTF-8 text ({exc.reason}) -> save it as UTF-8 JSON") from None
     except OSError as exc:

@@ -25,6 +25,8 @@ DEFAULT_EMBEDDER_MODEL = "text-embedding-3-small"
 DEFAULT_COLLECTION = "hermes"
 STORE_DIR_NAME = "mem0"
 JSON_FILE_NAME = "mem0.json"
+#: mem0.json holds a few settings; a larger file is not one.
+MAX_JSON_BYTES = 1 << 20
 API_KEY_ENV = "MEM0_API_KEY"
 HOST_ENVS = ("MEM0_BASE_URL", "MEM0_HOST")
 LLM_KEY_ENV = "MEM0_LLM_API_KEY"
@@ -100,11 +102,16 @@ def _get(tree: Mapping[str, Any], dotted: str) -> Any:
 
 def read_json_file(home: Path) -> tuple[dict[str, Any], list[str]]:
     """``$HERMES_HOME/mem0.json`` as a mapping, with notes on what was wrong with it."""
+    from hermes_core.files import UnreadableFileError, read_limited_text
+
     path = home / JSON_FILE_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # bounded, and never a FIFO or a device (a read that would block, or never end); a byte-order mark is dropped
+        data = json.loads(read_limited_text(path, MAX_JSON_BYTES, what=JSON_FILE_NAME))
     except FileNotFoundError:
         return {}, []
+    except UnreadableFileError as exc:
+        return {}, [f"{str(exc).split(' -> ')[0]}; it is ignored -> fix or delete it"]
     except (OSError, ValueError) as exc:
         return {}, [f"{path} is not readable JSON ({exc}); it is ignored -> fix or delete it"]
     if not isinstance(data, dict):

@@ -51,6 +51,30 @@ def test_an_unreadable_mem0_json_is_a_note_not_a_failure(open_provider, mem0_hom
     assert any("mem0.json is not readable JSON" in problem for problem in provider.problems())
 
 
+@pytest.mark.parametrize(("make", "kind"), [
+    (lambda path: __import__("os").mkfifo(path), "a FIFO"),
+    (lambda path: path.symlink_to("/dev/zero"), "a device or socket"),
+])
+def test_a_mem0_json_that_is_no_file_is_a_note_not_a_hang(mem0_home, make, kind):
+    # reading a FIFO blocked 'hermes memory status' forever; /dev/zero was read until memory ran out:
+    # a process of its own, bounded, so that failure fails the test instead of stopping the run
+    import subprocess
+    import sys
+
+    make(mem0_home / "mem0.json")
+    code = ("import sys; from hermes_bundled_plugins.memory.mem0.settings import load_settings; "
+            "from pathlib import Path; print(*load_settings(Path(sys.argv[1]), env={}).notes, sep='\\n')")
+    result = subprocess.run([sys.executable, "-c", code, str(mem0_home)], capture_output=True, text=True, timeout=60, check=True)
+    assert f"{mem0_home / 'mem0.json'}: the mem0.json is {kind}, not a regular file; it is ignored -> fix or delete it" in result.stdout
+
+
+def test_a_mem0_json_saved_with_a_byte_order_mark_is_read(open_provider, mem0_home):
+    (mem0_home / "mem0.json").write_bytes('\ufeff{"top_k": 7}'.encode("utf-8"))
+    provider = open_provider()
+    assert provider.settings.top_k == 7
+    assert not any("mem0.json" in problem for problem in provider.problems())
+
+
 @pytest.mark.parametrize(("key", "value"), [("top_k", "Infinity"), ("prefetch_timeout", "NaN"), ("prefetch_timeout", "Infinity"), ("max_attempts", "-Infinity")])
 def test_numbers_that_are_not_finite_are_refused_with_the_key_and_the_fix(open_provider, mem0_home, key, value):
     module = plugin_module(open_provider(), "settings")

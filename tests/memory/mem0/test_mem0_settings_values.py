@@ -225,9 +225,9 @@ def test_a_mem0_json_that_is_no_object_is_a_note(tmp_path, contents, note):
 
 def test_an_unreadable_mem0_json_names_the_fix(tmp_path):
     make_home(tmp_path)
-    (tmp_path / "mem0.json").mkdir()  # a directory where the file goes: reading fails with an OSError
+    (tmp_path / "mem0.json").mkdir()  # a directory where the file goes
     (note,) = load_settings(tmp_path, env={}).notes
-    assert note.startswith(f"{tmp_path / 'mem0.json'} is not readable JSON (") and note.endswith("); it is ignored -> fix or delete it")
+    assert note == f"{tmp_path / 'mem0.json'}: the mem0.json is a directory; it is ignored -> fix or delete it"
 
 
 def test_the_platform_host_comes_from_the_environment_then_the_files(tmp_path):
