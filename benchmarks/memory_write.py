@@ -107,6 +107,9 @@ def measure_writes(home: Path, writes: int) -> dict[str, Any]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from fair import fsync_probe, load
 
+    from hermes_plugins_builtin.memory.scanner import _scan_cached
+
+    _scan_cached.cache_clear()  # each run scans its notes afresh (the tmpfs run writes the notes the disk run wrote)
     provider = BuiltinMemoryProvider(home)
     provider.initialize("bench", platform="cli")
     for i in range(FILL_ENTRIES):

@@ -107,7 +107,7 @@ def _two_hundred(notes: list[dict[str, Any]], count: int) -> list[str]:
     return made
 
 
-def measure(corpus: Path = CORPUS, timing: bool = True, with_meaning: bool = True) -> dict[str, Any]:
+def measure(corpus: Path = CORPUS, timing: bool = True, with_meaning: bool = True, count: int = 2000) -> dict[str, Any]:
     started = time.perf_counter()
     from hermes_plugins_builtin.memory.scanner import _scan
 
@@ -135,9 +135,9 @@ def measure(corpus: Path = CORPUS, timing: bool = True, with_meaning: bool = Tru
     times = {
         "import_ms": import_ms,
         "first_scan_ms": first_ms,
-        "corpus_notes": _timings([n["text"] for n in notes], with_meaning),
-        "notes_200_chars": _timings(_two_hundred(notes, 2000), with_meaning),
-        "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], 2000), with_meaning),
+        "corpus_notes": _timings([n["text"] for n in random.Random(3).sample(notes, min(count * 8, len(notes)))], with_meaning),
+        "notes_200_chars": _timings(_two_hundred(notes, count), with_meaning),
+        "benign_200_chars": _timings(_two_hundred([n for n in notes if n["label"] == "benign"], count), with_meaning),
     } if timing else None
     return {
         "meaning_stage": with_meaning,
@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="the corpus to read (default: the committed corpus.jsonl)")
     parser.add_argument("--no-timing", action="store_true", help="rates only, no scan-time measurement")
     parser.add_argument("--model", choices=("on", "off"), default="on", help="with (default) or without the meaning stage (scanner/meaning.py)")
+    parser.add_argument("--timing-count", type=int, default=2000, metavar="N", help="200-character notes timed per set (default 2000; corpus notes: 8 N, at most all)")
     parser.add_argument("--list", action="append", default=[], metavar="SPLIT", help="print the misses and false positives of SPLIT (repeatable)")
     for split, use in (*KNOWN_SPLITS.items(), ("fresh6", INDEPENDENT)):
         note = " (for reporting only: reading them makes it tuning data)" if use == INDEPENDENT else ""
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.corpus.is_file():
         parser.error(f"no corpus at {args.corpus}: build it with python tests/builtin/memory/corpus/build.py, or pass --corpus PATH")
-    result = measure(args.corpus, timing=not args.no_timing, with_meaning=args.model == "on")
+    result = measure(args.corpus, timing=not args.no_timing, with_meaning=args.model == "on", count=args.timing_count)
     unknown = sorted(set(args.list) - result["splits"].keys())
     if unknown:
         parser.error(f"no split {', '.join(unknown)} in {args.corpus} (present: {', '.join(result['splits'])})")

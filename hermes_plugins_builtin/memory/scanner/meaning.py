@@ -19,6 +19,7 @@ import base64
 import functools
 import os
 import re
+import threading
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,9 @@ SWITCH = "HERMES_SCANNER_MODEL"
 _OFF = frozenset({"off", "0", "false", "no"})
 #: A note up to this long is read whole; a longer one sentence by sentence (the notes it was trained on are shorter).
 CHUNK = 320
+#: One embedding at a time per process: the engine runs each on every core already, and nothing in its documentation
+#: says one model may embed on two threads at once.
+_ENCODER_LOCK = threading.Lock()
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 
 
@@ -160,7 +164,8 @@ def embed(texts: list[str]) -> Any:
     encoder, problem = _loaded()
     if encoder is None:
         raise RuntimeError(problem)
-    return encoder.passage([_encodable(text) for text in texts])
+    with _ENCODER_LOCK:
+        return encoder.passage([_encodable(text) for text in texts])
 
 
 def judge(text: str) -> Finding | None:
