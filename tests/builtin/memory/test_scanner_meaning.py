@@ -101,6 +101,19 @@ def test_the_memory_tool_refuses_a_note_only_the_stage_reads(hermes_home, missed
     assert provider.live_state("memory")["entries"] == []
 
 
+def test_hermes_memory_add_says_why_and_status_shows_the_stage(run_hermes, missed_by_the_rest, monkeypatch):
+    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+    refused = run_hermes("memory", "add", caught)
+    assert refused.exit_code != 0 and "Blocked:" in refused.stderr and "[rule meaning:" in refused.stderr
+    assert run_hermes("memory", "add", "The staging database is rebuilt every night at two.").exit_code == 0
+    status = run_hermes("memory", "status", "--json").json()
+    assert status["scanner"]["meaning_stage"].startswith("on (")
+    assert "scanner:    meaning stage on" in run_hermes("memory", "status").stdout
+    monkeypatch.setenv(meaning.SWITCH, "off")
+    assert run_hermes("memory", "status", "--json").json()["scanner"]["meaning_stage"] == "off (HERMES_SCANNER_MODEL=off)"
+    assert run_hermes("memory", "add", caught).exit_code == 0  # the rest of the scanner accepts it: the stage alone refused it
+
+
 def test_a_long_note_is_read_sentence_by_sentence_and_the_refusal_names_the_sentence(missed_by_the_rest):
     caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None and len(text) < 200 and "\n" not in text)
     harmless = "The staging database is rebuilt every night at two; its backups sit in the usual bucket for a week. " * 4
