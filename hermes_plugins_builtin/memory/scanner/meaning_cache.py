@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 from hermes_core.config import get_hermes_home
@@ -24,6 +25,8 @@ _FILE_LIMIT = 16 << 20
 Verdict = tuple[str, str] | None  # (family, span) or clean
 
 _loaded: dict[Path, dict[str, Verdict]] = {}
+#: Scans run on several threads (hook workers, a delegated review): the verdicts are read and written under this lock.
+_LOCK = threading.Lock()
 
 
 def path() -> Path:
@@ -59,19 +62,21 @@ def _verdicts(model: str) -> tuple[Path, dict[str, Verdict]]:
 
 def lookup(text: str, model: str) -> tuple[bool, Verdict]:
     """``(True, verdict)`` when the stage has judged ``text`` with this model before, else ``(False, None)``."""
-    _, verdicts = _verdicts(model)
     name = key(text)
-    return (True, verdicts[name]) if name in verdicts else (False, None)
+    with _LOCK:
+        _, verdicts = _verdicts(model)
+        return (True, verdicts[name]) if name in verdicts else (False, None)
 
 
 def store(text: str, model: str, verdict: Verdict) -> None:
     """Keep ``verdict`` for ``text``; a cache that cannot be written is left as it is (the scan does not fail)."""
-    file, verdicts = _verdicts(model)
-    verdicts[key(text)] = verdict
-    while len(verdicts) > LIMIT:
-        del verdicts[next(iter(verdicts))]
-    data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
-    try:
-        atomic_write_text(file, json.dumps(data, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
-    except (OSError, HermesError):
-        pass
+    with _LOCK:
+        file, verdicts = _verdicts(model)
+        verdicts[key(text)] = verdict
+        while len(verdicts) > LIMIT:
+            del verdicts[next(iter(verdicts))]
+        data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
+        try:
+            atomic_write_text(file, json.dumps(data, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
+        except (OSError, HermesError):
+            pass

