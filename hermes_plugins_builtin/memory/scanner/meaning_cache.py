@@ -76,7 +76,7 @@ def store(text: str, model: str, verdict: Verdict) -> None:
         while len(verdicts) > LIMIT:
             del verdicts[next(iter(verdicts))]
         data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
-        try:
-            atomic_write_text(file, json.dumps(data, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
+        try:  # ASCII JSON: a span with a lone surrogate (scan() takes any str) is kept escaped, not unwritable
+            atomic_write_text(file, json.dumps(data), new_mode=PRIVATE_FILE_MODE)
         except (OSError, HermesError):
             pass
