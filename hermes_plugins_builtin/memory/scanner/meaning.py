@@ -203,7 +203,8 @@ def judge(text: str) -> Finding | None:
 
 
 def _verdict(text: str) -> tuple[str, str] | None:
-    pieces = chunks(text)
+    # A window repeated (a note of "Ok. " ten thousand times) is embedded once: same text, same score.
+    pieces = list(dict.fromkeys(chunks(text)))
     model = network()
     score, family = model.scores(embed(pieces))
     best = int(score.argmax())

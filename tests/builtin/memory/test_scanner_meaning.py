@@ -258,3 +258,18 @@ def test_a_refused_span_with_a_lone_surrogate_does_not_stop_later_verdicts_being
     meaning_cache._loaded.clear()
     assert meaning_cache.lookup(odd, "m") == (True, ("concealment", odd))
     assert meaning_cache.lookup("The printer is on floor 3.", "m") == (True, None)
+
+
+def test_a_sentence_repeated_throughout_a_long_note_is_embedded_once(missed_by_the_rest, monkeypatch):
+    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None and "\n" not in text)
+    embedded: list[int] = []
+    real_embed = meaning.embed
+
+    def counted(texts: list[str]):  # the real encoder, counting the rows it is given
+        embedded.append(len(texts))
+        return real_embed(texts)
+
+    monkeypatch.setattr(meaning, "embed", counted)
+    finding = meaning.judge("Noted. " * 8000 + caught)  # 56,000 characters: 8,001 sentences, 2 different ones
+    assert finding is not None and finding.span in caught
+    assert embedded == [2]
