@@ -5,7 +5,8 @@ The other detectors take about a millisecond a note; the stage takes tens, and l
 are kept in ``$HERMES_HOME/cache/scanner-meaning.json``, keyed by the note's SHA-256 under a digest of the weights
 and the encoder: new weights or another encoder start from nothing. The file holds the stage's verdicts only (the
 other detectors always run), at most :data:`LIMIT` of them, oldest dropped first. Two processes that add verdicts at
-once may lose one's additions: those notes are embedded again, nothing else.
+once may lose one's additions: those notes are embedded again, nothing else. Each write first reads what other
+processes kept since, so a long-lived process does not erase their verdicts.
 """
 
 from __future__ import annotations
@@ -71,7 +72,11 @@ def lookup(text: str, model: str) -> tuple[bool, Verdict]:
 def store(text: str, model: str, verdict: Verdict) -> None:
     """Keep ``verdict`` for ``text``; a cache that cannot be written is left as it is (the scan does not fail)."""
     with _LOCK:
-        file, verdicts = _verdicts(model)
+        file, known = _verdicts(model)
+        # What other processes kept since this one read the file (a gateway runs for days beside CLI commands)
+        # stays: without this re-read, each write of a long-lived process would erase all of theirs.
+        verdicts = _loaded[file] = {**_read(file, model), **known}
+        verdicts.pop(key(text), None)  # re-inserted last: the newest verdict is dropped last
         verdicts[key(text)] = verdict
         while len(verdicts) > LIMIT:
             del verdicts[next(iter(verdicts))]

@@ -273,3 +273,17 @@ def test_a_sentence_repeated_throughout_a_long_note_is_embedded_once(missed_by_t
     finding = meaning.judge("Noted. " * 8000 + caught)  # 56,000 characters: 8,001 sentences, 2 different ones
     assert finding is not None and finding.span in caught
     assert embedded == [2]
+
+
+def test_a_long_lived_process_keeps_the_verdicts_another_process_kept_since_it_read_the_file(hermes_home):
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    meaning_cache.store("The printer is on floor 3.", "m", None)  # this process has read (and written) the file
+    code = (
+        "from hermes_plugins_builtin.memory.scanner import meaning_cache;"
+        "meaning_cache.store('The backups run at two.', 'm', None)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env={**__import__("os").environ, "HERMES_HOME": str(hermes_home)})
+    meaning_cache.store("The staging database is rebuilt nightly.", "m", None)
+    kept = json.loads(meaning_cache.path().read_text())["verdicts"]
+    assert {meaning_cache.key(t) for t in ("The printer is on floor 3.", "The backups run at two.", "The staging database is rebuilt nightly.")} <= set(kept)
