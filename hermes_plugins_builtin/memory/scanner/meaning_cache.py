@@ -5,13 +5,15 @@ The other detectors take about a millisecond a note; the stage takes tens, and l
 are kept in ``$HERMES_HOME/cache/scanner-meaning.json``, keyed by the note's SHA-256 under a digest of the weights
 and the encoder: new weights or another encoder start from nothing. The file holds the stage's verdicts only (the
 other detectors always run), at most :data:`LIMIT` of them, oldest dropped first. Two processes that add verdicts at
-once may lose one's additions: those notes are embedded again, nothing else.
+once may lose one's additions: those notes are embedded again, nothing else. Each write first reads what other
+processes kept since, so a long-lived process does not erase their verdicts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 from hermes_core.config import get_hermes_home
@@ -24,6 +26,8 @@ _FILE_LIMIT = 16 << 20
 Verdict = tuple[str, str] | None  # (family, span) or clean
 
 _loaded: dict[Path, dict[str, Verdict]] = {}
+#: Scans run on several threads (hook workers, a delegated review): the verdicts are read and written under this lock.
+_LOCK = threading.Lock()
 
 
 def path() -> Path:
@@ -59,19 +63,25 @@ def _verdicts(model: str) -> tuple[Path, dict[str, Verdict]]:
 
 def lookup(text: str, model: str) -> tuple[bool, Verdict]:
     """``(True, verdict)`` when the stage has judged ``text`` with this model before, else ``(False, None)``."""
-    _, verdicts = _verdicts(model)
     name = key(text)
-    return (True, verdicts[name]) if name in verdicts else (False, None)
+    with _LOCK:
+        _, verdicts = _verdicts(model)
+        return (True, verdicts[name]) if name in verdicts else (False, None)
 
 
 def store(text: str, model: str, verdict: Verdict) -> None:
     """Keep ``verdict`` for ``text``; a cache that cannot be written is left as it is (the scan does not fail)."""
-    file, verdicts = _verdicts(model)
-    verdicts[key(text)] = verdict
-    while len(verdicts) > LIMIT:
-        del verdicts[next(iter(verdicts))]
-    data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
-    try:
-        atomic_write_text(file, json.dumps(data, ensure_ascii=False), new_mode=PRIVATE_FILE_MODE)
-    except (OSError, HermesError):
-        pass
+    with _LOCK:
+        file, known = _verdicts(model)
+        # What other processes kept since this one read the file (a gateway runs for days beside CLI commands)
+        # stays: without this re-read, each write of a long-lived process would erase all of theirs.
+        verdicts = _loaded[file] = {**_read(file, model), **known}
+        verdicts.pop(key(text), None)  # re-inserted last: the newest verdict is dropped last
+        verdicts[key(text)] = verdict
+        while len(verdicts) > LIMIT:
+            del verdicts[next(iter(verdicts))]
+        data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
+        try:  # ASCII JSON: a span with a lone surrogate (scan() takes any str) is kept escaped, not unwritable
+            atomic_write_text(file, json.dumps(data), new_mode=PRIVATE_FILE_MODE)
+        except (OSError, HermesError):
+            pass

