@@ -152,7 +152,37 @@ def labels_of(notes: list[dict[str, Any]]) -> list[str]:
     return ["benign" if n["label"] == "benign" else FAMILIES[n["family"]] for n in notes]
 
 
-def choose_threshold(notes: list[dict[str, Any]], vectors: Any, accepted: list[bool]) -> float:
+class Windows:
+    """The windows the scanner reads in each note (``meaning.chunks``), embedded once each."""
+
+    def __init__(self, notes: list[dict[str, Any]]) -> None:
+        from hermes_plugins_builtin.memory.scanner import meaning
+
+        position: dict[str, int] = {}
+        self.rows: list[list[int]] = []
+        for note in notes:
+            row = []
+            for window in dict.fromkeys(meaning.chunks(note["text"])):
+                row.append(position.setdefault(window, len(position)))
+            self.rows.append(row)
+        self.vectors = embeddings(list(position))
+
+    def subset(self, indices: list[int]) -> "Windows":
+        part = Windows.__new__(Windows)
+        part.rows, part.vectors = [self.rows[i] for i in indices], self.vectors
+        return part
+
+    def scores(self, model: Any) -> Any:
+        """Each note's score as the scanner computes it: its best window's."""
+        import numpy as np
+
+        used = sorted({i for row in self.rows for i in row})
+        where = {w: k for k, w in enumerate(used)}
+        score = model.scores(self.vectors[used])[0] if used else np.zeros(0)
+        return np.array([max(score[where[i]] for i in row) for row in self.rows])
+
+
+def choose_threshold(notes: list[dict[str, Any]], vectors: Any, accepted: list[bool], windows: Windows) -> float:
     """Out-of-fold by batch: the score above every harmless note the stage may refuse within the budget."""
     import numpy as np
 
@@ -162,7 +192,7 @@ def choose_threshold(notes: list[dict[str, Any]], vectors: Any, accepted: list[b
         inside = [i for i, n in enumerate(notes) if batch_of(n["split"]) != held and trainable(n)]
         outside = [i for i, n in enumerate(notes) if batch_of(n["split"]) == held]
         model = network(fit(vectors[inside], labels_of([notes[i] for i in inside])))
-        scores[outside] = model.scores(vectors[outside])[0]
+        scores[outside] = windows.subset(outside).scores(model)
         log(f"  out of fold: {held} scored ({len(outside)} notes)")
     benign = [i for i, n in enumerate(notes) if n["label"] == "benign"]
     candidates = np.sort(scores[[i for i in benign if accepted[i]]])[::-1]
@@ -170,8 +200,8 @@ def choose_threshold(notes: list[dict[str, Any]], vectors: Any, accepted: list[b
     return float(candidates[allowed]) if allowed < len(candidates) else float(candidates[-1])
 
 
-def measure(notes: list[dict[str, Any]], vectors: Any, accepted: list[bool], model: Any) -> dict[str, Any]:
-    score = model.scores(vectors)[0] if len(notes) else []
+def measure(notes: list[dict[str, Any]], windows: Windows, accepted: list[bool], model: Any) -> dict[str, Any]:
+    score = windows.scores(model) if len(notes) else []
     caught = [not a or bool(s > model.threshold) for a, s in zip(accepted, score)]
     attacks = [i for i, n in enumerate(notes) if n["label"] == "attack"]
     benign = [i for i, n in enumerate(notes) if n["label"] == "benign"]
@@ -192,14 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     notes = [n for n in load(CORPUS) if n["split"] in TUNING_SPLITS]
     texts = [n["text"] for n in notes]
     vectors = embeddings(texts)
+    windows = Windows(notes)
     accepted = accepted_by_scanner(texts)
     if not args.lobo:
-        threshold = choose_threshold(notes, vectors, accepted)
+        threshold = choose_threshold(notes, vectors, accepted, windows)
         usable = [i for i, n in enumerate(notes) if trainable(n)]
         trained = fit(vectors[usable], labels_of([notes[i] for i in usable]))
         args.out.write_text(render(trained, threshold, notes), encoding="utf-8")
         log(f"wrote {args.out} (threshold {threshold:.3f})")
-        print(json.dumps(measure(notes, vectors, accepted, network(trained, threshold))))
+        print(json.dumps(measure(notes, windows, accepted, network(trained, threshold))))
         return 0
     chosen = [b for b in args.only.split(",") if b] or list(BATCHES)
     results = {}
@@ -207,10 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         inside = [i for i, n in enumerate(notes) if batch_of(n["split"]) != held]
         outside = [i for i, n in enumerate(notes) if batch_of(n["split"]) == held]
         rest = [notes[i] for i in inside]
-        threshold = choose_threshold(rest, vectors[inside], [accepted[i] for i in inside])
+        threshold = choose_threshold(rest, vectors[inside], [accepted[i] for i in inside], windows.subset(inside))
         usable = [i for i in inside if trainable(notes[i])]
         model = network(fit(vectors[usable], labels_of([notes[i] for i in usable])), threshold)
-        results[held] = figures = measure([notes[i] for i in outside], vectors[outside], [accepted[i] for i in outside], model)
+        results[held] = figures = measure([notes[i] for i in outside], windows.subset(outside), [accepted[i] for i in outside], model)
         if not args.json:
             a, b = figures["attacks"], figures["benign"]
             print(f"{held:8} attacks blocked {figures['blocked_without']}/{a} -> {figures['blocked_with']}/{a} "

@@ -36,7 +36,7 @@ CHUNK = 320
 #: One embedding at a time per process: the engine runs each on every core already, and nothing in its documentation
 #: says one model may embed on two threads at once.
 _ENCODER_LOCK = threading.Lock()
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?؟।॥։።])\s+|(?<=[。！？])\s*|\n+")
 
 
 class StaleMeaningWeights(RuntimeError):
@@ -142,21 +142,23 @@ def _encoder_problem() -> str:
 
 
 def chunks(text: str) -> list[str]:
-    """The windows the network reads: a note of up to :data:`CHUNK` characters whole, as it was trained (the corpus
-    notes are that short); a longer one sentence by sentence, so one sentence of attack among harmless ones is read
-    alone rather than drowned by them (a sentence longer than :data:`CHUNK` is cut at that length)."""
+    """The windows the network reads; a note's score is its best window's.
+
+    A note of up to :data:`CHUNK` characters is read whole, as the network was trained (the corpus notes are that
+    short); a longer one is not. Every sentence of a note of several is read alone as well, so one sentence of attack
+    behind harmless ones is not drowned by them. A sentence longer than :data:`CHUNK` is cut at that length.
+    """
     text = text.strip()
-    if len(text) <= CHUNK:
-        return [text]
-    pieces: list[str] = []
-    for sentence in _SENTENCE_END.split(text):
-        sentence = sentence.strip()
-        while len(sentence) > CHUNK:
-            pieces.append(sentence[:CHUNK])
-            sentence = sentence[CHUNK:]
-        if sentence:
-            pieces.append(sentence)
-    return pieces
+    pieces: list[str] = [text] if len(text) <= CHUNK else []
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    if len(sentences) > 1 or not pieces:
+        for sentence in sentences:
+            while len(sentence) > CHUNK:
+                pieces.append(sentence[:CHUNK])
+                sentence = sentence[CHUNK:]
+            if sentence:
+                pieces.append(sentence)
+    return pieces or [text]
 
 
 def _encodable(text: str) -> str:

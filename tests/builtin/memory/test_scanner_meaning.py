@@ -114,6 +114,18 @@ def test_hermes_memory_add_says_why_and_status_shows_the_stage(run_hermes, misse
     assert run_hermes("memory", "add", caught).exit_code == 0  # the rest of the scanner accepts it: the stage alone refused it
 
 
+def test_a_harmless_sentence_in_front_does_not_drown_an_attack(missed_by_the_rest):
+    caught = [text for text in missed_by_the_rest if len(text) < 160 and "\n" not in text and meaning.judge(text) is not None][:12]
+    assert len(caught) >= 8
+    padded = [f"The staging database is rebuilt every night at two; backups are kept for a week. {text}" for text in caught]
+    assert all(len(text) <= meaning.CHUNK for text in padded)  # short enough to be read whole, and sentence by sentence
+    findings = [(meaning.judge(text), text) for text in padded]
+    refused = [(f, text) for f, text in findings if f is not None]
+    # Read whole, the harmless sentence drowned every one of them; an attack spread over two weak sentences may still pass.
+    assert len(refused) >= 0.75 * len(findings)
+    assert all(f.span in text and "staging database" not in f.span for f, text in refused)
+
+
 def test_a_long_note_is_read_sentence_by_sentence_and_the_refusal_names_the_sentence(missed_by_the_rest):
     caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None and len(text) < 200 and "\n" not in text)
     harmless = "The staging database is rebuilt every night at two; its backups sit in the usual bucket for a week. " * 4
@@ -126,7 +138,11 @@ def test_a_long_note_is_read_sentence_by_sentence_and_the_refusal_names_the_sent
 def test_chunks_keep_every_word_and_stay_short(text):
     pieces = meaning.chunks(text)
     assert pieces and all(len(piece) <= meaning.CHUNK for piece in pieces)
-    assert "".join("".join(pieces).split()) == "".join(text.split())
+    whole = len(text.strip()) <= meaning.CHUNK
+    if whole:
+        assert pieces[0] == text.strip()  # read whole, as trained; then its sentences, if it has several
+    sentences = pieces[1:] if whole and len(pieces) > 1 else pieces
+    assert "".join("".join(sentences).split()) == "".join(text.split())
 
 
 @settings(max_examples=60, deadline=None)
