@@ -70,8 +70,12 @@ def _text_field(args: dict[str, Any], name: str, action: str) -> str:
     return stripped
 
 
-def parse_request(args: Any) -> Request:
-    """Validate tool arguments; raise :class:`EditError` naming the field at fault."""
+def parse_request(args: Any, limits: dict[str, int] | None = None) -> Request:
+    """Validate tool arguments; raise :class:`EditError` naming the field at fault.
+
+    With ``limits`` (target -> char limit), an ``add`` whose content alone is over its target's limit is refused
+    before the content is scanned: it could never be stored, and scanning a huge note is what costs.
+    """
     if not isinstance(args, dict):
         raise EditError(f"arguments must be an object, got {type(args).__name__} -> e.g. {{\"action\": \"add\", \"content\": \"...\"}}")
     action = args.get("action")
@@ -86,6 +90,13 @@ def parse_request(args: Any) -> Request:
     target = target.strip().lower()
     content = _text_field(args, "content", action) if action in ("add", "replace") else ""
     old_text = _text_field(args, "old_text", action) if action in ("replace", "remove") else ""
+    if content and action == "add" and limits is not None and len(content) > limits.get(target, len(content)):
+        raise EditError(
+            f"not enough room: the note is {len(content)} chars, more than '{target}' holds ({limits[target]}) "
+            "-> shorten the text",
+            target=target,
+            needed=len(content) - limits[target],
+        )
     if content:
         if holds_separator(content):
             raise EditError("'content' may not contain a line holding only '§': that line separates entries -> remove that line, or put other text beside the '§'", target=target)

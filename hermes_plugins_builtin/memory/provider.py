@@ -175,7 +175,7 @@ class BuiltinMemoryProvider(MemoryProvider):
         try:
             # The session's snapshot must show the files as they were before its first write.
             self.frozen_snapshot()
-            request = parse_request(args)
+            request = parse_request(args, self._limits)
             file, limit = self._files[request.target], self._limits[request.target]
 
             def change(current: list[str]) -> tuple[list[str] | None, Any]:
