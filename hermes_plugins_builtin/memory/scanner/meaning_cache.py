@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
 import threading
 from pathlib import Path
 
 from hermes_core.config import get_hermes_home
 from hermes_core.errors import HermesError
-from hermes_core.files import PRIVATE_FILE_MODE, atomic_write_text, read_limited_bytes
+from hermes_core.files import make_private_dirs, read_limited_bytes
 
-LIMIT = 4096
+#: MEMORY.md and USER.md hold a few dozen entries; this keeps their verdicts with room for edits, and keeps the file
+#: small, since each new verdict rewrites it.
+LIMIT = 1024
 #: Bytes read at most: LIMIT verdicts with spans of a few hundred characters fit many times over.
 _FILE_LIMIT = 16 << 20
 Verdict = tuple[str, str] | None  # (family, span) or clean
@@ -82,6 +86,21 @@ def store(text: str, model: str, verdict: Verdict) -> None:
             del verdicts[next(iter(verdicts))]
         data = {"model": model, "verdicts": {name: None if v is None else list(v) for name, v in verdicts.items()}}
         try:  # ASCII JSON: a span with a lone surrogate (scan() takes any str) is kept escaped, not unwritable
-            atomic_write_text(file, json.dumps(data), new_mode=PRIVATE_FILE_MODE)
+            _replace(file, json.dumps(data))
         except (OSError, HermesError):
             pass
+
+
+def _replace(file: Path, text: str) -> None:
+    """Replace ``file`` with ``text`` through a temporary file and a rename, without fsync: a cache lost to a power
+    cut is rebuilt, so a memory write pays no flush for it (its own two are the ones that keep the note)."""
+    make_private_dirs(file.parent)
+    handle, temporary = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(text)
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, file)
+    except BaseException:
+        os.unlink(temporary)
+        raise
