@@ -22,6 +22,8 @@ from hermes_core.config import get_hermes_home
 from hermes_core.errors import HermesError
 from hermes_core.files import make_private_dirs, read_limited_bytes
 
+from .findings import FAMILIES
+
 #: MEMORY.md and USER.md hold a few dozen entries; this keeps their verdicts with room for edits, and keeps the file
 #: small, since each new verdict rewrites it.
 LIMIT = 1024
@@ -53,7 +55,7 @@ def _read(file: Path, model: str) -> dict[str, Verdict]:
     for name, value in stored["verdicts"].items():
         if value is None:
             verdicts[name] = None
-        elif isinstance(value, list) and len(value) == 2 and all(isinstance(part, str) for part in value):
+        elif isinstance(value, list) and len(value) == 2 and value[0] in FAMILIES and isinstance(value[1], str):
             verdicts[name] = (value[0], value[1])
     return verdicts
 

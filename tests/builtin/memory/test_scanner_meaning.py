@@ -311,3 +311,14 @@ def test_a_switch_value_it_does_not_know_leaves_the_stage_on_and_says_so(monkeyp
     assert meaning.status().startswith("on (HERMES_SCANNER_MODEL='disabled' is neither on nor off")
     caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
     assert scan(caught) is not None
+
+
+def test_a_kept_verdict_naming_no_known_family_is_not_used(hermes_home):
+    from hermes_plugins_builtin.memory.scanner import meaning_cache
+
+    clean = "The staging database is rebuilt every night at two."
+    meaning_cache.path().parent.mkdir(parents=True, exist_ok=True)
+    forged = {meaning_cache.key(clean): ["made_up_family", "x"]}
+    meaning_cache.path().write_text(json.dumps({"model": meaning.model_digest(), "verdicts": forged}))
+    meaning_cache._loaded.clear()
+    assert meaning.judge(clean) is None  # judged again, not taken from the file
