@@ -175,6 +175,9 @@ def test_every_command_survives_hostile_files_in_the_home(data, lived_in_home, r
     monkeypatch.chdir(tmp_path)
     where = lived_in_home / data.draw(WHERE, label="file")
     original = where.read_bytes() if where.exists() else None
+    # An earlier example's command may have succeeded at removing the plugin ('plugins remove fine'): its directory
+    # comes back for the file this example puts there.
+    where.parent.mkdir(parents=True, exist_ok=True)
     where.write_bytes(data.draw(HOSTILE_CONTENTS, label="contents"))
     argv = data.draw(_commands(st.just(str(where)), st.sampled_from(["fine", "x.y", "note", "-"])), label="argv")
     before = _snapshot(lived_in_home)
