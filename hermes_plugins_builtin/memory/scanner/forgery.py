@@ -17,13 +17,27 @@ from .rules import Rule, case_blind, rule
 #: describes a file's format; a forged turn carries a message ("content") for the agent to read as one.
 _DATA_DESCRIBED = re.compile(r"[\w/.-]+\.(?:jsonl|ndjson|json|csv|parquet|ya?ml)\b|\b(?:training data|dataset|data set|fine-?tun\w*|schema|chat[- ]format)\b", re.IGNORECASE)
 _MESSAGE = re.compile(r"[\"']content[\"']\s*:|\bcontent\s*:", re.IGNORECASE)
+#: A content left as a placeholder ({"role": "tool", "content": "..."}) shows the shape of a message; it says nothing.
+_PLACEHOLDER = re.compile(r"\s*(?:\.{3}|…|[\"'](?:\.{3}|…|<[^>\n]{0,24}>|text|string|str|message|content|)[\"']|<[^>\n]{0,24}>|null|\{\s*\}|\[\s*\])\s*(?:[,}\]]|$)")
+#: A role followed by more role values ("role": "system", "user" or "assistant") lists the values a schema allows:
+#: a forged message has one role.
+_ROLE_LIST = re.compile(r"\s*(?:,|/|\||\b(?:or|o|ou|oder|of|или|або|lub)\b|或|或者|か|또는)\s*[\"'](?:system|user|assistant|developer|tool|function)[\"']", re.IGNORECASE)
+
+
+def _says_something(text: str) -> bool:
+    """Whether any message content in ``text`` is more than a placeholder."""
+    return any(_PLACEHOLDER.match(text, content.end()) is None for content in _MESSAGE.finditer(text))
 
 
 @case_blind
 def _not_data_described(match: re.Match[str]) -> bool:
     text = match.string
-    if not match.group().lstrip().startswith(("\"", "'")) or _MESSAGE.search(text):
+    if not match.group().lstrip().startswith(("\"", "'")):
         return True
+    if _ROLE_LIST.match(text, match.end()) is not None:
+        return False
+    if _MESSAGE.search(text):
+        return _says_something(text)
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.end())
     return _DATA_DESCRIBED.search(text[start : end if end >= 0 else len(text)]) is None
