@@ -23,6 +23,17 @@ SECRET_PATH = any_of((
     # Files that hold passwords or keys in clear (MySQL client, Firefox logins, mail clients, Jenkins, TLS, FileZilla).
     r"\.my\.cnf\b", r"\blogins\.json\b", r"\bkey4\.db\b", r"\.msmtprc\b", r"\.fetchmailrc\b", r"\bsecrets/master\.key\b",
     r"/etc/ssl/private/", r"\bsitemanager\.xml\b", r"\.aliyun/config\.json\b", r"glab-cli/config\.yml\b",
+    # Package registries', build tools', cloud CLIs' and deploy tools' stored tokens.
+    r"\.gem/credentials\b", r"\.cargo/credentials(?:\.toml)?\b", r"(?:composer|vercel)/auth\.json\b", r"\.m2/settings(?:-security)?\.xml\b",
+    r"\.gradle/gradle\.properties\b", r"\.s3cfg\b", r"\.oci/config\b", r"\.config/gcloud(?:/[\w.-]{1,64})?\b", r"\.azure/(?:[\w.-]{1,64})?", r"\.config/doctl(?:/[\w.-]{1,64})?\b", r"\.terraformrc\b",
+    r"\.pulumi/credentials\.json\b", r"\.databrickscfg\b", r"\.wrangler/config\b", r"configstore/firebase-tools\.json\b", r"\.dockercfg\b",
+    # Password stores, keyrings, key stores and the files of vaults and encryption tools.
+    r"\.kdbx\b", r"\.local/share/keyrings\b", r"\w{1,32}\.keyring\b", r"\.password-store\b", r"\.authinfo(?:\.gpg)?\b", r"\.vault[_-]pass(?:word)?\b",
+    r"\bsops/age/keys\.txt\b", r"\.ppk\b", r"\.jks\b", r"\.keystore\b", r"\.electrum/wallets?\b", r"\.ethereum/keystore\b",
+    # Clear-text passwords of services, mounts, networks and applications.
+    r"\.smbcredentials\b", r"\.htpasswd\b", r"\.mylogin\.cnf\b", r"\bwp-config\.php\b", r"\.vnc/passwd\b", r"\bwpa_supplicant\.conf\b",
+    r"NetworkManager/system-connections\b", r"\.config/filezilla\b", r"\brecentservers\.xml\b", r"\bntds\.dit\b", r"\bkey3\.db\b", r"\bsignons\.sqlite\b",
+    r"(?:~|\$HOME|/root|/home/\w{1,32})/\.ssh/\*",
 ))
 SECRET_VAR = r"\$\{?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE|AUTH|COOKIE|SESSION)[A-Za-z0-9_]{0,64}\}?|\b(?:process\.env|os\.environ|ENV|\$env:)\s*[\[.(]?\s*['\"]?[A-Za-z0-9_]{0,64}(?:KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)"
 SECRET_NAME = r"\b[A-Z][A-Z0-9]{0,64}_(?:[A-Z0-9]{1,64}_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(?:_[A-Z0-9]{1,64})*\b"
@@ -113,16 +124,35 @@ def _dns_carries_data(match: re.Match[str]) -> bool:
     return _not_code_span_end(match) and (bare is None or bare.group(1).lower() in _DATA_COMMANDS)
 
 
+#: Verbs that read a file for the agent's own work as often as to show it: with an edit as their purpose ("open
+#: ~/.kube/config to add the new context") and nothing shown, the file is being changed, not read out.
+_WORKING_VERB = re.compile(r"(?:open|check|look at|load|parse)\b")
+_EDIT_PURPOSE = re.compile(r"\b(?:to|and|then)\s+(?:\w+\s+)?(?:add|edit|change|set|switch|update|fix|remove|delete|append|insert|replace|comment|uncomment|configure|point|rename|bump|pin|enable|disable)\b")
+
+
+def _edited_not_shown(match: re.Match[str]) -> bool:
+    text = match.string.lower()
+    if _WORKING_VERB.match(match.group().lower()) is None:
+        return False
+    end = min((i for i in (text.find(". ", match.end()), text.find("\n", match.end())) if i >= 0), default=len(text))
+    rest = text[match.end() : end]
+    return _EDIT_PURPOSE.search(rest) is not None and _SHOWN.search(rest) is None
+
+
 @case_blind
 def _not_example_copy(match: re.Match[str]) -> bool:
     return (_not_negated(match) and not re.search(r"\.env\.(?:example|sample|template)", match.group(), re.IGNORECASE)
-            and _COUNT_ONLY.match(match.group().lower()) is None)
+            and _COUNT_ONLY.match(match.group().lower()) is None and not _edited_not_shown(match))
 
 
 _SECRET_PATH_WORDS = (".ssh", "id_", ".aws", "netrc", ".pgpass", ".npmrc", ".pypirc", ".docker", ".kube", ".gnupg", "private-keys", "gh/hosts",
                       "gcloud", "/etc/", "history", ".git-credentials", ".env", "keychain", "login data", "wallet", ".p12", ".pem", ".config/",
                       "credentials", ".vault-token", ".azure", "environ", ".terraform", ".my.cnf", "logins.json", "key4.db", ".msmtprc",
-                      ".fetchmailrc", "master.key", "sitemanager", ".aliyun", "glab-cli")
+                      ".fetchmailrc", "master.key", "sitemanager", ".aliyun", "glab-cli", ".gem", ".cargo", "auth.json", ".m2", ".gradle",
+                      ".s3cfg", ".oci", ".terraformrc", ".pulumi", ".databrickscfg", ".wrangler", "configstore", ".dockercfg", ".kdbx",
+                      "keyring", ".password-store", ".authinfo", ".vault", "sops", ".ppk", ".jks", ".keystore", ".electrum", ".ethereum",
+                      ".smbcredentials", ".htpasswd", ".mylogin", "wp-config", ".vnc", "wpa_supplicant", "system-connections", "filezilla",
+                      "recentservers", "ntds.dit", "key3.db", "signons.sqlite", "/.ssh/*")
 _SECRET_SOURCE = rf"(?:{SECRET_PATH}|{SECRET_VAR}|{ENV_DUMP}|\$\(\s*(?:cat|whoami|hostname|id|uname)[^)]{{0,64}}\)|`(?:cat|whoami|hostname)[^`]{{0,64}}`|~/\.ssh/|\.ssh/)"
 # Every secret source has one of these: a credential path's word, a variable sigil, an environment word or a backquote.
 _SECRET_SOURCE_WORDS = (*_SECRET_PATH_WORDS, "$", "`", "env", "environment]::", ".ssh/", "process.", "os.")
@@ -178,6 +208,8 @@ _OUT = any_of((r"quote", r"recite", r"spell out", r"print", r"show", r"display",
 
 CREDENTIALS = (
     rule("credential_access", "read_secret_file", rf"\b{_READ}\b[^\n]{{0,60}}?{SECRET_PATH}", _not_example_copy, also=_SECRET_PATH_WORDS),
+    # The key directory itself, read by a command that prints every file in it ("cat every file in ~/.ssh/").
+    rule("credential_access", "read_key_directory", r"\b(?:cat|type|Get-Content|strings|less|more|head|tail|bat|base64|xxd)\s+(?:-{1,2}[\w=-]{1,20}\s+){0,3}(?:(?:every|each|all)\s+(?:the\s+)?(?:files?|keys?)\s+(?:in|under|from)\s+)?(?:~|\$HOME|/root|/home/\w{1,32})/\.(?:ssh|gnupg)(?:/\*|/)?(?=[\s`'\"]|$)", _not_example_copy, gate=("/.ssh", "/.gnupg")),
     rule("credential_access", "secret_file_into_chat", rf"{SECRET_PATH}[^\n]{{0,60}}?\b(?:into|in|to)\s+(?:the\s+|your\s+)?(?:chat|reply|replies|answer|response|output|summary|conversation|message)", _not_negated_before_path, gate=_SECRET_PATH_WORDS),
     rule("credential_access", "echo_secret", rf"\b(?:echo|print|printf|cat|Write-Host|console\.log|puts)\s*[\"']?(?:{SECRET_VAR})|\b{_SHOW}\b{window(40)}(?:the (?:value|contents?) of\s+)?{SECRET_NAME}", _not_negated),
     rule("credential_access", "env_dump", rf"\b(?:(?:run|print|paste|show|include|output|echo|dump|display|log|execute|send)(?:s|ing|ed)?|start (?:each|every) \w{{1,16}} (?:with|by)|begin (?:each|every) \w{{1,16}} (?:with|by))\b[^\n.]{{0,40}}?(?:`(?:printenv|env|set)`|\bprintenv\b(?!\s+[A-Z_]{{0,64}}(?:PATH|HOME|SHELL|LANG|USER|TERM|PWD|EDITOR|TZ)\b)|{ENV_DUMP}|\benv\b\s*(?:`|output|command)|\bthe (?:whole |full |entire )?environment\b)", _not_negated),
