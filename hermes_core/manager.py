@@ -204,10 +204,11 @@ class PluginManager(ActiveParts):
             if for_command:
                 staged.memory_providers[:] = []
             self._commit(record, module, staged)
-        except Exception as exc:
+        except BaseException as exc:
             self._drop_direct_tools(key)
-            record.error = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}"
-            record.loaded = False
+            if not isinstance(exc, Exception):  # the user's Ctrl-C (the loader made a plugin's own a failure): undone, then stop
+                raise
+            record.error, record.loaded = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}", False
             if self.strict:  # raised, not skipped: no "it was skipped" line
                 raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}, {record.candidate.path}) failed to load: {record.error}") from exc
             remedy = (
@@ -218,10 +219,7 @@ class PluginManager(ActiveParts):
             cause, _, own_fix = record.error.partition(" -> ")  # a cause that names its own fix keeps it first
             logger.warning(
                 "plugin '%s' (%s, %s) failed to load: %s -> %s",
-                record.key,
-                record.candidate.source,
-                record.candidate.path,
-                cause,
+                record.key, record.candidate.source, record.candidate.path, cause,
                 f"{own_fix}; until then it is skipped, or {remedy}" if own_fix else f"it was skipped; {remedy}",
                 exc_info=exc if debug_enabled() else None,
             )

@@ -66,7 +66,9 @@ def run_callbacks(
                 # _Overran can only come from inside this inner block and the clause below catches it
                 if alarm is not None:
                     alarm.calling = False
-        except (Exception, SystemExit, _Overran) as exc:  # isolation: one plugin must not break the others (sys.exit included)
+        except BaseException as exc:  # isolation: one plugin must not break the others (sys.exit, GeneratorExit included)
+            if exc.__class__ is KeyboardInterrupt:  # Ctrl-C during a hook stops the command, as anywhere else
+                raise
             if durations is not None:
                 durations.append((time.perf_counter() - started) * 1000)
             if failures is None:
