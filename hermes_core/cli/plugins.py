@@ -250,11 +250,10 @@ def cmd_enable(args: argparse.Namespace) -> int:
         else:
             print(f"'{record.key}' is a builtin plugin; it is always on")
         return 0
-    if record.candidate.kind == "exclusive":
-        raise HermesError(
-            f"'{record.key}' is a memory provider; providers are chosen, not enabled -> "
-            f"run 'hermes memory setup {record.name}' (it checks the provider's settings, then selects it)"
-        )
+    if record.candidate.kind == "exclusive":  # a provider is turned on by selecting it: memory.provider
+        from hermes_core.cli.plugins_provider import enable_provider
+
+        return enable_provider(manager, record, args, _switch_outcome(manager, record, "selected"))
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
     _warn_also_named(manager, record, "enabled", "on")
     if args.json:
