@@ -17,6 +17,7 @@ from hermes_core.config import Config, env_flag, get_hermes_home, load_config
 from hermes_core.discovery import DiscoveryResult, discover_plugins
 from hermes_core.active_parts import BUILTIN_MEMORY_PROVIDER, ActiveParts
 from hermes_core.errors import PluginLoadError
+from hermes_core.plugin_candidate import normal_name
 from hermes_core.plugin_record import PluginRecord
 from hermes_core.policy import decide, enabled_parts
 from hermes_core.tools import ToolRegistry
@@ -145,6 +146,7 @@ class PluginManager(ActiveParts):
     def get(self, key_or_name: str) -> PluginRecord | None:
         """The record whose key (or, failing that, name) is ``key_or_name``."""
         self.discover()
+        key_or_name = normal_name(key_or_name)
         if key_or_name in self._records:
             return self._records[key_or_name]
         by_name = [r for r in self._records.values() if r.name == key_or_name]

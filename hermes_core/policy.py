@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.discovery import PluginCandidate
+from hermes_core.plugin_candidate import normal_name
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,9 @@ def name_list(value: Any) -> list[str] | None:
     if value is None:
         return []
     if isinstance(value, str):
-        return [value] if value.strip() else []
+        return [normal_name(value)] if value.strip() else []
     if isinstance(value, (list, tuple)):
-        return [str(v) for v in value if v is not None]
+        return [normal_name(str(v)) for v in value if v is not None]
     return None
 
 
@@ -42,6 +43,7 @@ def selected_by(candidate: PluginCandidate, selection: Any) -> bool:
     """Whether a selection such as ``memory.provider: honcho`` names this plugin."""
     if not isinstance(selection, str) or not selection:
         return False
+    selection = normal_name(selection)
     return selection in {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1], *candidate.aliases}
 
 

@@ -124,13 +124,16 @@ def _installed_from(install: dict[str, str] | None) -> str:
 
 
 def _find_record(manager: Any, name: str) -> Any:
+    from hermes_core.plugin_candidate import normal_name
+
+    name = normal_name(name)  # typed composed, stored decomposed (or the other way): the same name
     record = manager.get(name)
     if record is not None:
         return record
     same_name = sorted(r.key for r in manager.plugins if r.name == name)
     if len(same_name) > 1:
         raise HermesError(f"{len(same_name)} plugins are named {name!r} -> name one by its key: {', '.join(same_name)}")
-    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and r.candidate.directory.name == name)
+    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and normal_name(r.candidate.directory.name) == name)
     if len(in_directory) == 1:  # a directory plugin is known by the name in its plugin.yaml, not by its directory
         raise HermesError(f"no plugin named {name!r}: the plugin in the directory {name!r} is named {in_directory[0]!r} by its plugin.yaml "
                           f"-> use {in_directory[0]!r}, or change 'name:' in its plugin.yaml")
