@@ -35,8 +35,8 @@ def edited_text(old_text: str, data: Mapping[str, Any]) -> str | None:
     handler = YAML(typ="rt")
     handler.preserve_quotes = True
     handler.width = 4096  # long values stay on one line, as PyYAML wrote them
-    handler.indent(mapping=2, sequence=4, offset=2)  # '  - item' under its key, the layout hand-written files use
     try:
+        handler.indent(**_indentation(old_text))
         document = handler.load(old_text)
     except Exception:  # noqa: BLE001 - any text ruamel.yaml cannot take back is written plainly instead
         return None
@@ -49,6 +49,21 @@ def edited_text(old_text: str, data: Mapping[str, Any]) -> str | None:
     except Exception:  # noqa: BLE001 - a value it cannot represent: plain YAML, which the caller checks
         return None
     return out.getvalue()
+
+
+def _indentation(text: str) -> dict[str, int]:
+    """The file's own indentation, so lines no value of changes are written back as they were.
+
+    ruamel.yaml writes a whole document in one style; its guess gives the column of a list item's
+    text (``indent``) and of its dash (``offset``) from the file, the mapping indent is their difference.
+    Without lists, new ones are written as PyYAML writes them (the dash under the key).
+    """
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    _, indent, offset = load_yaml_guess_indent(text)
+    offset = offset or 0
+    mapping = indent - offset if indent and indent > offset else 2
+    return {"mapping": mapping, "sequence": indent if indent and indent >= offset + 2 else offset + 2, "offset": offset}
 
 
 def _same(current: Any, value: Any) -> bool:

@@ -94,3 +94,12 @@ def test_the_round_trip_library_is_imported_only_to_write(hermes_home):
     assert ruamel_loaded("config", "get", "memory.provider") == "False"
     assert ruamel_loaded("plugins", "list") == "False"
     assert ruamel_loaded("config", "set", "memory.memory_char_limit", "4000") == "True"
+
+
+def test_the_files_own_indentation_is_kept(run_hermes, hermes_home):
+    for text in ("# mine\nplugins:\n  enabled:\n  - a\n  entries:\n    x:\n      y: 1\n",  # as PyYAML writes lists
+                 "# four\nplugins:\n    enabled:\n    -   a\n    disabled: []\n"):
+        path = _write(hermes_home, text)
+        assert run_hermes("config", "set", "plugins.hook_callback_timeout", "9").exit_code == 0
+        indent = " " * (len(text.split("\n")[2]) - len(text.split("\n")[2].lstrip()))
+        assert path.read_text(encoding="utf-8") == text + f"{indent}hook_callback_timeout: 9\n"
