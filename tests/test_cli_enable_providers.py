@@ -69,3 +69,22 @@ def test_a_builtin_only_selection_counts_as_none(make_plugin, run_hermes, hermes
     (hermes_home / "config.yaml").write_text("memory:\n  provider: builtin\n", encoding="utf-8")
     assert run_hermes("plugins", "enable", "vault").exit_code == 0
     assert _config(hermes_home)["memory"]["provider"] == "vault"
+
+
+def test_a_provider_that_is_not_available_yet_is_selected_with_the_setup_command_named(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault", _PROVIDER.replace("def is_available(self): return True", "def is_available(self): return False"),
+                manifest={"name": "vault", "version": "0.1.0", "kind": "exclusive"})
+    result = run_hermes("plugins", "enable", "vault")
+    assert result.exit_code == 0 and _config(hermes_home)["memory"]["provider"] == "vault"
+    assert result.stderr.startswith("warning: vault is selected but not available yet: is_available() returned false -> "
+                                    "'hermes memory setup vault' stores its settings;")
+
+
+def test_disabling_the_selected_provider_says_only_the_builtin_memory_runs(make_plugin, run_hermes):
+    make_plugin("vault", _PROVIDER, manifest={"name": "vault", "version": "0.1.0", "kind": "exclusive"})
+    assert run_hermes("plugins", "enable", "vault").exit_code == 0
+    disabled = run_hermes("plugins", "disable", "vault")
+    assert disabled.exit_code == 0
+    assert "warning: memory.provider still selects 'vault', which is now disabled, so only the built-in memory runs" in disabled.stderr
+    assert run_hermes("memory", "status", "--json").json()["available"] is False
+    assert "warning" not in run_hermes("plugins", "disable", "hook_log").stderr  # not a provider: nothing to say

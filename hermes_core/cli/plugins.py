@@ -276,6 +276,9 @@ def cmd_disable(args: argparse.Namespace) -> int:
                           "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
     _warn_also_named(manager, record, "disabled", "off")
+    from hermes_core.cli.plugins_provider import warn_if_selected
+
+    warn_if_selected(manager, record)
     if args.json:
         print_json(_switch_outcome(manager, record, "disabled"))
         return 0

@@ -18,6 +18,17 @@ if TYPE_CHECKING:
     from hermes_core.manager import PluginManager, PluginRecord
 
 
+def warn_if_selected(manager: PluginManager, record: PluginRecord) -> None:
+    """``plugins disable`` on the provider memory.provider selects: say that only the built-in memory runs now."""
+    from hermes_core.policy import selected_by
+
+    current = manager.config.get("memory.provider", "") or ""
+    if record.candidate.provides_memory and isinstance(current, str) and selected_by(record.candidate, current):
+        print(f"warning: memory.provider still selects {current!r}, which is now disabled, so only the built-in memory runs -> "
+              f"'hermes plugins enable {record.name}' turns it back on; 'hermes memory switch builtin' (or another provider) "
+              "changes the selection", file=sys.stderr)
+
+
 def enable_provider(manager: PluginManager, record: PluginRecord, args: argparse.Namespace, outcome: dict[str, Any]) -> int:
     """Select ``record`` in memory.provider (and take it out of plugins.disabled); ``outcome`` is the ``--json`` answer so far."""
     from hermes_core.cli.memory_common import BUILTIN_ONLY, plugin_manager, provider_records, selection_for
@@ -65,5 +76,5 @@ def enable_provider(manager: PluginManager, record: PluginRecord, args: argparse
     if not status["available"]:
         cause, fix = split_cause_and_fix(status["reason"])
         print(f"warning: {record.name} is selected but not available yet: {cause} -> "
-              f"{fix or f'hermes memory setup {selection} stores its settings'}; 'hermes memory status' checks it", file=sys.stderr)
+              f"{fix or repr(f'hermes memory setup {selection}') + ' stores its settings'}; 'hermes memory status' checks it", file=sys.stderr)
     return 0
