@@ -36,6 +36,18 @@ class Watch:
         return isinstance(exc, KeyboardInterrupt) and _received > self._start
 
 
+def user_interrupted(exc: BaseException) -> bool:
+    """For plugin code run where no :class:`Watch` is kept (hook callbacks, on every turn's path).
+
+    Off the main thread a ``KeyboardInterrupt`` never comes from a signal. On it, under a :func:`watch`
+    (the ``hermes`` command keeps one for its whole run), it is the user's once any SIGINT arrived; without
+    one (an embedding program's own loop) it cannot be told apart, so it is taken as the user's.
+    """
+    if not isinstance(exc, KeyboardInterrupt) or threading.current_thread() is not threading.main_thread():
+        return False
+    return not _installed or _received > 0
+
+
 def _counting(previous: Any) -> Any:
     def handler(signum: int, frame: FrameType | None) -> Any:
         global _received
@@ -48,13 +60,13 @@ def _counting(previous: Any) -> Any:
 @contextmanager
 def watch() -> Iterator[Watch]:
     """Count SIGINTs while the block runs (nested watches share the outer one's handler)."""
-    global _installed
+    global _installed, _received
     install = not _installed and threading.current_thread() is threading.main_thread()
     previous: Any = signal.getsignal(signal.SIGINT) if install else None
     install = install and callable(previous)
     if install:
         signal.signal(signal.SIGINT, _counting(previous))
-        _installed = True
+        _installed, _received = True, 0  # counted from here: a Ctrl-C an earlier watch saw is not this one's
     try:
         yield Watch()
     finally:

@@ -60,3 +60,25 @@ def test_a_hook_raising_generator_exit_is_isolated(make_plugin, plugin_manager):
     make_plugin("zz_after", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'still called')\n")
     manager = plugin_manager(enabled=["gen", "zz_after"], strict=False)
     assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
+
+
+def test_a_hook_raising_keyboard_interrupt_without_a_ctrl_c_is_its_failure_under_the_command(make_plugin, plugin_manager):
+    from hermes_core import interrupts
+
+    make_plugin("kb", "def register(ctx):\n    def hook(**kw):\n        raise KeyboardInterrupt\n    ctx.register_hook('on_session_reset', hook)\n")
+    make_plugin("zz_after", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'still called')\n")
+    manager = plugin_manager(enabled=["kb", "zz_after"], strict=False)
+    with interrupts.watch():  # what the hermes command keeps for its whole run
+        assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
+    with pytest.raises(KeyboardInterrupt):  # an embedding program without a watch cannot tell: taken as the user's
+        manager.hooks.invoke("on_session_reset", session_id="s", platform="cli")
+
+
+def test_a_ctrl_c_during_a_hook_stops_the_command(make_plugin, plugin_manager):
+    from hermes_core import interrupts
+
+    make_plugin("slow_hook", "import signal\ndef register(ctx):\n    def hook(**kw):\n        signal.raise_signal(signal.SIGINT)\n"
+                             "        return 'not reached'\n    ctx.register_hook('on_session_reset', hook)\n")
+    manager = plugin_manager(enabled=["slow_hook"], strict=False)
+    with interrupts.watch(), pytest.raises(KeyboardInterrupt):
+        manager.hooks.invoke("on_session_reset", session_id="s", platform="cli")

@@ -310,8 +310,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = _global_options(argv).debug
     _json_errors = _wants_json(argv)
     _json_extra = _error_extra(argv) if _json_errors else {}
+    from hermes_core.interrupts import watch
+
     try:
-        return run(argv)
+        with watch():  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
+            return run(argv)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="hermes: ")
     except BrokenPipeError:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.async_bridge import resolve_awaitable
+from hermes_core.interrupts import user_interrupted
 from hermes_core.hooks.outcomes import TIMED_OUT, Failures, HookCallback
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def run_callbacks(
                 if alarm is not None:
                     alarm.calling = False
         except BaseException as exc:  # isolation: one plugin must not break the others (sys.exit, GeneratorExit included)
-            if exc.__class__ is KeyboardInterrupt:  # Ctrl-C during a hook stops the command, as anywhere else
+            if exc.__class__ is KeyboardInterrupt and user_interrupted(exc):  # the user's Ctrl-C stops the command
                 raise
             if durations is not None:
                 durations.append((time.perf_counter() - started) * 1000)
