@@ -267,6 +267,11 @@ def commented_config(path: Path, data: Mapping[str, Any]) -> str | None:
 
 
 def _canonical(value: Any) -> str:
+    """The settings as text to compare: sorted, and an alias written out (a parse read from hermes' cache shares nothing)."""
     import yaml
 
-    return yaml.safe_dump(value, sort_keys=True, allow_unicode=True)
+    class _Expanded(yaml.SafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    return yaml.dump(value, Dumper=_Expanded, sort_keys=True, allow_unicode=True)

@@ -103,3 +103,14 @@ def test_the_files_own_indentation_is_kept(run_hermes, hermes_home):
         assert run_hermes("config", "set", "plugins.hook_callback_timeout", "9").exit_code == 0
         indent = " " * (len(text.split("\n")[2]) - len(text.split("\n")[2].lstrip()))
         assert path.read_text(encoding="utf-8") == text + f"{indent}hook_callback_timeout: 9\n"
+
+
+def test_anchors_flow_styles_and_block_text_survive_edits(run_hermes, hermes_home):
+    text = ('# anchors and styles\ndefaults: &d {timeout: 5, name: "café ☕"}\nplugins:\n  enabled: [hook_log]   # flow list\n'
+            "  entries:\n    a: *d\nmodel:\n  system: |\n    You are helpful.\n    Be brief.\n")
+    path = _write(hermes_home, text)
+    for argv in (("config", "get", "model.system"), ("plugins", "enable", "mem0"), ("config", "set", "plugins.hook_callback_timeout", "9")):
+        assert run_hermes(*argv).exit_code == 0  # the first read leaves a cached parse behind: the edits start from it
+    written = path.read_text(encoding="utf-8")
+    assert written.startswith(text.split("model:")[0].replace("    a: *d\n", "    a: *d\n  hook_callback_timeout: 9\n"))
+    assert "  system: |\n    You are helpful.\n    Be brief.\n" in written and "memory:\n  provider: mem0\n" in written
