@@ -45,3 +45,9 @@ def test_config_lists_match_in_either_form(make_plugin, plugin_manager, listed):
     make_plugin(NFC if listed == NFD else NFD, "def register(ctx): pass\n")
     manager = plugin_manager(enabled=[listed], strict=False)
     assert [r.key for r in manager.plugins if r.loaded and r.candidate.source == "user"] == [NFC]
+
+
+def test_settings_under_a_decomposed_key_reach_the_plugin(make_plugin, plugin_manager):
+    make_plugin(NFC, "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: ctx.get_config('greeting'))\n")
+    manager = plugin_manager(enabled=[NFC], config={"plugins": {"entries": {NFD: {"settings": {"greeting": "bonjour"}}}}})
+    assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["bonjour"]
