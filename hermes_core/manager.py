@@ -17,7 +17,7 @@ from hermes_core.config import Config, env_flag, get_hermes_home, load_config
 from hermes_core.discovery import DiscoveryResult, discover_plugins
 from hermes_core.active_parts import BUILTIN_MEMORY_PROVIDER, ActiveParts
 from hermes_core.errors import PluginLoadError
-from hermes_core.plugin_candidate import normal_name
+from hermes_core.plugin_candidate import command_word, normal_name
 from hermes_core.plugin_record import PluginRecord
 from hermes_core.policy import decide, enabled_parts
 from hermes_core.tools import ToolRegistry
@@ -216,7 +216,7 @@ class PluginManager(ActiveParts):
             remedy = (
                 "fix the setting or file it names (builtins cannot be disabled)"
                 if record.candidate.source == "builtin"
-                else f"disable it with 'hermes plugins disable {record.key}'"
+                else f"disable it with 'hermes plugins disable {command_word(record.key)}'"
             )
             cause, _, own_fix = record.error.partition(" -> ")  # a cause that names its own fix keeps it first
             logger.warning(

@@ -49,6 +49,18 @@ def normal_name(name: str) -> str:
     return name if name.isascii() else unicodedata.normalize("NFC", name)
 
 
+def command_word(name: str) -> str:
+    """``name`` as one word of a command line a message tells the user to run: ``"bad name"`` for a name with a space.
+
+    Messages put whole commands in single quotes, so a name that needs quoting gets double quotes.
+    """
+    import re
+
+    if re.fullmatch(r"[\w./@+:=,-]+", name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+
+
 @dataclass
 class PluginCandidate:
     """One plugin as discovery found it: its manifest, its problems, where it lives."""

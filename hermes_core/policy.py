@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.discovery import PluginCandidate
-from hermes_core.plugin_candidate import normal_name
+from hermes_core.plugin_candidate import command_word, normal_name
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
     if env.get("HERMES_SAFE_MODE", "").strip().lower() in {"1", "true", "yes", "on"}:
         return PolicyDecision(False, "HERMES_SAFE_MODE=1: no plugin is loaded (builtins only)")
     if matches(candidate, _as_name_set(config.get("plugins.disabled", []))):
-        return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {candidate.key}' to turn it on")
+        return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {command_word(candidate.key)}' to turn it on")
     kind = candidate.kind
     if candidate.provider_entry_point is not None and kind != "exclusive":
         return _decide_two_parts(candidate, config)
@@ -66,7 +66,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
             return PolicyDecision(True, "memory provider selected by memory.provider")
         return PolicyDecision(
             False,
-            f"memory provider, not selected -> run 'hermes memory setup {candidate.name}' to use it",
+            f"memory provider, not selected -> run 'hermes memory setup {command_word(candidate.name)}' to use it",
         )
     if kind == "model-provider":
         return PolicyDecision(False, "model-provider plugins are listed but not run by this host")
@@ -76,7 +76,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
         return PolicyDecision(True, "context engine selected by context.engine")
     if matches(candidate, _as_name_set(config.get("plugins.enabled", []))):
         return PolicyDecision(True, "enabled in config (plugins.enabled)")
-    return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {candidate.key}' to turn it on")
+    return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {command_word(candidate.key)}' to turn it on")
 
 
 def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision:
@@ -91,8 +91,8 @@ def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision
         return PolicyDecision(True, "memory provider selected by memory.provider (its general part is not enabled: plugins.enabled)")
     return PolicyDecision(
         False,
-        f"not enabled -> run 'hermes plugins enable {candidate.key}' for its tools and hooks, or "
-        f"'hermes memory setup {candidate.name}' for its memory provider",
+        f"not enabled -> run 'hermes plugins enable {command_word(candidate.key)}' for its tools and hooks, or "
+        f"'hermes memory setup {command_word(candidate.name)}' for its memory provider",
     )
 
 

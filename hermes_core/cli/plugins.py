@@ -9,6 +9,7 @@ from typing import Any
 from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import one_line, print_json
 from hermes_core.errors import HermesError
+from hermes_core.plugin_candidate import command_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -232,7 +233,7 @@ def _warn_also_named(manager: Any, record: Any, listed_in: str, state: str) -> N
     others = [r for r in manager.plugins if r.key != record.key and r.candidate.source != "builtin"
               and r.candidate.kind != "exclusive" and matches(r.candidate, {record.key})]
     for other in others:
-        fix = (f"to keep it off, 'hermes plugins disable {other.key}'" if state == "on" else
+        fix = (f"to keep it off, 'hermes plugins disable {command_word(other.key)}'" if state == "on" else
                f"to turn off only one of them, change 'name:' in the plugin.yaml of one so the names differ")
         print(f"warning: '{record.key}' in plugins.{listed_in} also names the {other.candidate.source} plugin "
               f"'{other.key}' (its bare name), which is turned {state} too -> {fix}", file=sys.stderr)
@@ -264,7 +265,7 @@ def cmd_enable(args: argparse.Namespace) -> int:
         return 0
     print(f"enabled '{record.key}' ({record.candidate.source}, {record.candidate.path})")
     if record.candidate.problems:
-        print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {record.key}'", file=sys.stderr)
+        print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {command_word(record.key)}'", file=sys.stderr)
     return 0
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.output import print_json
 from hermes_core.errors import HermesError, split_cause_and_fix
+from hermes_core.plugin_candidate import command_word
 
 if TYPE_CHECKING:
     from hermes_core.manager import PluginManager, PluginRecord
@@ -25,7 +26,7 @@ def warn_if_selected(manager: PluginManager, record: PluginRecord) -> None:
     current = manager.config.get("memory.provider", "") or ""
     if record.candidate.provides_memory and isinstance(current, str) and selected_by(record.candidate, current):
         print(f"warning: memory.provider still selects {current!r}, which is now disabled, so only the built-in memory runs -> "
-              f"'hermes plugins enable {record.name}' turns it back on; 'hermes memory switch builtin' (or another provider) "
+              f"'hermes plugins enable {command_word(record.name)}' turns it back on; 'hermes memory switch builtin' (or another provider) "
               "changes the selection", file=sys.stderr)
 
 
@@ -39,13 +40,13 @@ def enable_provider(manager: PluginManager, record: PluginRecord, args: argparse
     current = manager.config.get("memory.provider", "") or ""
     if not isinstance(current, str):
         raise HermesError(f"{config_file}: memory.provider must be a name, not {type(current).__name__} -> "
-                          f"run 'hermes config set memory.provider {record.name}'")
+                          f"run 'hermes config set memory.provider {command_word(record.name)}'")
     selection = selection_for(provider_records(manager), record)
     if current.strip().lower() not in BUILTIN_ONLY and not selected_by(record.candidate, current):
         raise HermesError(
             f"'{record.key}' is a memory provider and memory.provider already selects {current!r}; one external provider runs "
-            f"at a time, so nothing was changed -> 'hermes memory switch {selection}' makes it the one (add --backfill to send it "
-            f"what the agent knows), or 'hermes memory setup {selection}' sets it up and selects it"
+            f"at a time, so nothing was changed -> 'hermes memory switch {command_word(selection)}' makes it the one (add --backfill to send it "
+            f"what the agent knows), or 'hermes memory setup {command_word(selection)}' sets it up and selects it"
         )
     data = read_user_config(manager.home)
     plugins = data.get("plugins")
@@ -76,5 +77,5 @@ def enable_provider(manager: PluginManager, record: PluginRecord, args: argparse
     if not status["available"]:
         cause, fix = split_cause_and_fix(status["reason"])
         print(f"warning: {record.name} is selected but not available yet: {cause} -> "
-              f"{fix or repr(f'hermes memory setup {selection}') + ' stores its settings'}; 'hermes memory status' checks it", file=sys.stderr)
+              f"{fix or repr(f'hermes memory setup {command_word(selection)}') + ' stores its settings'}; 'hermes memory status' checks it", file=sys.stderr)
     return 0
