@@ -62,7 +62,7 @@ def test_a_hook_raising_generator_exit_is_isolated(make_plugin, plugin_manager):
     assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
 
 
-def test_a_hook_raising_keyboard_interrupt_without_a_ctrl_c_is_its_failure_under_the_command(make_plugin, plugin_manager):
+def test_a_hook_raising_keyboard_interrupt_without_a_ctrl_c_is_its_failure_under_the_command(make_plugin, plugin_manager, caplog):
     from hermes_core import interrupts
 
     make_plugin("kb", "def register(ctx):\n    def hook(**kw):\n        raise KeyboardInterrupt\n    ctx.register_hook('on_session_reset', hook)\n")
@@ -70,6 +70,7 @@ def test_a_hook_raising_keyboard_interrupt_without_a_ctrl_c_is_its_failure_under
     manager = plugin_manager(enabled=["kb", "zz_after"], strict=False)
     with interrupts.watch():  # what the hermes command keeps for its whole run
         assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
+    assert "plugin 'kb' hook 'on_session_reset' failed: KeyboardInterrupt\n" in caplog.text + "\n"  # no empty ': ' after it
     with pytest.raises(KeyboardInterrupt):  # an embedding program without a watch cannot tell: taken as the user's
         manager.hooks.invoke("on_session_reset", session_id="s", platform="cli")
 
