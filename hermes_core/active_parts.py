@@ -40,6 +40,10 @@ class ActiveParts:
         """``plugins.entries.<key>`` (looked up by key, which may itself contain dots)."""
         entries = self.config.get("plugins.entries", {}) or {}
         entry = entries.get(key) if isinstance(entries, dict) else None
+        if entry is None and isinstance(entries, dict) and not key.isascii():  # written decomposed: the same key
+            from hermes_core.plugin_candidate import normal_name
+
+            entry = next((value for name, value in entries.items() if normal_name(str(name)) == key), None)
         return entry if isinstance(entry, dict) else {}
 
     def active_memory_provider(self) -> MemoryProvider | None:

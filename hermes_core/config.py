@@ -366,10 +366,12 @@ def dump_user_config(home: Path, data: Mapping[str, Any]) -> str:
 
 def write_user_config(home: Path, data: Mapping[str, Any]) -> Path:
     """Replace config.yaml with ``data`` atomically; return its path. Nothing is written unless it reads back."""
+    from hermes_core.config_roundtrip import commented_config  # the user's comments kept, when the file has any
+
     text = dump_user_config(home, data)
     ensure_home(home)
     path = home / CONFIG_FILE_NAME
-    atomic_write_text(path, text)
+    atomic_write_text(path, commented_config(path, data) or text)
     return path
 
 

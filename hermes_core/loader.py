@@ -12,7 +12,7 @@ import types
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core import hookspecs
+from hermes_core import hookspecs, interrupts
 from hermes_core.context import PluginContext, Registrations
 from hermes_core.errors import PluginLoadError
 from hermes_core.hooks import unknown_hookimpls, wrapper_hookimpls
@@ -154,12 +154,16 @@ def load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple
     stdout belongs to the host: a plugin that prints while it imports or registers would
     otherwise break ``--json`` output, ``hermes chat -q`` answers and hosts speaking a protocol there.
     """
-    with contextlib.redirect_stdout(sys.stderr):
-        return _load_plugin(candidate, manager, parts)
+    with contextlib.redirect_stdout(sys.stderr), interrupts.watch() as interrupt:
+        return _load_plugin(candidate, manager, parts, interrupt)
 
 
-def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...]) -> tuple[types.ModuleType, Registrations]:
+def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tuple[str, ...],
+                 interrupt: interrupts.Watch) -> tuple[types.ModuleType, Registrations]:
     """Import ``candidate`` and collect its registrations; nothing is applied yet.
+
+    Any exception of the plugin's, ``BaseException`` included (``SystemExit``, ``GeneratorExit``, a
+    ``KeyboardInterrupt`` it raised itself), is its failure; only the user's Ctrl-C goes on up.
 
     :raises PluginLoadError: with the cause worded for the user; the original
         exception is chained for ``--debug``.
@@ -175,7 +179,7 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
     except PluginLoadError:
         raise
     except BaseException as exc:  # SystemExit in a plugin's import must not end the host either
-        if isinstance(exc, KeyboardInterrupt):
+        if interrupt.by_user(exc):
             raise
         raise PluginLoadError(_import_failure(exc, candidate)) from exc
 
@@ -197,9 +201,9 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
             elif not _has_hookimpls(module):
                 raise PluginLoadError("the module has no register(ctx) function and no @hookimpl functions -> add def register(ctx): ...")
         else:
-            _run_register(register, context)
+            _run_register(register, context, interrupt)
         if candidate.provider_entry_point is not None and candidate.directory is None:
-            _load_provider_part(candidate, parts, register, context)
+            _load_provider_part(candidate, parts, register, context, interrupt)
         return module, context.staged
     except BaseException:
         if module_name:
@@ -220,20 +224,24 @@ def _import_failure(exc: BaseException, candidate: PluginCandidate) -> str:
     first = exc.__context__ if isinstance(exc, ImportError) and not exc.__suppress_context__ else None
     cause_exc = first if isinstance(first, ImportError) else exc
     why = describe_missing_module(cause_exc)
-    cause = f"import failed: {type(cause_exc).__name__}: {cause_exc}{raised_at(cause_exc, candidate)}"
+    said = f": {cause_exc}" if str(cause_exc) else ""
+    cause = f"import failed: {type(cause_exc).__name__}{said}{raised_at(cause_exc, candidate)}"
     if cause_exc is not exc:
         cause += f"; the fallback import then failed too ({type(exc).__name__}: {exc}{raised_at(exc, candidate)})"
     return cause + (f"; {why}" if why else "")
 
 
-def _run_register(register: Any, context: PluginContext) -> None:
+def _run_register(register: Any, context: PluginContext, interrupt: interrupts.Watch) -> None:
     try:
         register(context)
     except PluginLoadError:
         raise
-    except (Exception, SystemExit) as exc:  # sys.exit() in register must not end the host
+    except BaseException as exc:  # sys.exit(), GeneratorExit, ... in register must not end the host
+        if interrupt.by_user(exc):
+            raise
         where = raised_at(exc, context._candidate)
-        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}: {exc}{where}{_unset_env_hint(context)}") from exc
+        said = f": {exc}" if str(exc) else ""  # KeyboardInterrupt() and GeneratorExit() usually say nothing
+        raise PluginLoadError(f"register(ctx) raised {type(exc).__name__}{said}{where}{_unset_env_hint(context)}") from exc
 
 
 _HERMES_CORE_DIR = str(Path(__file__).resolve().parent)
@@ -283,7 +291,8 @@ def _unset_env_hint(context: PluginContext) -> str:
     return f" -> the plugin requires {names} (its requires_env), which is not set: set it in the environment or in $HERMES_HOME/.env"
 
 
-def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], first_register: Any, context: PluginContext) -> None:
+def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], first_register: Any, context: PluginContext,
+                        interrupt: interrupts.Watch) -> None:
     """The memory-provider part of a plugin with two parts (see ``plugin_identity``).
 
     Loaded alone (only ``memory.provider`` selects the plugin), it keeps only what Hermes
@@ -298,14 +307,16 @@ def _load_provider_part(candidate: PluginCandidate, parts: tuple[str, ...], firs
         return
     try:
         module, target = import_entry_point_plugin(candidate, candidate.provider_entry_point)
-    except Exception as exc:
+    except BaseException as exc:
+        if interrupt.by_user(exc):
+            raise
         raise PluginLoadError(f"import of its memory provider part failed: {type(exc).__name__}: {exc}") from exc
     register = _find_register(module, target)
     if register is None or register is first_register:
         return
     # Its own context: like Hermes Agent's memory loader, only the providers are taken from it.
     provider_context = PluginContext(candidate, context._manager)
-    _run_register(register, provider_context)
+    _run_register(register, provider_context, interrupt)
     staged.memory_providers.extend(provider_context.staged.memory_providers)
 
 

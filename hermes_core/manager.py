@@ -17,6 +17,7 @@ from hermes_core.config import Config, env_flag, get_hermes_home, load_config
 from hermes_core.discovery import DiscoveryResult, discover_plugins
 from hermes_core.active_parts import BUILTIN_MEMORY_PROVIDER, ActiveParts
 from hermes_core.errors import PluginLoadError
+from hermes_core.plugin_candidate import command_word, normal_name
 from hermes_core.plugin_record import PluginRecord
 from hermes_core.policy import decide, enabled_parts
 from hermes_core.tools import ToolRegistry
@@ -145,6 +146,7 @@ class PluginManager(ActiveParts):
     def get(self, key_or_name: str) -> PluginRecord | None:
         """The record whose key (or, failing that, name) is ``key_or_name``."""
         self.discover()
+        key_or_name = normal_name(key_or_name)
         if key_or_name in self._records:
             return self._records[key_or_name]
         by_name = [r for r in self._records.values() if r.name == key_or_name]
@@ -204,24 +206,22 @@ class PluginManager(ActiveParts):
             if for_command:
                 staged.memory_providers[:] = []
             self._commit(record, module, staged)
-        except Exception as exc:
+        except BaseException as exc:
             self._drop_direct_tools(key)
-            record.error = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}"
-            record.loaded = False
+            if not isinstance(exc, Exception):  # the user's Ctrl-C (the loader made a plugin's own a failure): undone, then stop
+                raise
+            record.error, record.loaded = str(exc) if isinstance(exc, PluginLoadError) else f"{type(exc).__name__}: {exc}", False
             if self.strict:  # raised, not skipped: no "it was skipped" line
                 raise PluginLoadError(f"plugin '{record.key}' ({record.candidate.source}, {record.candidate.path}) failed to load: {record.error}") from exc
             remedy = (
                 "fix the setting or file it names (builtins cannot be disabled)"
                 if record.candidate.source == "builtin"
-                else f"disable it with 'hermes plugins disable {record.key}'"
+                else f"disable it with 'hermes plugins disable {command_word(record.key)}'"
             )
             cause, _, own_fix = record.error.partition(" -> ")  # a cause that names its own fix keeps it first
             logger.warning(
                 "plugin '%s' (%s, %s) failed to load: %s -> %s",
-                record.key,
-                record.candidate.source,
-                record.candidate.path,
-                cause,
+                record.key, record.candidate.source, record.candidate.path, cause,
                 f"{own_fix}; until then it is skipped, or {remedy}" if own_fix else f"it was skipped; {remedy}",
                 exc_info=exc if debug_enabled() else None,
             )

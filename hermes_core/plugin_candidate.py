@@ -38,6 +38,29 @@ class EntryPointRef:
         return self.value.partition(":")[2].strip()
 
 
+def normal_name(name: str) -> str:
+    """A plugin name or key in one Unicode form (NFC), so that one typed composed matches one stored decomposed.
+
+    A file system may hand a directory name back decomposed (NFD, as macOS does), an editor may save
+    plugin.yaml either way, and a terminal sends what the keyboard composes: all are compared in NFC.
+    """
+    import unicodedata
+
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
+def command_word(name: str) -> str:
+    """``name`` as one word of a command line a message tells the user to run: ``"bad name"`` for a name with a space.
+
+    Messages put whole commands in single quotes, so a name that needs quoting gets double quotes.
+    """
+    import re
+
+    if re.fullmatch(r"[\w./@+:=,-]+", name):
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`") + '"'
+
+
 @dataclass
 class PluginCandidate:
     """One plugin as discovery found it: its manifest, its problems, where it lives."""
@@ -60,6 +83,9 @@ class PluginCandidate:
     also_at: list[str] = field(default_factory=list)
     #: Other names config may use for this plugin (the directory name of such a copy).
     aliases: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.key, self.name = normal_name(self.key), normal_name(self.name)
 
     @property
     def kind(self) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.discovery import PluginCandidate
+from hermes_core.plugin_candidate import command_word, normal_name
 
 
 @dataclass(frozen=True)
@@ -23,9 +24,9 @@ def name_list(value: Any) -> list[str] | None:
     if value is None:
         return []
     if isinstance(value, str):
-        return [value] if value.strip() else []
+        return [normal_name(value)] if value.strip() else []
     if isinstance(value, (list, tuple)):
-        return [str(v) for v in value if v is not None]
+        return [normal_name(str(v)) for v in value if v is not None]
     return None
 
 
@@ -42,6 +43,7 @@ def selected_by(candidate: PluginCandidate, selection: Any) -> bool:
     """Whether a selection such as ``memory.provider: honcho`` names this plugin."""
     if not isinstance(selection, str) or not selection:
         return False
+    selection = normal_name(selection)
     return selection in {candidate.key, candidate.name, candidate.key.rsplit("/", 1)[-1], *candidate.aliases}
 
 
@@ -55,7 +57,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
     if env.get("HERMES_SAFE_MODE", "").strip().lower() in {"1", "true", "yes", "on"}:
         return PolicyDecision(False, "HERMES_SAFE_MODE=1: no plugin is loaded (builtins only)")
     if matches(candidate, _as_name_set(config.get("plugins.disabled", []))):
-        return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {candidate.key}' to turn it on")
+        return PolicyDecision(False, f"disabled in config (plugins.disabled); run 'hermes plugins enable {command_word(candidate.key)}' to turn it on")
     kind = candidate.kind
     if candidate.provider_entry_point is not None and kind != "exclusive":
         return _decide_two_parts(candidate, config)
@@ -64,7 +66,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
             return PolicyDecision(True, "memory provider selected by memory.provider")
         return PolicyDecision(
             False,
-            f"memory provider, not selected -> run 'hermes memory setup {candidate.name}' to use it",
+            f"memory provider, not selected -> run 'hermes memory setup {command_word(candidate.name)}' to use it",
         )
     if kind == "model-provider":
         return PolicyDecision(False, "model-provider plugins are listed but not run by this host")
@@ -74,7 +76,7 @@ def decide(candidate: PluginCandidate, config: Any, env: Mapping[str, str]) -> P
         return PolicyDecision(True, "context engine selected by context.engine")
     if matches(candidate, _as_name_set(config.get("plugins.enabled", []))):
         return PolicyDecision(True, "enabled in config (plugins.enabled)")
-    return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {candidate.key}' to turn it on")
+    return PolicyDecision(False, f"not enabled -> run 'hermes plugins enable {command_word(candidate.key)}' to turn it on")
 
 
 def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision:
@@ -89,8 +91,8 @@ def _decide_two_parts(candidate: PluginCandidate, config: Any) -> PolicyDecision
         return PolicyDecision(True, "memory provider selected by memory.provider (its general part is not enabled: plugins.enabled)")
     return PolicyDecision(
         False,
-        f"not enabled -> run 'hermes plugins enable {candidate.key}' for its tools and hooks, or "
-        f"'hermes memory setup {candidate.name}' for its memory provider",
+        f"not enabled -> run 'hermes plugins enable {command_word(candidate.key)}' for its tools and hooks, or "
+        f"'hermes memory setup {command_word(candidate.name)}' for its memory provider",
     )
 
 

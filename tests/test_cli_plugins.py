@@ -119,20 +119,6 @@ def test_a_name_two_plugins_share_asks_for_the_key(make_plugin, run_hermes, tmp_
     assert run_hermes("plugins", "info", "cat2/foo", "--json").json()["key"] == "cat2/foo"
 
 
-def test_enable_refuses_memory_providers_with_the_fix(make_plugin, run_hermes, hermes_home):
-    make_plugin("memp", "def register(ctx): pass\n", manifest={"name": "memp", "kind": "exclusive"})
-    result = run_hermes("plugins", "enable", "memp")
-    assert result.exit_code == 1 and "run 'hermes memory setup memp'" in result.stderr
-    assert "config set" not in result.stderr and not (hermes_home / "config.yaml").exists()
-    for bundled in ("mem0", "honcho"):  # the providers users reach for first
-        refused = run_hermes("plugins", "enable", bundled)
-        assert refused.exit_code == 1 and f"run 'hermes memory setup {bundled}'" in refused.stderr, refused.stderr
-        assert "Traceback" not in refused.stderr
-    listed = {e["name"]: e for e in run_hermes("plugins", "list", "--json").json()}
-    assert "hermes memory setup mem0" in json.dumps(listed["mem0"])  # the reason it is not loaded says the same
-    assert not (hermes_home / "config.yaml").exists()
-
-
 def test_info_shows_problems_and_env(make_plugin, run_hermes, monkeypatch):
     make_plugin("needy", "def register(ctx): pass\n", manifest={"name": "needy", "provides_hooks": "weird", "requires_env": ["NEEDY_TOKEN"]})
     info = run_hermes("plugins", "info", "needy", "--json").json()

@@ -33,6 +33,18 @@ def _wants_json(argv: Sequence[str]) -> bool:
     return "--json" in words
 
 
+#: The memory edits answer ``--json`` with the memory tool's ``success`` field: their errors carry it too.
+_MEMORY_EDITS = ("add", "replace", "remove")
+_json_extra: dict[str, object] = {}
+
+
+def _error_extra(argv: Sequence[str]) -> dict[str, object]:
+    words = [word for word in argv if not word.startswith("-")]
+    command = _global_options(argv).command
+    rest = words[words.index(command) + 1:] if command in words else []
+    return {"success": False} if command == "memory" and rest[:1] and rest[0] in _MEMORY_EDITS else {}
+
+
 def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> int:
     """The error on stderr, and with --json as ``{"error", "fix", "exit_code"}`` on stdout too."""
     print(f"{prefix}{message}", file=sys.stderr)
@@ -41,7 +53,7 @@ def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> in
         from hermes_core.errors import split_cause_and_fix
 
         cause, fix = split_cause_and_fix(message)
-        print_json({"error": message, "cause": cause, "fix": fix, "exit_code": exit_code})
+        print_json({**_json_extra, "error": message, "cause": cause, "fix": fix, "exit_code": exit_code})
     return exit_code
 
 
@@ -293,12 +305,16 @@ def run(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hermes`` console script."""
-    global _json_errors
+    global _json_errors, _json_extra
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = _global_options(argv).debug
     _json_errors = _wants_json(argv)
+    _json_extra = _error_extra(argv) if _json_errors else {}
+    from hermes_core.interrupts import watch
+
     try:
-        return run(argv)
+        with watch():  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
+            return run(argv)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="hermes: ")
     except BrokenPipeError:
@@ -341,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             prefix="hermes: internal error: ",
         )
     finally:
-        _json_errors = False
+        _json_errors, _json_extra = False, {}
 
 
 if __name__ == "__main__":

@@ -156,13 +156,27 @@ def _edit(args: argparse.Namespace, action: str, **fields: str) -> int:
     result = json.loads(answer)
     ok = bool(result.get("success"))
     if args.json:
-        print_json(result)
+        print_json(result if ok else json_refusal(result, action))
         return 0 if ok else 1
     if not ok:
         details = _failure_details(result, action)
         raise HermesError(f"memory {action} failed: {result.get('error', 'unknown error')}" + ("\n" + details if details else ""))
     print(f"{result.get('message', action + ' done')} [{result.get('usage', '')}]")
     return 0
+
+
+def json_refusal(result: dict[str, Any], action: str) -> dict[str, Any]:
+    """A refused edit with ``--json``: the memory tool's answer, with the fields every ``--json`` error has.
+
+    ``error``, ``cause``, ``fix`` and ``exit_code`` as for any failed command (docs/cli.md), so one reader
+    handles every error; ``success: false`` and the tool's own fields (``candidates``, ``blocked_family``...)
+    stay beside them.
+    """
+    from hermes_core.errors import split_cause_and_fix
+
+    error = str(result.get("error") or f"memory {action} failed")
+    cause, fix = split_cause_and_fix(error)
+    return {**result, "success": False, "error": error, "cause": cause, "fix": fix, "exit_code": 1}
 
 
 def _blank(name: str, action: str) -> str:

@@ -84,7 +84,7 @@ def plugin_is_disabled(manager: PluginManager, record: PluginRecord) -> bool:
 def plugin_disabled_error(manager: PluginManager, record: PluginRecord) -> str:
     """Why a disabled provider plugin will not run, and the command that turns it back on.
 
-    'hermes plugins enable' refuses memory providers, so the fix edits plugins.disabled itself.
+    The fix edits plugins.disabled itself: 'hermes plugins enable' would also select the provider.
     """
     remaining = [n for n in disabled_plugin_names(manager) if n not in {record.key, record.name}]
     command = f"hermes config set plugins.disabled {shlex.quote(json.dumps(remaining))}"

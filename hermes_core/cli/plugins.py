@@ -9,6 +9,7 @@ from typing import Any
 from hermes_core.cli.arguments import path_argument
 from hermes_core.cli.output import one_line, print_json
 from hermes_core.errors import HermesError
+from hermes_core.plugin_candidate import command_word
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,13 +125,16 @@ def _installed_from(install: dict[str, str] | None) -> str:
 
 
 def _find_record(manager: Any, name: str) -> Any:
+    from hermes_core.plugin_candidate import normal_name
+
+    name = normal_name(name)  # typed composed, stored decomposed (or the other way): the same name
     record = manager.get(name)
     if record is not None:
         return record
     same_name = sorted(r.key for r in manager.plugins if r.name == name)
     if len(same_name) > 1:
         raise HermesError(f"{len(same_name)} plugins are named {name!r} -> name one by its key: {', '.join(same_name)}")
-    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and r.candidate.directory.name == name)
+    in_directory = sorted(r.key for r in manager.plugins if r.candidate.directory is not None and normal_name(r.candidate.directory.name) == name)
     if len(in_directory) == 1:  # a directory plugin is known by the name in its plugin.yaml, not by its directory
         raise HermesError(f"no plugin named {name!r}: the plugin in the directory {name!r} is named {in_directory[0]!r} by its plugin.yaml "
                           f"-> use {in_directory[0]!r}, or change 'name:' in its plugin.yaml")
@@ -229,7 +233,7 @@ def _warn_also_named(manager: Any, record: Any, listed_in: str, state: str) -> N
     others = [r for r in manager.plugins if r.key != record.key and r.candidate.source != "builtin"
               and r.candidate.kind != "exclusive" and matches(r.candidate, {record.key})]
     for other in others:
-        fix = (f"to keep it off, 'hermes plugins disable {other.key}'" if state == "on" else
+        fix = (f"to keep it off, 'hermes plugins disable {command_word(other.key)}'" if state == "on" else
                f"to turn off only one of them, change 'name:' in the plugin.yaml of one so the names differ")
         print(f"warning: '{record.key}' in plugins.{listed_in} also names the {other.candidate.source} plugin "
               f"'{other.key}' (its bare name), which is turned {state} too -> {fix}", file=sys.stderr)
@@ -250,11 +254,10 @@ def cmd_enable(args: argparse.Namespace) -> int:
         else:
             print(f"'{record.key}' is a builtin plugin; it is always on")
         return 0
-    if record.candidate.kind == "exclusive":
-        raise HermesError(
-            f"'{record.key}' is a memory provider; providers are chosen, not enabled -> "
-            f"run 'hermes memory setup {record.name}' (it checks the provider's settings, then selects it)"
-        )
+    if record.candidate.kind == "exclusive":  # a provider is turned on by selecting it: memory.provider
+        from hermes_core.cli.plugins_provider import enable_provider
+
+        return enable_provider(manager, record, args, _switch_outcome(manager, record, "selected"))
     _edit_plugin_lists(manager, add_to="enabled", remove_from="disabled", record=record)
     _warn_also_named(manager, record, "enabled", "on")
     if args.json:
@@ -262,7 +265,7 @@ def cmd_enable(args: argparse.Namespace) -> int:
         return 0
     print(f"enabled '{record.key}' ({record.candidate.source}, {record.candidate.path})")
     if record.candidate.problems:
-        print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {record.key}'", file=sys.stderr)
+        print(f"warning: it will not load until its problems are fixed; see 'hermes plugins info {command_word(record.key)}'", file=sys.stderr)
     return 0
 
 
@@ -274,6 +277,9 @@ def cmd_disable(args: argparse.Namespace) -> int:
                           "'hermes plugins list' shows the plugins you can turn off (source user, bundled or entrypoint)")
     _edit_plugin_lists(manager, add_to="disabled", remove_from="enabled", record=record)
     _warn_also_named(manager, record, "disabled", "off")
+    from hermes_core.cli.plugins_provider import warn_if_selected
+
+    warn_if_selected(manager, record)
     if args.json:
         print_json(_switch_outcome(manager, record, "disabled"))
         return 0

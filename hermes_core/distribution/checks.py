@@ -47,9 +47,11 @@ class PluginInfo:
 
     @property
     def turn_on_command(self) -> str:
+        from hermes_core.plugin_candidate import command_word
+
         if self.selected_by:
-            return f"hermes config set {self.selected_by} {self.name}"
-        return f"hermes plugins enable {self.key}"
+            return f"hermes config set {self.selected_by} {command_word(self.name)}"
+        return f"hermes plugins enable {command_word(self.key)}"
 
 
 def registers_context_engine(directory: Path | None) -> bool:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hermes_core.errors import HermesError
+from hermes_core.plugin_candidate import command_word
 
 #: Seconds importing and registering one plugin may take (each hang costs at most this once).
 DEFAULT_LOAD_TIMEOUT = 60.0
@@ -66,7 +67,7 @@ def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT, skip: frozenset[str
                 started,
                 f"importing or registering the plugin {outcome or 'ended the process'}",
                 f"run 'hermes --debug plugins list --load' to see where it stops; fix the plugin or disable it: "
-                f"'hermes plugins disable {started}'",
+                f"'hermes plugins disable {command_word(started)}'",
             )
     return results
 
@@ -142,7 +143,7 @@ def _child(home: Path, report: Path, skip: set[str]) -> None:
         write({"start": record.key})
         manager.load(record.key)
         cause, _, own_fix = (record.error or "").partition(" -> ")  # a cause that names its own fix keeps it first
-        disable = f"disable it: 'hermes plugins disable {record.key}'"
+        disable = f"disable it: 'hermes plugins disable {command_word(record.key)}'"
         fix = (f"{own_fix}; or {disable}" if own_fix else f"fix the plugin, or {disable}") if record.error else ""
         write({"key": record.key, "error": cause if not record.loaded else None, "fix": fix})
     write({"done": "1"})

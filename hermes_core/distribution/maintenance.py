@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hermes_core._version import __version__
 from hermes_core.discovery import PluginCandidate, discover_plugins, user_plugins_root
+from hermes_core.plugin_candidate import normal_name
 from hermes_core.distribution import git_source, postinstall
 from hermes_core.distribution.checks import plugin_name_check, plugin_target
 from hermes_core.distribution.directory_install import stage_directory
@@ -46,6 +47,7 @@ def _unknown(home: Path, name: str, entries: dict[str, LockEntry]) -> HermesErro
 
 def entry_for(home: Path, name: str, entries: dict[str, LockEntry]) -> LockEntry:
     """The lock entry of ``name``, or one made up from discovery for plugins installed by hand."""
+    name = normal_name(name)  # keys are compared in NFC (plugin_candidate.normal_name)
     entry = find_entry(entries, name)
     if entry is not None:
         return entry

@@ -222,25 +222,27 @@ def forget_plugins(home: Path, keys: Iterable[str]) -> list[str]:
 
     if not (home / "config.yaml").exists():
         return []
-    names = set(keys)
+    from hermes_core.plugin_candidate import normal_name
+
+    names = {normal_name(key) for key in keys}  # config may spell a name decomposed (NFD): the same name
     data = read_user_config(home)
     changed: list[str] = []
     section = data.get("plugins")
     if isinstance(section, dict):
         for list_key in ("enabled", "disabled"):
             current = section.get(list_key)
-            if isinstance(current, list) and names & set(map(str, current)):
-                section[list_key] = [n for n in current if str(n) not in names]
+            if isinstance(current, list) and names & {normal_name(str(n)) for n in current}:
+                section[list_key] = [n for n in current if normal_name(str(n)) not in names]
                 changed.append(f"plugins.{list_key}")
         entries = section.get("entries")
         if isinstance(entries, dict):
-            for key in names & set(entries):
+            for key in [k for k in entries if normal_name(str(k)) in names]:
                 del entries[key]
                 changed.append(f"plugins.entries.{key}")
     for selection in ("memory.provider", "context.engine"):
         group, _, leaf = selection.partition(".")
         node = data.get(group)
-        if isinstance(node, dict) and node.get(leaf) in names:
+        if isinstance(node, dict) and isinstance(node.get(leaf), str) and normal_name(node[leaf]) in names:
             del node[leaf]
             changed.append(selection)
     if changed:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.async_bridge import resolve_awaitable
+from hermes_core.interrupts import user_interrupted
 from hermes_core.hooks.outcomes import TIMED_OUT, Failures, HookCallback
 
 if TYPE_CHECKING:
@@ -66,7 +67,9 @@ def run_callbacks(
                 # _Overran can only come from inside this inner block and the clause below catches it
                 if alarm is not None:
                     alarm.calling = False
-        except (Exception, SystemExit, _Overran) as exc:  # isolation: one plugin must not break the others (sys.exit included)
+        except BaseException as exc:  # isolation: one plugin must not break the others (sys.exit, GeneratorExit included)
+            if exc.__class__ is KeyboardInterrupt and user_interrupted(exc):  # the user's Ctrl-C stops the command
+                raise
             if durations is not None:
                 durations.append((time.perf_counter() - started) * 1000)
             if failures is None:

