@@ -32,6 +32,11 @@ def pytest_configure(config):
     # The scanner's meaning stage costs tens of milliseconds a note, and the suite scans tens of thousands of notes to
     # test the other detectors: tests of the stage itself (test_scanner_meaning.py) turn it on where they need it.
     os.environ["HERMES_SCANNER_MODEL"] = "off"
+    # The suite already runs a worker process per core (pytest-xdist): the encoder's OpenMP threads on top of that
+    # (one per core in every worker, and in the subprocesses tests start) outnumber the cores and spin at every
+    # barrier waiting for each other, which made the meaning-stage tests several times slower on a shared 2-core
+    # machine. One thread per process computes the same embeddings bit for bit. An explicit setting still wins.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     # tests/venv_support.py is imported by name from the packaging tests.
     import sys
     from pathlib import Path

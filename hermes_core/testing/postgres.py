@@ -149,17 +149,25 @@ class PostgresServer:
             conn.execute(f'CREATE DATABASE "{name}"')
         return name
 
+    def drop_database(self, name: str) -> None:
+        """Drop the database ``name``, ending any session still connected to it."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
     def _chown(self, path: Path) -> None:
         if self.user is not None:
             os.chown(path, self.user.pw_uid, self.user.pw_gid)
 
 
 @contextlib.contextmanager
-def running_server(password: str = "hermes-test-secret") -> Iterator[PostgresServer]:
-    """Start a fresh cluster in a temporary directory; stop and delete it afterwards."""
+def running_server(password: str = "hermes-test-secret", *, parent: Path | None = None) -> Iterator[PostgresServer]:
+    """Start a fresh cluster in a temporary directory (in ``parent``, default the system's temporary directory);
+    stop and delete it afterwards."""
     bin_dir = find_bin_dir()
     user = _server_user()
-    root = Path(tempfile.mkdtemp(prefix="hermes-pg-"))
+    root = Path(tempfile.mkdtemp(prefix="hermes-pg-", dir=parent))
     if user is not None:
         _make_reachable(bin_dir.parent / "lib")
         _make_reachable(bin_dir.parent / "share")

