@@ -702,7 +702,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import mutmut  # noqa: F401
     except ImportError:
-        parser.error("mutmut is not installed -> pip install -e '.[dev]'")
+        parser.error("mutmut is not installed -> pip install -e '.[dev,mutation]'")
     for name in args.groups or list(GROUPS):
         result = run_group(name, GROUPS[name], args.workdir, args.max_children, not args.no_diffs, args.budget_minutes, tuple(args.only), args.resume, args.timeout_constant)
         print(json.dumps(result)) if args.json else _print(result)

@@ -21,6 +21,7 @@ import pytest
 
 from hermes_plugins_builtin.memory import BuiltinMemoryProvider
 from hermes_plugins_builtin.memory.entries import parse_entries
+from hermes_plugins_builtin.memory.scanner import scan
 
 RUNS = 100
 WINDOW = 5
@@ -107,6 +108,8 @@ def _temps(path: Path) -> list[str]:
 @pytest.mark.parametrize("seed", [20261122])
 def test_sigkill_mid_write_never_leaves_an_unparseable_file(hermes_home, seed):
     rng = random.Random(seed)
+    # Each child is forked from this process: load the write scanner's data here once, not in every child.
+    assert scan("warm-up note") is None
     context = multiprocessing.get_context("fork")
     path = hermes_home / "memories" / "MEMORY.md"
     last = -1
