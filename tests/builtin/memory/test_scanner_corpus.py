@@ -121,7 +121,8 @@ def test_gates_never_change_a_result():
     """Gates only skip detectors that could not match; running every detector without them decides the same."""
     from hermes_plugins_builtin.memory import scanner
 
-    texts = [n["text"] for n in NOTES[::3]] + EARLIER["attacks"] + EARLIER["benign"]
+    # Every sixth note (about 3,300 across every batch): the ungated scan runs every detector on each, 4 ms a note.
+    texts = [n["text"] for n in NOTES[::6]] + EARLIER["attacks"] + EARLIER["benign"]
     gated = [scanner._scan(text) is None for text in texts]
     saved = scanner.RULES, scanner._DECODED_RULES
     try:
