@@ -130,11 +130,16 @@ _WORKING_VERB = re.compile(r"(?:open|check|look at|load|parse)\b")
 _EDIT_PURPOSE = re.compile(r"\b(?:to|and|then)\s+(?:\w+\s+)?(?:add|edit|change|set|switch|update|fix|remove|delete|append|insert|replace|comment|uncomment|configure|point|rename|bump|pin|enable|disable)\b")
 
 
+def _sentence_end(text: str, start: int) -> int:
+    """Where the sentence running at ``start`` ends: the next ". " or line break, or the end of ``text``."""
+    return min((i for i in (text.find(". ", start), text.find("\n", start)) if i >= 0), default=len(text))
+
+
 def _edited_not_shown(match: re.Match[str]) -> bool:
     text = match.string.lower()
     if _WORKING_VERB.match(match.group().lower()) is None:
         return False
-    end = min((i for i in (text.find(". ", match.end()), text.find("\n", match.end())) if i >= 0), default=len(text))
+    end = _sentence_end(text, match.end())
     rest = text[match.end() : end]
     return _EDIT_PURPOSE.search(rest) is not None and _SHOWN.search(rest) is None
 
@@ -197,7 +202,7 @@ _SHOWN = re.compile(r"\b(?:show|print|paste|display|reveal|reply|chat|answer|inc
 def _asked_not_described(match: re.Match[str]) -> bool:
     text = match.string.lower()
     start = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
-    end = min((i for i in (text.find(". ", match.end()), text.find("\n", match.end())) if i >= 0), default=len(text))
+    end = _sentence_end(text, match.end())
     described = _DESCRIBED_USE.search(text, start, match.start()) is not None
     return not described or _SHOWN.search(text, start, match.start()) is not None or _SHOWN.search(text, match.end(), end) is not None
 
