@@ -37,9 +37,16 @@ def pytest_configure(config):
     # barrier waiting for each other, which made the meaning-stage tests several times slower on a shared 2-core
     # machine. One thread per process computes the same embeddings bit for bit. An explicit setting still wins.
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    # tests/venv_support.py is imported by name from the packaging tests.
     import sys
     from pathlib import Path
+
+    # A machine whose environment sets PYTHONDONTWRITEBYTECODE keeps no bytecode: every hermes command a test starts
+    # (hundreds of them) then compiles each module it imports again, half of a CLI call's time (0.9 s against 0.47 s
+    # for `hermes memory status`). The suite lets Python keep bytecode in the gitignored __pycache__ directories, so each
+    # module is compiled once per run; what the tests check does not depend on it.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+    # tests/venv_support.py is imported by name from the packaging tests.
 
     sys.path.insert(0, str(Path(__file__).parent))
 

@@ -70,6 +70,19 @@ def remove_group_and_other_write(tree: Path) -> None:
             os.chmod(path, mode & ~0o022)
 
 
+def make_bytecode_dirs_private(tree: Path) -> None:
+    """Give every directory of ``tree`` that holds Python source an owner-only ``__pycache__``.
+
+    Python creates that directory on first import with the mode the umask leaves (world-writable under umask 000),
+    and bytecode planted there runs in place of the source. Made here, before anything imports the plugin, it is
+    the owner's alone whatever the umask; Python then only adds files to it.
+    """
+    for package in {source.parent for source in tree.rglob("*.py")}:
+        if ".git" in package.relative_to(tree).parts or package.is_symlink():
+            continue
+        make_private_dirs(package / "__pycache__")
+
+
 def _source_name(source: Path) -> str:
     candidate = read_directory_plugin(source, source="path", running_version=__version__)
     return candidate.name
@@ -139,6 +152,7 @@ def stage_directory(
         _copy(source, staged, keep_git=keep_git, subject=subject)
         # a copy made under umask 000 (or of a world-writable tree) would be refused by discovery
         remove_group_and_other_write(staged)
+        make_bytecode_dirs_private(staged)
         if update_from is not None and update_from.is_dir():
             for kept in carry_over_local_files(update_from, staged):
                 console.step(f"kept your {kept}")

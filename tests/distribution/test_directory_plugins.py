@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import zipfile
 
 import pytest
@@ -41,7 +42,9 @@ def test_a_directory_plugin_is_copied_configured_and_loads(run_hermes, hermes_ho
     result = run_hermes("plugins", "install", str(source), "--enable", input="typed-token\n")
     assert result.exit_code == 0, result.stderr
     target = hermes_home / "plugins" / "memo"
-    assert sorted(p.name for p in target.iterdir()) == ["__init__.py", "after-install.md", "memo.cfg", "memo.cfg.example", "plugin.yaml"]
+    assert sorted(p.name for p in target.iterdir()) == ["__init__.py", "__pycache__", "after-install.md", "memo.cfg", "memo.cfg.example", "plugin.yaml"]
+    # the source's bytecode is not copied; the directory Python will write it to is the owner's alone
+    assert "junk.pyc" not in {p.name for p in (target / "__pycache__").iterdir()} and stat.S_IMODE((target / "__pycache__").stat().st_mode) == 0o700
     assert "created memo.cfg from memo.cfg.example" in result.stdout and "Memo is installed." in result.stdout
     assert "MEMO_TOKEN (the memo service token): (reading a line from standard input)" in result.stdout
     assert "typed-token" not in result.stdout  # the secret is stored, never printed
