@@ -41,11 +41,14 @@ def user_interrupted(exc: BaseException) -> bool:
 
     Off the main thread a ``KeyboardInterrupt`` never comes from a signal. On it, under a :func:`watch`
     (the ``hermes`` command keeps one for its whole run), it is the user's once any SIGINT arrived; without
-    one (an embedding program's own loop) it cannot be told apart, so it is taken as the user's.
+    one (an embedding program's own loop) it cannot be told apart, so it is taken as the user's, unless SIGINT
+    is ignored or left to the process default (a background job, nohup): then no Ctrl-C raises anything.
     """
     if not isinstance(exc, KeyboardInterrupt) or threading.current_thread() is not threading.main_thread():
         return False
-    return not _installed or _received > 0
+    if _installed:
+        return _received > 0
+    return callable(signal.getsignal(signal.SIGINT))
 
 
 def _counting(previous: Any) -> Any:

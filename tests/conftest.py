@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,23 @@ def _no_package_index(monkeypatch):
     monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
 
 
+def _sigint_state() -> tuple[object, ...]:
+    return signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.fixture(autouse=True)
+def _sigint_left_as_found():
+    """A test that leaves SIGINT ignored, handled or blocked in the worker changes every later test's Ctrl-C.
+
+    Children inherit a blocked or ignored SIGINT, so the tests of what a Ctrl-C does would fail far from the
+    cause (or the worker itself would stop on a SIGINT left pending). The test that changed it fails instead.
+    """
+    before = _sigint_state()
+    yield
+    after = _sigint_state()
+    assert after == before, f"this test left SIGINT's handler or mask changed: {before} -> {after}"
+
+
 def pytest_configure(config):
     # The scanner's meaning stage costs tens of milliseconds a note, and the suite scans tens of thousands of notes to
     # test the other detectors: tests of the stage itself (test_scanner_meaning.py) turn it on where they need it.
@@ -46,8 +64,12 @@ def pytest_configure(config):
     # module is compiled once per run; what the tests check does not depend on it.
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
+    # The tests of Ctrl-C send SIGINT as a terminal does, to hermes commands they start and to this process. A shell
+    # starts a background job (`.ci/run &`, nohup, some CI runners) with SIGINT ignored, and every child inherits
+    # that, so those commands would never see the Ctrl-C. The suite takes SIGINT back as an interactive run has it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     # tests/venv_support.py is imported by name from the packaging tests.
-
     sys.path.insert(0, str(Path(__file__).parent))
 
 
@@ -87,3 +109,4 @@ def hermes_wheel(build_once: Callable[[str, Callable[[Path], object]], Path]) ->
 
     (wheel,) = build_once("hermes-wheel", lambda out: build_wheel(REPO_ROOT, out)).glob("*.whl")
     return wheel
+

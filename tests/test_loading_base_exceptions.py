@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,19 @@ def test_a_hook_raising_keyboard_interrupt_without_a_ctrl_c_is_its_failure_under
     assert "plugin 'kb' hook 'on_session_reset' failed: KeyboardInterrupt\n" in caplog.text + "\n"  # no empty ': ' after it
     with pytest.raises(KeyboardInterrupt):  # an embedding program without a watch cannot tell: taken as the user's
         manager.hooks.invoke("on_session_reset", session_id="s", platform="cli")
+
+
+@pytest.mark.parametrize("disposition", [signal.SIG_IGN, signal.SIG_DFL], ids=["ignored", "default"])
+def test_with_sigint_ignored_or_default_a_keyboard_interrupt_is_always_the_plugins(make_plugin, plugin_manager, disposition):
+    # a background job or nohup: no Ctrl-C can raise KeyboardInterrupt, so one that appears is the plugin's own
+    make_plugin("kb", "def register(ctx):\n    def hook(**kw):\n        raise KeyboardInterrupt\n    ctx.register_hook('on_session_reset', hook)\n")
+    make_plugin("zz_after", "def register(ctx):\n    ctx.register_hook('on_session_reset', lambda **kw: 'still called')\n")
+    manager = plugin_manager(enabled=["kb", "zz_after"], strict=False)
+    previous = signal.signal(signal.SIGINT, disposition)
+    try:
+        assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == ["still called"]
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_a_ctrl_c_during_a_hook_stops_the_command(make_plugin, plugin_manager):
