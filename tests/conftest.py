@@ -29,6 +29,17 @@ def _no_package_index(monkeypatch):
     monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
 
 
+@pytest.fixture(autouse=True)
+def _environment_left_as_found():
+    """hermes exports ``$HERMES_HOME/.env`` and plugin settings into the process that runs it: a test running the CLI
+    in-process would otherwise hand its tokens (and its server's URLs) to every later test of the same worker."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def _sigint_state() -> tuple[object, ...]:
     return signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
