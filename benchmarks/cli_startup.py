@@ -1,6 +1,6 @@
 """Wall time of hermes commands: `--help`, `plugins list` with 50 plugins, `sessions` on a 100k state.db.
 
-Run: python benchmarks/cli_startup.py [--runs N] [--plugins 50] [--messages 100000] [--wheel]
+Run: python benchmarks/cli_startup.py [--runs N] [--plugins 50] [--messages 100000] [--wheel] [--against TREE]
 
 With --wheel the script builds hermes' wheel and installs it into a fresh venv in a
 temporary directory (what users run), and times that venv's hermes and python;
@@ -13,7 +13,13 @@ Builds, in a temporary directory: bundled plugins (HERMES_BUNDLED_PLUGINS), user
 and entry-point plugins (installed-layout *.dist-info directories on PYTHONPATH). Every
 generated plugin touches a marker file if its code is ever imported; the script checks
 none was. Reports the median and best wall time of N runs for: `python -c pass`,
-`hermes --help`, `hermes plugins list` cold (validation cache off) and warm.
+`hermes --help`, `hermes plugins list` cold (validation cache off) and warm, the sessions commands,
+`hermes memory show` and `hermes memory status --offline`.
+
+--against TREE (a checkout of another revision, e.g. `git worktree add /tmp/main main`) also runs
+every command as `python -m hermes_core` from TREE and from this checkout (PYTHONPATH, the same
+interpreter and home), interleaved, and prints the median of the per-round ratios TREE / this with
+their range: before/after on equal terms.
 """
 
 from __future__ import annotations
@@ -157,6 +163,7 @@ def main() -> None:
     parser.add_argument("--hermes", default=default_hermes, help="the hermes executable to time (default: %(default)s)")
     parser.add_argument("--messages", type=int, default=100_000, help="messages in the state.db the sessions commands read")
     parser.add_argument("--wheel", action="store_true", help="time a wheel install in a fresh venv")
+    parser.add_argument("--against", type=Path, help="another checkout: each command from it and from this one, interleaved")
     args = parser.parse_args()
     args.hermes = str(Path(args.hermes).resolve()) if os.sep in args.hermes else args.hermes
     python = sys.executable
@@ -174,17 +181,27 @@ def main() -> None:
         found = [e for e in json.loads(listing.stdout) if e["name"].startswith("gen")]
         cold_env = dict(env, HERMES_NO_PARSE_CACHE="1")
         subprocess.run([args.hermes, "sessions", "list"], env=env, cwd=cwd, check=True, capture_output=True)  # warm the caches
+        subprocess.run([args.hermes, "memory", "add", "Prefers short answers"], env=env, cwd=cwd, check=True, capture_output=True)
         h = args.hermes
-        rows, cpu = _time_interleaved({
-            "python -c pass": ([python, "-c", "pass"], env),
-            "hermes --help": ([h, "--help"], env),
-            "hermes plugins list (cold: cache off)": ([h, "plugins", "list"], cold_env),
-            "hermes plugins list (warm)": ([h, "plugins", "list"], env),
-            "hermes sessions list": ([h, "sessions", "list"], env),
-            "hermes sessions show <id>": ([h, "sessions", "show", session_id], env),
-            "hermes sessions search error": ([h, "sessions", "search", "error"], env),
-            "hermes sessions search deploy*": ([h, "sessions", "search", "deploy*"], env),
-        }, cwd, args.runs)
+        commands = {
+            "hermes --help": (["--help"], env),
+            "hermes plugins list (cold: cache off)": (["plugins", "list"], cold_env),
+            "hermes plugins list (warm)": (["plugins", "list"], env),
+            "hermes sessions list": (["sessions", "list"], env),
+            "hermes sessions show <id>": (["sessions", "show", session_id], env),
+            "hermes sessions search error": (["sessions", "search", "error"], env),
+            "hermes sessions search deploy*": (["sessions", "search", "deploy*"], env),
+            "hermes memory show": (["memory", "show"], env),
+            "hermes memory status --offline": (["memory", "status", "--offline"], env),
+        }
+        timed = {"python -c pass": ([python, "-c", "pass"], env)}
+        timed.update({label: ([h, *argv], command_env) for label, (argv, command_env) in commands.items()})
+        if args.against:
+            repo = str(Path(__file__).resolve().parent.parent)
+            for label, (argv, command_env) in commands.items():
+                for side, tree in (("this", repo), ("against", str(args.against.resolve()))):
+                    timed[f"{side}: {label}"] = ([python, "-m", "hermes_core", *argv], dict(command_env, PYTHONPATH=f"{tree}{os.pathsep}{command_env['PYTHONPATH']}"))
+        rows, cpu = _time_interleaved(timed, cwd, args.runs)
         imported = sorted(p.name for p in (root / "markers").iterdir())
     load_after = "%.2f %.2f %.2f" % os.getloadavg()
     print(f"# hermes start-up, {args.runs} runs each, interleaved; {len(found)} of {args.plugins} generated plugins listed; "
@@ -193,9 +210,19 @@ def main() -> None:
     base = statistics.median(rows["python -c pass"])
     print(f"{'command':<40} {'median ms':>10} {'best ms':>9} {'p90 ms':>8} {'over python -c pass':>20} {'CPU ms median':>14}")
     for label, times in rows.items():
+        if label.startswith(("this: ", "against: ")):
+            continue
         p90 = sorted(times)[int(0.9 * (len(times) - 1))]
         print(f"{label:<40} {statistics.median(times):>10.1f} {min(times):>9.1f} {p90:>8.1f} "
               f"{statistics.median(times) - base:>+19.1f} {statistics.median(cpu[label]):>14.1f}")
+    if args.against:
+        print(f"# before/after: python -m hermes_core from {args.against} against this checkout, per-round ratio of wall times")
+        print(f"{'command':<40} {'against ms':>10} {'this ms':>8} {'ratio median':>13} {'range':>14}")
+        for label in commands:
+            against, this = rows[f"against: {label}"], rows[f"this: {label}"]
+            ratios = sorted(a / t for a, t in zip(against, this))
+            print(f"{label:<40} {statistics.median(against):>10.1f} {statistics.median(this):>8.1f} "
+                  f"{statistics.median(ratios):>12.2f}x {ratios[0]:>6.2f}-{ratios[-1]:.2f}x")
     print(f"plugin modules imported: {len(imported)}{' ' + ', '.join(imported) if imported else ''}")
     if imported or len(found) != args.plugins:
         sys.exit(1)

@@ -196,6 +196,9 @@ class PluginContext(HermesAgentRegistrars):
             override_allowed=allowed,
             plugin=self.plugin_id,
             pending=[t.name for t in self.staged.tools],
+            # hermes' own schemas are constants its tests check against JSON Schema; the check would cost every
+            # command that loads the builtins ~100 ms of importing jsonschema
+            schema_checked=self._candidate.source == "builtin",
         )
         self.staged.tools.append(entry)
 

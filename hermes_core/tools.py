@@ -50,8 +50,11 @@ def normalize_tool_schema(schema: Any) -> Any:
     return schema
 
 
-def check_tool_schema(name: str, schema: Any) -> list[str]:
-    """Return every way ``schema`` is not a valid OpenAI function schema for tool ``name``."""
+def check_tool_schema(name: str, schema: Any, *, against_meta_schema: bool = True) -> list[str]:
+    """Return every way ``schema`` is not a valid OpenAI function schema for tool ``name``.
+
+    ``against_meta_schema=False`` skips checking the parameters against JSON Schema's own meta-schema.
+    """
     problems: list[str] = []
     if not isinstance(name, str) or not _TOOL_NAME.match(name):
         problems.append(f"the name {name!r} must be 1-64 letters, digits, '_' or '-'")
@@ -66,6 +69,8 @@ def check_tool_schema(name: str, schema: Any) -> list[str]:
         return problems + ["schema has no 'parameters' (use {'type': 'object', 'properties': {}} for none)"]
     if not isinstance(parameters, dict) or parameters.get("type") != "object":
         return problems + ["schema 'parameters' must be a JSON Schema with type 'object'"]
+    if not against_meta_schema:
+        return problems
     from jsonschema import Draft202012Validator  # deferred: only needed when tools register
     from jsonschema.exceptions import SchemaError
 
@@ -105,15 +110,18 @@ class ToolRegistry:
         override_allowed: bool = False,
         plugin: str = "",
         pending: Iterable[str] = (),
+        schema_checked: bool = False,
     ) -> ToolEntry:
         """Check a tool and build its entry without registering it.
 
         :param override_allowed: whether config lets this plugin replace another's tool.
         :param pending: names already staged by the same plugin, which also clash.
+        :param schema_checked: the parameters are known to be valid JSON Schema (hermes' own tools): only the
+            shape of the schema is checked here, not the parameters against the meta-schema.
         :raises RegistrationError: the schema is invalid or the name is taken.
         """
         schema = normalize_tool_schema(schema)
-        problems = check_tool_schema(name, schema)
+        problems = check_tool_schema(name, schema, against_meta_schema=not schema_checked)
         if not callable(handler):
             problems.append(f"the handler must be callable, got {type(handler).__name__}")
         if not isinstance(toolset, str) or not toolset:

@@ -88,6 +88,27 @@ def test_plugins_list_imports_no_plugin_and_no_validator_when_warm(home: Path, t
     assert _loaded(modules, ("importlib.metadata", "email")) == []
 
 
+@pytest.mark.parametrize("argv", [("memory", "show"), ("memory", "status", "--offline")])
+def test_memory_show_and_status_load_the_builtin_memory_alone(home: Path, tmp_path: Path, argv: tuple[str, ...]) -> None:
+    os.utime(tmp_path, (1_600_000_000, 1_600_000_000))  # as above: the manifests are validated once, then cached
+    _modules(home, *argv, cwd=tmp_path)
+    modules = _modules(home, *argv, cwd=tmp_path)
+    assert "hermes_plugins_builtin.memory.provider" in modules
+    others = tuple(b for b in OTHER_BUILTINS if b != "hermes_plugins_builtin.memory") + ("hermes_plugins_builtin.state",)
+    assert _loaded(modules, ("httpx", "jsonschema", "hermes_plugins") + others) == []
+
+
+def test_a_memory_edit_loads_every_plugin_but_not_the_libraries_only_their_calls_need(home: Path, tmp_path: Path) -> None:
+    # an edit runs the hooks the agent's own write would, so every plugin loads; the compressor's HTTP client and
+    # the tool-schema validator are not needed to load them
+    (home / "plugins" / "noisy").rename(home / "noisy-aside")  # this fixture plugin imports httpx itself
+    os.utime(tmp_path, (1_600_000_000, 1_600_000_000))
+    _modules(home, "memory", "add", "Prefers dark mode", cwd=tmp_path)
+    modules = _modules(home, "memory", "add", "Prefers short answers", cwd=tmp_path)
+    assert "hermes_plugins_builtin.compressor" in modules and "hermes_plugins_builtin.session_search" in modules
+    assert _loaded(modules, ("httpx", "jsonschema")) == []
+
+
 def test_help_imports_no_command_machinery(home: Path, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
     env["HERMES_HOME"] = str(home)

@@ -169,3 +169,23 @@ def test_dispatch_tool_and_inject_message(make_plugin, plugin_manager):
     received = []
     manager.message_sink = lambda content, role: received.append((content, role)) or True
     assert ctx.inject_message("hi", role="user") is True and received == [("hi", "user")]
+
+
+def test_hermes_own_tool_schemas_are_valid_json_schema_the_check_loading_skips(plugin_manager):
+    # a builtin's tool is registered without the meta-schema check (it would import jsonschema in every command):
+    # the check runs here instead, on every tool the builtins register
+    manager = plugin_manager()
+    manager.load_builtins()
+    builtin_tools = [manager.tools.get_entry(name) for name in manager.tools.names()]
+    builtin_tools = [entry for entry in builtin_tools if entry is not None and manager.get(entry.plugin).candidate.source == "builtin"]
+    assert {entry.name for entry in builtin_tools} >= {"session_search"}
+    for entry in builtin_tools:
+        assert check_tool_schema(entry.name, entry.schema) == [], entry.name
+
+
+def test_a_plugins_tool_schema_is_still_checked_against_json_schema(make_plugin, plugin_manager):
+    make_plugin("badtool", "def register(ctx):\n    ctx.register_tool('bad', 'x', {'name': 'bad', 'description': '', "
+                           "'parameters': {'type': 'object', 'properties': {'q': {'type': 'strng'}}}}, lambda args, **kw: '{}')\n")
+    manager = plugin_manager(enabled=["badtool"], strict=False)
+    record = manager.get("badtool")
+    assert not record.loaded and "not valid JSON Schema" in record.error and "bad" not in manager.tools

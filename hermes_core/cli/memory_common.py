@@ -27,8 +27,15 @@ def plugin_manager() -> PluginManager:
 
 
 def builtin_memory(manager: PluginManager) -> Any:
-    """Load the builtin plugins only (not the user's) and return the built-in memory provider."""
-    manager.load_builtins()
+    """Load the built-in memory plugin (none of the user's, nor the other builtins) and return its provider.
+
+    Showing memory or its status needs nothing else: loading every builtin cost these commands the session
+    search and the compressor too.
+    """
+    manager.discover()
+    for record in manager.plugins:
+        if record.candidate.source == "builtin" and record.key == "memory":
+            manager.load(record.key)
     provider = manager.memory_providers.get("builtin")
     if provider is None:
         raise HermesError("the built-in memory plugin did not load -> run 'hermes plugins list --load' to see why")

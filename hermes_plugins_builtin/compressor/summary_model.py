@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 #: Summaries should restate, not invent; a low temperature keeps the model close to the turns.
 SUMMARY_TEMPERATURE = 0.1
 DEFAULT_TIMEOUT_SECONDS = 60.0
@@ -44,6 +42,8 @@ class ChatCompletionsSummarizer:
     temperature: float = SUMMARY_TEMPERATURE
 
     def __call__(self, prompt: str) -> str:
+        import httpx  # here, not at import: every command that loads the builtins would pay ~140 ms for it
+
         url = _endpoint(self.base_url)
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         body = {

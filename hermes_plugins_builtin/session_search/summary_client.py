@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 #: The summary should restate what the conversation holds, not invent; keep sampling nearly greedy.
 SUMMARY_TEMPERATURE = 0.1
@@ -53,6 +54,8 @@ def request_summary(
     :raises SummaryTimeout: no answer within *timeout* seconds (per connect/read/write phase).
     :raises SummaryError: transport failure, HTTP error status, or an unusable body.
     """
+    import httpx  # here, not at import: loading the plugin (every command that loads the builtins) needs no HTTP client
+
     url = endpoint(base_url)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     body = {"model": model, "messages": messages, "temperature": SUMMARY_TEMPERATURE}
