@@ -181,7 +181,10 @@ def main() -> None:
         found = [e for e in json.loads(listing.stdout) if e["name"].startswith("gen")]
         cold_env = dict(env, HERMES_NO_PARSE_CACHE="1")
         subprocess.run([args.hermes, "sessions", "list"], env=env, cwd=cwd, check=True, capture_output=True)  # warm the caches
+        # one entry for the memory commands to show (an edit loads every enabled plugin: its markers are not counted)
         subprocess.run([args.hermes, "memory", "add", "Prefers short answers"], env=env, cwd=cwd, check=True, capture_output=True)
+        for marker in (root / "markers").iterdir():
+            marker.unlink()
         h = args.hermes
         commands = {
             "hermes --help": (["--help"], env),
@@ -198,9 +201,15 @@ def main() -> None:
         timed.update({label: ([h, *argv], command_env) for label, (argv, command_env) in commands.items()})
         if args.against:
             repo = str(Path(__file__).resolve().parent.parent)
+            # each side its own copy of the home: the two trees would otherwise invalidate each other's caches
+            homes = {"this": root / "home-this", "against": root / "home-against"}
+            for home in homes.values():
+                shutil.copytree(root / "home", home, symlinks=True)
             for label, (argv, command_env) in commands.items():
                 for side, tree in (("this", repo), ("against", str(args.against.resolve()))):
-                    timed[f"{side}: {label}"] = ([python, "-m", "hermes_core", *argv], dict(command_env, PYTHONPATH=f"{tree}{os.pathsep}{command_env['PYTHONPATH']}"))
+                    side_env = dict(command_env, HERMES_HOME=str(homes[side]), PYTHONPATH=f"{tree}{os.pathsep}{command_env['PYTHONPATH']}")
+                    subprocess.run([python, "-m", "hermes_core", *argv], env=side_env, cwd=cwd, check=True, capture_output=True)  # warm
+                    timed[f"{side}: {label}"] = ([python, "-m", "hermes_core", *argv], side_env)
         rows, cpu = _time_interleaved(timed, cwd, args.runs)
         imported = sorted(p.name for p in (root / "markers").iterdir())
     load_after = "%.2f %.2f %.2f" % os.getloadavg()
