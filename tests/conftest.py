@@ -120,4 +120,3 @@ def hermes_wheel(build_once: Callable[[str, Callable[[Path], object]], Path]) ->
 
     (wheel,) = build_once("hermes-wheel", lambda out: build_wheel(REPO_ROOT, out)).glob("*.whl")
     return wheel
-
