@@ -150,14 +150,15 @@ def stage_directory(
         staged = stage_root / name
         console.step(f"copying the plugin to {target}")
         _copy(source, staged, keep_git=keep_git, subject=subject)
-        # a copy made under umask 000 (or of a world-writable tree) would be refused by discovery
-        remove_group_and_other_write(staged)
-        make_bytecode_dirs_private(staged)
         if update_from is not None and update_from.is_dir():
             for kept in carry_over_local_files(update_from, staged):
                 console.step(f"kept your {kept}")
         if prepare is not None:
             prepare(staged)
+        # A copy made under umask 000 (or of a world-writable tree, or files a pull added under it) would be refused
+        # by discovery; done last, so it covers the carried-over settings and whatever prepare() wrote as well.
+        remove_group_and_other_write(staged)
+        make_bytecode_dirs_private(staged)
         plugin = read_directory_info(staged, subject)
     except BaseException:
         _discard(stage_root, created_root)

@@ -314,3 +314,21 @@ def test_remove_never_deletes_outside_the_plugins_directory(run_hermes, hermes_h
         result = run_hermes("plugins", "remove", key)
         assert result.exit_code == 1 and "is not inside" in result.stderr, result.stderr
     assert (outside / "victim" / "keep.txt").read_text() == "mine"
+
+
+def test_an_update_pulled_under_umask_000_leaves_nothing_others_can_write(run_hermes, hermes_home, tmp_path):
+    # the update pulls into a staged copy: files and packages the new commit adds are made under the process's umask
+    repo = git_repo(tmp_path / "memo-repo", {"plugin.yaml": "name: memo\nversion: '1.0'\n", "__init__.py": "def register(ctx):\n    pass\n"})
+    previous = os.umask(0)
+    try:
+        assert run_hermes("plugins", "install", f"file://{repo}", "--no-input").exit_code == 0
+        commit_files(repo, {"plugin.yaml": "name: memo\nversion: '2.0'\n", "helpers/__init__.py": "", "helpers/text.py": "X = 1\n"}, "2.0")
+        updated = run_hermes("plugins", "update", "memo")
+    finally:
+        os.umask(previous)
+    assert updated.exit_code == 0, updated.stderr
+    target = hermes_home / "plugins" / "memo"
+    assert (target / "helpers" / "text.py").is_file()
+    writable = [str(p.relative_to(target)) for p in (target, *target.rglob("*")) if not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o022]
+    assert writable == []
+    assert stat.S_IMODE((target / "helpers" / "__pycache__").stat().st_mode) == 0o700
