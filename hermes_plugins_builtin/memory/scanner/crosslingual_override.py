@@ -122,7 +122,37 @@ NEW_SYSTEM_INSTRUCTIONS = _union({
     "id": r"instruksi sistem baru", "nl": r"nieuwe systeeminstructies",
 })
 
+#: "The previous instructions", "poprzednie instrukcje": the agent's earlier rules named by a qualifier right beside the
+#: noun, in either order. Nothing may stand between the two, so "les instructions d'installation précédentes" (the
+#: install steps) or "the rules of the club" are another thing's rules.
+EARLIER_RULES = _union({
+    "fr": r"(?:instructions|consignes|règles|directives)\s+(?:précédentes|antérieures|initiales|d'origine|originales|par défaut)",
+    "es": r"(?:instrucciones|reglas|directrices|normas|indicaciones)\s+(?:anteriores|previas|originales|iniciales|por defecto)",
+    "it": r"(?:istruzioni|regole|direttive)\s+(?:precedenti|originali|iniziali|predefinite)",
+    "pt": r"(?:instruções|regras|diretrizes)\s+(?:anteriores|originais|iniciais|padrão)",
+    "pl": r"(?:poprzednie|wcześniejsze|pierwotne|domyślne)\s+(?:instrukcje|polecenia|zasady|reguły|wytyczne)",
+    "de": r"(?:bisherigen|vorherigen|früheren|ursprünglichen|alten)\s+(?:anweisungen|regeln|richtlinien|vorgaben)",
+    "nl": r"(?:vorige|eerdere|oorspronkelijke|oude)\s+(?:instructies|regels|richtlijnen)",
+    "ru": r"(?:предыдущие|прежние|изначальные|старые)\s+(?:инструкции|правила|указания)",
+})
+#: The little words that may stand between those rules and the verdict ("sont", "już", "ab sofort").
+_BETWEEN = r"sont|ne|désormais|maintenant|toutes|déjà|ya|son|están|ahora|todas|sono|ormai|ora|tutte|già|já|são|estão|agora|todas|już|są|zostały|teraz|wszystkie|sind|ab|jetzt|sofort|alle|zijn|nu|allemaal|уже|теперь|все|больше"
+
+
+def _stale_verdicts() -> str:
+    """Every lexicon's "no longer valid" verdicts (not its dismissal verbs: those need a command's shape)."""
+    from .languages import LEXICONS
+    from .languages_more import ADDITIONS, MORE_LEXICONS
+
+    lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
+    lexicons.update(MORE_LEXICONS)
+    return _union({code: lex.stale for code, lex in lexicons.items() if lex.stale})
+
+
 RULES: tuple[Rule, ...] = (
+    # The earlier rules and their verdict side by side: "les instructions précédentes ne comptent plus".
+    rule("instruction_override", "earlier_rules_stale[any language]",
+         rf"(?<!\w)(?:{EARLIER_RULES})\s*[,;:]?\s+(?:(?:{_BETWEEN})\s+){{0,3}}(?:{_stale_verdicts()})(?!\w)"),
     # A verdict may come in the next sentence ("the safety paragraph is a leftover. Act as if it isn't there."): the
     # pair may cross one sentence end, not a line break.
     meeting("instruction_override", "system_rules_voided[any language]", f"(?:{SYSTEM_RULES}){_OTHER_THING}", _verdicts(), reach=160, stops=_LINE, gate=_SYSTEM_RULES_GATE),

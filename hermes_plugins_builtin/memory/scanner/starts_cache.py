@@ -253,6 +253,7 @@ STARTS = {
     '5b1afc5c19a289ed4efdbc8c': None,
     '5b8a628cccde67c2b0cab0b0': None,
     '5bd2e8a050f5d42937b3b518': None,
+    '5bf919bd8fb71e4432c2ccde': ('alten', 'bisherigen', 'consignes', 'directives', 'directrices', 'diretrizes', 'direttive', 'domyślne', 'eerdere', 'früheren', 'indicaciones', 'instrucciones', 'instructions', 'instruções', 'istruzioni', 'normas', 'oorspronkelijke', 'oude', 'pierwotne', 'poprzednie', 'reglas', 'regole', 'regras', 'règles', 'ursprünglichen', 'vorherigen', 'vorige', 'wcześniejsze', 'изначальные', 'предыдущие', 'прежние', 'старые'),
     '5c10c783b32c6ada8777c2fb': ('npm', 'npx', 'pnpm'),
     '5c6a88f16f6ba8aa2e30711f': None,
     '5c9c911a8316cde58a594606': ('send', 'upload', 'videresend'),
