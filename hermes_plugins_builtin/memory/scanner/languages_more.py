@@ -141,7 +141,7 @@ ADDITIONS: dict[str, dict[str, str]] = {
     "pl": {"stale": r"nieaktualn\w{0,3}|nieważn\w{0,3}|(?:już )?nie obowiązują|przestały obowiązywać|uchylon\w{0,3}|anulowan\w{0,3}|przestarzał\w{0,3}",
            "yours": r"twoje|twoich|twoim|systemowe"},
     "nl": {"stale": r"(?:gelden|tellen) (?:hier )?niet|vervallen|ongeldig|niet meer geldig|gelden niet meer|achterhaald|verouderd|ingetrokken|opgeheven",
-           "yours": r"je|jouw|uw|systeem", "tell_user": r"vertel (?:de|het) gebruiker\w{0,3} (?:niet|niets)"},
+           "yours": r"je|jouw|uw|systeem", "tell_user": r"vertel (?:de|het) gebruiker\w{0,3} (?:niet|niets|nooit (?:dat|iets|over|wat))|vertel (?:het|dit) (?:nooit|niet) aan de gebruiker"},
     "tr": {"stale": r"(?:artık )?geçerli değil|geçersiz\w{0,3}|iptal edildi|kaldırıldı|hükümsüz", "yours": r"senin|sistem",
            "possessed": r"talimatların\w{0,3}|kuralların\w{0,3}|yönergelerin\w{0,3}|kısıtlamaların\w{0,3}"},
     "id": {"stale": r"(?:sudah |telah )?tidak (?:lagi )?berlaku|tidak sah lagi|dibatalkan|usang|kedaluwarsa", "yours": r"\w+mu\b|kamu|anda|sistem", "possessed": r"(?:instruksi|perintah|aturan|petunjuk|pedoman|batasan|arahan)mu\b"},
