@@ -54,12 +54,29 @@ _HOST = re.compile(r"https?://([^/\s:'\"?#)]{1,64})|\b(?:\w[\w.-]{0,64}@)?((?:\d
 _LOCAL = re.compile(r"^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|::1|\[::1\]|host\.docker\.internal|[\w.-]{1,64}\.localhost)$", re.IGNORECASE)
 
 
+#: A file's extension, read as the label before a "top-level domain" that is also a file suffix: ``.env.example``,
+#: ``config.yaml.example`` and ``deploy.sh`` name files, not hosts.
+_FILE_LABEL = re.compile(r"(?:^|\.)(?:env|ya?ml|toml|json|ini|cfg|conf|config|txt|local|dist|sample|py|js|ts|rb|php|xml|sh|md)\.(?:example|sh)$", re.IGNORECASE)
+
+
+def _names_a_file(text: str, found: re.Match[str]) -> bool:
+    """A bare name (no scheme, no user@) that is part of a path or a dotfile, or is a file name, not a host."""
+    if found.group(4) is None:
+        return False
+    start = found.start()
+    before = text[start - 1] if start else " "
+    # ".env.example" starts a file name; "$(whoami).leak.example" is a host after a command's output
+    dotfile = before == "." and (start < 2 or text[start - 2] in " \t\n/\\~(")
+    host = found.group(4)
+    return dotfile or before in "/\\~" or _FILE_LABEL.search(host) is not None or (host.lower().endswith(".sh") and host.count(".") == 1)
+
+
 @functools.lru_cache(maxsize=256)
 def remote_host_in(text: str) -> bool:
     """Whether ``text`` names a host other than this machine."""
     for found in _HOST.finditer(text):
         host = next(group for group in found.groups() if group)
-        if not _LOCAL.match(host):
+        if not _LOCAL.match(host) and not _names_a_file(text, found):
             return True
     return False
 

@@ -109,11 +109,11 @@ def _shown_whole(match: re.Match[str]) -> bool:
 # ---- secrets sent to a remote host ------------------------------------------------------------------------------
 
 SEND = _union({
-    "en": r"\b(?:send|post|upload|forward|push|transmit|sync|mirror|log|pipe)\w*", "es": r"\b(?:env[ií]a|manda|sube|reenv[ií]a|transmite)\w*",
-    "fr": r"\b(?:envoie|envoyer|transmets|transf[eè]re|t[eé]l[eé]verse)\w*", "de": r"\b(?:sende|schick|übertrag|hochlad)\w*|\blade\b(?=[^\n]{0,120}\bhoch\b)",
-    "pt": r"\b(?:envi[ea]|mand[ea]|encaminh[ea]|carregu[ea])\w*", "it": r"\b(?:invia|manda|inoltra|carica|trasmetti)\w*",
+    "en": r"\b(?:send|post|upload|forward|push|transmit|sync|mirror|log|pipe)\w*", "es": r"\b(?:env[ií]a|manda|sube|reenv[ií]a|transmite|copia)\w*",
+    "fr": r"\b(?:envoie|envoyer|transmets|transf[eè]re|t[eé]l[eé]verse|copie)\w*", "de": r"\b(?:sende|schick|übertrag|hochlad)\w*|\blade\b(?=[^\n]{0,120}\bhoch\b)",
+    "pt": r"\b(?:envi[ea]|mand[ea]|encaminh[ea]|carregu[ea]|copi[ea])\w*", "it": r"\b(?:invia|manda|inoltra|carica|trasmetti|copia)\w*",
     "ru": r"(?:отправ|пересыл|перешл|выгруз|переда)\w*", "uk": r"(?:надсил|надішли|відправ|пересил|перешли|переда)\w*",
-    "pl": r"\b(?:wyślij|wysyłaj|prześlij|przesyłaj|wrzuć)\b", "nl": r"\b(?:stuur|verstuur|upload)\w*", "tr": r"(?:gönder|yolla|aktar|ilet)\w*",
+    "pl": r"\b(?:wyślij|wysyłaj|prześlij|przesyłaj|wrzuć|skopiuj|kopiuj)\b", "nl": r"\b(?:stuur|verstuur|upload|kopieer)\w*", "tr": r"(?:gönder|yolla|aktar|ilet)\w*",
     "sv": r"\b(?:skicka|ladda upp)\w*", "cs": r"\b(?:pošli|odešli|nahraj|přepošli)\b", "ro": r"\b(?:trimite|încarcă)\b", "el": r"(?:στείλε|ανέβασε|προώθησε)",
     "zh": r"发送|发给|发到|上传|转发|传到|传给|同步到|寄给|發送|上傳", "ja": r"送信|送って|送る|アップロード|転送", "ko": r"보내|전송|업로드|전달",
     "ar": r"أرسل|ارسل|إرسال|ارفع|انقل", "fa": r"بفرست|ارسال کن|آپلود کن", "he": r"שלח|תשלח|העלה|תעלה|העבר|תעביר",

@@ -62,7 +62,7 @@ CREATE = _union({
 SERVICE = _union({
     "en": r"\b(?:systemd (?:units?|services?|timers?)|launch ?agents?|launch ?daemons?|cron ?jobs?|scheduled tasks?|login items?|startup items?)\b",
     "es": r"servicio systemd|tarea programada|trabajo cron", "fr": r"service systemd|tâche planifiée|tâche cron", "de": r"systemd-dienst|systemd-service|geplante aufgabe|cronjob",
-    "pt": r"servi[cç]o systemd|tarefa agendada", "it": r"servizio systemd|attività pianificata", "ru": r"(?:сервис|служб)\w* systemd|задани\w+ cron|cron-задани\w+",
+    "pt": r"servi[cç]o systemd|tarefa agendada", "it": r"servizio systemd|attività pianificata", "ru": r"(?:сервис|служб)\w* systemd|systemd-(?:сервис|служб)\w*|задани\w+ cron|cron-задани\w+",
     "zh": r"systemd ?服务|定时任务|计划任务", "ja": r"systemd ?サービス|スケジュールタスク|cronジョブ", "ko": r"systemd ?서비스|예약 작업|크론 작업",
 })
 _HIDDEN_RUN = re.compile(r"/tmp/|/var/tmp/|/dev/shm/|\s~?/?(?:[\w.-]+/)*\.[\w-]+/[\w.-]+|https?://|\|\s*(?:ba|z)?sh\b")
