@@ -122,9 +122,9 @@ NEW_SYSTEM_INSTRUCTIONS = _union({
     "id": r"instruksi sistem baru", "nl": r"nieuwe systeeminstructies",
 })
 
-#: "The previous instructions", "poprzednie instrukcje": the agent's earlier rules named by a qualifier right beside the
-#: noun, in either order. Nothing may stand between the two, so "les instructions d'installation précédentes" (the
-#: install steps) or "the rules of the club" are another thing's rules.
+#: "Les instructions précédentes", "poprzednie instrukcje": the agent's earlier rules named by a qualifier right beside
+#: the noun (after it in the Romance languages, before it in the others). Nothing may stand between the two, so "les
+#: instructions d'installation précédentes" (the install steps) or "les règles d'origine du club" are another thing's.
 EARLIER_RULES = _union({
     "fr": r"(?:instructions|consignes|règles|directives)\s+(?:précédentes|antérieures|initiales|d'origine|originales|par défaut)",
     "es": r"(?:instrucciones|reglas|directrices|normas|indicaciones)\s+(?:anteriores|previas|originales|iniciales|por defecto)",
@@ -136,7 +136,7 @@ EARLIER_RULES = _union({
     "ru": r"(?:предыдущие|прежние|изначальные|старые)\s+(?:инструкции|правила|указания)",
 })
 #: The little words that may stand between those rules and the verdict ("sont", "już", "ab sofort").
-_BETWEEN = r"sont|ne|désormais|maintenant|toutes|déjà|ya|son|están|ahora|todas|sono|ormai|ora|tutte|già|já|são|estão|agora|todas|już|są|zostały|teraz|wszystkie|sind|ab|jetzt|sofort|alle|zijn|nu|allemaal|уже|теперь|все|больше"
+_BETWEEN = r"sont|ne|désormais|maintenant|toutes|déjà|ya|son|están|ahora|sono|ormai|ora|tutte|già|já|são|estão|agora|todas|już|są|zostały|teraz|wszystkie|sind|ab|jetzt|sofort|alle|zijn|nu|allemaal|уже|теперь|все|больше"
 
 
 def _stale_verdicts() -> str:
