@@ -80,7 +80,10 @@ def make_bytecode_dirs_private(tree: Path) -> None:
     for package in {source.parent for source in tree.rglob("*.py")}:
         if ".git" in package.relative_to(tree).parts or package.is_symlink():
             continue
-        make_private_dirs(package / "__pycache__")
+        try:
+            make_private_dirs(package / "__pycache__")
+        except PermissionError:
+            continue  # a directory the plugin ships read-only: Python, running as the same user, cannot write there either
 
 
 def _source_name(source: Path) -> str:

@@ -332,3 +332,22 @@ def test_an_update_pulled_under_umask_000_leaves_nothing_others_can_write(run_he
     writable = [str(p.relative_to(target)) for p in (target, *target.rglob("*")) if not p.is_symlink() and stat.S_IMODE(p.stat().st_mode) & 0o022]
     assert writable == []
     assert stat.S_IMODE((target / "helpers" / "__pycache__").stat().st_mode) == 0o700
+
+
+def test_a_directory_nobody_may_write_gets_no_bytecode_directory_and_the_rest_do(tmp_path):
+    import shutil
+    import subprocess
+
+    from hermes_core.distribution.directory_install import make_bytecode_dirs_private
+
+    tree = write_files(tmp_path / "copy", {"__init__.py": "", "locked/__init__.py": "", "open/__init__.py": ""})
+    # chattr +i stops even root from creating entries: what a read-only directory is to an unprivileged user
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(tree / "locked")], capture_output=True).returncode != 0:
+        pytest.skip("this file system cannot make a directory immutable (chattr +i)")
+    try:
+        make_bytecode_dirs_private(tree)
+    finally:
+        subprocess.run(["chattr", "-i", str(tree / "locked")], check=True)
+    assert not (tree / "locked" / "__pycache__").exists()
+    assert stat.S_IMODE((tree / "open" / "__pycache__").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tree / "__pycache__").stat().st_mode) == 0o700
