@@ -32,10 +32,9 @@ def builtin_memory(manager: PluginManager) -> Any:
     Showing memory or its status needs nothing else: loading every builtin cost these commands the session
     search and the compressor too.
     """
-    manager.discover()
-    for record in manager.plugins:
-        if record.candidate.source == "builtin" and record.key == "memory":
-            manager.load(record.key)
+    record = manager.get("memory")
+    if record is not None and record.candidate.source == "builtin":
+        manager.load(record.key)
     provider = manager.memory_providers.get("builtin")
     if provider is None:
         raise HermesError("the built-in memory plugin did not load -> run 'hermes plugins list --load' to see why")

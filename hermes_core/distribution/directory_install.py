@@ -78,7 +78,7 @@ def make_bytecode_dirs_private(tree: Path) -> None:
     the owner's alone whatever the umask; Python then only adds files to it.
     """
     for package in {source.parent for source in tree.rglob("*.py")}:
-        if ".git" in package.relative_to(tree).parts or package.is_symlink():
+        if ".git" in package.relative_to(tree).parts:
             continue
         try:
             make_private_dirs(package / "__pycache__")

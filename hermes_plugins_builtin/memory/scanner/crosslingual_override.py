@@ -85,12 +85,9 @@ _VOID_MORE = _union({
 @functools.lru_cache(maxsize=1)
 def _verdicts() -> str:
     """Every lexicon's dismissal verbs and "no longer valid" verdicts, with the words above."""
-    from .languages import LEXICONS
-    from .languages_more import ADDITIONS, MORE_LEXICONS
+    from .languages import widened_lexicons
 
-    lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
-    lexicons.update(MORE_LEXICONS)
-    parts = {f"{code}-{field}": getattr(lex, field) for code, lex in lexicons.items() for field in ("dismiss", "stale") if getattr(lex, field)}
+    parts = {f"{code}-{field}": getattr(lex, field) for code, lex in widened_lexicons().items() for field in ("dismiss", "stale") if getattr(lex, field)}
     return _union({**parts, **dict(zip(map(str, range(len(_VOID_MORE.bodies))), _VOID_MORE.bodies))})  # type: ignore[attr-defined]
 
 
@@ -141,12 +138,9 @@ _BETWEEN = r"sont|ne|désormais|maintenant|toutes|déjà|ya|son|están|ahora|son
 
 def _stale_verdicts() -> str:
     """Every lexicon's "no longer valid" verdicts (not its dismissal verbs: those need a command's shape)."""
-    from .languages import LEXICONS
-    from .languages_more import ADDITIONS, MORE_LEXICONS
+    from .languages import widened_lexicons
 
-    lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
-    lexicons.update(MORE_LEXICONS)
-    return _union({code: lex.stale for code, lex in lexicons.items() if lex.stale})
+    return _union({code: lex.stale for code, lex in widened_lexicons().items() if lex.stale})
 
 
 RULES: tuple[Rule, ...] = (

@@ -207,12 +207,19 @@ def _written_gates(code: str) -> dict[str, dict[str, tuple[str, ...]]]:
     return {part: {"gate": gate} for (lang, part), gate in _GATES.items() if lang == code}
 
 
-def _build() -> tuple[Rule, ...]:
-    from .languages_more import ADDITIONS, FLOW_WORDS, MORE_LEXICONS
+def widened_lexicons() -> dict[str, Lexicon]:
+    """Every language's lexicon: these, widened by ``languages_more.ADDITIONS``, and ``MORE_LEXICONS``."""
+    from .languages_more import ADDITIONS, MORE_LEXICONS
 
     lexicons = {code: lex.extended(**ADDITIONS[code]) if code in ADDITIONS else lex for code, lex in LEXICONS.items()}
     lexicons.update(MORE_LEXICONS)
-    lexicons = {code: lex.extended(**FLOW_WORDS[code]) if code in FLOW_WORDS else lex for code, lex in lexicons.items()}
+    return lexicons
+
+
+def _build() -> tuple[Rule, ...]:
+    from .languages_more import FLOW_WORDS
+
+    lexicons = {code: lex.extended(**FLOW_WORDS[code]) if code in FLOW_WORDS else lex for code, lex in widened_lexicons().items()}
     return tuple(detector for code, lex in lexicons.items() for detector in lexicon_rules(code, lex, _written_gates(code)))
 
 
