@@ -107,13 +107,15 @@ def measure_writes(home: Path, writes: int) -> dict[str, Any]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from fair import fsync_probe, load
 
+    from hermes_plugins_builtin.memory import verdicts
     from hermes_plugins_builtin.memory.scanner import _scan_cached, meaning_cache
 
-    # Each run scans its notes afresh (the tmpfs run writes the notes the disk run wrote), and the meaning stage keeps
-    # its verdicts in this run's home, as it would in the user's.
+    # Each run scans its notes afresh (the tmpfs run writes the notes the disk run wrote), and the scanner keeps its
+    # verdicts in this run's home, as it would in the user's.
     os.environ["HERMES_HOME"] = str(home)
     _scan_cached.cache_clear()
     meaning_cache._loaded.clear()
+    verdicts._verdict.cache_clear()
     provider = BuiltinMemoryProvider(home)
     provider.initialize("bench", platform="cli")
     for i in range(FILL_ENTRIES):

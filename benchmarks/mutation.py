@@ -109,7 +109,7 @@ GROUPS: dict[str, Group] = {
     # says); its detectors are word lists, which mutants of single words do not measure
     "memory-scanner": Group(
         ("hermes_plugins_builtin/memory/scanner/invisible.py", "hermes_plugins_builtin/memory/scanner/normalise.py",
-         "hermes_plugins_builtin/memory/scanner/decode.py", "hermes_plugins_builtin/memory/scanner/findings.py"),
+         "hermes_plugins_builtin/memory/scanner/decode.py", "hermes_plugins_builtin/memory/findings.py"),
         ("tests/builtin/memory/test_invisible_policy.py", "tests/builtin/memory/test_safety.py",
          "tests/builtin/memory/test_scanner_families.py", "tests/builtin/memory/test_scanner_semantics.py",
          # each module's behaviour pinned exactly (the decoders are reached here, not only by the slow corpus test)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .entries import ENTRY_DELIMITER
 from .provider import DEFAULT_MEMORY_CHAR_LIMIT, DEFAULT_USER_CHAR_LIMIT, BuiltinMemoryProvider
-from .scanner import scan
+from .verdicts import scan
 
 __all__ = ["ENTRY_DELIMITER", "BuiltinMemoryProvider", "register", "scan"]
 

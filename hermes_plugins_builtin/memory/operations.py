@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .entries import char_count, holds_separator, usage_text
-from .scanner import blocked_marker, printable_span, scan
+from .findings import blocked_marker, printable_span
+from .verdicts import scan
 
 ACTIONS = ("add", "replace", "remove")
 TARGETS = ("memory", "user")

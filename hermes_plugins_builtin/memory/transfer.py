@@ -16,7 +16,7 @@ from hermes_core.memory.records import MemoryRecord
 
 from .entries import char_count, usage_text
 from .operations import EditError, apply, parse_request
-from .scanner import scan
+from .verdicts import scan
 
 if TYPE_CHECKING:
     from .provider import BuiltinMemoryProvider

