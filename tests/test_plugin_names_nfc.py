@@ -29,7 +29,7 @@ def test_enable_info_disable_and_remove_find_the_plugin_in_either_form(make_plug
     assert loaded[NFC]["loaded"] is True
     assert run_hermes("plugins", "disable", typed).exit_code == 0
     assert _config(hermes_home)["plugins"] == {"enabled": [], "disabled": [NFC]}
-    removed = run_hermes("plugins", "remove", typed)
+    removed = run_hermes("plugins", "remove", typed, "--yes")  # made by hand: deleted only when told to
     assert removed.exit_code == 0, removed.stderr
     assert list((hermes_home / "plugins").iterdir()) == [] and _config(hermes_home)["plugins"]["disabled"] == []
 

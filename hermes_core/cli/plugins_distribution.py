@@ -50,6 +50,7 @@ def add_distribution_commands(commands: Any) -> None:
     remove.add_argument("name", help="plugin key, name or distribution")
     remove.add_argument("-q", "--quiet", action="store_true", help="print only results and errors")
     remove.add_argument("--json", action="store_true", help="print what was removed as JSON (progress goes to stderr)")
+    remove.add_argument("-y", "--yes", action="store_true", help="delete a plugin directory that 'hermes plugins install' did not make without asking")
     remove.set_defaults(func=cmd_remove)
 
     doctor = commands.add_parser("doctor", help="check every plugin (manifest, versions, dependencies, environment, files) and print fixes")
@@ -130,7 +131,20 @@ def cmd_remove(args: argparse.Namespace) -> int:
     from hermes_core.distribution.console import Console
     from hermes_core.distribution.installer import Installer
 
-    entry = maintenance.remove(Installer(_home(), Console(quiet=args.quiet, out=sys.stderr if args.json else None)), args.name)
+    def confirm_delete(directory: Path) -> bool:
+        answer = input(f"{directory} was not installed by 'hermes plugins install' and may be the only copy; delete it? [y/N] ")
+        return answer.strip().lower() in {"y", "yes"}
+
+    # A directory put there by hand is deleted with --yes, or on a yes from someone at a terminal; without either,
+    # remove refuses and says how (it never deletes what may be the author's only copy unasked).
+    ask = (lambda _directory: True) if args.yes else confirm_delete if sys.stdin.isatty() and not args.json else None
+    entry = maintenance.remove(Installer(_home(), Console(quiet=args.quiet, out=sys.stderr if args.json else None)), args.name, confirm_delete=ask)
+    if entry is None:
+        if args.json:
+            print_json({"removed": None, "confirmed": False})
+        else:
+            print("nothing removed")
+        return 0
     if args.json:
         print_json({"removed": dict(entry.as_dict(), key=entry.key)})
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from hermes_core._version import __version__
@@ -193,8 +194,13 @@ def _plugin_directory(home: Path, entry: LockEntry, subject: str) -> Path:
     return target
 
 
-def remove(installer: Installer, name: str) -> LockEntry:
-    """Uninstall a package plugin or delete a directory plugin; drop its config and lock entries."""
+def remove(installer: Installer, name: str, *, confirm_delete: Callable[[Path], bool] | None = None) -> LockEntry | None:
+    """Uninstall a package plugin or delete a directory plugin; drop its config and lock entries.
+
+    A directory plugin that ``plugins.lock`` does not record was put there by hand, so it may be the only copy of the
+    author's work: it is deleted only when ``confirm_delete(directory)`` says yes (``None`` if it says no: nothing is
+    removed), and refused when there is nobody to ask (``confirm_delete`` is ``None``).
+    """
     from hermes_core.distribution.distributions import find_installed
     from hermes_core.distribution.pip_runner import PipOptions, PipRunner, explain_failure
     from hermes_core.distribution.site_snapshot import site_dirs
@@ -227,6 +233,15 @@ def remove(installer: Installer, name: str) -> LockEntry:
             console.step(f"unlinking {target} (it points to {os.readlink(target)}, which is kept)")
             target.unlink()
         elif target.exists():
+            if find_entry(entries, entry.key) is None:
+                if confirm_delete is None:
+                    raise InstallError(
+                        subject,
+                        f"{target} was not installed by 'hermes plugins install' (plugins.lock has no record of it), so it may be the only copy",
+                        f"move it out of {target.parent} yourself, or run 'hermes plugins remove {entry.key} --yes' to delete it",
+                    )
+                if not confirm_delete(target):
+                    return None
             console.step(f"deleting {target}")
             remove_tree(target)
         else:

@@ -107,6 +107,31 @@ def test_remove_deletes_the_directory_and_every_config_mention(run_hermes, herme
     assert json.loads((hermes_home / "plugins.lock").read_text())["plugins"] == {}
 
 
+def test_a_plugin_directory_made_by_hand_is_deleted_only_when_told_to(run_hermes, hermes_home):
+    # The README's two-file plugin: written in place, never installed, so it may be its author's only copy.
+    plugin = hermes_home / "plugins" / "no_rm"
+    plugin.mkdir(parents=True)
+    (plugin / "plugin.yaml").write_text("name: no_rm\nversion: 1.0.0\ndescription: by hand\nkind: standalone\n")
+    (plugin / "__init__.py").write_text("def register(ctx):\n    pass\n")
+    assert run_hermes("plugins", "enable", "no_rm").exit_code == 0
+    config = (hermes_home / "config.yaml").read_text()
+    refused = run_hermes("plugins", "remove", "no_rm")  # nobody at a terminal to ask
+    assert refused.exit_code == 1 and f"{plugin} was not installed by 'hermes plugins install'" in refused.stderr
+    assert "'hermes plugins remove no_rm --yes'" in refused.stderr and refused.stderr.rstrip().endswith("Nothing was changed.")
+    as_json = run_hermes("plugins", "remove", "no_rm", "--json")
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["error"].startswith("cannot remove 'no_rm'")
+    assert (plugin / "__init__.py").is_file() and (hermes_home / "config.yaml").read_text() == config
+    removed = run_hermes("plugins", "remove", "no_rm", "--yes")
+    assert removed.exit_code == 0, removed.stderr
+    assert not plugin.exists() and "no_rm" not in (hermes_home / "config.yaml").read_text()
+
+
+def test_an_installed_plugin_directory_is_removed_without_asking(run_hermes, hermes_home, source):
+    assert run_hermes("plugins", "install", str(source), "--no-input").exit_code == 0
+    assert run_hermes("plugins", "remove", "memo").exit_code == 0  # hermes made it: a copy of the source
+    assert not (hermes_home / "plugins" / "memo").exists() and source.is_dir()
+
+
 @pytest.mark.parametrize("config", [b"\xffa\xf4\x13\xe58", b"plugins: 5\n"])
 def test_remove_with_a_config_it_cannot_edit_deletes_nothing(run_hermes, hermes_home, source, config):
     assert run_hermes("plugins", "install", str(source), "--no-input").exit_code == 0
