@@ -33,9 +33,10 @@ def add_arguments(commands: Any) -> None:
     export.set_defaults(func=cmd_export)
 
     load = commands.add_parser("import", help="store the records of FILE.jsonl in a provider (the whole file is checked first)")
-    load.add_argument("file", type=path_argument, metavar="FILE.jsonl")
+    load.add_argument("file", type=path_argument, metavar="FILE.jsonl", help="the file 'hermes memory export' wrote ('-' for stdin)")
     load.add_argument("--provider", metavar="NAME", help="provider to import into (default: memory.provider, else the built-in memory)")
     load.add_argument("--dry-run", action="store_true", help="check the file and count what would be imported")
+    load.add_argument("--again", action="store_true", help="import records imported before too (to restore entries removed since)")
     load.add_argument("--json", action="store_true", help="print a JSON summary")
     load.set_defaults(func=cmd_import)
 
@@ -112,13 +113,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def read_records(path: Path) -> list[MemoryRecord]:
-    """Every record of the file, or one error listing the bad lines; nothing is imported from a bad file."""
-    from hermes_core.memory.records import parse_jsonl
+    """Every record of the file (``-``: standard input), or one error listing the bad lines; nothing is imported from
+    a bad file."""
+    from hermes_core.files import UnreadableFileError, read_limited_bytes, read_stdin_text
 
+    if str(path) == "-":
+        text = read_stdin_text(1 << 30, what="records to import")
+        return _parsed(text, "stdin")
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give the .jsonl file 'hermes memory export' wrote")
-    from hermes_core.files import UnreadableFileError, read_limited_bytes
-
     try:  # a regular file of bounded size: a FIFO would block, /dev/zero would fill memory
         data = read_limited_bytes(path, 1 << 30, what="file to import")
         # utf-8-sig: a byte-order mark (Notepad, PowerShell's Out-File) is the encoding's, not the first line's
@@ -133,11 +136,17 @@ def read_records(path: Path) -> list[MemoryRecord]:
                           "-> save it as UTF-8; nothing was imported") from None
     except OSError as exc:
         raise HermesError(f"cannot read {path} ({exc.strerror or exc}) -> check the path and its permissions") from None
+    return _parsed(text, str(path))
+
+
+def _parsed(text: str, where: str) -> list[MemoryRecord]:
+    from hermes_core.memory.records import parse_jsonl
+
     records, errors = parse_jsonl(text.splitlines())
     if errors:
-        lines = [f"  {path}:{e.line}: {e.message}" for e in errors[:SHOWN_ERRORS]]
+        lines = [f"  {where}:{e.line}: {e.message}" for e in errors[:SHOWN_ERRORS]]
         more = f"\n  ... and {len(errors) - SHOWN_ERRORS} more bad lines" if len(errors) > SHOWN_ERRORS else ""
-        raise HermesError(f"{path}: {len(errors)} bad line(s); nothing was imported -> fix them and run the import again\n" + "\n".join(lines) + more)
+        raise HermesError(f"{where}: {len(errors)} bad line(s); nothing was imported -> fix them and run the import again\n" + "\n".join(lines) + more)
     return records
 
 
@@ -158,12 +167,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     store = open_store(manager)
     try:
         ledger = store.memory_backfill_ledger(provider.name)
-        done = ledger.done_items("import:")
+        done = set() if args.again else ledger.done_items("import:")
         pending = [(item, r) for item, r in unique if item not in done]
-        summary = {"provider": provider.name, "file": str(args.file), "records": len(records), "duplicates_in_file": len(records) - len(unique),
+        source = "standard input" if str(args.file) == "-" else str(args.file)
+        summary = {"provider": provider.name, "file": source, "records": len(records), "duplicates_in_file": len(records) - len(unique),
                    "imported_before": len(unique) - len(pending), "to_import": len(pending), "dry_run": bool(args.dry_run)}
-        if not args.dry_run:
-            summary["imported"], summary["added"] = _import(provider, ledger, pending)
+        if args.dry_run:
+            _check(provider, pending, source)
+        else:
+            summary["imported"], summary["added"] = _import(provider, ledger, pending, source)
             # what the provider already held (the built-in's own export read back, say) is not new
             summary["already_present"] = None if summary["added"] is None else summary["imported"] - summary["added"]
     finally:
@@ -172,7 +184,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json(summary)
     elif args.dry_run:
-        print(f"{args.file}: {len(records)} valid records; would import {len(pending)} into {provider.name} "
+        print(f"{source}: {len(records)} valid records; would import {len(pending)} into {provider.name} "
               f"({summary['imported_before']} imported before); dry run: nothing was changed")
     else:
         print(_import_line(summary))
@@ -188,14 +200,38 @@ def _import_line(summary: dict[str, Any]) -> str:
     return line
 
 
-def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]]) -> tuple[int, int | None]:
+def _check(provider: Any, pending: list[tuple[str, MemoryRecord]], source: str) -> None:
+    """A dry run asks a provider that can check records without storing them (the built-in: its scanner and limits)."""
+    check = getattr(provider, "check_import", None)
+    if not callable(check) or not pending:
+        return
+    try:
+        check([record for _, record in pending])
+    except Exception as exc:  # provider code, or the built-in's refusal
+        cause, fix = _explained(exc, source)
+        raise HermesError(f"importing into {provider.name} would stop: {cause} -> {fix}; dry run: nothing was changed") from None
+
+
+def _explained(exc: BaseException, source: str) -> tuple[str, str]:
+    """A provider's refusal as (cause, what to do), naming the file to edit when one record was refused."""
+    from hermes_core.errors import split_cause_and_fix
+
+    cause, fix = split_cause_and_fix(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
+    fix = fix.rstrip(". ")
+    if getattr(exc, "record", None) is not None:  # one record the provider will not store: the file must change
+        return cause, f"{fix or 'change it'} in {source} (or delete that record), then run the same import again; records already imported are skipped"
+    then = "run the same import again; records already imported are skipped"
+    return cause, (f"{fix}; then {then}" if fix else f"fix the cause and {then}")
+
+
+def _import(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], source: str) -> tuple[int, int | None]:
     from hermes_core.cli.progress import Progress
 
     with Progress(f"importing into {provider.name}", unit="records", minimum=IMPORT_BATCH + 1) as progress:
-        return _import_batches(provider, ledger, pending, progress)
+        return _import_batches(provider, ledger, pending, progress, source)
 
 
-def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any) -> tuple[int, int | None]:
+def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryRecord]], progress: Any, source: str) -> tuple[int, int | None]:
     """(records handed over, how many of them the provider stored as new: None when it did not say)."""
     from hermes_core.memory.fallback_import import ImportUnsupported
 
@@ -210,14 +246,8 @@ def _import_batches(provider: Any, ledger: Any, pending: list[tuple[str, MemoryR
         except ImportUnsupported as exc:
             raise HermesError(str(exc)) from None
         except Exception as exc:  # provider code (or the built-in's refusal: no room, injected text)
-            from hermes_core.errors import split_cause_and_fix
-
-            cause, fix = split_cause_and_fix(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
-            then = "run the same import again; records already imported are skipped"
-            raise HermesError(
-                f"import into {provider.name} stopped after {imported} of {len(pending)} records: {cause} -> "
-                + (f"{fix}; then {then}" if fix else f"fix the cause and {then}")
-            ) from None
+            cause, fix = _explained(exc, source)
+            raise HermesError(f"import into {provider.name} stopped after {imported} of {len(pending)} records: {cause} -> {fix}") from None
         ledger.record_done([item for item, _ in batch])
         imported += len(batch)
         if isinstance(stored, int) and not isinstance(stored, bool) and 0 <= stored <= len(batch):

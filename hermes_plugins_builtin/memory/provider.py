@@ -248,3 +248,9 @@ class BuiltinMemoryProvider(MemoryProvider):
         from .transfer import import_records
 
         return import_records(self, records)
+
+    def check_import(self, records: Sequence[MemoryRecord]) -> int:
+        """What :meth:`import_memories` would store as new, without writing; raises the error it would raise."""
+        from .transfer import check_records
+
+        return check_records(self, records)

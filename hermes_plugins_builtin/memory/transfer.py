@@ -50,45 +50,67 @@ def target_of(record: MemoryRecord) -> str:
     return "user"
 
 
+class RecordRefused(EditError):
+    """One record the built-in memory will not store (``record`` names it); nothing of the import was written."""
+
+    def __init__(self, record: MemoryRecord, reason: EditError) -> None:
+        super().__init__(f"record {record.source or record.text[:40]!r} refused: {reason.message}", **reason.details)
+        self.record = record
+
+
+def _requests(records: Sequence[MemoryRecord]) -> dict[str, list[Any]]:
+    """Each record checked like a ``memory`` tool add (separator lines, injected instructions), by target file."""
+    by_target: dict[str, list[Any]] = {"memory": [], "user": []}
+    for record in records:
+        target = target_of(record)
+        try:
+            by_target[target].append(parse_request({"action": "add", "target": target, "content": record.text}))
+        except EditError as exc:
+            raise RecordRefused(record, exc) from None
+    return by_target
+
+
+def _merged(provider: BuiltinMemoryProvider, target: str, current: list[str], requests: list[Any]) -> tuple[list[str], int]:
+    """``current`` with the requests' entries added and how many were new; :class:`EditError` if they do not fit."""
+    entries, new = list(current), 0
+    limit = provider.char_limit(target)
+    for request in requests:
+        try:
+            edit = apply(request, entries, limit)
+        except EditError as exc:
+            if "needed" not in exc.details:  # not a matter of room (adds refuse nothing else today)
+                raise
+            # the whole set is what does not fit: say how much it needs beside what the file holds now
+            everything = char_count(list(dict.fromkeys([*current, *(r.content for r in requests)])))
+            raise EditError(
+                f"the imported records do not fit {provider.path(target).name}: with them it would hold {everything}/{limit} chars "
+                f"(it holds {usage_text(char_count(current), limit)}) -> raise memory.{target}_char_limit "
+                f"(hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
+                needed=everything - limit,
+            ) from None
+        new += edit.changed
+        entries = edit.entries
+    return entries, new
+
+
+def check_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryRecord]) -> int:
+    """What :func:`import_records` would do, without writing: how many entries would be new, or its error."""
+    return sum(_merged(provider, target, provider._file(target).read(), requests)[1] for target, requests in _requests(records).items() if requests)
+
+
 def import_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryRecord]) -> int:
     """Add every record as an entry, all or nothing per file; return how many entries were new.
 
     Each text is checked like a ``memory`` tool add (separator lines, injected instructions) and
     the whole batch must fit the file's character limit, so a refused record writes nothing.
     """
-    by_target: dict[str, list[MemoryRecord]] = {"memory": [], "user": []}
-    for record in records:
-        by_target[target_of(record)].append(record)
     added = 0
-    for target, batch in by_target.items():
-        if not batch:
+    for target, requests in _requests(records).items():
+        if not requests:
             continue
-        requests = []
-        for record in batch:
-            try:
-                requests.append((record, parse_request({"action": "add", "target": target, "content": record.text})))
-            except EditError as exc:
-                raise EditError(f"record {record.source or record.text[:40]!r} refused: {exc.message}") from None
 
         def change(current: list[str], requests: list[Any] = requests, target: str = target) -> tuple[list[str] | None, int]:
-            entries, new = list(current), 0
-            limit = provider.char_limit(target)
-            for _, request in requests:
-                try:
-                    edit = apply(request, entries, limit)
-                except EditError as exc:
-                    if "needed" not in exc.details:  # not a matter of room (adds refuse nothing else today)
-                        raise
-                    # the whole set is what does not fit: say how much it needs beside what the file holds now
-                    everything = char_count(list(dict.fromkeys([*current, *(r.content for _, r in requests)])))
-                    raise EditError(
-                        f"the imported records do not fit {provider.path(target).name}: with them it would hold {everything}/{limit} chars "
-                        f"(it holds {usage_text(char_count(current), limit)}) -> raise memory.{target}_char_limit "
-                        f"(hermes config set memory.{target}_char_limit N) or import fewer records; nothing was imported",
-                        needed=everything - limit,
-                    ) from None
-                new += edit.changed
-                entries = edit.entries
+            entries, new = _merged(provider, target, current, requests)
             return (entries if new else None), new
 
         added += provider._file(target).update(change)
