@@ -125,8 +125,17 @@ def _keep_visible(match: Any) -> str:
     return _patterns().candidates.sub("", match.group())
 
 
+#: Control characters no note needs (tab, line feed and carriage return excepted): ESC sequences repaint a terminal
+#: that shows the entry (`hermes memory show`), and none of them is visible where the note is read.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
 def disallowed(text: str) -> tuple[str, str] | None:
     """The first invisible character ``text`` may not carry, as ("U+XXXX", a short span around it), or None."""
+    control = _CONTROLS.search(text)
+    if control is not None:
+        at = control.start()
+        return f"U+{ord(control.group()):04X}", text[max(0, at - 12) : at + 13]
     if text.isascii():
         return None
     patterns = _patterns()

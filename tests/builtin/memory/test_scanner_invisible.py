@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hermes_plugins_builtin.memory.scanner import invisible
+from hermes_plugins_builtin.memory.scanner import scan
 from hermes_plugins_builtin.memory.scanner.invisible import disallowed, hidden_payloads
 
 TAG = lambda s: "".join(chr(0xE0000 + ord(c)) for c in s)  # noqa: E731
@@ -209,3 +210,20 @@ def test_four_selectors_are_the_fewest_read():
 
 def test_tags_and_selectors_in_one_note():
     assert hidden_payloads(TAG("tags") + _as_selectors(b"sels")) == [("tag characters", "tags"), ("variation selectors", "sels")]
+
+
+@pytest.mark.parametrize("text, code_point", [
+    ("Deploy notes \x1b[31mred\x1b[0m text", "U+001B"),  # a terminal colour sequence: repaints the screen of `memory show`
+    ("Window title \x1b]0;pwned\x07 here", "U+001B"),
+    ("bell\x07", "U+0007"), ("a NUL \x00 inside", "U+0000"), ("delete \x7f key", "U+007F"), ("C1 \x9b31m sequence", "U+009B"),
+    ("form\x0cfeed", "U+000C"),
+])
+def test_control_characters_no_note_needs_are_refused(text, code_point):
+    assert disallowed(text) is not None and disallowed(text)[0] == code_point
+    finding = scan(text)
+    assert finding is not None and finding.family == "invisible_characters" and finding.rule == code_point
+
+
+@pytest.mark.parametrize("text", ["Columns:\tname\tage", "Line one\nline two", "Windows line\r\nending kept in a file", "Plain ASCII note."])
+def test_tab_line_feed_and_carriage_return_are_text(text):
+    assert disallowed(text) is None and scan(text) is None
