@@ -35,6 +35,10 @@ class Setting:
     unit: str = ""
     #: a value to show in the fix (the default, where there is one)
     sample: str = ""
+    #: the value used when config.yaml does not set the key, for keys whose default lives in the code that reads
+    #: them (a builtin plugin, the model client) rather than in DEFAULT_CONFIG; None: no default (or in DEFAULT_CONFIG).
+    #: tests/test_config_defaults.py checks each one against the code that applies it.
+    default: Any = None
 
     def allowed(self) -> str:
         """What the setting accepts, in words."""
@@ -79,8 +83,8 @@ _SETTINGS: tuple[Setting, ...] = (
     Setting("model.provider", TEXT),
     Setting("model.base_url", TEXT),
     Setting("model.api_key", TEXT),
-    Setting("model.timeout", NUMBER, 0, unit="seconds", sample="60"),
-    Setting("model.max_retries", INT, 0, sample="3"),
+    Setting("model.timeout", NUMBER, 0, unit="seconds", sample="60", default=60.0),
+    Setting("model.max_retries", INT, 0, sample="3", default=3),
     Setting("model.context_length", INT, 1, unit="tokens", sample="128000"),
     Setting("model.pricing", MAPPING),
     Setting("memory", MAPPING),
@@ -90,16 +94,16 @@ _SETTINGS: tuple[Setting, ...] = (
     Setting("context", MAPPING),
     Setting("context.engine", TEXT),
     Setting("compression", MAPPING),
-    Setting("compression.enabled", BOOL),
-    Setting("compression.threshold", NUMBER, 0, 1, above_minimum=True, sample="0.75"),
-    Setting("compression.protect_first_n", INT, 0, sample="3"),
-    Setting("compression.protect_last_n", INT, 0, sample="6"),
-    Setting("compression.target_ratio", NUMBER, 0, 1, above_minimum=True, sample="0.2"),
+    Setting("compression.enabled", BOOL, default=True),
+    Setting("compression.threshold", NUMBER, 0, 1, above_minimum=True, sample="0.75", default=0.75),
+    Setting("compression.protect_first_n", INT, 0, sample="3", default=3),
+    Setting("compression.protect_last_n", INT, 0, sample="6", default=6),
+    Setting("compression.target_ratio", NUMBER, 0, 1, above_minimum=True, sample="0.2", default=0.2),
     Setting("auxiliary", MAPPING),
     Setting("prompt_caching", MAPPING),
     Setting("prompt_caching.enabled", BOOL),
     Setting("prompt_caching.cache_ttl", TEXT, choices=("5m", "1h")),
-    Setting("prompt_caching.strategy", TEXT, choices=("system_and_3", "turn_anchored")),
+    Setting("prompt_caching.strategy", TEXT, choices=("system_and_3", "turn_anchored"), default="system_and_3"),
     *(
         setting
         for section in ("compression", "session_search")
@@ -108,11 +112,11 @@ _SETTINGS: tuple[Setting, ...] = (
             Setting(f"auxiliary.{section}.base_url", TEXT),
             Setting(f"auxiliary.{section}.model", TEXT),
             Setting(f"auxiliary.{section}.api_key", TEXT),
-            Setting(f"auxiliary.{section}.timeout", NUMBER, 0, above_minimum=True, unit="seconds", sample="60"),
+            Setting(f"auxiliary.{section}.timeout", NUMBER, 0, above_minimum=True, unit="seconds", sample="60", default=60.0),
         )
     ),
-    Setting("auxiliary.session_search.max_concurrency", INT, 1, sample="3"),
-    Setting("auxiliary.session_search.max_chars", INT, 1000, unit="characters", sample="100000"),
+    Setting("auxiliary.session_search.max_concurrency", INT, 1, sample="3", default=3),
+    Setting("auxiliary.session_search.max_chars", INT, 1000, unit="characters", sample="100000", default=100_000),
 )
 
 SETTINGS: dict[str, Setting] = {setting.key: setting for setting in _SETTINGS}
@@ -220,3 +224,18 @@ def check_tree(data: Mapping[str, Any], where: str = "", prefix: str = "") -> No
         if isinstance(value, dict) and (not key or setting is not None):
             # below a known mapping: only known keys are checked (plugins' own settings are free-form)
             stack.extend((f"{key}.{child}" if key else str(child), item) for child, item in value.items())
+
+
+def code_defaults() -> dict[str, Any]:
+    """The defaults that live in the code reading them, as a nested mapping (``config show`` merges it under the
+    file; DEFAULT_CONFIG's own defaults are merged by :func:`hermes_core.config.load_config`)."""
+    tree: dict[str, Any] = {}
+    for setting in _SETTINGS:
+        if setting.default is None:
+            continue
+        node = tree
+        *parents, leaf = setting.key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = setting.default
+    return tree

@@ -167,6 +167,12 @@ def cmd_get(args: argparse.Namespace) -> int:
         return 0
     value = load_config().get(args.key, _MISSING)
     if value is _MISSING:
+        from hermes_core.settings import SETTINGS
+
+        setting = SETTINGS.get(args.key)  # a default kept by the code that reads the key (the compressor, the model client)
+        if setting is not None and setting.default is not None:
+            value = setting.default
+    if value is _MISSING:
         raise ConfigError(f"{args.key!r} is not set and has no default{_did_you_mean(args.key)} -> 'hermes config show' lists what is set")
     _print_value(value if args.reveal else _redacted(args.key, value), args.json)
     return 0
@@ -302,7 +308,13 @@ def cmd_unset(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     from hermes_core.config import load_config
 
-    settings = load_config().as_dict()
+    from hermes_core.config import deep_merge
+    from hermes_core.settings import code_defaults
+
+    # "defaults merged": those of DEFAULT_CONFIG (load_config) and those kept by the code that reads a key
+    loaded = load_config().as_dict()
+    merged = deep_merge(code_defaults(), loaded)
+    settings = {**{key: merged[key] for key in loaded}, **merged}  # the file's sections first, as before
     _print_value(settings if args.reveal else _redacted("", settings), args.json)
     return 0
 
