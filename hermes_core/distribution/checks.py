@@ -49,6 +49,8 @@ class PluginInfo:
     def turn_on_command(self) -> str:
         from hermes_core.plugin_candidate import command_word
 
+        if self.selected_by == "memory.provider":  # checks the provider's settings and availability, then selects it
+            return f"hermes memory setup {command_word(self.name)}"
         if self.selected_by:
             return f"hermes config set {self.selected_by} {command_word(self.name)}"
         return f"hermes plugins enable {command_word(self.key)}"

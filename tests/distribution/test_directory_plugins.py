@@ -260,12 +260,13 @@ def selectable_plugin(root, name, kind):
     return write_files(root, {"plugin.yaml": f"name: {name}\nkind: standalone\n", "__init__.py": engine})
 
 
-@pytest.mark.parametrize(("kind", "setting"), [("exclusive", "memory.provider"), ("standalone", "context.engine")])
-def test_providers_and_engines_are_turned_on_by_their_selection(run_hermes, hermes_home, tmp_path, kind, setting):
+@pytest.mark.parametrize(("kind", "setting", "hint"), [("exclusive", "memory.provider", "hermes memory setup sel"),
+                                                     ("standalone", "context.engine", "hermes config set context.engine sel")])
+def test_providers_and_engines_are_turned_on_by_their_selection(run_hermes, hermes_home, tmp_path, kind, setting, hint):
     plugin = selectable_plugin(tmp_path / "sel", "sel", kind)
     hinted = run_hermes("plugins", "install", str(plugin), "--no-input")
     assert hinted.exit_code == 0, hinted.stderr
-    assert f"'sel' is installed but off; turn it on with 'hermes config set {setting} sel'" in hinted.stdout
+    assert f"'sel' is installed but off; turn it on with '{hint}'" in hinted.stdout
     (hermes_home / "config.yaml").write_text("plugins:\n  disabled: [sel]\n")
     enabled = run_hermes("plugins", "install", str(plugin), "--force", "--enable")
     assert enabled.exit_code == 0, enabled.stderr
