@@ -137,3 +137,14 @@ def test_a_profile_with_no_home_yet_is_named_with_the_profiles_there_are(run_her
                                      "this command starts it empty (the profiles here: work)")
     again = run_hermes("-p", "work", "config", "get", "memory.provider")
     assert again.exit_code == 0 and again.stdout.strip() == "honcho" and "note:" not in again.stderr
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (("memory", "show", "--bogus"), "usage: hermes memory show "),
+    (("memory", "switch", "ledger", "-q"), "usage: hermes memory switch "),
+    (("plugins", "list", "--nope"), "usage: hermes plugins list "),
+    (("--bogus",), "usage: hermes [-h]"),
+])
+def test_an_unknown_option_shows_the_usage_of_the_command_it_was_given_to(run_hermes, argv, usage):
+    result = run_hermes(*argv)
+    assert result.exit_code == 2 and result.stderr.startswith(usage), result.stderr

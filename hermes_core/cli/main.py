@@ -59,10 +59,20 @@ def _report(message: str, exit_code: int, prefix: str = "hermes: error: ") -> in
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
         argv = getattr(self, "hermes_argv", None)  # set on the top-level parser, which reports unknown options
+        # argparse reports an unknown option of a subcommand from the top: show the usage of the command it was given to
+        (self if argv is None else _innermost(self, argv)).print_usage(sys.stderr)
         hint = _misplaced_option_hint(message, argv) if argv is not None else ""
         self.exit(_report(f"{message}{hint or _choice_hint(message, self.prog) or _usage_hint(message, self.prog)}", 2))
+
+
+def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser the words of ``argv`` lead to: ``hermes memory show --bogus`` -> ``hermes memory show``."""
+    for word in argv:
+        choices = next((action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction)), None)
+        if choices is not None and word in choices:
+            parser = choices[word]
+    return parser
 
 
 def _usage_hint(message: str, prog: str) -> str:
