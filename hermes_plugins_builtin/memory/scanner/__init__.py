@@ -23,6 +23,7 @@ from collections.abc import Iterator
 
 from . import commands, compact, concepts, decode, forgery, indirect, instructions, invisible, languages, learned, meaning, persistence, runtimes, semantics, starts, vocabulary
 from ..findings import FAMILIES, SCAN_LIMIT, Finding, blocked_marker, printable_span
+from ..verdicts import fingerprint
 from .normalise import compact as letters_only
 from .normalise import despaced, folded, nfkc, without_invisible
 # Concept classes whose words, in many languages, meet in one sentence (pairs found in two passes by ``meeting``).
@@ -31,6 +32,10 @@ from .prefilter import GateIndex
 from .rules import Rule
 
 __all__ = ["FAMILIES", "SCAN_LIMIT", "Finding", "blocked_marker", "printable_span", "scan", "scan_rules", "RULES"]
+
+#: What this code is, taken as it is imported: the verdicts it keeps on disk (``verdicts.py``) are filed under it, so an
+#: upgrade installed while this process runs does not pass them off as the new scanner's.
+FINGERPRINT: str | None = fingerprint(fresh=True)
 
 #: Every detector, in the order they are tried; structure (forgery) first because it is the cheapest to confirm.
 # Persistence before commands: a cron line that pipes a download into sh is named for what it plants.

@@ -216,15 +216,23 @@ _PROMPT = any_of((
     r"(?:what|how) you (?:were|have been|'ve been) (?:told|instructed|configured|programmed|set up|prompted)",
 ))
 
+#: A word every form of _PROMPT holds, one form at least each (the gate of the detectors that need _PROMPT): a form left
+#: out lets its notes through the gated scan alone (test_scanner_prompt_gate.py tries one note per form).
+_PROMPT_GATE = (
+    "prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context", "above",
+    "everything", "told", "given", "gave", "said", "instructed", "configured", "programmed", "set up", "before", "first",
+    "initial", "opening",
+)
+
 DISCLOSURE = (
     rule("prompt_disclosure", "reveal_prompt", rf"(?<!\bnot )(?<!\bnever )(?<!n't )\b{_REVEAL}\b{window(40)}\b{_PROMPT}(?![ \t-]+(?:template|templates|format|field|box|schema)\b)"
-         + OTHER_PROGRAM, gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "context window", "text above", "everything", "you were", "you have been", "you've been")),
-    rule("prompt_disclosure", "prompt_to_be_shared", rf"{_PROMPT}{window(40)}\b(?:should|must|shall|will|is to|are to|needs? to|has to|have to)\s+(?:always\s+)?be\s+(?:posted|shared|printed|shown|revealed|sent|published|included|output|copied|pasted|leaked|translated|displayed|e-?mailed|uploaded|attached|repeated|disclosed)\b", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
-    rule("prompt_disclosure", "prompt_handed_out", rf"\b(?:should|will|must|can|may|shall|gets?|receives?)\s+(?:get|receive|see|be (?:given|shown|told|sent))?\s*(?:a copy of\s+)?{_PROMPT}", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration")),
+         + OTHER_PROGRAM, gate=_PROMPT_GATE),
+    rule("prompt_disclosure", "prompt_to_be_shared", rf"{_PROMPT}{window(40)}\b(?:should|must|shall|will|is to|are to|needs? to|has to|have to)\s+(?:always\s+)?be\s+(?:posted|shared|printed|shown|revealed|sent|published|included|output|copied|pasted|leaked|translated|displayed|e-?mailed|uploaded|attached|repeated|disclosed)\b", gate=_PROMPT_GATE),
+    rule("prompt_disclosure", "prompt_handed_out", rf"\b(?:should|will|must|can|may|shall|gets?|receives?)\s+(?:get|receive|see|be (?:given|shown|told|sent))?\s*(?:a copy of\s+)?{_PROMPT}", gate=_PROMPT_GATE),
     # Split from the line above so that the prompt alternation runs only where one of these rare words occurs.
     rule("prompt_disclosure", "prompt_verbatim", rf"{_PROMPT}{window(30)}\b(?:verbatim|word for word|word-for-word|in full|exactly as written|unredacted)\b", gate=("verbatim", "word for word", "word-for-word", "in full", "exactly as written", "unredacted")),
     rule("prompt_disclosure", "store_prompt", rf"\b{_STORE}\w{{0,3}}\b{window(40)}\b{_STRICT_PROMPT}\b{window(40)}\b(?:in|into|to|at|on)\b", gate=("prompt", "message", "instruction", "preamble", "rules")),
-    rule("prompt_disclosure", "prompt_not_secret", rf"{_PROMPT}{window(30)}\b(?:is|are) (?:public|not (?:secret|confidential|private)|shareable|fine to share|ok to share|meant to be shared)\b|\b(?:don'?t|do not|never|no need to) keep (?:{_PROMPT}) (?:secret|confidential|private|hidden)\b|\b(?:answer|respond|reply)\s+(?:with|by (?:giving|pasting|quoting))\s+{_PROMPT}", gate=("prompt", "message", "instruction", "preamble", "directive", "rules", "guideline", "configuration", "told", "instructed", "configured", "programmed", "set up", "above", "before", "context", "given")),
+    rule("prompt_disclosure", "prompt_not_secret", rf"{_PROMPT}{window(30)}\b(?:is|are) (?:public|not (?:secret|confidential|private)|shareable|fine to share|ok to share|meant to be shared)\b|\b(?:don'?t|do not|never|no need to) keep (?:{_PROMPT}) (?:secret|confidential|private|hidden)\b|\b(?:answer|respond|reply)\s+(?:with|by (?:giving|pasting|quoting))\s+{_PROMPT}", gate=_PROMPT_GATE),
     rule("prompt_disclosure", "replace_prompt", r"\b(?:replace|overwrite|rewrite|swap|reset|substitute)\s+(?:\w{1,16}\s+)?(?:your|the (?:agent'?s|assistant'?s))\s+(?:system\s+)?(?:prompt|instructions|system message)\b|\b(?:your|the) (?:system )?prompt (?:is now|has (?:been )?(?:changed|replaced|updated)|now (?:reads|is|says)|becomes|shall be)\b|\byour (?:instructions|system message) (?:are|is) now\b"),
     rule("prompt_disclosure", "modify_prompt_file", r"\b(?:modify|edit|change|update|append to|write to|overwrite)\s+(?:the\s+)?(?:system\s+prompt|soul|persona)\s+file\b"),
 )

@@ -50,6 +50,7 @@ def test_verdicts_of_another_scanner_are_never_used(monkeypatch):
     verdicts.scan(CLEAN)
     _forget()
     monkeypatch.setattr(verdicts, "_fingerprint", "another scanner")
+    monkeypatch.setattr(scanner, "FINGERPRINT", "another scanner")
     calls = []
     real = scanner.scan
     monkeypatch.setattr(scanner, "scan", lambda text: calls.append(text) or real(text))
@@ -66,10 +67,13 @@ def test_an_older_scanner_appending_beside_a_newer_one_does_not_speak_for_it():
 
 
 def test_the_meaning_switch_keeps_its_verdicts_apart(monkeypatch):
-    verdicts.scan(CLEAN)
+    verdicts.scan(CLEAN)  # judged without the stage
     monkeypatch.setenv(SWITCH, "on")
-    assert verdicts.key(CLEAN, True) != verdicts.key(CLEAN, False)
-    assert verdicts._log().lookup(verdicts.key(CLEAN, True)) == (False, None)
+    _forget()
+    calls = []
+    monkeypatch.setattr(scanner, "scan", lambda text: calls.append(text))  # what a scan with the stage says: clean
+    assert verdicts.scan(CLEAN) is None and calls == [CLEAN]  # the verdict without the stage does not answer for it
+    assert {line[1] for line in _lines()} == {verdicts.key(CLEAN, False), verdicts.key(CLEAN, True)}
 
 
 def test_a_damaged_file_or_torn_line_costs_a_scan_and_nothing_else():
@@ -97,7 +101,7 @@ def test_the_file_keeps_the_newest_verdicts_and_stays_bounded(monkeypatch):
         verdicts.scan(text)
     assert len(_lines()) <= 2 * verdicts.LIMIT
     _forget()
-    kept = verdicts._log().verdicts
+    kept = verdicts._log(verdicts.fingerprint()).verdicts
     assert list(kept)[-3:] == [verdicts.key(t, False) for t in texts[-3:]]
 
 
@@ -133,3 +137,48 @@ def test_a_long_text_is_scanned_every_time_and_not_kept():
     long = "word " * 2000
     assert verdicts.scan(long) is None
     assert not verdicts.path().exists()
+
+
+def test_the_fingerprint_reads_the_scanner_s_files_not_only_their_dates(tmp_path, monkeypatch):
+    code = tmp_path / "scanner"
+    code.mkdir()
+    rules, findings = code / "rules.py", tmp_path / "findings.py"
+    rules.write_text("PATTERN = 'ignore'\n")
+    findings.write_text("FAMILIES = {}\n")
+    monkeypatch.setattr(verdicts, "_SCANNER_DIR", code)
+    monkeypatch.setattr(verdicts, "_ALSO", (findings,))
+    first = verdicts.fingerprint(fresh=True)
+    dated = rules.stat()
+    rules.write_text("PATTERN = 'obey!!'\n")  # the same size, and the same time below (a reproducible build)
+    os.utime(rules, ns=(dated.st_atime_ns, dated.st_mtime_ns))
+    edited = verdicts.fingerprint(fresh=True)
+    findings.write_text("FAMILIES = {'x': 1}\n")  # outside scanner/, it decides verdicts too
+    assert len({first, edited, verdicts.fingerprint(fresh=True)}) == 3
+    monkeypatch.setattr(verdicts, "_SCANNER_DIR", tmp_path / "in.zip" / "scanner")  # no directory to read
+    assert verdicts.fingerprint(fresh=True) is None
+    monkeypatch.setattr(verdicts, "_fingerprint", None)
+    monkeypatch.setattr(scanner, "FINGERPRINT", None)  # what the scanner took at its import there
+    assert verdicts.scan(ATTACK) is not None and not verdicts.path().exists()  # scanned, nothing kept
+
+
+def test_a_scanner_loaded_before_an_upgrade_files_its_verdicts_under_its_own_code(monkeypatch):
+    monkeypatch.setattr(scanner, "FINGERPRINT", "the code this process runs")
+    monkeypatch.setattr(verdicts, "_fingerprint", "the files installed since")
+    verdicts.scan(CLEAN)
+    assert [line[0] for line in _lines()] == ["the code this process runs"]
+    _forget()  # a new process of the new install: its scanner not loaded yet, it reads under the files' fingerprint
+    monkeypatch.setattr(verdicts, "_loaded_scanner_mark", lambda: None)
+    calls = []
+    monkeypatch.setattr(scanner, "scan", lambda text: calls.append(text))
+    verdicts.scan(CLEAN)
+    assert calls == [CLEAN]
+
+
+def test_a_cache_grown_past_its_size_limit_is_written_anew(monkeypatch):
+    verdicts.path().parent.mkdir(parents=True, exist_ok=True)
+    verdicts.path().write_bytes(b"[" * 200_000 + b"\n" + b"x" * 100_000)  # one absurdly nested line, then junk
+    assert verdicts.scan(CLEAN) is None  # the nested line is skipped, not a RecursionError
+    monkeypatch.setattr(verdicts, "_FILE_LIMIT", 1000)
+    _forget()
+    assert verdicts.scan(ATTACK) is not None
+    assert verdicts.path().stat().st_size < 1000 and [line[1] for line in _lines()] == [verdicts.key(ATTACK, False)]
