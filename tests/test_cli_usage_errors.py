@@ -148,3 +148,9 @@ def test_a_profile_with_no_home_yet_is_named_with_the_profiles_there_are(run_her
 def test_an_unknown_option_shows_the_usage_of_the_command_it_was_given_to(run_hermes, argv, usage):
     result = run_hermes(*argv)
     assert result.exit_code == 2 and result.stderr.startswith(usage), result.stderr
+
+
+def test_the_usage_shown_follows_the_command_not_a_profile_of_the_same_name(run_hermes):
+    # `-p memory` names a profile: the command is `config get`, whose usage is the one to show
+    result = run_hermes("-p", "memory", "config", "get", "x", "--bogus")
+    assert result.exit_code == 2 and "usage: hermes config get " in result.stderr, result.stderr

@@ -44,3 +44,14 @@ def test_config_get_and_show_report_them_and_a_set_value_wins(run_hermes, hermes
     no_default = run_hermes("config", "get", "model.context_length")  # the model's own context length applies
     assert no_default.exit_code == 1 and "is not set and has no default" in no_default.stderr
     assert set(code_defaults()) == {"model", "compression", "prompt_caching", "auxiliary"}
+
+
+def test_get_and_show_agree_on_every_key(run_hermes, hermes_home):
+    (hermes_home / "config.yaml").write_text("compression:\n  enabled: false\n")
+    shown = yaml.safe_load(run_hermes("config", "show").stdout)
+    section = yaml.safe_load(run_hermes("config", "get", "compression").stdout)
+    assert section == shown["compression"] == {"enabled": False, "threshold": 0.75, "protect_first_n": 3, "protect_last_n": 6, "target_ratio": 0.2}
+    (hermes_home / "config.yaml").write_text("compression:\n")  # a section left empty: null, and the defaults apply
+    shown = yaml.safe_load(run_hermes("config", "show").stdout)
+    assert shown["compression"]["threshold"] == 0.75 and run_hermes("config", "get", "compression.threshold").stdout.strip() == "0.75"
+    assert CompressionSettings.from_config(Config({"compression": None})).threshold == 0.75  # as the compressor reads it

@@ -151,8 +151,32 @@ def _did_you_mean(key: str) -> str:
     return f" (did you mean '{suggestion}'?)" if suggestion else ""
 
 
+def effective_config() -> dict[str, Any]:
+    """What `config get` and `config show` report: config.yaml over every default, those of DEFAULT_CONFIG
+    (:func:`~hermes_core.config.load_config`) and those kept by the code that reads a key (the compressor, the model
+    client), with config.yaml's sections first."""
+    from hermes_core.config import deep_merge, load_config
+    from hermes_core.settings import code_defaults
+
+    loaded = load_config().as_dict()
+    merged = deep_merge(code_defaults(), _without_empty_sections(loaded, code_defaults()))
+    return {**{key: merged[key] for key in loaded}, **merged}
+
+
+def _without_empty_sections(loaded: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """``loaded`` without the sections left empty (``compression:`` with nothing under it reads as null) where the code
+    has defaults: the code reading them applies its defaults there, so they are what is reported."""
+    kept: dict[str, Any] = {}
+    for key, value in loaded.items():
+        default = defaults.get(key)
+        if value is None and isinstance(default, dict):
+            continue
+        kept[key] = _without_empty_sections(value, default) if isinstance(value, dict) and isinstance(default, dict) else value
+    return kept
+
+
 def cmd_get(args: argparse.Namespace) -> int:
-    from hermes_core.config import load_config
+    from hermes_core.config import Config
 
     if _ENV_NAME.fullmatch(args.key):  # what `config set` stored in .env (or the environment has)
         from hermes_core.config import get_hermes_home
@@ -165,13 +189,7 @@ def cmd_get(args: argparse.Namespace) -> int:
                               f"-> hermes config set {args.key} VALUE stores it there")
         _print_value(found if args.reveal else _redacted(args.key, found), args.json)
         return 0
-    value = load_config().get(args.key, _MISSING)
-    if value is _MISSING:
-        from hermes_core.settings import SETTINGS
-
-        setting = SETTINGS.get(args.key)  # a default kept by the code that reads the key (the compressor, the model client)
-        if setting is not None and setting.default is not None:
-            value = setting.default
+    value = Config(effective_config()).get(args.key, _MISSING)
     if value is _MISSING:
         raise ConfigError(f"{args.key!r} is not set and has no default{_did_you_mean(args.key)} -> 'hermes config show' lists what is set")
     _print_value(value if args.reveal else _redacted(args.key, value), args.json)
@@ -306,15 +324,7 @@ def cmd_unset(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from hermes_core.config import load_config
-
-    from hermes_core.config import deep_merge
-    from hermes_core.settings import code_defaults
-
-    # "defaults merged": those of DEFAULT_CONFIG (load_config) and those kept by the code that reads a key
-    loaded = load_config().as_dict()
-    merged = deep_merge(code_defaults(), loaded)
-    settings = {**{key: merged[key] for key in loaded}, **merged}  # the file's sections first, as before
+    settings = effective_config()
     _print_value(settings if args.reveal else _redacted("", settings), args.json)
     return 0
 

@@ -67,11 +67,21 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
-    """The (sub)command parser the words of ``argv`` lead to: ``hermes memory show --bogus`` -> ``hermes memory show``."""
-    for word in argv:
+    """The (sub)command parser the words of ``argv`` lead to: ``hermes memory show --bogus`` -> ``hermes memory show``.
+
+    The walk starts at the command as the global options are read (``-p memory`` is a profile named memory), then
+    follows each subcommand's choices. argparse keeps those in its private ``_actions``; it offers no public way to
+    find the parser a word selected, and at worst the walk stops early (the usage shown is then an outer one).
+    """
+    command = _global_options(argv).command
+    if command is None or command not in argv:
+        return parser
+    words = list(argv)[list(argv).index(command) :]
+    for word in words:
         choices = next((action.choices for action in parser._actions if isinstance(action, argparse._SubParsersAction)), None)
-        if choices is not None and word in choices:
-            parser = choices[word]
+        if not isinstance(choices, dict) or word not in choices:
+            break
+        parser = choices[word]
     return parser
 
 

@@ -112,6 +112,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 # -- import --
 
 
+#: How standard input is named, given as ``-``.
+STDIN = "standard input"
+
+
 def read_records(path: Path) -> list[MemoryRecord]:
     """Every record of the file (``-``: standard input), or one error listing the bad lines; nothing is imported from
     a bad file."""
@@ -119,7 +123,7 @@ def read_records(path: Path) -> list[MemoryRecord]:
 
     if str(path) == "-":
         text = read_stdin_text(1 << 30, what="records to import")
-        return _parsed(text, "stdin")
+        return _parsed(text, STDIN)
     if path.is_dir():
         raise HermesError(f"{path} is a directory -> give the .jsonl file 'hermes memory export' wrote")
     try:  # a regular file of bounded size: a FIFO would block, /dev/zero would fill memory
@@ -169,7 +173,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         ledger = store.memory_backfill_ledger(provider.name)
         done = set() if args.again else ledger.done_items("import:")
         pending = [(item, r) for item, r in unique if item not in done]
-        source = "standard input" if str(args.file) == "-" else str(args.file)
+        source = STDIN if str(args.file) == "-" else str(args.file)
         summary = {"provider": provider.name, "file": source, "records": len(records), "duplicates_in_file": len(records) - len(unique),
                    "imported_before": len(unique) - len(pending), "to_import": len(pending), "dry_run": bool(args.dry_run)}
         if args.dry_run:
@@ -219,6 +223,8 @@ def _explained(exc: BaseException, source: str) -> tuple[str, str]:
     cause, fix = split_cause_and_fix(getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}")
     fix = fix.rstrip(". ")
     if getattr(exc, "record", None) is not None:  # one record the provider will not store: the file must change
+        if source == STDIN:  # nothing to edit in place: the records must be kept in a file first
+            return cause, f"save the records to a file, {fix or 'change that record'} there (or delete that record), and import that file; records already imported are skipped"
         return cause, f"{fix or 'change it'} in {source} (or delete that record), then run the same import again; records already imported are skipped"
     then = "run the same import again; records already imported are skipped"
     return cause, (f"{fix}; then {then}" if fix else f"fix the cause and {then}")

@@ -139,11 +139,8 @@ def cmd_remove(args: argparse.Namespace) -> int:
     # remove refuses and says how (it never deletes what may be the author's only copy unasked).
     ask = (lambda _directory: True) if args.yes else confirm_delete if sys.stdin.isatty() and not args.json else None
     entry = maintenance.remove(Installer(_home(), Console(quiet=args.quiet, out=sys.stderr if args.json else None)), args.name, confirm_delete=ask)
-    if entry is None:
-        if args.json:
-            print_json({"removed": None, "confirmed": False})
-        else:
-            print("nothing removed")
+    if entry is None:  # "no" at the terminal (with --json nobody is asked: remove refuses instead)
+        print("nothing removed")
         return 0
     if args.json:
         print_json({"removed": dict(entry.as_dict(), key=entry.key)})
