@@ -31,18 +31,19 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
-PACKAGE = "hermes_plugins_builtin/memory/scanner"
+#: The built-in memory package, not the scanner alone: the scanner imports modules beside it (findings, verdicts).
+PACKAGE = "hermes_plugins_builtin/memory"
 
 
 def _other_scanner(ref: str, into: Path) -> Callable[[str], Any]:
-    """The ``_scan`` of the scanner package at ``ref``, imported as ``scanner_at_ref``."""
+    """The ``_scan`` of the scanner at ``ref``, its package imported as ``memory_at_ref``."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, PACKAGE], capture_output=True, check=False)
     if archive.returncode != 0:
         raise SystemExit(f"cannot read {PACKAGE} at {ref!r}: {archive.stderr.decode().strip()} (give a branch, tag or commit of this repository)")
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    (into / PACKAGE).rename(into / "scanner_at_ref")
+    (into / PACKAGE).rename(into / "memory_at_ref")
     sys.path.insert(0, str(into))
-    return importlib.import_module("scanner_at_ref")._scan
+    return importlib.import_module("memory_at_ref.scanner")._scan
 
 
 def _notes(count: int) -> list[str]:
