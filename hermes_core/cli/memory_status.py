@@ -130,7 +130,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     for problem in status["problems"]:
         print(f"problem:    {problem}")
     if status["missing_env"]:
-        print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run 'hermes memory setup {status['provider']}'")
+        first = status["missing_env"][0]
+        # memory setup asks for them only at a terminal; config set stores one anywhere (a script, a container)
+        print(f"missing:    {', '.join(status['missing_env'])} (set neither in the environment nor in {manager.home / '.env'}) -> run "
+              f"'hermes memory setup {status['provider']}' at a terminal, or 'hermes config set {first} VALUE'")
     if status.get("shadowed"):
         print(f"shadowed:   {', '.join(status['shadowed'])} (also named by memory.provider; only '{status['plugin']}' runs)")
     for key, value in (status.get("details") or {}).items():
