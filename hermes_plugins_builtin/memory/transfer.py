@@ -95,7 +95,11 @@ def _merged(provider: BuiltinMemoryProvider, target: str, current: list[str], re
 
 def check_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryRecord]) -> int:
     """What :func:`import_records` would do, without writing: how many entries would be new, or its error."""
-    return sum(_merged(provider, target, provider._file(target).read(), requests)[1] for target, requests in _requests(records).items() if requests)
+    new = 0
+    for target, requests in _requests(records).items():
+        if requests:  # the file as it is now, as import_records' update would read it under its lock
+            new += _merged(provider, target, provider._file(target).read(), requests)[1]
+    return new
 
 
 def import_records(provider: BuiltinMemoryProvider, records: Sequence[MemoryRecord]) -> int:
