@@ -116,7 +116,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         status["details"] = _provider_details(manager)
     status["providers"] = sorted(r.name for r in provider_records(manager))
     builtin = builtin_memory(manager)
-    status["usage"] = {target: memory_live_state(builtin, target)["usage"] for target in TARGETS}
+    states = {target: memory_live_state(builtin, target) for target in TARGETS}
+    status["usage"] = {target: state["usage"] for target, state in states.items()}
+    # a lowered limit can leave a file over it: edits that grow it are refused until entries go or the limit rises
+    status["over_limit"] = sorted(t for t, state in states.items() if state["char_count"] > state["char_limit"])
     scanner_status = getattr(builtin, "scanner_status", None)
     if callable(scanner_status):
         status["scanner"] = scanner_status()
@@ -142,7 +145,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"{label:<12}{shown}" if len(label) < 12 else f"{label} {shown}")
     print(f"found:      {', '.join(status['providers']) or '(no external providers)'}")
     for target in TARGETS:
-        print(f"{target + ':':<12}{status['usage'][target]}")
+        over = ""
+        if target in status["over_limit"]:
+            over = (f" (over the limit: adding to it is refused -> remove entries with 'hermes memory remove TEXT"
+                    f"{'' if target == 'memory' else ' --target user'}', or raise it: 'hermes config set memory.{target}_char_limit N')")
+        print(f"{target + ':':<12}{status['usage'][target]}{over}")
     if "meaning_stage" in status.get("scanner", {}):
         print(f"scanner:    meaning stage {status['scanner']['meaning_stage']}")
     return code

@@ -203,3 +203,16 @@ def test_a_key_only_another_mode_needs_is_not_reported_missing(make_plugin, run_
     local = run_hermes("memory", "status")
     assert "local mode needs a model" in local.stdout and "MODES_KEY" not in local.stdout + local.stderr
     assert run_hermes("memory", "status", "--json").json()["missing_env"] == []
+
+
+def test_a_file_left_over_a_lowered_limit_is_flagged_with_the_fix(run_hermes, hermes_home):
+    assert run_hermes("memory", "add", "--target", "user", "Prefers British spelling in docs.").exit_code == 0
+    fine = run_hermes("memory", "status", "--offline", "--json").json()
+    assert fine["over_limit"] == []
+    assert run_hermes("config", "set", "memory.user_char_limit", "10").exit_code == 0
+    flagged = run_hermes("memory", "status", "--offline")
+    assert "user:       330% — 33/10 chars (over the limit: adding to it is refused" in flagged.stdout
+    assert "'hermes config set memory.user_char_limit N'" in flagged.stdout
+    assert run_hermes("memory", "status", "--offline", "--json").json()["over_limit"] == ["user"]
+    grows = run_hermes("memory", "add", "--target", "user", "Likes tea.")
+    assert grows.exit_code == 1  # what the flag says
