@@ -209,7 +209,16 @@ def parse_yaml_value(text: str) -> Any:
         return load_yaml(text)
     except YamlLimitError as exc:
         raise ConfigError(f"the value is {describe_yaml_error(exc)} -> give a smaller value") from None
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        stripped = text.strip()
+        # Text that opens a flow mapping or list was meant as one: stored as a string, the mistake would surface only
+        # when a plugin reads a string where it wants a mapping.
+        if stripped[0] in "{[":
+            kind, example = ("mapping", "{a: 1, b: [1, 2]}") if stripped[0] == "{" else ("list", "[1, 2]")
+            raise ConfigError(
+                f"{text!r} opens a YAML {kind} but is not valid YAML: {getattr(exc, 'problem', None) or exc} "
+                f"-> close it (e.g. '{example}'), or quote it to store the text itself: '\"{stripped}\"'"
+            ) from None
         return text
 
 

@@ -55,3 +55,13 @@ def test_get_and_show_agree_on_every_key(run_hermes, hermes_home):
     shown = yaml.safe_load(run_hermes("config", "show").stdout)
     assert shown["compression"]["threshold"] == 0.75 and run_hermes("config", "get", "compression.threshold").stdout.strip() == "0.75"
     assert CompressionSettings.from_config(Config({"compression": None})).threshold == 0.75  # as the compressor reads it
+
+
+def test_an_unclosed_mapping_or_list_is_refused_not_stored_as_text(run_hermes, hermes_home):
+    for given, example in (("{a: [1, 2", "{a: 1, b: [1, 2]}"), ("[1, 2", "[1, 2]")):
+        result = run_hermes("config", "set", "plugins.entries.foo.settings.x", given)
+        assert result.exit_code == 1 and f"opens a YAML" in result.stderr and f"e.g. '{example}'" in result.stderr
+    assert not (hermes_home / "config.yaml").exists() or "foo" not in (hermes_home / "config.yaml").read_text()
+    quoted = run_hermes("config", "set", "plugins.entries.foo.settings.x", '"{a: [1, 2"')  # the text itself, as told
+    assert quoted.exit_code == 0 and run_hermes("config", "get", "plugins.entries.foo.settings.x").stdout.strip() == "{a: [1, 2"
+    assert run_hermes("config", "set", "plugins.entries.foo.settings.y", "plain: words").exit_code == 0
