@@ -105,6 +105,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         messages = store.get_messages(row["id"])
     text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
     if args.output is None:
+        if args.format == "md" and sys.stdout.isatty():  # a person reads it: stored text must not drive their terminal
+            from hermes_core.cli.output import terminal_safe
+
+            text = terminal_safe(text)
         sys.stdout.write(text)
         return 0
     _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile

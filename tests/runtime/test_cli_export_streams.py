@@ -61,3 +61,39 @@ def test_what_counts_as_a_stream(tmp_path):
     assert is_stream(Path("/dev/stdout")) and is_stream(Path("/dev/null"))
     assert not is_stream(tmp_path / "notes.jsonl") and not is_stream(tmp_path / "to-notes")
     assert not is_stream(tmp_path / "not-there.jsonl") and not is_stream(tmp_path)
+
+
+def _export_to_a_terminal(session_id: str, home: Path, fmt: str) -> bytes:
+    """``hermes sessions export`` run with its standard output on a pseudo-terminal, as a person runs it."""
+    import pty
+    import subprocess
+    import sys
+
+    main, follower = pty.openpty()
+    env = {**os.environ, "HERMES_HOME": str(home)}
+    with subprocess.Popen([sys.executable, "-m", "hermes_core", "sessions", "export", session_id, "--format", fmt],
+                          stdout=follower, stderr=subprocess.PIPE, env=env) as child:
+        os.close(follower)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert child.wait(timeout=60) == 0, child.stderr.read()
+    os.close(main)
+    return out
+
+
+def test_a_markdown_export_to_a_terminal_shows_control_characters_instead_of_obeying_them(run_hermes, hermes_home, tmp_path):
+    chat = tmp_path / "chat.jsonl"
+    hostile = "Done.\x1b[2J\x1b]0;pwned\x07 Next step"
+    chat.write_text(json.dumps({"role": "user", "content": "status?"}) + "\n" + json.dumps({"role": "assistant", "content": hostile}) + "\n", encoding="utf-8")
+    (session,) = run_hermes("sessions", "import", str(chat), "--json").json()["sessions"]
+    shown = _export_to_a_terminal(session["id"], hermes_home, "md")
+    assert b"\x1b" not in shown and b"\x07" not in shown and b"Done.\\x1b[2J\\x1b]0;pwned\\x07 Next step" in shown
+    exact = run_hermes("sessions", "export", session["id"], "--format", "md")  # into a pipe or a file: as stored
+    assert hostile in exact.stdout
