@@ -32,7 +32,7 @@ from typing import Any
 
 from hermes_core.config import get_hermes_home
 from hermes_core.errors import HermesError
-from hermes_core.files import make_private_dirs, read_limited_bytes, temp_prefix
+from hermes_core.files import atomic_write_bytes, make_private_dirs, read_limited_bytes
 
 from .findings import FAMILIES, Finding
 from .scan_switch import meaning_enabled
@@ -187,25 +187,9 @@ class _Log:
         self._read()
         kept = list({**self.verdicts, **mine}.items())[-LIMIT:]
         self.verdicts = dict(kept)
-        _replace(self.file, b"".join(self._line(name, value) for name, value in kept))
+        # rare (once per LIMIT new verdicts), so the shared atomic writer's fsync costs nothing that matters
+        atomic_write_bytes(self.file, b"".join(self._line(name, value) for name, value in kept), exact_mode=0o600)
         self.lines = len(kept)
-
-
-def _replace(file: Path, data: bytes) -> None:
-    """Replace ``file`` through a temporary file and a rename, without fsync: a cache lost to a power cut is rebuilt,
-    so a memory write pays no flush for it."""
-    make_private_dirs(file.parent)
-    temporary = file.with_name(f"{temp_prefix(file)}{os.getpid()}.{threading.get_ident()}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        try:
-            os.write(handle, data)
-        finally:
-            os.close(handle)
-        os.replace(temporary, file)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 _logs: dict[tuple[Path, str], _Log] = {}
