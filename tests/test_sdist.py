@@ -54,7 +54,7 @@ def test_a_test_runs_from_the_unpacked_sdist_against_its_own_code(unpacked_sdist
     where = subprocess.run([sys.executable, "-c", "import hermes_core; print(hermes_core.__file__)"], cwd=unpacked_sdist, env=env, capture_output=True, text=True, check=True)
     assert Path(where.stdout.strip()).is_relative_to(unpacked_sdist)
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_manifest.py", "tests/builtin/memory/test_entries.py"],
+        [sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider", "tests/test_manifest.py", "tests/builtin/memory/test_entries.py"],
         cwd=unpacked_sdist, env=env, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]

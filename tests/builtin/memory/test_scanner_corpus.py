@@ -121,17 +121,21 @@ def test_gates_never_change_a_result():
     """Gates only skip detectors that could not match; running every detector without them decides the same."""
     from hermes_plugins_builtin.memory import scanner
 
-    # Every sixth note (about 3,300 across every batch): the ungated scan runs every detector on each, 4 ms a note.
+    # Every sixth note (about 4,500 across every batch). The hand-written detectors are compared (what they accept,
+    # the learned detector then reads alike). Without gates every detector runs, so a note the gated scan refuses is
+    # refused without them too (the same detector still matches): only the notes it accepts need the ungated scan,
+    # about 4 ms a note.
     texts = [n["text"] for n in NOTES[::6]] + EARLIER["attacks"] + EARLIER["benign"]
-    gated = [scanner._scan(text) is None for text in texts]
+    accepted = [text for text in texts if scanner.scan_rules(text) is None]
+    assert len(accepted) > 0.3 * len(texts)  # the check reads the harmless notes, at least
     saved = scanner.RULES, scanner._DECODED_RULES
     try:
         scanner.RULES = tuple(r.without_gates() for r in saved[0])
         scanner._DECODED_RULES = tuple(r.without_gates() for r in saved[1])
-        ungated = [scanner._scan(text) is None for text in texts]
+        refused_ungated = [(text, finding) for text in accepted if (finding := scanner.scan_rules(text)) is not None]
     finally:
         scanner.RULES, scanner._DECODED_RULES = saved
-    assert gated == ungated
+    assert refused_ungated == []
 
 
 def test_lower_cased_patterns_never_change_a_result():
@@ -139,10 +143,11 @@ def test_lower_cased_patterns_never_change_a_result():
     from hermes_plugins_builtin.memory import scanner
 
     texts = [n["text"] for n in NOTES[1::3]] + EARLIER["attacks"] + EARLIER["benign"]
-    lowered = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+    # The hand-written detectors are compared: what they accept, the learned detector then reads alike.
+    lowered = [(f.family, f.rule) if (f := scanner.scan_rules(text)) else None for text in texts]
     scanner._LOWERED_PATTERNS = False
     try:
-        cased = [(f.family, f.rule) if (f := scanner._scan(text)) else None for text in texts]
+        cased = [(f.family, f.rule) if (f := scanner.scan_rules(text)) else None for text in texts]
     finally:
         scanner._LOWERED_PATTERNS = True
     assert lowered == cased

@@ -29,13 +29,13 @@ def _without_stage(text: str) -> bool:
 
 @pytest.fixture(scope="module")
 def missed_by_the_rest() -> list[str]:
-    """Tuning attacks of the meaning families that the rules and the learned detector accept (every 8th, in order)."""
+    """Tuning attacks of the meaning families that the rules and the learned detector accept (every 12th, in order)."""
     import os
 
     os.environ[meaning.SWITCH] = "off"
     picked = [n["text"] for n in NOTES if n["split"] in TUNING and n["label"] == "attack" and n["family"] in MEANING_FAMILIES and n["variant"] not in ENCODED]
     missed = [text for text in picked if _without_stage(text)]
-    return missed[::8]
+    return missed[::12]
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +68,10 @@ def test_the_stage_refuses_what_the_other_detectors_let_through_and_names_the_fa
 
 
 def test_harmless_notes_in_the_same_vocabulary_stay_accepted(monkeypatch):
-    hard = [n["text"] for n in NOTES if n["split"] in TUNING and n["label"] == "benign" and n["family"] == "hard"][::16]
+    hard = [n["text"] for n in NOTES if n["split"] in TUNING and n["label"] == "benign" and n["family"] == "hard"][::24]
     monkeypatch.setenv(meaning.SWITCH, "off")
     read = [text for text in hard if scan(text) is None]  # what reaches the stage
-    assert len(read) >= 250 and all(len(text) <= meaning.CHUNK for text in read)  # one window each: one batch
+    assert len(read) >= 180 and all(len(text) <= meaning.CHUNK for text in read)  # one window each: one batch
     model = meaning.network()
     scores = model.scores(meaning.embed(read))[0]
     refused = [text for text, score in zip(read, scores) if score > model.threshold]
