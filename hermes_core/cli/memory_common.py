@@ -64,12 +64,9 @@ def refuse_undecodable_memory_file(provider: Any, target: str) -> None:
 
 def provider_available(provider: MemoryProvider) -> tuple[bool, str]:
     """``(is_available(), reason)``; a provider that raises counts as unavailable."""
-    try:
-        if provider.is_available():
-            return True, ""
-        return False, provider.unavailable_reason() or "is_available() returned false"
-    except Exception as exc:  # provider code: its failure is a status to report, not a crash
-        return False, f"is_available() raised {type(exc).__name__}: {exc}"
+    from hermes_core.memory.provider import availability
+
+    return availability(provider)
 
 
 def provider_records(manager: PluginManager) -> list[PluginRecord]:

@@ -16,7 +16,7 @@ from hermes_core.memory.calls import accepts, call_on_memory_write
 # OrderedWorker stays importable from here: providers that keep their own ordered write queue
 # (Mem0's) import it from this module.
 from hermes_core.memory.ordered_worker import OrderedWorker
-from hermes_core.memory.provider import MemoryProvider, is_trivial_prompt
+from hermes_core.memory.provider import MemoryProvider, availability, is_trivial_prompt
 from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME, RESERVED_TOOL_NAMES, MemoryTools
 
 if TYPE_CHECKING:
@@ -80,7 +80,19 @@ class MemoryManager(MemoryTools):
                     selection,
                 )
             else:
-                manager.add_provider(external)
+                # is_available() decides activation: a provider that lacks its settings, credentials or libraries
+                # would fail at every call of the session (or, worse, half-work); the session runs on built-in
+                # memory and says why, as `hermes memory status` does.
+                available, reason = availability(external)
+                if available:
+                    manager.add_provider(external)
+                else:
+                    logger.warning(
+                        "memory provider %r is selected but not available (%s); this session uses built-in memory "
+                        "only -> run 'hermes memory status' for what it lacks",
+                        external.name,
+                        reason,
+                    )
         return manager
 
     @property

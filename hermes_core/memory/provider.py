@@ -232,3 +232,13 @@ class MemoryProvider(ABC):
 # The default import_memories stores records through on_memory_write only where a provider
 # overrides this do-nothing base (see hermes_core.memory.fallback_import).
 register_base_write(MemoryProvider.on_memory_write)
+
+
+def availability(provider: MemoryProvider) -> tuple[bool, str]:
+    """``(is_available(), why not)``; a provider whose check raises counts as unavailable (its code, not ours)."""
+    try:
+        if provider.is_available():
+            return True, ""
+        return False, provider.unavailable_reason() or "is_available() returned false"
+    except Exception as exc:  # noqa: BLE001 - provider code: its failure is a reason to report, not a crash
+        return False, f"is_available() raised {type(exc).__name__}: {exc}"

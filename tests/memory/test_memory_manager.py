@@ -237,3 +237,25 @@ def register(ctx):
     plugins = plugin_manager(enabled=["builtin_stub"], config={"memory": {"provider": "vault"}})
     manager = MemoryManager.from_plugins(plugins)
     assert [p.name for p in manager.providers] == ["builtin", "vault"]
+
+
+@pytest.mark.parametrize("check, reason", [("return False", "VAULT_TOKEN is not set"), ("raise RuntimeError('no keyring')", "is_available() raised RuntimeError: no keyring")])
+def test_a_selected_provider_that_is_not_available_stays_out_of_the_session_and_says_why(make_plugin, plugin_manager, caplog, check, reason):
+    code = f"""
+from hermes_core import MemoryProvider
+class P(MemoryProvider):
+    name = "vault"
+    def is_available(self): {check}
+    def unavailable_reason(self): return "VAULT_TOKEN is not set"
+    def initialize(self, session_id, **kw): raise AssertionError("an unavailable provider must not be initialized")
+    def get_tool_schemas(self): return [{{"name": "vault_search", "description": "d", "parameters": {{"type": "object", "properties": {{}}}}}}]
+def register(ctx):
+    ctx.register_memory_provider(P())
+"""
+    make_plugin("vault", code, manifest={"name": "vault", "kind": "exclusive"})
+    plugins = plugin_manager(config={"memory": {"provider": "vault"}})
+    with caplog.at_level("WARNING"):
+        manager = MemoryManager.from_plugins(plugins)
+    assert [p.name for p in manager.providers] == ["builtin"]
+    warning = "\n".join(r.getMessage() for r in caplog.records)
+    assert "'vault' is selected but not available" in warning and reason in warning and "hermes memory status" in warning
