@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -323,6 +324,15 @@ def run(argv: Sequence[str]) -> int:
     return int(result or 0)
 
 
+def _document_stdout() -> contextlib.AbstractContextManager[None]:
+    """With ``--json``, stdout is kept for the JSON document (see :func:`hermes_core.cli.output.json_stdout`)."""
+    if not _json_errors:
+        return contextlib.nullcontext()
+    from hermes_core.cli.output import json_stdout
+
+    return json_stdout()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hermes`` console script."""
     global _json_errors, _json_extra
@@ -333,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hermes_core.interrupts import watch
 
     try:
-        with watch():  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
+        with watch(), _document_stdout():  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
             return run(argv)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="hermes: ")

@@ -96,7 +96,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         _shutdown(provider)
     text = "".join(record.to_json() + "\n" for record in records)
     if not to_file:
-        sys.stdout.write(text)
+        from hermes_core.cli.output import document_stream
+
+        document_stream().write(text)
     else:
         from hermes_core.cli.sessions import _write_export
 
@@ -105,7 +107,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json and to_file:
         print_json({"provider": provider.name, "file": str(args.file), "records": len(records)})
     else:
-        print(f"wrote {len(records)} records from {provider.name} to {args.file if to_file else 'standard output'}", file=sys.stderr)
+        print(f"wrote {len(records)} record{'' if len(records) == 1 else 's'} from {provider.name} to {args.file if to_file else 'standard output'}", file=sys.stderr)
     return 0
 
 

@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 # C0 controls but tab and line feed, DEL and the C1 controls: ESC starts sequences that clear the
 # screen, set the window title or hide text, and CR lets a line overwrite itself.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+#: Where ``--json`` documents go while :func:`json_stdout` holds stdout for them.
+_DOCUMENT_STREAM: list[TextIO] = []
+
+
+@contextlib.contextmanager
+def json_stdout() -> Iterator[None]:
+    """Under ``--json``, stdout carries the JSON document alone: anything else printed meanwhile (a plugin's or a
+    memory provider's ``print`` in ``is_available``, ``initialize``, ``shutdown``...) goes to stderr, where a
+    script reading the document does not trip over it. :func:`print_json` still writes to the real stdout."""
+    _DOCUMENT_STREAM.append(sys.stdout)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _DOCUMENT_STREAM.pop()
+
+
+def document_stream() -> TextIO:
+    """The command's own output stream: the real stdout, also while :func:`json_stdout` sends other prints to stderr."""
+    return _DOCUMENT_STREAM[-1] if _DOCUMENT_STREAM else sys.stdout
 
 
 def print_json(data: Any) -> None:
@@ -22,7 +46,7 @@ def print_json(data: Any) -> None:
         text = json.dumps(data, indent=2, ensure_ascii=False, default=str, allow_nan=False)
     except ValueError:
         text = json.dumps(_finite(data), indent=2, ensure_ascii=False, default=str, allow_nan=False)
-    sys.stdout.write(text + "\n")
+    document_stream().write(text + "\n")
 
 
 def _finite(value: Any) -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -157,8 +156,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     results, clashes = examine(_home(), load=args.load, load_timeout=args.timeout)
     failing = [r for r in results if not r.ok]
     if args.json:
-        json.dump([r.as_dict() for r in results], sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json([r.as_dict() for r in results])
         return 1 if failing else 0
     for health in results:
         state = "ok  " if health.ok else "FAIL"
@@ -217,8 +215,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     project = create_project(args.name, args.kind, args.output_dir, no_input=True, extra=extra)
     package = next((project / "src").iterdir())
     if args.json:
-        print(json.dumps({"project": str(project), "kind": args.kind, "package": str(package),
-                          "manifest": str(package / "plugin.yaml")}, indent=2, ensure_ascii=False))
+        print_json({"project": str(project), "kind": args.kind, "package": str(package), "manifest": str(package / "plugin.yaml")})
         return 0
     print(f"created {project} ({args.kind} plugin)")
     print("next:")

@@ -109,7 +109,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             from hermes_core.cli.output import terminal_safe
 
             text = terminal_safe(text)
-        sys.stdout.write(text)
+        from hermes_core.cli.output import document_stream
+
+        document_stream().write(text)
         return 0
     _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile
     _write_export(args.output, text, example=f"{args.session_id}.{args.format}")

@@ -216,3 +216,32 @@ def test_a_file_left_over_a_lowered_limit_is_flagged_with_the_fix(run_hermes, he
     assert run_hermes("memory", "status", "--offline", "--json").json()["over_limit"] == ["user"]
     grows = run_hermes("memory", "add", "--target", "user", "Likes tea.")
     assert grows.exit_code == 1  # what the flag says
+
+
+def test_a_provider_that_prints_leaves_json_output_parseable(run_hermes, make_plugin):
+    """stdout carries the JSON document alone: a provider's prints (in is_available, initialize, a write, shutdown)
+    go to stderr."""
+    import json
+
+    code = """
+from hermes_core import MemoryProvider
+class Noisy(MemoryProvider):
+    name = "noisy"
+    def is_available(self):
+        print("NOISY is_available")
+        return True
+    def initialize(self, session_id, **kw): print("NOISY initialize")
+    def get_tool_schemas(self): return []
+    def on_memory_write(self, action, target, content, metadata=None): print("NOISY write")
+    def shutdown(self): print("NOISY shutdown")
+def register(ctx):
+    print("NOISY register")
+    ctx.register_memory_provider(Noisy())
+"""
+    make_plugin("noisy", code, manifest={"name": "noisy", "kind": "exclusive"})
+    assert run_hermes("config", "set", "memory.provider", "noisy").exit_code == 0
+    status = run_hermes("memory", "status", "--offline", "--json")
+    added = run_hermes("memory", "add", "the user prefers tea", "--json")
+    assert json.loads(added.stdout)["success"] is True
+    assert json.loads(status.stdout)["provider"] == "noisy", status.stdout
+    assert "NOISY is_available" in status.stderr and "NOISY write" in added.stderr  # still shown, where JSON is not
