@@ -97,16 +97,18 @@ class Registrations:
     other_providers: list[tuple[str, Any]] = field(default_factory=list)
 
 
-def _accepted(offered: Any, accepted: Any, required: tuple[str, ...], method: str, base: str, example: str) -> Any:
+def _accepted(offered: Any, accepted: Any, required: tuple[str, ...], method: str, base: str) -> Any:
     """``accepted`` (the offered object, or its duck-typed adapter); ``None`` means it was refused: say what it lacks."""
     if accepted is None:
         from hermes_core.duck import missing_members
 
+        if isinstance(offered, type):  # the class itself, however complete: the fix is to call it
+            name = offered.__name__
+            raise RegistrationError(f"{method} was given the class {name}, not an instance of it -> pass {name}()")
         lacking = missing_members(offered, required)
         raise RegistrationError(
             f"{method} expects a {base} instance (or an object with its members), got {type(offered).__name__} "
-            f"(missing {', '.join(lacking) or f'an instance: pass {example}(), not the class'}) "
-            f"-> subclass hermes_core.{base}"
+            f"(missing {', '.join(lacking)}) -> subclass hermes_core.{base}, or add what is missing"
         )
     return accepted
 
@@ -286,7 +288,7 @@ class PluginContext(HermesAgentRegistrars):
         from hermes_core.duck import MEMORY_PROVIDER_REQUIRED, as_memory_provider
 
         accepted = _accepted(provider, as_memory_provider(provider), MEMORY_PROVIDER_REQUIRED,
-                             "register_memory_provider", "MemoryProvider", "ProviderClass")
+                             "register_memory_provider", "MemoryProvider")
         self.staged.memory_providers.append(accepted)
 
     def register_context_engine(self, engine: ContextEngine) -> None:
@@ -294,7 +296,7 @@ class PluginContext(HermesAgentRegistrars):
         from hermes_core.duck import CONTEXT_ENGINE_REQUIRED, as_context_engine
 
         accepted = _accepted(engine, as_context_engine(engine), CONTEXT_ENGINE_REQUIRED,
-                             "register_context_engine", "ContextEngine", "EngineClass")
+                             "register_context_engine", "ContextEngine")
         self.staged.context_engines.append(accepted)
 
     def register_session_store(self, factory: Callable[[Path], Any]) -> None:

@@ -142,6 +142,13 @@ def test_plugins_new_refuses_the_name_of_a_builtin_plugin(home, tmp_path, name):
     assert not (tmp_path / "projects").exists() or not any((tmp_path / "projects").iterdir())
 
 
+def test_plugins_new_refuses_builtin_the_name_of_built_in_memory(home, tmp_path):
+    made = hermes(home, "plugins", "new", "builtin", "--kind", "memory-provider", "--no-input", "-o", str(tmp_path / "projects"))
+    assert made.returncode == 1
+    assert "is the name hermes gives its built-in memory" in made.stderr and "'hermes plugins new builtin_memory'" in made.stderr
+    assert not (tmp_path / "projects").exists() or not any((tmp_path / "projects").iterdir())
+
+
 def test_sessions_import_and_prune_answer_in_json(home, tmp_path):
     chats = tmp_path / "chats.jsonl"
     chats.write_text('{"messages": [{"role": "user", "content": "héllo 日本"}, {"role": "assistant", "content": "hi"}]}\n'

@@ -154,6 +154,14 @@ def test_register_memory_provider_checks_the_type(make_plugin, plugin_manager):
     assert "expects a MemoryProvider" in plugin_manager(enabled=["notprov"], strict=False).get("notprov").error
 
 
+def test_registering_the_class_instead_of_an_instance_names_the_call_to_make(make_plugin, plugin_manager):
+    code = PROVIDER.format(name="vault").replace("ctx.register_memory_provider(P())", "ctx.register_memory_provider(P)")
+    assert "register_memory_provider(P)" in code
+    make_plugin("byclass", code, manifest={"name": "byclass", "kind": "standalone"})
+    error = plugin_manager(enabled=["byclass"], strict=False).get("byclass").error
+    assert "was given the class P, not an instance of it -> pass P()" in error
+
+
 def test_plugin_settings_are_read_from_entries(make_plugin, plugin_manager):
     make_plugin("cfg", "SEEN = {}\ndef register(ctx):\n    SEEN['depth'] = ctx.get_config('depth', 1)\n    SEEN['nested'] = ctx.get_config('a.b')\n    SEEN['missing'] = ctx.get_config('nope', 'dflt')\n")
     manager = plugin_manager(enabled=["cfg"], config={"plugins": {"entries": {"cfg": {"settings": {"depth": 5, "a": {"b": "c"}}}}}})

@@ -53,6 +53,12 @@ def normalise_name(name: str) -> str:
     if cleaned in builtin_plugin_keys():  # the builtin keeps its key: a plugin of that name would never load
         raise HermesError(f"{name!r} is the name of a builtin plugin, which always keeps it, so a plugin of that name would never load "
                           f"-> choose another name, e.g. 'hermes plugins new {cleaned}_plus'")
+    from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME
+
+    if cleaned == BUILTIN_PROVIDER_NAME:  # memory.provider 'builtin' means built-in memory only: such a provider is never selected
+        raise HermesError(f"{name!r} is the name hermes gives its built-in memory ('memory.provider: builtin' means built-in "
+                          f"memory only), so a memory provider of that name could never be selected -> choose another name, "
+                          f"e.g. 'hermes plugins new {cleaned}_memory'")
     return cleaned
 
 
