@@ -71,6 +71,8 @@ def unknown_hookimpls(plugin_module: Any, pm: HermesPluginManager) -> list[str]:
         if opts is None or opts.get("optionalhook"):
             continue
         hook_name = opts.get("specname") or attr
+        if hook_name in hookspecs.KNOWN_EXTRA_HOOKS:  # no spec, but fired by name (as ctx.register_hook's callbacks are)
+            continue
         caller = getattr(pm.hook, hook_name, None)
         if caller is None or not caller.has_spec():
             unknown.append(hook_name)

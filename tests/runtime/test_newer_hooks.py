@@ -196,3 +196,18 @@ def test_a_transformed_answer_replaces_the_last_assistant_message_only(session_p
     stored = store.get_messages(result.session_id)
     assert [(m["role"], m["content"]) for m in stored if m["role"] == "assistant"] == [("assistant", "let me look"), ("assistant", "SUNNY")]
     assert result.text == "SUNNY" and session.history[-1]["content"] == "SUNNY"
+
+
+def test_a_hookimpl_of_a_newer_hook_loads_and_is_called(make_plugin, plugin_manager, hermes_home):
+    """``@hookimpl def transform_llm_output`` works as ``ctx.register_hook("transform_llm_output", ...)`` does: the hook
+    has no pluggy spec, but the runtime fires it by name."""
+    make_plugin("shouter", "from hermes_core import hookimpl\n\n@hookimpl\ndef transform_llm_output(response_text, **kwargs):\n    return response_text.upper()\n")
+    plugins = plugin_manager(enabled=["shouter"])
+    assert plugins.get("shouter").error is None
+    store = SessionStore(hermes_home / "state.db")
+    try:
+        with OpenAIServer([text_reply("quiet words")]) as server:
+            session = AgentSession(plugins=plugins, client=OpenAIChatClient(server.base_url, "m1"), store=store, model="m1")
+            assert session.run_turn("hi").text == "QUIET WORDS"
+    finally:
+        store.close()
