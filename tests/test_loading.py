@@ -219,3 +219,11 @@ def test_register_raising_names_the_line_in_the_plugin_not_in_hermes(make_plugin
     directory = make_plugin("needs_key", "import os\n\ndef register(ctx):\n    key = os.environ['NEEDS_KEY_TOKEN']\n")
     record = _record(plugin_manager(enabled=["needs_key"], strict=False), "needs_key")
     assert record.error == f"register(ctx) raised KeyError: 'NEEDS_KEY_TOKEN' (at {directory / '__init__.py'}:4)"
+
+
+def test_a_hookimpl_taking_an_argument_the_hook_does_not_pass_is_named_with_the_fix(make_plugin, plugin_manager):
+    plugin = make_plugin("typo_arg", "from hermes_core import hookimpl\n\n@hookimpl\ndef on_session_start(session_id, platfrom):\n    pass\n")
+    error = plugin_manager(enabled=["typo_arg"], strict=False).get("typo_arg").error
+    assert "\n" not in error
+    assert f"@hookimpl on_session_start ({plugin / '__init__.py'}:3) takes 'platfrom'" in error
+    assert "'platfrom' -> did you mean 'platform'?" in error and "take only arguments it passes:" in error and "session_id" in error
