@@ -137,6 +137,25 @@ def _fallback_provider(module: types.ModuleType) -> MemoryProvider | None:
     return None
 
 
+def _unusable_provider_class(module: types.ModuleType) -> str:
+    """Why the module's own ``MemoryProvider`` subclass could not stand in for ``register`` (see
+    :func:`_fallback_provider`), or ``""`` when it has none."""
+    for value in vars(module).values():
+        if not (inspect.isclass(value) and issubclass(value, MemoryProvider) and value.__module__ == module.__name__):
+            continue
+        if inspect.isabstract(value):
+            missing = ", ".join(sorted(getattr(value, "__abstractmethods__", ())))
+            return (f"the memory provider class {value.__name__} has no register(ctx) to offer it and cannot be made as it "
+                    f"is: it does not define {missing} -> define {missing}, or add def register(ctx): ctx.register_memory_provider(...)")
+        try:
+            value()
+        except Exception as exc:  # noqa: BLE001 - the plugin's constructor: its failure is the reason to report
+            return (f"the memory provider class {value.__name__} has no register(ctx) to offer it, and {value.__name__}() "
+                    f"failed ({type(exc).__name__}: {exc}) -> give every constructor argument a default, or add "
+                    f"def register(ctx): ctx.register_memory_provider({value.__name__}(...))")
+    return ""
+
+
 def _describe_unknown_hooks(names: list[str]) -> str:
     parts = []
     for name in names:
@@ -199,7 +218,8 @@ def _load_plugin(candidate: PluginCandidate, manager: PluginManager, parts: tupl
             if provider is not None:
                 context.register_memory_provider(provider)
             elif not _has_hookimpls(module):
-                raise PluginLoadError("the module has no register(ctx) function and no @hookimpl functions -> add def register(ctx): ...")
+                unusable = _unusable_provider_class(module) if candidate.kind == "exclusive" else ""
+                raise PluginLoadError(unusable or "the module has no register(ctx) function and no @hookimpl functions -> add def register(ctx): ...")
         else:
             _run_register(register, context, interrupt)
         if candidate.provider_entry_point is not None and candidate.directory is None:

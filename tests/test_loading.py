@@ -227,3 +227,16 @@ def test_a_hookimpl_taking_an_argument_the_hook_does_not_pass_is_named_with_the_
     assert "\n" not in error
     assert f"@hookimpl on_session_start ({plugin / '__init__.py'}:3) takes 'platfrom'" in error
     assert "'platfrom' -> did you mean 'platform'?" in error and "take only arguments it passes:" in error and "session_id" in error
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("    name = 'vault'\n    def is_available(self): return True\n    def initialize(self, session_id, **kw): pass\n",
+     "the memory provider class Vault has no register(ctx) to offer it and cannot be made as it is: it does not define get_tool_schemas -> define get_tool_schemas"),
+    ("    name = 'vault'\n    def __init__(self, url): self.url = url\n    def is_available(self): return True\n"
+     "    def initialize(self, session_id, **kw): pass\n    def get_tool_schemas(self): return []\n",
+     "Vault() failed (TypeError: "),
+])
+def test_a_provider_module_without_register_says_why_its_class_was_not_used(make_plugin, plugin_manager, body, expected):
+    make_plugin("vault", "from hermes_core import MemoryProvider\n\nclass Vault(MemoryProvider):\n" + body, manifest={"name": "vault", "kind": "exclusive"})
+    error = plugin_manager(strict=False, config={"memory": {"provider": "vault"}}).get("vault").error
+    assert expected in error, error
