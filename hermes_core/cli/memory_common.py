@@ -120,6 +120,37 @@ def owner_of_provider(manager: PluginManager, records: list[PluginRecord], name:
     return None
 
 
+def standalone_owner(manager: PluginManager, name: str) -> tuple[PluginRecord, MemoryProvider] | None:
+    """An enabled plugin of another kind that registers a provider called ``name`` (a standalone plugin may offer one,
+    and the runtime runs it when ``memory.provider`` names it), loaded; ``None`` when there is none."""
+    manager.discover()
+    for record in manager.plugins:
+        if record.candidate.provides_memory or record.candidate.source == "builtin" or not record.enabled or record.error is not None:
+            continue
+        manager.load(record.key)
+        provider = next((p for p in (record.registrations.memory_providers if record.loaded and record.registrations else [])
+                         if p.name == name), None)
+        if provider is not None:
+            return record, provider
+    return None
+
+
+def described_miss(manager: PluginManager, choice: str) -> str:
+    """Why no provider plugin answers to ``choice`` when a plugin of that name or directory exists: "" otherwise."""
+    manager.discover()
+    for record in manager.plugins:
+        directory = record.candidate.directory
+        if record.key == choice or record.name == choice:
+            if record.error is not None:
+                return f"; plugin '{record.key}' is there but cannot be read: {record.error}"
+            if not record.candidate.provides_memory:
+                return (f"; plugin '{record.key}' is there but is a {record.candidate.kind} plugin, not a memory provider "
+                        "(a memory provider's plugin.yaml says 'kind: exclusive')")
+        elif directory is not None and directory.name == choice:
+            return f"; the plugin in {directory} is named {record.name!r} in its plugin.yaml -> use that name"
+    return ""
+
+
 def provider_config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
     try:
         schema = provider.get_config_schema()
@@ -208,8 +239,11 @@ def find_setup_target(manager: PluginManager, records: list[PluginRecord], choic
         if provider is None:
             raise HermesError(f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)")
         return record, provider
-    owner = owner_of_provider(manager, records, choice)
+    owner = owner_of_provider(manager, records, choice) or standalone_owner(manager, choice)
     if owner is not None:
         return owner
     found = ", ".join(sorted(r.name + (" (disabled)" if plugin_is_disabled(manager, r) else "") for r in records)) or "none"
-    raise HermesError(f"no memory provider named {choice!r}; found: {found} -> {unknown_fix}")
+    why = described_miss(manager, choice)
+    if "-> use that name" in why:
+        raise HermesError(f"no memory provider named {choice!r}{why}")
+    raise HermesError(f"no memory provider named {choice!r}{why}; found: {found} -> {unknown_fix}")

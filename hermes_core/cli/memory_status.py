@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 from hermes_core.cli.memory_common import (
     TARGETS,
     builtin_memory,
+    described_miss,
     memory_live_state,
     missing_secrets,
     owner_of_provider,
@@ -25,6 +26,7 @@ from hermes_core.cli.memory_common import (
     provider_loadable,
     provider_problems,
     provider_records,
+    standalone_owner,
 )
 
 
@@ -42,6 +44,14 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
             status["plugin"] = record.key
             status["reason"] = plugin_disabled_error(manager, record) if plugin_is_disabled(manager, record) else (record.error or record.reason)
             return status
+        standalone = standalone_owner(manager, selection)
+        if standalone is not None:  # an enabled plugin of another kind offers it: the runtime runs it
+            record, provider = standalone
+            status["plugin"] = record.key
+            status["available"], status["reason"] = provider_available(provider)
+            status["missing_env"] = missing_secrets(manager, provider, available=status["available"], reason=status["reason"])
+            status["problems"] = provider_problems(provider)
+            return status
         owner = owner_of_provider(manager, records, selection)
         if owner is not None:
             record = owner[0]
@@ -51,7 +61,9 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
             )
         else:
             found = ", ".join(sorted(r.name for r in records)) or "none"
-            status["reason"] = f"no memory provider plugin named {selection!r} was found (found: {found}) -> run 'hermes memory setup' to choose one"
+            why = described_miss(manager, selection)
+            status["reason"] = (f"no memory provider plugin named {selection!r} was found{why}" if "-> use that name" in why else
+                                f"no memory provider plugin named {selection!r} was found{why} (found: {found}) -> run 'hermes memory setup' to choose one")
         return status
     record = running[0]
     status["plugin"] = record.key

@@ -245,3 +245,41 @@ def register(ctx):
     assert json.loads(added.stdout)["success"] is True
     assert json.loads(status.stdout)["provider"] == "noisy", status.stdout
     assert "NOISY is_available" in status.stderr and "NOISY write" in added.stderr  # still shown, where JSON is not
+
+
+STANDALONE = """
+from hermes_core import MemoryProvider
+class Std(MemoryProvider):
+    name = "stdmem"
+    def is_available(self): return True
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+def register(ctx):
+    ctx.register_memory_provider(Std())
+"""
+
+
+def test_a_standalone_plugin_offering_a_provider_is_reported_and_set_up_as_the_runtime_runs_it(run_hermes, make_plugin):
+    """A standalone plugin may register a provider; when memory.provider names it, sessions run it, so status and
+    setup speak of it too."""
+    import json
+
+    make_plugin("stdmem", STANDALONE, manifest={"name": "stdmem", "kind": "standalone"})
+    assert run_hermes("plugins", "enable", "stdmem").exit_code == 0
+    setup = run_hermes("memory", "setup", "stdmem", "--yes")
+    assert setup.exit_code == 0, setup.stderr
+    status = run_hermes("memory", "status", "--offline", "--json")
+    assert status.exit_code == 0, status.stdout + status.stderr
+    found = json.loads(status.stdout)
+    assert (found["provider"], found["plugin"], found["available"]) == ("stdmem", "stdmem", True)
+
+
+def test_naming_a_plugin_by_its_directory_or_a_plugin_that_cannot_be_read_says_so(run_hermes, make_plugin, hermes_home):
+    make_plugin("myvault", PROVIDER, manifest={"name": "vault3", "kind": "exclusive"})
+    by_directory = run_hermes("memory", "setup", "myvault", "--yes")
+    assert by_directory.exit_code == 1
+    assert f"the plugin in {hermes_home / 'plugins' / 'myvault'} is named 'vault3' in its plugin.yaml -> use that name" in by_directory.stderr
+    make_plugin("vault2", PROVIDER, manifest={"name": "vault2", "kind": "memory"})
+    unreadable = run_hermes("memory", "setup", "vault2", "--yes")
+    assert unreadable.exit_code == 1
+    assert "plugin 'vault2' is there but cannot be read:" in unreadable.stderr and "kind" in unreadable.stderr
