@@ -186,6 +186,16 @@ def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, availab
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
+def missing_required_env(manager: PluginManager, record: PluginRecord, already: list[str]) -> list[str]:
+    """``already`` and then the variables the plugin's manifest lists under ``requires_env`` that are set neither in
+    the environment nor in $HERMES_HOME/.env (a provider often says only 'not available' when one is missing)."""
+    from hermes_core.config import get_env_value
+
+    manifest = record.candidate.manifest
+    wanted = [env.name for env in (manifest.requires_env if manifest else [])]
+    return already + [name for name in wanted if name not in already and not get_env_value(name, manager.home, manager.env)]
+
+
 def provider_connection_problem(provider: MemoryProvider) -> str:
     """The provider's own connection check (``check_connection()``, when it offers one): ``""`` when it answers."""
     check = getattr(provider, "check_connection", None)

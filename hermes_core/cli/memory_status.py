@@ -16,6 +16,7 @@ from hermes_core.cli.memory_common import (
     builtin_memory,
     described_miss,
     memory_live_state,
+    missing_required_env,
     missing_secrets,
     owner_of_provider,
     plugin_disabled_error,
@@ -49,7 +50,7 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
             record, provider = standalone
             status["plugin"] = record.key
             status["available"], status["reason"] = provider_available(provider)
-            status["missing_env"] = missing_secrets(manager, provider, available=status["available"], reason=status["reason"])
+            status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]))
             status["problems"] = provider_problems(provider)
             return status
         owner = owner_of_provider(manager, records, selection)
@@ -81,7 +82,7 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         status["reason"] = f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)"
         return status
     status["available"], status["reason"] = provider_available(provider)
-    status["missing_env"] = missing_secrets(manager, provider, available=status["available"], reason=status["reason"])
+    status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]))
     status["problems"] = provider_problems(provider)
     return status
 

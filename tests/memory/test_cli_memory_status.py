@@ -283,3 +283,14 @@ def test_naming_a_plugin_by_its_directory_or_a_plugin_that_cannot_be_read_says_s
     unreadable = run_hermes("memory", "setup", "vault2", "--yes")
     assert unreadable.exit_code == 1
     assert "plugin 'vault2' is there but cannot be read:" in unreadable.stderr and "kind" in unreadable.stderr
+
+
+def test_a_variable_the_manifest_requires_is_named_as_missing(run_hermes, make_plugin):
+    import json
+
+    code = PROVIDER.replace("def get_config_schema(self):", "def unused_schema(self):")  # no schema: only the manifest names it
+    make_plugin("vault-memory", code, manifest={"name": "vault-memory", "kind": "exclusive",
+                                                 "requires_env": [{"name": "VAULT_STATUS_TOKEN", "secret": True}]})
+    assert run_hermes("config", "set", "memory.provider", "vault-memory").exit_code == 0
+    found = json.loads(run_hermes("memory", "status", "--offline", "--json").stdout)
+    assert found["available"] is False and found["missing_env"] == ["VAULT_STATUS_TOKEN"]
