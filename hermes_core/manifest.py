@@ -133,7 +133,11 @@ class ManifestNotUtf8(ValueError):
     def __init__(self, error: UnicodeDecodeError) -> None:
         self.offset = error.start
         self.cause = f"plugin.yaml is not UTF-8 text (byte {error.object[error.start]:#04x} at offset {error.start}: {error.reason})"
-        self.fix = "re-save plugin.yaml as UTF-8 in your editor (a Latin-1 file: iconv -f latin1 -t utf-8)"
+        data = bytes(error.object[:4])
+        # Windows editors save "Unicode" as UTF-16 with a byte-order mark; anything else is most likely Latin-1
+        source = "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "Latin-1"
+        convert = "iconv -f utf-16 -t utf-8" if source == "UTF-16" else "iconv -f latin1 -t utf-8"
+        self.fix = f"re-save plugin.yaml as UTF-8 in your editor (a {source} file: {convert})"
         super().__init__(f"{self.cause} -> {self.fix}")
 
 

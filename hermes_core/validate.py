@@ -97,6 +97,9 @@ def _syntax_problem(source: bytes, name: str, path: str) -> list[PluginProblem]:
         compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         where = f" (line {exc.lineno})" if exc.lineno else ""
+        if "Non-UTF-8" in str(exc.msg) or "can't decode" in str(exc.msg):  # the bytes, not the syntax
+            return [PluginProblem(name, SOURCE_LABEL, path, "", "the code is not UTF-8 text and declares no other encoding",
+                                  f"re-save it as UTF-8 in your editor (a Latin-1 file: iconv -f latin1 -t utf-8 {path})")]
         return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: SyntaxError: {exc.msg}{where}",
                               "fix the syntax there; the plugin cannot be imported as it is")]
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes; nesting Python's compiler refuses

@@ -407,3 +407,19 @@ def test_an_entry_point_that_is_no_module_name_is_refused_naming_it(tmp_path, va
         validate_path(project)
     result = run_hermes("plugins", "validate", str(project))
     assert result.exit_code != 0 and "Traceback" not in result.stderr and "entry point odd" in result.stderr
+
+
+def test_code_whose_text_is_not_utf8_is_named_as_such_with_the_conversion(tmp_path):
+    directory = _plugin(tmp_path / "demo", code=None)
+    (directory / "__init__.py").write_bytes('GREETING = "café"\ndef register(ctx): pass\n'.encode("latin-1"))
+    (report,) = validate_path(directory)
+    (problem,) = report.problems
+    assert problem.cause == "the code is not UTF-8 text and declares no other encoding"
+    assert problem.fix == f"re-save it as UTF-8 in your editor (a Latin-1 file: iconv -f latin1 -t utf-8 {directory / '__init__.py'})"
+
+
+def test_a_utf16_manifest_is_named_with_the_utf16_conversion(tmp_path):
+    directory = _plugin(tmp_path / "demo")
+    (directory / "plugin.yaml").write_bytes("name: demo\nversion: 1.0\n".encode("utf-16"))
+    (report,) = validate_path(directory)
+    assert any("iconv -f utf-16 -t utf-8" in p.fix and "not UTF-8" in p.cause for p in report.problems), report.problems
