@@ -11,7 +11,7 @@ from hermes_core.discovery import check_path_safety
 from hermes_core.manifest import PluginProblem
 
 #: The checks, in the order they are reported.
-CHECKS: tuple[str, ...] = ("manifest", "requires_hermes", "dependencies", "requires_env", "path_safety", "load", "lock")
+CHECKS: tuple[str, ...] = ("manifest", "requires_hermes", "dependencies", "requires_env", "path_safety", "load", "hooks", "lock")
 
 
 @dataclass(frozen=True)
@@ -156,6 +156,7 @@ def examine(home: Path, *, load: bool = False, load_timeout: float | None = None
                 health.load = "failed" if outcome.error else "ok"
                 if outcome.error:
                     health.findings.append(Finding("load", outcome.error, outcome.fix))
+                health.findings += [Finding("hooks", cause, fix) for cause, fix in outcome.dead_hooks]
     found = {r.key for r in results}
     lock_file = lock_path(home)
     for entry in read_lock(lock_file).values():

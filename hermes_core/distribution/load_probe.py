@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hermes_core.errors import HermesError
 from hermes_core.plugin_candidate import command_word
@@ -38,6 +39,9 @@ class LoadResult:
     key: str
     error: str | None
     fix: str = ""
+    #: (cause, fix) of each hook callback that loaded but can never run: an argument its hook never passes, or a
+    #: hook name nothing calls.
+    dead_hooks: tuple[tuple[str, str], ...] = ()
 
 
 def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT, skip: frozenset[str] = frozenset()) -> dict[str, LoadResult]:
@@ -53,7 +57,8 @@ def probe(home: Path, timeout: float = DEFAULT_LOAD_TIMEOUT, skip: frozenset[str
                     started = line["start"]
                 elif "key" in line:
                     started = None
-                    results[line["key"]] = LoadResult(line["key"], line.get("error"), line.get("fix", ""))
+                    dead = tuple((str(c), str(f)) for c, f in line.get("dead_hooks") or ())
+                    results[line["key"]] = LoadResult(line["key"], line.get("error"), line.get("fix", ""), dead)
                 elif "done" in line:
                     return results
             if started is None:  # died before or between plugins: nothing left to blame
@@ -124,6 +129,24 @@ def _read_lines(report: Path) -> list[dict[str, str]]:
     return lines
 
 
+def _dead_hooks(record: Any) -> list[tuple[str, str]]:
+    """What of a loaded plugin's ``ctx.register_hook`` callbacks can never run, each as (cause, fix)."""
+    import difflib
+
+    from hermes_core import hookspecs
+    from hermes_core.hooks.signatures import UNMET_ARGUMENTS_FIX
+
+    staged = record.registrations
+    dead = [(f"{why}, so it is never called", UNMET_ARGUMENTS_FIX) for _hook, _callback, why in staged.uncallable_hooks]
+    for hook, callback in staged.hooks:
+        if hook in hookspecs.HOOK_NAMES or hook in hookspecs.KNOWN_EXTRA_HOOKS:
+            continue
+        close = difflib.get_close_matches(hook, (*hookspecs.HOOK_NAMES, *hookspecs.KNOWN_EXTRA_HOOKS), n=1)
+        dead.append((f"the callback {getattr(callback, '__name__', callback)!r} is registered for {hook!r}, which hermes never calls",
+                     f"register it for {close[0]!r}" if close else "register it for one of the hooks in docs/hooks.md"))
+    return dead
+
+
 def _child(home: Path, report: Path, skip: set[str]) -> None:
     import logging
 
@@ -145,7 +168,8 @@ def _child(home: Path, report: Path, skip: set[str]) -> None:
         cause, _, own_fix = (record.error or "").partition(" -> ")  # a cause that names its own fix keeps it first
         disable = f"disable it: 'hermes plugins disable {command_word(record.key)}'"
         fix = (f"{own_fix}; or {disable}" if own_fix else f"fix the plugin, or {disable}") if record.error else ""
-        write({"key": record.key, "error": cause if not record.loaded else None, "fix": fix})
+        write({"key": record.key, "error": cause if not record.loaded else None, "fix": fix,
+               "dead_hooks": _dead_hooks(record) if record.loaded else []})
     write({"done": "1"})
     os._exit(0)  # no plugin shutdown code or atexit handler can change the verdict now
 

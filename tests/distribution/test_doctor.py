@@ -132,3 +132,18 @@ def test_doctor_load_limits_each_plugin_not_all_of_them_together(run_hermes, mak
 def test_doctor_timeout_needs_load_and_a_sane_value(run_hermes):
     assert "--timeout applies to imports, which only --load checks" in run_hermes("plugins", "doctor", "--timeout", "5").stderr
     assert "--timeout must be between 0 and 3600 seconds, not nan" in run_hermes("plugins", "doctor", "--load", "--timeout", "nan").stderr
+
+
+def test_doctor_load_reports_hook_callbacks_that_can_never_run(run_hermes, make_plugin):
+    code = ("def started(session_id, platfrom):\n    pass\n\ndef guard(**kwargs):\n    return None\n\n"
+            "def register(ctx):\n    ctx.register_hook('on_session_start', started)\n    ctx.register_hook('pre_tool_cal', guard)\n")
+    make_plugin("hk3", code)
+    run_hermes("plugins", "enable", "hk3")
+    result = run_hermes("plugins", "doctor", "--load", "--json")
+    assert result.exit_code == 1, result.stdout
+    entry = {e["key"]: e for e in result.json()}["hk3"]
+    assert entry["load"] == "ok" and entry["ok"] is False
+    dead = [p for p in entry["problems"] if p["check"] == "hooks"]
+    assert len(dead) == 2, entry
+    assert "the callback 'started' requires 'platfrom', which the hook never passes" in dead[0]["cause"] and dead[0]["cause"].endswith("so it is never called")
+    assert "'guard' is registered for 'pre_tool_cal', which hermes never calls" in dead[1]["cause"] and dead[1]["fix"] == "register it for 'pre_tool_call'"
