@@ -97,3 +97,15 @@ def test_an_oversized_plugin_yaml_in_a_package_is_that_plugin_s_problem_not_a_cr
     record = manager.get("huge")
     assert record is not None and not record.loaded
     assert "plugin.yaml cannot be read" in record.error and "must not be imported" not in record.error
+
+
+def test_doctor_names_an_entry_point_that_points_at_a_module_its_distribution_lacks(site_dir, run_hermes):
+    install(site_dir, "ep_fixture_typo", "[hermes_agent.plugins]\ntypo = ep_fixture_tyop\n", "def register(ctx): pass\n")
+    (site_dir / "ep_fixture_typo-2.0.dist-info" / "RECORD").write_text(
+        "ep_fixture_typo/__init__.py,,\nep_fixture_typo-2.0.dist-info/METADATA,,\nep_fixture_typo-2.0.dist-info/RECORD,,\n")
+    result = run_hermes("plugins", "doctor", "--json")
+    entry = {e["key"]: e for e in result.json()}["typo"]
+    (problem,) = [p for p in entry["problems"] if p["check"] == "dependencies"]
+    assert problem["cause"] == ("entry point typo = ep_fixture_tyop names module 'ep_fixture_tyop', which distribution "
+                                "ep_fixture_typo does not contain (its modules: ep_fixture_typo)")
+    assert problem["fix"] == "correct the entry point in ep_fixture_typo's pyproject.toml, then reinstall it"

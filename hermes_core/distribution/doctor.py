@@ -50,6 +50,23 @@ class PluginHealth:
         }
 
 
+def _top_level_modules(distribution_name: str) -> set[str]:
+    """The top-level modules and packages an installed distribution ships (from its RECORD); empty when unknown."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        files = distribution(distribution_name).files or []
+    except PackageNotFoundError:
+        return set()
+    found = set()
+    for file in files:
+        first = file.parts[0] if file.parts else ""
+        if first.endswith((".dist-info", ".egg-info", ".data")) or first in ("..", "__pycache__") or first.endswith(".pth"):
+            continue
+        found.add(first[:-3] if first.endswith(".py") and len(file.parts) == 1 else first)
+    return found
+
+
 def _requirement_problem(requirement_text: str, owner: str) -> Finding | None:
     """Whether one requirement (``name>=1; marker``) is installed in a matching version."""
     from importlib.metadata import PackageNotFoundError, version
@@ -86,7 +103,15 @@ def _dependency_findings(candidate: Any) -> list[Finding]:
     if ref is not None and candidate.source != "builtin":
         top = ref.module.split(".")[0]
         if importlib.util.find_spec(top) is None:
-            findings.append(Finding("dependencies", f"the module '{ref.module}' of entry point {ref.name} = {ref.value} cannot be found", f"reinstall it: 'hermes plugins install --force {ref.distribution}'"))
+            shipped = _top_level_modules(ref.distribution)
+            if shipped and top not in shipped:  # the name in the entry point is wrong: reinstalling changes nothing
+                findings.append(Finding(
+                    "dependencies",
+                    f"entry point {ref.name} = {ref.value} names module '{top}', which distribution {ref.distribution} does not contain "
+                    f"(its modules: {', '.join(sorted(shipped))})",
+                    f"correct the entry point in {ref.distribution}'s pyproject.toml, then reinstall it"))
+            else:
+                findings.append(Finding("dependencies", f"the module '{ref.module}' of entry point {ref.name} = {ref.value} cannot be found", f"reinstall it: 'hermes plugins install --force {ref.distribution}'"))
         from importlib.metadata import PackageNotFoundError, distribution
 
         try:
