@@ -137,33 +137,50 @@ def _ask(field: dict[str, Any]) -> str:
 
 
 def _collect(provider_name: str, schema: list[dict[str, Any]], given: dict[str, str], interactive: bool) -> list[tuple[dict[str, Any], str, Any]]:
-    """Every value the setup will store, as ``(field, text, value)``; raises before anything is written."""
+    """Every value the setup will store, as ``(field, text, value)``; raises before anything is written, naming every
+    value that is wrong (a user who fixes one should not meet the next on the following run)."""
     collected = []
+    problems: list[str] = []
     for field in schema:
-        key = field["key"]
-        if key in given:
-            raw = given[key]
-        elif interactive:
-            raw = _ask(field)
-        elif field.get("default") is not None:
-            raw = str(field["default"])
-        elif field.get("required"):
-            raise HermesError(f"{provider_name} needs '{key}' -> pass --set {key}=VALUE")
-        else:
+        try:
+            found = _one_value(provider_name, field, given, interactive)
+        except HermesError as exc:
+            problems.append(str(exc))
             continue
-        if not raw.strip():
-            if field.get("required"):
-                raise HermesError(f"{provider_name} needs '{key}' and it may not be empty -> pass --set {key}=VALUE")
-            continue  # an optional setting left empty is not stored
-        kind = _field_kind(provider_name, field)
-        value = _coerce(field, raw, kind)
-        choices = field.get("choices")
-        if choices and raw not in map(str, choices) and value not in choices:
-            raise HermesError(f"setting '{key}' must be one of {', '.join(map(str, choices))}; got {raw!r} -> pass --set {key}=<one of them>")
-        if field.get("secret") and ("\n" in raw or "\r" in raw):
-            raise HermesError(f"setting '{key}' contains a line break, which .env cannot hold -> give it on one line")
-        collected.append((field, raw, value))
+        if found is not None:
+            collected.append(found)
+    if len(problems) == 1:
+        raise HermesError(problems[0])
+    if problems:
+        raise HermesError(f"{len(problems)} settings of {provider_name} need fixing; nothing was written:\n" + "\n".join(f"  - {p}" for p in problems))
     return collected
+
+
+def _one_value(provider_name: str, field: dict[str, Any], given: dict[str, str], interactive: bool) -> tuple[dict[str, Any], str, Any] | None:
+    """``(field, text, value)`` for one setting, ``None`` when it is left unset; :class:`HermesError` when it is wrong."""
+    key = field["key"]
+    if key in given:
+        raw = given[key]
+    elif interactive:
+        raw = _ask(field)
+    elif field.get("default") is not None:
+        raw = str(field["default"])
+    elif field.get("required"):
+        raise HermesError(f"{provider_name} needs '{key}' -> pass --set {key}=VALUE")
+    else:
+        return None
+    if not raw.strip():
+        if field.get("required"):
+            raise HermesError(f"{provider_name} needs '{key}' and it may not be empty -> pass --set {key}=VALUE")
+        return None  # an optional setting left empty is not stored
+    kind = _field_kind(provider_name, field)
+    value = _coerce(field, raw, kind)
+    choices = field.get("choices")
+    if choices and raw not in map(str, choices) and value not in choices:
+        raise HermesError(f"setting '{key}' must be one of {', '.join(map(str, choices))}; got {raw!r} -> pass --set {key}=<one of them>")
+    if field.get("secret") and ("\n" in raw or "\r" in raw):
+        raise HermesError(f"setting '{key}' contains a line break, which .env cannot hold -> give it on one line")
+    return field, raw, value
 
 
 def _pick(records: list[PluginRecord], args: argparse.Namespace) -> str:
@@ -242,8 +259,11 @@ def cmd_setup(args: argparse.Namespace) -> int:
     known = {f["key"] for f in schema}
     unknown = sorted(set(given) - known)
     if unknown:
+        if not known:
+            raise HermesError(f"{provider.name} has no settings to set, so --set {unknown[0]}=... is not used -> run "
+                              f"'hermes memory setup {choice} --yes' without --set (its own documentation says where it is configured)")
         raise HermesError(f"{provider.name} has no setting(s) {', '.join(unknown)}{_closest_settings(unknown, known)}; "
-                          f"its settings are: {', '.join(sorted(known)) or 'none'}")
+                          f"its settings are: {', '.join(sorted(known))} -> set those with --set KEY=VALUE")
     values = _collect(provider.name, schema, given, interactive)
     # Everything is checked; only now is anything written.
     secrets = {field["env_var"]: raw for field, raw, _ in values if field.get("secret")}

@@ -57,6 +57,23 @@ def test_setup_errors_name_the_fix(make_plugin, run_hermes):
     assert "vault" in found  # beside the bundled providers
 
 
+def test_every_wrong_value_is_named_at_once_and_nothing_is_written(make_plugin, run_hermes, hermes_home):
+    make_plugin("vault", PROVIDER, manifest={"name": "vault", "kind": "exclusive"})
+    both = run_hermes("memory", "setup", "vault", "--set", "region=mars", "--yes")  # and no token
+    assert both.exit_code == 1
+    assert "2 settings of vault need fixing; nothing was written:" in both.stderr
+    assert "  - vault needs 'token' -> pass --set token=VALUE" in both.stderr and "  - setting 'region' must be one of eu, us" in both.stderr
+    assert not (hermes_home / "vault.json").exists() and not (hermes_home / ".env").exists()
+
+
+def test_setting_a_value_for_a_provider_without_settings_names_what_to_do(make_plugin, run_hermes):
+    bare = PROVIDER.replace("    def get_config_schema(self):", "    def get_config_schema(self):\n        return []\n    def unused(self):")
+    make_plugin("vault", bare, manifest={"name": "vault", "kind": "exclusive"})
+    result = run_hermes("memory", "setup", "vault", "--set", "bogus=1", "--yes")
+    assert result.exit_code == 1
+    assert "vault has no settings to set, so --set bogus=... is not used -> run 'hermes memory setup vault --yes' without --set" in result.stderr
+
+
 def test_setup_builtin_clears_the_selection(run_hermes, hermes_home):
     (hermes_home / "config.yaml").write_text("memory:\n  provider: vault\n")
     assert run_hermes("memory", "setup", "builtin").exit_code == 0
