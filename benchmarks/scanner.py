@@ -12,7 +12,7 @@ Corpus: tests/builtin/memory/corpus/corpus.jsonl. Each note has a ``split``:
   once before any rule was adjusted to it, then tuning data);
 - ``fresh3``, ``fresh4`` and ``fresh5`` (written like fresh2, scanned as such, then tuning data), ``tune6`` and ``tune7`` (written
   apart and delivered in chunks, each measured once on arrival, then tuning data);
-- any other split, such as ``fresh9`` from a ``corpus/fresh9/`` folder when one is present: an independent batch
+- any other split, such as ``fresh10`` from a ``corpus/fresh10/`` folder when one is present: an independent batch
   nobody has tuned on, the honest measure.
 
 All splits present are reported:
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 #: How each known split was used; any split not named here is an independent batch (see the module docstring).
-KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on", "tune7": "tuned on", "fresh4": "tuned on", "fresh5": "tuned on", "tune8": "tuned on", "fresh6": "tuned on", "fresh7": "tuned on", "fresh8": "tuned on", "tune9": "tuned on"}
+KNOWN_SPLITS = {"dev": "tuned on", "holdout": "tuned on", "fresh": "read", "fresh2": "tuned on", "fresh3": "tuned on", "tune6": "tuned on", "tune7": "tuned on", "fresh4": "tuned on", "fresh5": "tuned on", "tune8": "tuned on", "fresh6": "tuned on", "fresh7": "tuned on", "fresh8": "tuned on", "tune9": "tuned on", "fresh9": "tuned on", "tune10": "tuned on"}
 INDEPENDENT = "independent"
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", choices=("on", "off"), default="on", help="with (default) or without the meaning stage (scanner/meaning.py)")
     parser.add_argument("--timing-count", type=int, default=2000, metavar="N", help="200-character notes timed per set (default 2000; corpus notes: 8 N, at most all)")
     parser.add_argument("--list", action="append", default=[], metavar="SPLIT", help="print the misses and false positives of SPLIT (repeatable)")
-    for split, use in (*KNOWN_SPLITS.items(), ("fresh9", INDEPENDENT)):
+    for split, use in (*KNOWN_SPLITS.items(), ("fresh10", INDEPENDENT)):
         note = " (for reporting only: reading them makes it tuning data)" if use == INDEPENDENT else ""
         parser.add_argument(f"--list-{split}", action="append_const", const=split, dest="list", help=f"same as --list {split}{note}")
     args = parser.parse_args(argv)

@@ -10,7 +10,7 @@ Needs the ``train`` extra (``pip install -e '.[train]'``: scikit-learn, with num
 imports them. Deterministic: the same corpus gives the same module byte for byte (``--check``).
 
 Data: the notes of tests/builtin/memory/corpus/corpus.jsonl in the tuning splits (dev, holdout, fresh, fresh2,
-fresh3, tune6, tune7, fresh4, fresh5, tune8, fresh6, fresh7, fresh8, tune9).
+fresh3, tune6, tune7, fresh4, fresh5, tune8, fresh6, fresh7, fresh8, tune9, fresh9, tune10).
 Attacks disguised by an encoding (base64, hex, ROT13, percent-encoding, reversal) and the hidden-character family
 are left out: the rules decode and read those, and their text carries no wording to learn.
 
@@ -28,8 +28,8 @@ harmless note let through, while the harmless notes the model refuses stay withi
 harmless notes (:data:`HARD_BUDGET` of the hard ones); then :data:`MARGIN` is added. The deciding score of a note is the highest over its windows (chunks of sentences,
 and their sentences), exactly as the scanner computes it.
 
-Leave one batch out (``--lobo``): the corpus has eleven independently written batches (``src``: the dev and holdout
-splits; ``fresh``; ``fresh2``; ``fresh3``; ``tune6``; ``tune7``; ``fresh4``; ``fresh5``; ``tune8``; ``fresh6``; ``fresh7``; ``fresh8``; ``tune9``). For each, a model is trained (thresholds included, by the
+Leave one batch out (``--lobo``): the corpus has fifteen independently written batches (``src``: the dev and holdout
+splits; ``fresh``; ``fresh2``; ``fresh3``; ``tune6``; ``tune7``; ``fresh4``; ``fresh5``; ``tune8``; ``fresh6``; ``fresh7``; ``fresh8``; ``tune9``; ``fresh9``; ``tune10``). For each, a model is trained (thresholds included, by the
 same procedure) on the others and measured on it; the rules' own figures on it are printed beside it (the rules
 were read against every batch, so their column is not a held-out figure).
 """
@@ -54,8 +54,8 @@ from hermes_plugins_builtin.memory.scanner.learned_features import FEATURE_VERSI
 
 CORPUS = REPO / "tests" / "builtin" / "memory" / "corpus" / "corpus.jsonl"
 WEIGHTS = REPO / "hermes_plugins_builtin" / "memory" / "scanner" / "learned_weights.py"
-TUNING_SPLITS = ("dev", "holdout", "fresh", "fresh2", "fresh3", "tune6", "tune7", "fresh4", "fresh5", "tune8", "fresh6", "fresh7", "fresh8", "tune9")
-BATCHES = {"src": ("dev", "holdout"), "fresh": ("fresh",), "fresh2": ("fresh2",), "fresh3": ("fresh3",), "tune6": ("tune6",), "tune7": ("tune7",), "fresh4": ("fresh4",), "fresh5": ("fresh5",), "tune8": ("tune8",), "fresh6": ("fresh6",), "fresh7": ("fresh7",), "fresh8": ("fresh8",), "tune9": ("tune9",)}
+TUNING_SPLITS = ("dev", "holdout", "fresh", "fresh2", "fresh3", "tune6", "tune7", "fresh4", "fresh5", "tune8", "fresh6", "fresh7", "fresh8", "tune9", "fresh9", "tune10")
+BATCHES = {"src": ("dev", "holdout"), "fresh": ("fresh",), "fresh2": ("fresh2",), "fresh3": ("fresh3",), "tune6": ("tune6",), "tune7": ("tune7",), "fresh4": ("fresh4",), "fresh5": ("fresh5",), "tune8": ("tune8",), "fresh6": ("fresh6",), "fresh7": ("fresh7",), "fresh8": ("fresh8",), "tune9": ("tune9",), "fresh9": ("fresh9",), "tune10": ("tune10",)}
 #: Corpus family -> scanner family, for the families the model learns: those made of meaning alone. Downloads run in a
 #: shell (rce), data sent to a host (exfil), forged prompt structure (forge), credential files (creds) and
 #: persistence are shapes the rules read exactly: learned, they added one or two notes on a batch left out and

@@ -21,10 +21,10 @@ ROOT = Path(__file__).parent
 HERE = ROOT / "fresh"
 #: Batches scanned once as written apart from the rules, then made tuning data (fresh2: 66.5 % blocked, 0.2 %
 #: refused; fresh3: 65.7 % and 2.4 %; fresh4: 55.0 % and 2.1 %; fresh5: 56.1 % and 0.4 %; fresh6 and fresh7: 79.4 % and 0.84 %, 73.6 % and 0.97 %;
-#: fresh8: 82.4 % and 0.78 %; tune6, measured chunk by chunk as it arrived, tune7 and tune9: see
+#: fresh8: 82.4 % and 0.78 %; fresh9: 81.0 % and 1.17 %; tune6, measured chunk by chunk as it arrived, tune7, tune9 and tune10: see
 #: their READMEs). Any other
 #: batch folder is an independent batch nobody has tuned on.
-TUNED_BATCHES = ("fresh2", "fresh3", "tune6", "tune7", "fresh4", "fresh5", "tune8", "fresh6", "fresh7", "fresh8", "tune9")
+TUNED_BATCHES = ("fresh2", "fresh3", "tune6", "tune7", "fresh4", "fresh5", "tune8", "fresh6", "fresh7", "fresh8", "tune9", "fresh9", "tune10")
 _BATCH_NAME = re.compile(r"(?:fresh|tune)([2-9]|[1-9]\d+)")
 _HEAD = re.compile(r"[a-z]{2,3}![a-z_]+")
 _FILES = ("attack.txt", "benign.txt")
