@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -283,7 +283,7 @@ class PluginManager(ActiveParts):
             self.web_search_providers.setdefault(str(web_provider.name), web_provider)
         if staged.session_stores:
             self.session_store_factory = staged.session_stores[0]
-        kept_providers = [p for p in staged.memory_providers if self._accept_memory_provider(p, record)]
+        kept_providers = [p for p in staged.memory_providers if self._accept_memory_provider(p, record, kept_earlier=staged.memory_providers)]
         staged.memory_providers[:] = kept_providers
         kept_engines = [e for e in staged.context_engines if self._accept_context_engine(e, record)]
         staged.context_engines[:] = kept_engines
@@ -298,12 +298,22 @@ class PluginManager(ActiveParts):
         record.loaded = True
         record.error = None
 
-    def _accept_memory_provider(self, provider: MemoryProvider, record: PluginRecord) -> bool:
+    def _accept_memory_provider(self, provider: MemoryProvider, record: PluginRecord, kept_earlier: Sequence[MemoryProvider] = ()) -> bool:
         name = provider.name
         if name in self.memory_providers:
             logger.warning("plugin '%s': memory provider %r is already registered; the second one is ignored", record.key, name)
             return False
         externals = [n for n in self.memory_providers if n != BUILTIN_MEMORY_PROVIDER]
+        own = [p.name for p in kept_earlier if p is not provider and self.memory_providers.get(p.name) is p]
+        if name != BUILTIN_MEMORY_PROVIDER and externals and externals[0] in own:  # the same plugin offered a second one
+            logger.warning(
+                "plugin '%s' registers more than one memory provider: %r is kept and %r ignored, since one external "
+                "provider runs at a time -> register one provider per plugin",
+                record.key,
+                externals[0],
+                name,
+            )
+            return False
         if name != BUILTIN_MEMORY_PROVIDER and externals:
             logger.warning(
                 "plugin '%s': memory provider %r rejected: provider %r is already active and only one external memory "
