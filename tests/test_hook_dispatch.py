@@ -221,3 +221,13 @@ def test_unloading_a_plugin_takes_its_callbacks_out_of_the_dispatcher(make_plugi
     manager.unload("both_kinds")
     assert manager.hooks.callbacks("on_session_reset") == () and manager.hooks.pm.get_plugin("both_kinds") is None
     assert manager.hooks.invoke("on_session_reset", session_id="s", platform="cli") == []
+
+
+def test_a_host_calling_a_misspelt_hook_is_warned_once(plugin_manager, caplog):
+    manager = plugin_manager()
+    manager.hooks.notify("on_sesion_start", session_id="s1", platform="cli")
+    manager.hooks.notify("on_sesion_start", session_id="s2", platform="cli")
+    warnings = [r.getMessage() for r in caplog.records if "on_sesion_start" in r.getMessage()]
+    assert warnings == ["hook 'on_sesion_start' was called, but it is no hermes hook and no plugin registered it (did you mean 'on_session_start'?); nothing ran"]
+    manager.hooks.notify("on_session_start", session_id="s3", platform="cli")  # a real hook with no listener says nothing
+    assert len([r for r in caplog.records if "no hermes hook" in r.getMessage()]) == 1

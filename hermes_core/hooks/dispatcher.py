@@ -56,6 +56,7 @@ class HookDispatcher:
         self._callbacks: dict[str, tuple[HookCallback, ...]] = {}
         self._known: dict[int, HookCallback] = {}
         self._logged_failures: set[tuple[str, str, str, str]] = set()
+        self._unknown_warned: set[str] = set()
         self._monitors: list[Monitor] = []
         self._guard = _GuardedRunner()
         #: Plugins that overran the timeout once, with the hook where they did: none of their
@@ -92,7 +93,21 @@ class HookDispatcher:
         ordered += list(reversed([i for i in impls if i.trylast]))
         result = tuple(self._callback_for(impl, hook_name) for impl in ordered)
         self._callbacks[hook_name] = result
+        if not result:
+            self._warn_if_unknown(hook_name)
         return result
+
+    def _warn_if_unknown(self, hook_name: str) -> None:
+        """Once per name: a host calling a hook no hermes release defines and no plugin registered has most likely
+        misspelt it (``on_sesion_start``), and would otherwise wait in vain for callbacks that never run."""
+        if hook_name in hookspecs.HOOK_NAMES or hook_name in hookspecs.KNOWN_EXTRA_HOOKS or hook_name in self._unknown_warned:
+            return
+        self._unknown_warned.add(hook_name)
+        import difflib
+
+        close = difflib.get_close_matches(hook_name, (*hookspecs.HOOK_NAMES, *hookspecs.KNOWN_EXTRA_HOOKS), n=1)
+        logger.warning("hook %r was called, but it is no hermes hook and no plugin registered it%s; nothing ran",
+                       hook_name, f" (did you mean {close[0]!r}?)" if close else "")
 
     def has_listeners(self, hook_name: str) -> bool:
         """Whether calling ``hook_name`` would reach anything: a callback or a monitor.
