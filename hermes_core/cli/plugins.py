@@ -301,7 +301,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             for problem in report.problems:
                 print(f"  - {problem}")
         else:
-            print(f"ok   {report.name} {report.version} ({report.kind}) {report.location}")
+            version = f" {report.version}" if report.version else ""
+            print(f"ok   {report.name}{version} ({report.kind}) {report.location}")
         for warning in report.warnings:
             print(f"  warning: {warning}")
     return 1 if failed else 0
