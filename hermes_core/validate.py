@@ -111,9 +111,6 @@ def _syntax_problem(source: bytes, name: str, path: str) -> list[PluginProblem]:
 def validate_directory(directory: Path) -> ValidationReport:
     candidate = read_directory_plugin(directory, source=SOURCE_LABEL, running_version=__version__)
     report = ValidationReport(candidate.name, str(directory), candidate.version, candidate.kind, list(candidate.problems), list(candidate.warnings))
-    if candidate.manifest is not None and not candidate.version and not candidate.problems:
-        report.warnings.append(f"plugin '{candidate.name}': plugin.yaml has no version -> add version: \"0.1.0\" "
-                               "('plugins list' and the lock file show it, and an update compares it)")
     init_file = directory / "__init__.py"
     if init_file.is_file():
         report.problems += _syntax_problem(init_file.read_bytes(), candidate.name, str(init_file))

@@ -425,9 +425,8 @@ def test_a_utf16_manifest_is_named_with_the_utf16_conversion(tmp_path):
     assert any("iconv -f utf-16 -t utf-8" in p.fix and "not UTF-8" in p.cause for p in report.problems), report.problems
 
 
-def test_a_manifest_without_a_version_is_warned_about_and_shown_without_a_gap(tmp_path, run_hermes):
+def test_a_manifest_without_a_version_is_shown_without_a_gap(tmp_path, run_hermes):
+    # the version is optional (many published manifests have none), so it draws no warning
     directory = _plugin(tmp_path / "nover", manifest="name: nover\n")
-    (report,) = validate_path(directory)
-    assert report.problems == [] and any("plugin.yaml has no version -> add version:" in w for w in report.warnings)
     shown = run_hermes("plugins", "validate", str(directory))
     assert shown.exit_code == 0 and f"ok   nover (standalone) {directory}" in shown.stdout
