@@ -7,6 +7,8 @@ It reads the manager's ``config``, ``memory_providers``, ``context_engines``, ``
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -20,6 +22,7 @@ __all__ = ["ActiveParts", "BUILTIN_MEMORY_PROVIDER"]
 
 #: ``memory.provider`` naming the built-in provider alone (no external one).
 BUILTIN_MEMORY_PROVIDER = "builtin"
+logger = logging.getLogger("hermes.plugins")
 
 
 class ActiveParts:
@@ -35,6 +38,34 @@ class ActiveParts:
 
     def discover(self, *, force: bool = False) -> list[PluginRecord]:
         raise NotImplementedError  # PluginManager.discover
+
+    def _accept_memory_provider(self, provider: MemoryProvider, record: PluginRecord, kept_earlier: Sequence[MemoryProvider] = ()) -> bool:
+        name = provider.name
+        if name in self.memory_providers:
+            logger.warning("plugin '%s': memory provider %r is already registered; the second one is ignored", record.key, name)
+            return False
+        externals = [n for n in self.memory_providers if n != BUILTIN_MEMORY_PROVIDER]
+        own = [p.name for p in kept_earlier if p is not provider and self.memory_providers.get(p.name) is p]
+        if name != BUILTIN_MEMORY_PROVIDER and externals and externals[0] in own:  # the same plugin offered a second one
+            logger.warning(
+                "plugin '%s' registers more than one memory provider: %r is kept and %r ignored, since one external "
+                "provider runs at a time -> register one provider per plugin",
+                record.key,
+                externals[0],
+                name,
+            )
+            return False
+        if name != BUILTIN_MEMORY_PROVIDER and externals:
+            logger.warning(
+                "plugin '%s': memory provider %r rejected: provider %r is already active and only one external memory "
+                "provider runs at a time -> choose one with memory.provider",
+                record.key,
+                name,
+                externals[0],
+            )
+            return False
+        self.memory_providers[name] = provider
+        return True
 
     def plugin_entry(self, key: str) -> dict[str, Any]:
         """``plugins.entries.<key>`` (looked up by key, which may itself contain dots)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -265,7 +265,9 @@ class PluginManager(ActiveParts):
             if self.hooks.pm.get_plugin(key) is not None:
                 self.hooks.pm.unregister(name=key)
             forget_plugin_module(module)
-            raise PluginLoadError(_registration_failure(module, self.hooks.pm, exc)) from exc
+            from hermes_core.hooks.signatures import hookimpl_refusal
+
+            raise PluginLoadError(hookimpl_refusal(module, self.hooks.pm, exc)) from exc
         for entry in staged.tools:
             replaced = self.tools.add(entry)
             if replaced is not None:
@@ -297,34 +299,6 @@ class PluginManager(ActiveParts):
                 logger.warning("%s", message)
         record.loaded = True
         record.error = None
-
-    def _accept_memory_provider(self, provider: MemoryProvider, record: PluginRecord, kept_earlier: Sequence[MemoryProvider] = ()) -> bool:
-        name = provider.name
-        if name in self.memory_providers:
-            logger.warning("plugin '%s': memory provider %r is already registered; the second one is ignored", record.key, name)
-            return False
-        externals = [n for n in self.memory_providers if n != BUILTIN_MEMORY_PROVIDER]
-        own = [p.name for p in kept_earlier if p is not provider and self.memory_providers.get(p.name) is p]
-        if name != BUILTIN_MEMORY_PROVIDER and externals and externals[0] in own:  # the same plugin offered a second one
-            logger.warning(
-                "plugin '%s' registers more than one memory provider: %r is kept and %r ignored, since one external "
-                "provider runs at a time -> register one provider per plugin",
-                record.key,
-                externals[0],
-                name,
-            )
-            return False
-        if name != BUILTIN_MEMORY_PROVIDER and externals:
-            logger.warning(
-                "plugin '%s': memory provider %r rejected: provider %r is already active and only one external memory "
-                "provider runs at a time -> choose one with memory.provider",
-                record.key,
-                name,
-                externals[0],
-            )
-            return False
-        self.memory_providers[name] = provider
-        return True
 
     def _accept_context_engine(self, engine: ContextEngine, record: PluginRecord) -> bool:
         """Builtin engines always register; of the others only the first, since one replaces the built-in."""
@@ -408,34 +382,3 @@ def _timeout_setting(config: Config) -> float:
 
 def _has_own_hookimpls(module: types.ModuleType, pm: Any) -> bool:
     return any(pm.parse_hookimpl_opts(module, attr) for attr in dir(module))
-
-
-def _registration_failure(module: Any, pm: Any, exc: Exception) -> str:
-    """Why pluggy refused the plugin's ``@hookimpl`` functions, worded for its author: pluggy's own message spans
-    several lines and names neither the file nor the arguments the hook does pass."""
-    import difflib
-    import inspect
-
-    for attr in dir(module):
-        opts = pm.parse_hookimpl_opts(module, attr)
-        caller = getattr(pm.hook, (opts or {}).get("specname") or attr, None) if opts is not None else None
-        if caller is None or caller.spec is None:
-            continue
-        function = getattr(module, attr)
-        offered = set(caller.spec.argnames) | set(caller.spec.kwargnames)
-        named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        taken = [p.name for p in inspect.signature(function).parameters.values() if p.kind in named and p.name != "self"]
-        unknown = [name for name in taken if name not in offered]
-        if not unknown:
-            continue
-        try:
-            where = f" ({inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]})"
-        except (OSError, TypeError):
-            where = ""
-        hints = [f"{name!r} -> did you mean {close[0]!r}?" for name in unknown if (close := difflib.get_close_matches(name, offered, n=1))]
-        return (
-            f"@hookimpl {attr}{where} takes {', '.join(map(repr, unknown))}, which hook {caller.name!r} does not pass"
-            + (f" ({'; '.join(hints)})" if hints else "")
-            + f" -> take only arguments it passes: {', '.join(sorted(offered))} (or **kwargs)"
-        )
-    return "hook registration failed: " + " ".join(str(exc).split())

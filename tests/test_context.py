@@ -198,11 +198,3 @@ def test_a_plugins_tool_schema_is_still_checked_against_json_schema(make_plugin,
     record = manager.get("badtool")
     assert not record.loaded and "not valid JSON Schema" in record.error and "bad" not in manager.tools
 
-
-def test_a_plugin_registering_two_providers_is_told_to_register_one(make_plugin, plugin_manager, caplog):
-    code = PROVIDER.format(name="first").replace("ctx.register_memory_provider(P())", "ctx.register_memory_provider(P())\n    Q = type('Q', (P,), {'name': 'second'})\n    ctx.register_memory_provider(Q())")
-    make_plugin("twice", code, manifest={"name": "twice", "kind": "standalone"})
-    manager = plugin_manager(enabled=["twice"])
-    assert [name for name in manager.memory_providers if name != "builtin"] == ["first"]
-    assert "plugin 'twice' registers more than one memory provider: 'first' is kept and 'second' ignored" in caplog.text
-    assert "register one provider per plugin" in caplog.text and "choose one with memory.provider" not in caplog.text

@@ -83,3 +83,34 @@ def check_callback_signature(hook_name: str, callback: Callable[..., Any]) -> No
 
 
 # --- the call loop ---------------------------------------------------------------------
+
+
+def hookimpl_refusal(module: Any, pm: Any, exc: Exception) -> str:
+    """Why pluggy refused the plugin's ``@hookimpl`` functions, worded for its author: pluggy's own message spans
+    several lines and names neither the file nor the arguments the hook does pass."""
+    import difflib
+    import inspect
+
+    for attr in dir(module):
+        opts = pm.parse_hookimpl_opts(module, attr)
+        caller = getattr(pm.hook, (opts or {}).get("specname") or attr, None) if opts is not None else None
+        if caller is None or caller.spec is None:
+            continue
+        function = getattr(module, attr)
+        offered = set(caller.spec.argnames) | set(caller.spec.kwargnames)
+        named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        taken = [p.name for p in inspect.signature(function).parameters.values() if p.kind in named and p.name != "self"]
+        unknown = [name for name in taken if name not in offered]
+        if not unknown:
+            continue
+        try:
+            where = f" ({inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]})"
+        except (OSError, TypeError):
+            where = ""
+        hints = [f"{name!r} -> did you mean {close[0]!r}?" for name in unknown if (close := difflib.get_close_matches(name, offered, n=1))]
+        return (
+            f"@hookimpl {attr}{where} takes {', '.join(map(repr, unknown))}, which hook {caller.name!r} does not pass"
+            + (f" ({'; '.join(hints)})" if hints else "")
+            + f" -> take only arguments it passes: {', '.join(sorted(offered))} (or **kwargs)"
+        )
+    return "hook registration failed: " + " ".join(str(exc).split())
