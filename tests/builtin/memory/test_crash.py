@@ -15,79 +15,20 @@ import random
 import re
 import shutil
 import signal
-import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import memory_crash_writer
+from memory_crash_writer import WINDOW, expected_state, record, writer
 
 from hermes_plugins_builtin.memory import BuiltinMemoryProvider
 from hermes_plugins_builtin.memory.entries import parse_entries
-from hermes_plugins_builtin.memory.scanner import scan
 
 RUNS = 100
-WINDOW = 5
-# Large records, so a good share of each write is spent writing and syncing the file.
-BODY = "abcdefghij" * 300
 RECORD = re.compile(r"^record (\d{6}) (?:abcdefghij){300}$")
 MODES = ("torn_temp", "before_fsync", "after_replace", "free_running")
-
-
-def record(index: int) -> str:
-    return f"record {index:06d} {BODY}"
-
-
-def expected_state(last: int) -> set[str]:
-    """The entries after operation ``last``: a sliding window of the newest ``WINDOW`` records."""
-    return {record(k) for k in range(max(0, last - WINDOW + 1), last + 1)}
-
-
-def _is_memory_file(fd: int) -> bool:
-    """A file under memories/ (the scanner's verdict cache, a regular file too, is written in the same operation)."""
-    return stat.S_ISREG(os.fstat(fd).st_mode) and "memories" in Path(os.readlink(f"/proc/self/fd/{fd}")).parts
-
-
-def _writer(home: str, start: int, mode: str, park_at: int, progress: int) -> None:
-    """Child process: run operations ``start, start+1, ...``; park where ``mode`` says, report each success."""
-    current = {"op": -1}
-    real_write, real_fsync, real_replace = os.write, os.fsync, os.replace
-
-    def park() -> None:
-        real_write(progress, b"P")
-        while True:
-            signal.pause()  # until the parent's SIGKILL
-
-    def write(fd: int, data: bytes) -> int:
-        if mode == "torn_temp" and current["op"] == park_at and _is_memory_file(fd):
-            real_write(fd, bytes(data[: len(data) // 2]))
-            park()
-        return real_write(fd, data)
-
-    def fsync(fd: int) -> None:
-        if mode == "before_fsync" and current["op"] == park_at and _is_memory_file(fd):
-            park()
-        real_fsync(fd)
-
-    def replace(src: str, dst: str) -> None:
-        real_replace(src, dst)
-        if mode == "after_replace" and current["op"] == park_at and "memories" in Path(dst).parts:
-            park()
-
-    os.write, os.fsync, os.replace = write, fsync, replace  # this child only
-    provider = BuiltinMemoryProvider(Path(home), memory_char_limit=1_000_000)
-    for op in range(start, start + 10_000):
-        current["op"] = op
-        if op < WINDOW:
-            args = {"action": "add", "content": record(op)}
-        else:
-            args = {"action": "replace", "old_text": f"record {op - WINDOW:06d} ", "content": record(op)}
-        answer = json.loads(provider.handle_tool_call("memory", args))
-        if not answer.get("success"):
-            real_write(progress, b"E")
-            os._exit(1)
-        real_write(progress, b"d")
-    os._exit(0)
 
 
 def _read_state(path: Path) -> int:
@@ -126,21 +67,27 @@ def _temps(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", [20261122])
-def test_sigkill_mid_write_never_leaves_an_unparseable_file(hermes_home, seed):
+def test_sigkill_mid_write_never_leaves_an_unparseable_file(hermes_home, seed, monkeypatch):
     rng = random.Random(seed)
-    # Each child is forked from this process: load the write scanner's data here once, not in every child.
-    assert scan("warm-up note") is None
-    context = multiprocessing.get_context("fork")
+    # Each child is forked from a small forkserver that imported the writer (and warmed the scanner) once; see
+    # tests/memory_crash_writer.py for why not from this process. The server takes its import path from PYTHONPATH
+    # (Python 3.11 does not pass it this process's sys.path): without it the preload fails in silence and every child
+    # imports hermes again (0.4 s each).
+    tests_dir = str(Path(memory_crash_writer.__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [tests_dir, os.environ.get("PYTHONPATH")])))
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["memory_crash_writer"])
     path = hermes_home / "memories" / "MEMORY.md"
     last = -1
     for run in range(RUNS):
         mode = MODES[run % len(MODES)]
         start = last + 1
         park_at = start + rng.randint(0, 3)
-        read_end, write_end = os.pipe()
-        child = context.Process(target=_writer, args=(str(hermes_home), start, mode, park_at, write_end))
+        reader, sender = context.Pipe(duplex=False)
+        child = context.Process(target=writer, args=(str(hermes_home), start, mode, park_at, sender))
         child.start()
-        os.close(write_end)
+        sender.close()  # the child holds its own copy: a dead child ends the parent's reads
+        read_end = reader.fileno()
         try:
             if mode == "free_running":
                 wanted = rng.randint(1, 4)
@@ -158,7 +105,7 @@ def test_sigkill_mid_write_never_leaves_an_unparseable_file(hermes_home, seed):
             os.kill(child.pid, signal.SIGKILL)
             child.join()
         finally:
-            os.close(read_end)
+            reader.close()
         assert child.exitcode == -signal.SIGKILL
 
         newest = _read_state(path)
