@@ -82,9 +82,6 @@ def check_callback_signature(hook_name: str, callback: Callable[..., Any]) -> No
         raise RegistrationError(f"{why} -> {UNMET_ARGUMENTS_FIX}")
 
 
-# --- the call loop ---------------------------------------------------------------------
-
-
 def hookimpl_refusal(module: Any, pm: Any, exc: Exception) -> str:
     """Why pluggy refused the plugin's ``@hookimpl`` functions, worded for its author: pluggy's own message spans
     several lines and names neither the file nor the arguments the hook does pass."""
@@ -114,3 +111,6 @@ def hookimpl_refusal(module: Any, pm: Any, exc: Exception) -> str:
             + f" -> take only arguments it passes: {', '.join(sorted(offered))} (or **kwargs)"
         )
     return "hook registration failed: " + " ".join(str(exc).split())
+
+
+# --- the call loop ---------------------------------------------------------------------
