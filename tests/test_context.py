@@ -116,6 +116,26 @@ def register(ctx):
     assert run_hermes("nosuchcommand").exit_code == 2
 
 
+def test_a_plugin_command_with_its_own_json_option_prints_its_answer_on_stdout(make_plugin, plugin_manager, run_hermes):
+    # hermes's own groups keep stdout for their document under --json; a plugin's command prints its own
+    make_plugin("dumper", """
+import json
+
+def setup(parser):
+    parser.add_argument("--json", action="store_true")
+
+def handle(args):
+    print(json.dumps({"ok": True}) if args.json else "ok")
+    return 0
+
+def register(ctx):
+    ctx.register_cli_command("dump", "dump things", setup, handle)
+""")
+    plugin_manager(enabled=["dumper"])
+    result = run_hermes("dump", "--json")
+    assert result.exit_code == 0 and result.stdout == '{"ok": true}\n', (result.stdout, result.stderr)
+
+
 def test_cli_commands_cannot_take_core_names(make_plugin, plugin_manager):
     make_plugin("hijack", "def register(ctx):\n    ctx.register_cli_command('plugins', 'x', lambda p: None)\n")
     assert "core command" in plugin_manager(enabled=["hijack"], strict=False).get("hijack").error

@@ -324,9 +324,11 @@ def run(argv: Sequence[str]) -> int:
     return int(result or 0)
 
 
-def _document_stdout() -> contextlib.AbstractContextManager[None]:
-    """With ``--json``, stdout is kept for the JSON document (see :func:`hermes_core.cli.output.json_stdout`)."""
-    if not _json_errors:
+def _document_stdout(command: str | None) -> contextlib.AbstractContextManager[None]:
+    """With ``--json``, stdout is kept for the JSON document (see :func:`hermes_core.cli.output.json_stdout`).
+
+    Only for hermes's own command groups: a command a plugin adds prints its own ``--json`` answer, with ``print``."""
+    if not _json_errors or command not in _COMMAND_GROUPS:
         return contextlib.nullcontext()
     from hermes_core.cli.output import json_stdout
 
@@ -337,13 +339,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hermes`` console script."""
     global _json_errors, _json_extra
     argv = list(sys.argv[1:] if argv is None else argv)
-    debug = _global_options(argv).debug
+    options = _global_options(argv)
+    debug = options.debug
     _json_errors = _wants_json(argv)
     _json_extra = _error_extra(argv) if _json_errors else {}
     from hermes_core.interrupts import watch
 
     try:
-        with watch(), _document_stdout():  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
+        with watch(), _document_stdout(options.command):  # a KeyboardInterrupt with no Ctrl-C behind it is a plugin's, isolated like its other failures
             return run(argv)
     except KeyboardInterrupt:
         return _report("interrupted", 130, prefix="hermes: ")

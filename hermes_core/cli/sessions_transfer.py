@@ -105,13 +105,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         messages = store.get_messages(row["id"])
     text = _markdown(row, messages) if args.format == "md" else "".join(json.dumps(_wire(m), ensure_ascii=False) + "\n" for m in messages)
     if args.output is None:
-        if args.format == "md" and sys.stdout.isatty():  # a person reads it: stored text must not drive their terminal
-            from hermes_core.cli.output import terminal_safe
+        from hermes_core.cli.output import document_stream, terminal_safe
 
+        out = document_stream()  # stdout itself, also while --json sends other prints to stderr
+        if args.format == "md" and out.isatty():  # a person reads it: stored text must not drive their terminal
             text = terminal_safe(text)
-        from hermes_core.cli.output import document_stream
-
-        document_stream().write(text)
+        out.write(text)
         return 0
     _refuse_overwrite(args.output, force)  # again: another program may have written it meanwhile
     _write_export(args.output, text, example=f"{args.session_id}.{args.format}")
