@@ -7,9 +7,13 @@ one background worker, with ``flush`` as a barrier and a bounded drain at shutdo
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.memory.calls import accepts, call_on_memory_write
@@ -83,7 +87,8 @@ class MemoryManager(MemoryTools):
                 # is_available() decides activation: a provider that lacks its settings, credentials or libraries
                 # would fail at every call of the session (or, worse, half-work); the session runs on built-in
                 # memory and says why, as `hermes memory status` does.
-                available, reason = availability(external)
+                with _home_in_effect(plugins.home):
+                    available, reason = availability(external)
                 if available:
                     manager.add_provider(external)
                 else:
@@ -374,3 +379,21 @@ class MemoryManager(MemoryTools):
                 session_id=metadata.get("session_id", self._session_id),
                 metadata=metadata,
             )
+
+
+@contextlib.contextmanager
+def _home_in_effect(home: Path) -> Iterator[None]:
+    """``$HERMES_HOME`` set to the plugin manager's home for a moment: a provider reads its settings from there until
+    ``initialize(hermes_home=...)`` hands it the session's home, and a host may run a manager on another home."""
+    saved = os.environ.get("HERMES_HOME")
+    if saved is not None and Path(saved).expanduser() == Path(home):
+        yield
+        return
+    os.environ["HERMES_HOME"] = str(home)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("HERMES_HOME", None)
+        else:
+            os.environ["HERMES_HOME"] = saved

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 
 import pytest
@@ -259,3 +260,33 @@ def register(ctx):
     assert [p.name for p in manager.providers] == ["builtin"]
     warning = "\n".join(r.getMessage() for r in caplog.records)
     assert "'vault' is selected but not available" in warning and reason in warning and "hermes memory status" in warning
+
+
+def test_availability_is_judged_on_the_plugin_managers_home_not_only_hermes_home(make_plugin, tmp_path, monkeypatch):
+    """A host may run a PluginManager on another home: a provider that reads its settings from $HERMES_HOME (until
+    initialize() tells it the home) is asked with that home in effect, and $HERMES_HOME is left as it was."""
+    from hermes_core.manager import PluginManager
+
+    other = tmp_path / "other_home"
+    (other / "plugins").mkdir(parents=True)
+    code = """
+import os
+from pathlib import Path
+from hermes_core import MemoryProvider
+class P(MemoryProvider):
+    name = "vault"
+    def is_available(self): return (Path(os.environ["HERMES_HOME"]) / "vault.json").is_file()
+    def initialize(self, session_id, **kw): pass
+    def get_tool_schemas(self): return []
+def register(ctx):
+    ctx.register_memory_provider(P())
+"""
+    make_plugin("vault", code, manifest={"name": "vault", "kind": "exclusive"}, where=other / "plugins")
+    (other / "vault.json").write_text("{}")
+    (other / "config.yaml").write_text("memory:\n  provider: vault\n")
+    before = os.environ["HERMES_HOME"]
+    plugins = PluginManager(home=other)
+    plugins.load_all()
+    manager = MemoryManager.from_plugins(plugins)
+    assert [p.name for p in manager.providers] == ["builtin", "vault"]
+    assert os.environ["HERMES_HOME"] == before
