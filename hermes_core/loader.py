@@ -159,11 +159,12 @@ def _unusable_provider_class(module: types.ModuleType) -> str:
 def _describe_unknown_hooks(names: list[str]) -> str:
     parts = []
     for name in names:
-        close = difflib.get_close_matches(name, hookspecs.HOOK_NAMES, n=1)
+        close = difflib.get_close_matches(name, (*hookspecs.HOOK_NAMES, *sorted(hookspecs.KNOWN_EXTRA_HOOKS)), n=1)
         parts.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
     return (
         f"@hookimpl function(s) {', '.join(parts)} match no hermes hook -> rename them to one of "
-        f"{', '.join(hookspecs.HOOK_NAMES)}, or use ctx.register_hook for hooks of other hosts"
+        f"{', '.join(hookspecs.HOOK_NAMES)} or of the other hosts' hooks hermes knows (docs/hooks.md), "
+        "or use ctx.register_hook for a name of your own"
     )
 
 

@@ -240,3 +240,11 @@ def test_a_provider_module_without_register_says_why_its_class_was_not_used(make
     make_plugin("vault", "from hermes_core import MemoryProvider\n\nclass Vault(MemoryProvider):\n" + body, manifest={"name": "vault", "kind": "exclusive"})
     error = plugin_manager(strict=False, config={"memory": {"provider": "vault"}}).get("vault").error
     assert expected in error, error
+
+
+def test_only_the_hookimpl_pluggy_refuses_is_named(make_plugin, plugin_manager):
+    # a defaulted extra argument passes pluggy; the required misspelt one in another function is the cause
+    make_plugin("two_hooks", "from hermes_core import hookimpl\n\n@hookimpl\ndef on_session_end(session_id, telemetry_schema_version=None):\n"
+                "    pass\n\n@hookimpl\ndef pre_tool_call(tool_nam):\n    pass\n")
+    error = plugin_manager(enabled=["two_hooks"], strict=False).get("two_hooks").error
+    assert error.startswith("@hookimpl pre_tool_call (") and "'tool_nam' -> did you mean 'tool_name'?" in error, error

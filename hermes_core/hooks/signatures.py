@@ -94,12 +94,20 @@ def hookimpl_refusal(module: Any, pm: Any, exc: Exception) -> str:
         if caller is None or caller.spec is None:
             continue
         function = getattr(module, attr)
-        offered = set(caller.spec.argnames) | set(caller.spec.kwargnames)
-        named = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        taken = [p.name for p in inspect.signature(function).parameters.values() if p.kind in named and p.name != "self"]
+        # pluggy refuses a required positional argument its spec does not name (defaults and keyword-only ones pass)
+        offered = set(caller.spec.argnames)
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        try:
+            parameters = inspect.signature(function).parameters.values()
+        except (TypeError, ValueError):  # no signature to read (a builtin): pluggy's own words then
+            continue
+        taken = [p.name for p in parameters if p.kind in positional and p.default is p.empty and p.name != "self"]
         unknown = [name for name in taken if name not in offered]
         if not unknown:
             continue
+        if unknown == ["telemetry_schema_version"]:  # passed only by hosts that know it: it needs a default
+            return (f"@hookimpl {attr} requires 'telemetry_schema_version', which not every caller passes -> give it a "
+                    "default: telemetry_schema_version=None")
         try:
             where = f" ({inspect.getsourcefile(function)}:{inspect.getsourcelines(function)[1]})"
         except (OSError, TypeError):
