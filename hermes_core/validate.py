@@ -91,13 +91,21 @@ def _memory_provider_methods() -> frozenset[str]:
     return frozenset(name for name in dir(MemoryProvider) if not name.startswith("_"))
 
 
+def _is_utf8(source: bytes) -> bool:
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _syntax_problem(source: bytes, name: str, path: str) -> list[PluginProblem]:
     """The module's code compiled, never run: a syntax error fails every import, so validate must not say ok."""
     try:
         compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as exc:
         where = f" (line {exc.lineno})" if exc.lineno else ""
-        if "Non-UTF-8" in str(exc.msg) or "can't decode" in str(exc.msg):  # the bytes, not the syntax
+        if "Non-UTF-8" in str(exc.msg) or not _is_utf8(source):  # the bytes, not the syntax (a bad escape is syntax)
             return [PluginProblem(name, SOURCE_LABEL, path, "", "the code is not UTF-8 text and declares no other encoding",
                                   f"re-save it as UTF-8 in your editor (a Latin-1 file: iconv -f latin1 -t utf-8 {path})")]
         return [PluginProblem(name, SOURCE_LABEL, path, "", f"the code does not compile: SyntaxError: {exc.msg}{where}",

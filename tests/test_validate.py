@@ -430,3 +430,10 @@ def test_a_manifest_without_a_version_is_shown_without_a_gap(tmp_path, run_herme
     directory = _plugin(tmp_path / "nover", manifest="name: nover\n")
     shown = run_hermes("plugins", "validate", str(directory))
     assert shown.exit_code == 0 and f"ok   nover (standalone) {directory}" in shown.stdout
+
+
+def test_a_bad_escape_in_utf8_code_is_a_syntax_error_not_an_encoding_one(tmp_path):
+    directory = _plugin(tmp_path / "demo", code='CACHE = "C:\\Users\\me\\cache"\ndef register(ctx): pass\n')
+    (report,) = validate_path(directory)
+    (problem,) = report.problems
+    assert problem.cause.startswith("the code does not compile: SyntaxError:") and "iconv" not in problem.fix
