@@ -121,17 +121,21 @@ def owner_of_provider(manager: PluginManager, records: list[PluginRecord], name:
 
 
 def standalone_owner(manager: PluginManager, name: str) -> tuple[PluginRecord, MemoryProvider] | None:
-    """An enabled plugin of another kind that registers a provider called ``name`` (a standalone plugin may offer one,
-    and the runtime runs it when ``memory.provider`` names it), loaded; ``None`` when there is none."""
+    """An enabled plugin of another kind that offers the provider ``name`` selects (a standalone plugin may register
+    one, and the runtime runs it when ``memory.provider`` names the provider or the plugin), loaded; ``None`` when
+    there is none. Plugins that do not offer it are unloaded again, so they hold no provider slot."""
     manager.discover()
     for record in manager.plugins:
         if record.candidate.provides_memory or record.candidate.source == "builtin" or not record.enabled or record.error is not None:
             continue
+        was_loaded = record.loaded
         manager.load(record.key)
-        provider = next((p for p in (record.registrations.memory_providers if record.loaded and record.registrations else [])
-                         if p.name == name), None)
+        offered = record.registrations.memory_providers if record.loaded and record.registrations else []
+        provider = next((p for p in offered if p.name == name or name in (record.key, record.name)), None)
         if provider is not None:
             return record, provider
+        if not was_loaded and record.loaded:
+            manager.unload(record.key)
     return None
 
 
@@ -143,10 +147,13 @@ def described_miss(manager: PluginManager, choice: str) -> str:
         if record.key == choice or record.name == choice:
             if record.error is not None:
                 return f"; plugin '{record.key}' is there but cannot be read: {record.error}"
+            if not record.candidate.provides_memory and not record.enabled:
+                return (f"; plugin '{record.key}' is there but not enabled (if it offers a memory provider, enable it: "
+                        f"hermes plugins enable {record.key}; a plugin that is only a memory provider says 'kind: exclusive')")
             if not record.candidate.provides_memory:
-                return (f"; plugin '{record.key}' is there but is a {record.candidate.kind} plugin, not a memory provider "
-                        "(a memory provider's plugin.yaml says 'kind: exclusive')")
-        elif directory is not None and directory.name == choice:
+                return (f"; plugin '{record.key}' is there but is a {record.candidate.kind} plugin that registers no memory "
+                        "provider (a memory provider's plugin.yaml says 'kind: exclusive')")
+        elif directory is not None and directory.name == choice and record.candidate.provides_memory and record.error is None:
             return f"; the plugin in {directory} is named {record.name!r} in its plugin.yaml -> use that name"
     return ""
 
@@ -186,11 +193,14 @@ def missing_secrets(manager: PluginManager, provider: MemoryProvider, *, availab
     return [name for name in names if not get_env_value(name, manager.home, manager.env)]
 
 
-def missing_required_env(manager: PluginManager, record: PluginRecord, already: list[str]) -> list[str]:
-    """``already`` and then the variables the plugin's manifest lists under ``requires_env`` that are set neither in
-    the environment nor in $HERMES_HOME/.env (a provider often says only 'not available' when one is missing)."""
+def missing_required_env(manager: PluginManager, record: PluginRecord, already: list[str], *, available: bool) -> list[str]:
+    """``already`` and then, for an unavailable provider plugin, the variables its manifest lists under
+    ``requires_env`` that are set neither in the environment nor in $HERMES_HOME/.env (a provider often says only
+    'not available' when one is missing). A standalone plugin's variables may be for its other parts: not named."""
     from hermes_core.config import get_env_value
 
+    if available or not record.candidate.provides_memory:
+        return already
     manifest = record.candidate.manifest
     wanted = [env.name for env in (manifest.requires_env if manifest else [])]
     return already + [name for name in wanted if name not in already and not get_env_value(name, manager.home, manager.env)]

@@ -283,7 +283,8 @@ def cmd_setup(args: argparse.Namespace) -> int:
         ) from exc
     for env_var, raw in secrets.items():
         save_env_value(manager.home, env_var, raw)
-    selection = selection_for(records, record)
+    # A standalone plugin's provider is selected by its own name (the runtime matches it so; status looks it up so)
+    selection = selection_for(records, record) if record.candidate.provides_memory else provider.name
     update_user_config(manager.home, "memory.provider", selection)
     if as_json:
         status = _status_after_setup(selection)

@@ -45,15 +45,15 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
             status["plugin"] = record.key
             status["reason"] = plugin_disabled_error(manager, record) if plugin_is_disabled(manager, record) else (record.error or record.reason)
             return status
-        standalone = standalone_owner(manager, selection)
+        owner = owner_of_provider(manager, records, selection)
+        standalone = standalone_owner(manager, selection) if owner is None else None
         if standalone is not None:  # an enabled plugin of another kind offers it: the runtime runs it
             record, provider = standalone
             status["plugin"] = record.key
             status["available"], status["reason"] = provider_available(provider)
-            status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]))
+            status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]), available=status["available"])
             status["problems"] = provider_problems(provider)
             return status
-        owner = owner_of_provider(manager, records, selection)
         if owner is not None:
             record = owner[0]
             status["reason"] = (
@@ -82,7 +82,7 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
         status["reason"] = f"plugin '{record.key}' loaded but registered no memory provider -> check its register(ctx)"
         return status
     status["available"], status["reason"] = provider_available(provider)
-    status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]))
+    status["missing_env"] = missing_required_env(manager, record, missing_secrets(manager, provider, available=status["available"], reason=status["reason"]), available=status["available"])
     status["problems"] = provider_problems(provider)
     return status
 

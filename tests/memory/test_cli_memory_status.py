@@ -274,6 +274,36 @@ def test_a_standalone_plugin_offering_a_provider_is_reported_and_set_up_as_the_r
     assert (found["provider"], found["plugin"], found["available"]) == ("stdmem", "stdmem", True)
 
 
+def test_a_standalone_plugin_named_otherwise_than_its_provider_is_set_up_by_the_providers_name(run_hermes, make_plugin, hermes_home):
+    import json
+
+    make_plugin("toolbox", STANDALONE.replace('"stdmem"', '"vault"'), manifest={"name": "toolbox", "kind": "standalone"})
+    assert run_hermes("plugins", "enable", "toolbox").exit_code == 0
+    setup = run_hermes("memory", "setup", "vault", "--yes")
+    assert setup.exit_code == 0, setup.stderr
+    assert yaml.safe_load((hermes_home / "config.yaml").read_text())["memory"]["provider"] == "vault"
+    found = json.loads(run_hermes("memory", "status", "--offline", "--json").stdout)
+    assert (found["plugin"], found["available"], found["missing_env"]) == ("toolbox", True, [])
+
+
+def test_a_standalone_plugin_with_another_provider_does_not_hide_the_exclusive_ones_fix(run_hermes, make_plugin):
+    import json
+
+    make_plugin("toolbox", STANDALONE.replace('"stdmem"', '"aux"'), manifest={"name": "toolbox", "kind": "standalone"})
+    assert run_hermes("plugins", "enable", "toolbox").exit_code == 0
+    make_plugin("vault-memory", PROVIDER, manifest={"name": "vault-memory", "kind": "exclusive"})
+    assert run_hermes("config", "set", "memory.provider", "vault").exit_code == 0
+    found = json.loads(run_hermes("memory", "status", "--offline", "--json").stdout)
+    assert "'vault' is the provider of plugin 'vault-memory'" in found["reason"], found["reason"]
+
+
+def test_a_standalone_plugin_not_yet_enabled_is_named_with_the_enable_command(run_hermes, make_plugin):
+    make_plugin("stdmem", STANDALONE, manifest={"name": "stdmem", "kind": "standalone"})
+    result = run_hermes("memory", "setup", "stdmem", "--yes")
+    assert result.exit_code == 1
+    assert "plugin 'stdmem' is there but not enabled (if it offers a memory provider, enable it: hermes plugins enable stdmem" in result.stderr
+
+
 def test_naming_a_plugin_by_its_directory_or_a_plugin_that_cannot_be_read_says_so(run_hermes, make_plugin, hermes_home):
     make_plugin("myvault", PROVIDER, manifest={"name": "vault3", "kind": "exclusive"})
     by_directory = run_hermes("memory", "setup", "myvault", "--yes")
