@@ -231,3 +231,9 @@ def test_a_host_calling_a_misspelt_hook_is_warned_once(plugin_manager, caplog):
     assert warnings == ["hook 'on_sesion_start' was called, but it is no hermes hook and no plugin registered it (did you mean 'on_session_start'?); nothing ran"]
     manager.hooks.notify("on_session_start", session_id="s3", platform="cli")  # a real hook with no listener says nothing
     assert len([r for r in caplog.records if "no hermes hook" in r.getMessage()]) == 1
+
+
+def test_looking_a_hook_up_is_not_calling_it(plugin_manager, caplog):
+    manager = plugin_manager()
+    assert manager.hooks.has_listeners("on_sesion_start") is False
+    assert not [r for r in caplog.records if "no hermes hook" in r.getMessage()]

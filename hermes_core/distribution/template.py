@@ -53,12 +53,6 @@ def normalise_name(name: str) -> str:
     if cleaned in builtin_plugin_keys():  # the builtin keeps its key: a plugin of that name would never load
         raise HermesError(f"{name!r} is the name of a builtin plugin, which always keeps it, so a plugin of that name would never load "
                           f"-> choose another name, e.g. 'hermes plugins new {cleaned}_plus'")
-    from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME
-
-    if cleaned == BUILTIN_PROVIDER_NAME:  # memory.provider 'builtin' means built-in memory only: such a provider is never selected
-        raise HermesError(f"{name!r} is the name hermes gives its built-in memory ('memory.provider: builtin' means built-in "
-                          f"memory only), so a memory provider of that name could never be selected -> choose another name, "
-                          f"e.g. 'hermes plugins new {cleaned}_memory'")
     return cleaned
 
 
@@ -74,6 +68,12 @@ def create_project(
     if kind not in KINDS:
         raise HermesError(f"unknown plugin kind {kind!r} -> choose one of {', '.join(KINDS)}")
     plugin_name = normalise_name(name)
+    from hermes_core.memory.tool_routing import BUILTIN_PROVIDER_NAME
+
+    if kind == "memory-provider" and plugin_name == BUILTIN_PROVIDER_NAME:  # memory.provider 'builtin' means built-in memory only: such a provider is never selected
+        raise HermesError(f"{name!r} is the name hermes gives its built-in memory ('memory.provider: builtin' means built-in "
+                          f"memory only), so a memory provider of that name could never be selected -> choose another name, "
+                          f"e.g. 'hermes plugins new {plugin_name}_memory'")
     for key, value in (extra or {}).items():
         if "\n" in value or "\r" in value:  # package metadata keeps them on one line
             raise HermesError(f"the {key.replace('_', ' ')} must be one line, and {value!r} is not -> give it without line breaks")

@@ -93,8 +93,6 @@ class HookDispatcher:
         ordered += list(reversed([i for i in impls if i.trylast]))
         result = tuple(self._callback_for(impl, hook_name) for impl in ordered)
         self._callbacks[hook_name] = result
-        if not result:
-            self._warn_if_unknown(hook_name)
         return result
 
     def _warn_if_unknown(self, hook_name: str) -> None:
@@ -160,6 +158,8 @@ class HookDispatcher:
         callbacks = self._callbacks.get(hook_name)
         if callbacks is None:
             callbacks = self.callbacks(hook_name)
+            if not callbacks:  # a call, not a lookup (has_hook): warned here, once per name
+                self._warn_if_unknown(hook_name)
         monitors = self._monitors
         if not callbacks and not monitors:
             return (), [], None, None
