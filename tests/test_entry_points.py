@@ -109,3 +109,12 @@ def test_doctor_names_an_entry_point_that_points_at_a_module_its_distribution_la
     assert problem["cause"] == ("entry point typo = ep_fixture_tyop names module 'ep_fixture_tyop', which distribution "
                                 "ep_fixture_typo does not contain (its modules: ep_fixture_typo)")
     assert problem["fix"] == "correct the entry point in ep_fixture_typo's pyproject.toml, then reinstall it"
+
+
+def test_doctor_tells_an_editable_install_whose_source_moved_to_reinstall(site_dir, run_hermes):
+    install(site_dir, "ep_fixture_moved", "[hermes_agent.plugins]\nmoved = ep_fixture_gone\n", "def register(ctx): pass\n")
+    (site_dir / "ep_fixture_moved-2.0.dist-info" / "RECORD").write_text(
+        "__editable___ep_fixture_moved_2_0_finder.py,,\n__editable__.ep_fixture_moved-2.0.pth,,\nep_fixture_moved-2.0.dist-info/RECORD,,\n")
+    entry = {e["key"]: e for e in run_hermes("plugins", "doctor", "--json").json()}["moved"]
+    (problem,) = [p for p in entry["problems"] if p["check"] == "dependencies"]
+    assert "cannot be found" in problem["cause"] and problem["fix"].startswith("reinstall it:")

@@ -61,9 +61,13 @@ def _top_level_modules(distribution_name: str) -> set[str]:
     found = set()
     for file in files:
         first = file.parts[0] if file.parts else ""
+        if first.startswith("__editable__"):  # an editable install: its modules live elsewhere, so nothing is known
+            return set()
         if first.endswith((".dist-info", ".egg-info", ".data")) or first in ("..", "__pycache__") or first.endswith(".pth"):
             continue
-        found.add(first[:-3] if first.endswith(".py") and len(file.parts) == 1 else first)
+        if len(file.parts) == 1 and first.endswith((".py", ".so", ".pyd")):  # a module file, extension modules included
+            first = first.split(".", 1)[0]
+        found.add(first)
     return found
 
 
