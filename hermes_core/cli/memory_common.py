@@ -7,6 +7,8 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.errors import HermesError
+# ``(is_available(), reason)``; a provider whose check raises counts as unavailable. The runtime asks the same.
+from hermes_core.memory.provider import availability as provider_available
 
 if TYPE_CHECKING:
     from hermes_core.manager import PluginManager, PluginRecord
@@ -61,12 +63,6 @@ def refuse_undecodable_memory_file(provider: Any, target: str) -> None:
             "replace what cannot be read -> convert it to UTF-8 (e.g. with iconv) or move it aside; memory was not changed"
         ) from None
 
-
-def provider_available(provider: MemoryProvider) -> tuple[bool, str]:
-    """``(is_available(), reason)``; a provider that raises counts as unavailable."""
-    from hermes_core.memory.provider import availability
-
-    return availability(provider)
 
 
 def provider_records(manager: PluginManager) -> list[PluginRecord]:
@@ -139,23 +135,24 @@ def standalone_owner(manager: PluginManager, name: str) -> tuple[PluginRecord, M
     return None
 
 
-def described_miss(manager: PluginManager, choice: str) -> str:
-    """Why no provider plugin answers to ``choice`` when a plugin of that name or directory exists: "" otherwise."""
+def described_miss(manager: PluginManager, choice: str) -> tuple[str, bool]:
+    """Why no provider plugin answers to ``choice`` when a plugin of that name or directory exists ("" otherwise),
+    and whether that reason carries the whole fix (the plugin's own name to use), so no other fix follows it."""
     manager.discover()
     for record in manager.plugins:
         directory = record.candidate.directory
         if record.key == choice or record.name == choice:
             if record.error is not None:
-                return f"; plugin '{record.key}' is there but cannot be read: {record.error}"
+                return f"; plugin '{record.key}' is there but cannot be read: {record.error}", False
             if not record.candidate.provides_memory and not record.enabled:
                 return (f"; plugin '{record.key}' is there but not enabled (if it offers a memory provider, enable it: "
-                        f"hermes plugins enable {record.key}; a plugin that is only a memory provider says 'kind: exclusive')")
+                        f"hermes plugins enable {record.key}; a plugin that is only a memory provider says 'kind: exclusive')"), False
             if not record.candidate.provides_memory:
                 return (f"; plugin '{record.key}' is there but is a {record.candidate.kind} plugin that registers no memory "
-                        "provider (a memory provider's plugin.yaml says 'kind: exclusive')")
+                        "provider (a memory provider's plugin.yaml says 'kind: exclusive')"), False
         elif directory is not None and directory.name == choice and record.candidate.provides_memory and record.error is None:
-            return f"; the plugin in {directory} is named {record.name!r} in its plugin.yaml -> use that name"
-    return ""
+            return f"; the plugin in {directory} is named {record.name!r} in its plugin.yaml -> use that name", True
+    return "", False
 
 
 def provider_config_schema(provider: MemoryProvider) -> list[dict[str, Any]]:
@@ -263,7 +260,7 @@ def find_setup_target(manager: PluginManager, records: list[PluginRecord], choic
     if owner is not None:
         return owner
     found = ", ".join(sorted(r.name + (" (disabled)" if plugin_is_disabled(manager, r) else "") for r in records)) or "none"
-    why = described_miss(manager, choice)
-    if "-> use that name" in why:
+    why, whole_fix = described_miss(manager, choice)
+    if whole_fix:
         raise HermesError(f"no memory provider named {choice!r}{why}")
     raise HermesError(f"no memory provider named {choice!r}{why}; found: {found} -> {unknown_fix}")

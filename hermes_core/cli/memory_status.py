@@ -62,8 +62,8 @@ def _provider_status(manager: PluginManager, selection: str) -> dict[str, Any]:
             )
         else:
             found = ", ".join(sorted(r.name for r in records)) or "none"
-            why = described_miss(manager, selection)
-            status["reason"] = (f"no memory provider plugin named {selection!r} was found{why}" if "-> use that name" in why else
+            why, whole_fix = described_miss(manager, selection)
+            status["reason"] = (f"no memory provider plugin named {selection!r} was found{why}" if whole_fix else
                                 f"no memory provider plugin named {selection!r} was found{why} (found: {found}) -> run 'hermes memory setup' to choose one")
         return status
     record = running[0]
